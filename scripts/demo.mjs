@@ -1,0 +1,69 @@
+#!/usr/bin/env node
+// `npm start`: builds Cortex if needed, creates a demo git repository in a temporary
+// directory, and shows the main job: remembering, recalling, and the briefing.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const cli = join(root, 'dist', 'cli.js');
+if (!existsSync(cli)) {
+  console.error('Building cortex (npm run build)…');
+  execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
+}
+
+const dir = process.argv[2] ? resolve(process.argv[2]) : mkdtempSync(join(tmpdir(), 'cortex-demo-'));
+const home = mkdtempSync(join(tmpdir(), 'cortex-demo-home-'));
+const env = {
+  ...process.env,
+  CORTEX_HOME: join(home, 'global'),
+  GIT_AUTHOR_NAME: 'Demo',
+  GIT_AUTHOR_EMAIL: 'demo@example.com',
+  GIT_COMMITTER_NAME: 'Demo',
+  GIT_COMMITTER_EMAIL: 'demo@example.com',
+};
+
+function sh(cmd, args, opts = {}) {
+  const r = spawnSync(cmd, args, { cwd: dir, env, encoding: 'utf8', ...opts });
+  if (r.status !== 0) {
+    process.stderr.write(r.stdout + r.stderr);
+    throw new Error(`${cmd} ${args.join(' ')} exited ${r.status}`);
+  }
+  return r.stdout;
+}
+
+function cortex(...args) {
+  console.log(`\n$ cortex ${args.map((a) => (/[\s"']/.test(a) ? JSON.stringify(a) : a)).join(' ')}`);
+  const r = spawnSync(process.execPath, [cli, ...args], { cwd: dir, env, encoding: 'utf8' });
+  process.stdout.write(r.stdout);
+  if (r.stderr.trim()) process.stdout.write(r.stderr.replace(/^/gm, '  '));
+  if (r.status !== 0 && r.status !== 1) throw new Error(`cortex ${args[0]} exited ${r.status}`);
+  return r.stdout;
+}
+
+console.log(`Demo repository: ${dir}`);
+sh('git', ['init', '-q', '-b', 'main']);
+writeFileSync(join(dir, 'README.md'), '# Demo shop\nA small web shop used to show Cortex.\n');
+writeFileSync(join(dir, 'db.ts'), 'export const db = "sqlite";\n');
+sh('git', ['add', '.']);
+sh('git', ['commit', '-q', '-m', 'Initial commit']);
+
+cortex('init');
+cortex('remember', 'Chose SQLite over Postgres because zero-config matters on every laptop', '--type', 'decision', '--tags', 'storage,sqlite', '--priority', '8');
+cortex('remember', 'Rejected an ORM: the query builder is enough and keeps SQL reviewable', '--type', 'rejected', '--tags', 'storage');
+cortex('remember', 'Timestamps are stored in UTC and converted only in the UI', '--type', 'gotcha', '--tags', 'time');
+cortex('remember', 'HTTP handlers live in src/routes/, one file per resource', '--type', 'architecture', '--tags', 'api');
+cortex('remember', 'Deploy key for staging is AKIA' + 'QWERTYUIOPASDFGH (rotate monthly)', '--type', 'context', '--tags', 'ops');
+cortex('recall', 'which database did we pick');
+cortex('recall', 'where do the api routes go');
+cortex('list');
+cortex('status');
+for (const extra of [['surface'], ['lint']]) {
+  const r = spawnSync(process.execPath, [cli, extra[0], '--help'], { cwd: dir, env, encoding: 'utf8' });
+  if (r.status === 0) cortex(...extra);
+}
+console.log(`\nThe memories are plain files: ls ${join(dir, '.cortex/memories')}`);
+console.log(sh('ls', ['.cortex/memories']).trim().replace(/^/gm, '  '));
+console.log(`\nTry it yourself:  cd ${dir} && node ${cli} recall "time zones"`);

@@ -1,0 +1,94 @@
+/**
+ * The context every use case runs in: where the project is, its configuration,
+ * the clock and randomness (injectable for tests), and the two memory tiers.
+ */
+import { randomBytes as nodeRandomBytes } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { NotInitializedError } from '../errors.js';
+import { resolveConfig, type CortexConfig } from '../core/config.js';
+import type { Diagnostic } from '../core/memory.js';
+import { findProjectRoot, globalPaths, projectPaths, type ProjectPaths, type TierPaths } from '../store/paths.js';
+
+export interface OpenCortexOptions {
+  /** A directory inside the project (default: the working directory). */
+  dir?: string;
+  /** Environment (default: `process.env`). */
+  env?: NodeJS.ProcessEnv;
+  /** Clock (default: the system clock). */
+  now?: () => Date;
+  /** Random bytes for new ids (default: crypto). */
+  randomBytes?: (n: number) => Uint8Array;
+  /** Read the global tier (`$CORTEX_HOME`) too (default: true). */
+  includeGlobal?: boolean;
+  /** Configuration overrides applied over the config file (flags). */
+  configOverrides?: (config: CortexConfig) => CortexConfig;
+}
+
+export interface Context {
+  root: string;
+  paths: ProjectPaths;
+  global: TierPaths;
+  includeGlobal: boolean;
+  config: CortexConfig;
+  configDiagnostics: Diagnostic[];
+  env: NodeJS.ProcessEnv;
+  now: () => Date;
+  randomBytes: (n: number) => Uint8Array;
+}
+
+/** Reads and validates `.cortex/config.yaml`; a broken file gives diagnostics and defaults. */
+export function loadConfig(paths: ProjectPaths): { config: CortexConfig; diagnostics: Diagnostic[] } {
+  const file = '.cortex/config.yaml';
+  if (!existsSync(paths.configFile)) return resolveConfig(undefined, file);
+  let raw: unknown;
+  try {
+    raw = parseYaml(readFileSync(paths.configFile, 'utf8'));
+  } catch (err) {
+    const result = resolveConfig(undefined, file);
+    const e = err as { message?: string; linePos?: { line: number; col: number }[] };
+    result.diagnostics.push({
+      file,
+      line: e.linePos?.[0]?.line,
+      column: e.linePos?.[0]?.col,
+      reason: `invalid YAML: ${(e.message ?? String(err)).split('\n')[0]}`,
+      ruleId: 'config-yaml',
+      severity: 'error',
+      hint: 'Fix the YAML syntax; until then the defaults are used.',
+    });
+    return result;
+  }
+  return resolveConfig(raw, file);
+}
+
+/**
+ * Opens the project that contains `dir`.
+ * Throws `NotInitializedError` when there is no `.cortex/` at or above it.
+ */
+export function openContext(options: OpenCortexOptions = {}): Context {
+  const env = options.env ?? process.env;
+  const start = resolve(options.dir ?? process.cwd());
+  const root = findProjectRoot(start, env);
+  if (!root) throw new NotInitializedError(start);
+  return contextFor(root, options);
+}
+
+/** A context for `root` whether or not it is initialised (used by `init`). */
+export function contextFor(root: string, options: OpenCortexOptions = {}): Context {
+  const env = options.env ?? process.env;
+  const paths = projectPaths(root);
+  const loaded = loadConfig(paths);
+  const config = options.configOverrides ? options.configOverrides(loaded.config) : loaded.config;
+  return {
+    root: paths.root,
+    paths,
+    global: globalPaths(env),
+    includeGlobal: options.includeGlobal ?? true,
+    config,
+    configDiagnostics: loaded.diagnostics,
+    env,
+    now: options.now ?? (() => new Date()),
+    randomBytes: options.randomBytes ?? ((n) => nodeRandomBytes(n)),
+  };
+}

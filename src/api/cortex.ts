@@ -1,0 +1,59 @@
+/**
+ * `openCortex`: the library API. The CLI, the hooks and the MCP server call these
+ * functions and nothing below them.
+ */
+import { openContext, type Context, type OpenCortexOptions } from './context.js';
+import { lint, type LintOutput } from './lint.js';
+import {
+  forget,
+  getMemory,
+  listMemories,
+  updateMemory,
+  type ForgetInput,
+  type ForgetOutput,
+  type GetResult,
+  type ListInput,
+  type ListOutput,
+  type UpdateInput,
+  type UpdateResult,
+} from './memories.js';
+import { recall, type RecallInput, type RecallOutput } from './recall.js';
+import { remember, type RememberInput, type RememberResult } from './remember.js';
+import { status, type StatusOutput } from './status.js';
+
+export interface Cortex {
+  /** The resolved context: root, paths, configuration. */
+  readonly context: Context;
+  remember(input: RememberInput): Promise<RememberResult>;
+  recall(input: RecallInput): Promise<RecallOutput>;
+  get(id: string): GetResult;
+  list(input?: ListInput): ListOutput;
+  update(id: string, input: UpdateInput): Promise<UpdateResult>;
+  forget(input: ForgetInput): Promise<ForgetOutput>;
+  lint(): Promise<LintOutput>;
+  status(): StatusOutput;
+}
+
+/**
+ * Opens the Cortex project that contains `dir` (default: the working directory).
+ * Throws `NotInitializedError` when there is no `.cortex/` at or above it.
+ *
+ * @example
+ * const cortex = openCortex({ dir: '/path/to/repo' });
+ * await cortex.remember({ text: 'Chose SQLite over Postgres', type: 'decision' });
+ * const { results } = await cortex.recall({ query: 'which database' });
+ */
+export function openCortex(options: OpenCortexOptions = {}): Cortex {
+  const ctx = openContext(options);
+  return {
+    context: ctx,
+    remember: (input) => remember(ctx, input),
+    recall: (input) => recall(ctx, input),
+    get: (id) => getMemory(ctx, id),
+    list: (input) => listMemories(ctx, input),
+    update: (id, input) => updateMemory(ctx, id, input),
+    forget: (input) => forget(ctx, input),
+    lint: () => lint(ctx),
+    status: () => status(ctx),
+  };
+}

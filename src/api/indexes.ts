@@ -1,0 +1,65 @@
+/**
+ * Opening the keyword indexes of the project tier and (when present) the global tier,
+ * refreshed against the files on disk.
+ */
+import { existsSync } from 'node:fs';
+import type { Diagnostic, Scope } from '../core/memory.js';
+import { KeywordIndex, type LinkExtractor, type RefreshReport } from '../search/keyword-index.js';
+import type { TierPaths } from '../store/paths.js';
+import type { Context } from './context.js';
+
+export interface TierIndex {
+  scope: Scope;
+  paths: TierPaths;
+  /** Base for the paths shown to people. */
+  base: string;
+  index: KeywordIndex;
+  report: RefreshReport;
+}
+
+let linkExtractor: LinkExtractor | undefined;
+
+/** Installs the `[[id]]` link parser used when indexing bodies. */
+export function setLinkExtractor(fn: LinkExtractor): void {
+  linkExtractor = fn;
+}
+
+export function tierBase(ctx: Context, scope: Scope): string {
+  return scope === 'project' ? ctx.root : ctx.global.cortexDir;
+}
+
+/** Loads and refreshes one tier's index; saves it when something changed. */
+export function openTierIndex(ctx: Context, scope: Scope, options: { save?: boolean; rebuild?: boolean } = {}): TierIndex {
+  const paths = scope === 'project' ? ctx.paths : ctx.global;
+  const base = tierBase(ctx, scope);
+  const index = options.rebuild ? KeywordIndex.empty() : KeywordIndex.load(paths);
+  const report = index.refresh(paths, { base, ...(linkExtractor ? { links: linkExtractor } : {}) });
+  if (options.save !== false) saveQuietly(index, paths);
+  return { scope, paths, base, index, report };
+}
+
+/** The project tier, then the global tier when it exists and is wanted. */
+export function openIndexes(ctx: Context, options: { save?: boolean; rebuild?: boolean; scope?: Scope } = {}): TierIndex[] {
+  const tiers: TierIndex[] = [];
+  if (options.scope !== 'global') tiers.push(openTierIndex(ctx, 'project', options));
+  if (options.scope !== 'project' && ctx.includeGlobal && existsSync(ctx.global.memoriesDir)) {
+    tiers.push(openTierIndex(ctx, 'global', options));
+  }
+  return tiers;
+}
+
+/**
+ * The cache is an optimisation: failing to save it (read-only checkout, full disk)
+ * must never fail the command.
+ */
+export function saveQuietly(index: KeywordIndex, paths: TierPaths): void {
+  try {
+    index.save(paths);
+  } catch {
+    // Rebuilt next time.
+  }
+}
+
+export function allDiagnostics(tiers: TierIndex[]): Diagnostic[] {
+  return tiers.flatMap((t) => t.report.diagnostics);
+}

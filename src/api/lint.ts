@@ -1,0 +1,68 @@
+/**
+ * `lint`: every problem in `.cortex/`, file by file, with a fix hint for each.
+ */
+import type { Diagnostic } from '../core/memory.js';
+import { displayPath, listMemoryFiles, readMemoryFile } from '../store/memory-store.js';
+import type { Context } from './context.js';
+
+export interface LintOutput {
+  diagnostics: Diagnostic[];
+  errors: number;
+  warnings: number;
+  filesChecked: number;
+}
+
+/** Extra project-wide checks contributed by other modules (edges, projections …). */
+export type LintRule = (ctx: Context) => Diagnostic[] | Promise<Diagnostic[]>;
+const extraRules: LintRule[] = [];
+
+export function registerLintRule(rule: LintRule): void {
+  if (!extraRules.includes(rule)) extraRules.push(rule);
+}
+
+function compareDiagnostics(a: Diagnostic, b: Diagnostic): number {
+  return a.file.localeCompare(b.file) || (a.line ?? 0) - (b.line ?? 0) || a.ruleId.localeCompare(b.ruleId);
+}
+
+/**
+ * Reads every memory file (no cache) and reports each problem.
+ *
+ * @example
+ * const { errors } = await lint(ctx); // 0 when everything is valid
+ */
+export async function lint(ctx: Context): Promise<LintOutput> {
+  const diagnostics: Diagnostic[] = [...ctx.configDiagnostics];
+  const entries = listMemoryFiles(ctx.paths);
+  const topics = new Map<string, string[]>();
+  for (const entry of entries) {
+    const shown = displayPath(entry.path, ctx.root);
+    const read = readMemoryFile(entry, shown);
+    diagnostics.push(...read.diagnostics);
+    const m = read.memory;
+    if (m?.topic && m.status === 'active') {
+      const key = `${m.scope}\0${m.topic}`;
+      topics.set(key, [...(topics.get(key) ?? []), shown]);
+    }
+  }
+  for (const [key, files] of topics) {
+    if (files.length < 2) continue;
+    const topic = key.split('\0')[1];
+    for (const file of files.slice(1)) {
+      diagnostics.push({
+        file,
+        reason: `topic "${topic}" is also used by ${files[0]}; one topic should have one active memory`,
+        ruleId: 'topic-duplicate',
+        severity: 'warning',
+        hint: 'Merge them with `cortex consolidate --merge`, or give one another topic with `cortex edit`.',
+      });
+    }
+  }
+  for (const rule of extraRules) diagnostics.push(...(await rule(ctx)));
+  diagnostics.sort(compareDiagnostics);
+  return {
+    diagnostics,
+    errors: diagnostics.filter((d) => d.severity === 'error').length,
+    warnings: diagnostics.filter((d) => d.severity === 'warning').length,
+    filesChecked: entries.length,
+  };
+}

@@ -1,0 +1,218 @@
+/**
+ * `remember`: store one memory. Redacts secrets, refuses duplicates, and updates the
+ * memory with the same `topic` (and scope) instead of adding another.
+ */
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import { UsageError } from '../errors.js';
+import {
+  MEMORY_TYPES,
+  SCOPES,
+  buildId,
+  formatDate,
+  isMemoryType,
+  normalizeTags,
+  type Memory,
+  type MemorySource,
+  type MemoryType,
+  type Scope,
+} from '../core/memory.js';
+import { normalizeBody, renderMemory } from '../core/memory-format.js';
+import { redactSecrets } from '../core/redact.js';
+import { readHead } from '../git/head.js';
+import { contentKeyOf } from '../search/keyword-index.js';
+import { withLock } from '../store/lock.js';
+import { readMemoryById, writeMemory } from '../store/memory-store.js';
+import type { Context } from './context.js';
+import { openTierIndex, saveQuietly, type TierIndex } from './indexes.js';
+
+export interface RememberInput {
+  /** Free text: the first line (or sentence) becomes the summary, the rest the body. */
+  text?: string;
+  /** Explicit summary (overrides the one derived from `text`). */
+  summary?: string;
+  /** Explicit body (overrides the one derived from `text`). */
+  body?: string;
+  type?: MemoryType;
+  priority?: number;
+  confidence?: number;
+  tags?: string[];
+  /** Same topic in the same scope updates that memory instead of adding one. */
+  topic?: string;
+  pinned?: boolean;
+  scope?: Scope;
+  /** Provenance; branch and commit default to the repository's HEAD. */
+  source?: Partial<MemorySource>;
+}
+
+export interface RememberResult {
+  /** `duplicate`: identical content already stored; `unchanged`: topic update with nothing new. */
+  action: 'created' | 'updated' | 'unchanged' | 'duplicate';
+  memory: Memory;
+  /** Path of the memory file, relative to the repository root for project memories. */
+  file: string;
+  /** Kinds of secrets that were redacted before writing. */
+  redacted: string[];
+}
+
+export const DEFAULT_REMEMBER = { type: 'context' as MemoryType, priority: 5, confidence: 1, scope: 'project' as Scope };
+
+const MAX_SUMMARY = 200;
+
+/**
+ * Splits free text into a one-line summary and a body.
+ *
+ * @example
+ * splitText('Use WAL mode\nHooks write concurrently.') // { summary: 'Use WAL mode', body: 'Hooks write concurrently.' }
+ */
+export function splitText(text: string): { summary: string; body: string } {
+  const trimmed = text.replace(/\r\n?/g, '\n').trim();
+  const newline = trimmed.indexOf('\n');
+  if (newline !== -1) {
+    const first = trimmed.slice(0, newline).replace(/^#+\s*/, '').trim();
+    const rest = trimmed.slice(newline + 1);
+    if (first.length <= MAX_SUMMARY) return { summary: first, body: normalizeBody(rest) };
+  }
+  if (trimmed.length <= MAX_SUMMARY && newline === -1) return { summary: trimmed, body: '' };
+  // One long paragraph: the first sentence is the summary, the whole text the body.
+  const sentence = /^(.{20,}?[.!?])(\s|$)/s.exec(trimmed)?.[1] ?? trimmed;
+  return { summary: shorten(sentence.replace(/\s+/g, ' '), MAX_SUMMARY), body: trimmed };
+}
+
+function shorten(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const cut = text.slice(0, max - 1);
+  const space = cut.lastIndexOf(' ');
+  return `${space > max / 2 ? cut.slice(0, space) : cut}…`;
+}
+
+function validate(input: RememberInput): void {
+  if (input.type !== undefined && !isMemoryType(input.type)) {
+    throw new UsageError(`Unknown memory type "${input.type}".`, { hint: `Use one of: ${MEMORY_TYPES.join(', ')}.` });
+  }
+  if (input.priority !== undefined && (!Number.isInteger(input.priority) || input.priority < 1 || input.priority > 10)) {
+    throw new UsageError(`Priority must be an integer from 1 to 10, got ${input.priority}.`);
+  }
+  if (input.confidence !== undefined && !(input.confidence >= 0 && input.confidence <= 1)) {
+    throw new UsageError(`Confidence must be a number from 0 to 1, got ${input.confidence}.`);
+  }
+  if (input.scope !== undefined && !SCOPES.includes(input.scope)) {
+    throw new UsageError(`Unknown scope "${input.scope}".`, { hint: `Use one of: ${SCOPES.join(', ')}.` });
+  }
+  if (input.topic !== undefined && input.topic.trim() === '') throw new UsageError('The topic must not be empty.');
+}
+
+/** Resolves summary and body from the input, redacted. */
+function contentOf(input: RememberInput): { summary: string; body: string; redacted: string[] } {
+  const fromText = input.text !== undefined ? splitText(input.text) : { summary: '', body: '' };
+  const rawSummary = (input.summary ?? fromText.summary).replace(/\s+/g, ' ').trim();
+  const rawBody = normalizeBody(input.body ?? fromText.body);
+  if (rawSummary === '') {
+    throw new UsageError('Nothing to remember: the text is empty.', {
+      hint: 'Pass the text as an argument, on stdin, or use --edit.',
+    });
+  }
+  const s = redactSecrets(shorten(rawSummary, 300));
+  const b = redactSecrets(rawBody);
+  return {
+    summary: s.text,
+    body: b.text,
+    redacted: [...new Set([...s.findings, ...b.findings].map((f) => f.kind))],
+  };
+}
+
+/**
+ * Stores a memory in the project (or global) tier.
+ *
+ * @example
+ * await remember(ctx, { text: 'Chose SQLite over Postgres because zero-config matters', type: 'decision', tags: ['storage'] });
+ */
+export async function remember(ctx: Context, input: RememberInput): Promise<RememberResult> {
+  validate(input);
+  const { summary, body, redacted } = contentOf(input);
+  const type = input.type ?? DEFAULT_REMEMBER.type;
+  const scope = input.scope ?? DEFAULT_REMEMBER.scope;
+  const tags = normalizeTags(input.tags ?? []);
+  const head = input.source?.branch !== undefined || scope === 'global' ? undefined : await readHead(ctx.root);
+  const source: MemorySource = {
+    kind: input.source?.kind ?? 'manual',
+    layer: input.source?.layer ?? 'manual',
+    ...(input.source?.session !== undefined ? { session: input.source.session } : {}),
+    ...((input.source?.branch ?? head?.branch) !== undefined ? { branch: input.source?.branch ?? head?.branch } : {}),
+    ...((input.source?.commit ?? head?.commit) !== undefined ? { commit: (input.source?.commit ?? head?.commit)?.slice(0, 12) } : {}),
+    ...(input.source?.files && input.source.files.length > 0 ? { files: [...input.source.files] } : {}),
+  };
+  const paths = scope === 'project' ? ctx.paths : ctx.global;
+  const lockPath = join(paths.cacheDir, 'locks', 'write.lock');
+
+  return withLock(lockPath, async () => {
+    const tier = openTierIndex(ctx, scope, { save: false });
+    const now = formatDate(ctx.now());
+
+    if (input.topic !== undefined) {
+      const existing = tier.index.findByTopic(input.topic, scope)[0];
+      if (existing) {
+        const current = readMemoryById(paths, existing.id, tier.base).memory;
+        if (current) {
+          const next: Memory = {
+            ...current,
+            type,
+            summary,
+            body,
+            tags: input.tags !== undefined ? tags : current.tags,
+            priority: input.priority ?? current.priority,
+            confidence: input.confidence ?? current.confidence,
+            pinned: input.pinned ?? current.pinned,
+            status: 'active',
+            source: { ...current.source, ...source, kind: current.source.kind, extra: current.source.extra },
+          };
+          if (renderMemory({ ...next, updated: current.updated }) === renderMemory(current)) {
+            saveQuietly(tier.index, paths);
+            return { action: 'unchanged', memory: current, file: existing.file, redacted };
+          }
+          next.updated = now;
+          return commit(tier, next, 'updated', redacted);
+        }
+      }
+    }
+
+    const key = contentKeyOf({ type, summary, body });
+    const duplicate = tier.index.findByContentKey(key);
+    if (duplicate && duplicate.status !== 'superseded') {
+      const current = readMemoryById(paths, duplicate.id, tier.base).memory;
+      if (current) {
+        saveQuietly(tier.index, paths);
+        return { action: 'duplicate', memory: current, file: duplicate.file, redacted };
+      }
+    }
+
+    let id = buildId(summary, ctx.randomBytes);
+    while (tier.index.docs.has(id)) id = buildId(summary, ctx.randomBytes);
+    const memory: Memory = {
+      id,
+      type,
+      summary,
+      scope,
+      priority: input.priority ?? DEFAULT_REMEMBER.priority,
+      confidence: input.confidence ?? DEFAULT_REMEMBER.confidence,
+      pinned: input.pinned ?? false,
+      status: 'active',
+      tags,
+      ...(input.topic !== undefined ? { topic: input.topic.trim() } : {}),
+      created: now,
+      updated: now,
+      source,
+      body,
+      extra: {},
+    };
+    return commit(tier, memory, 'created', redacted);
+  });
+}
+
+function commit(tier: TierIndex, memory: Memory, action: 'created' | 'updated', redacted: string[]): RememberResult {
+  const { path } = writeMemory(tier.paths, memory);
+  const st = statSync(path);
+  tier.index.upsert(memory, { path, id: memory.id, size: st.size, mtimeMs: st.mtimeMs }, renderMemory(memory), { base: tier.base });
+  saveQuietly(tier.index, tier.paths);
+  return { action, memory, file: tier.index.docs.get(memory.id)?.file ?? path, redacted };
+}

@@ -1,0 +1,185 @@
+#!/usr/bin/env node
+/**
+ * The `cortex` command: a dispatch table of lazily imported commands, and the only
+ * place that turns errors into messages and exit codes.
+ */
+import { readFileSync, realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { CortexError, InternalError, UsageError } from './errors.js';
+import { commandHelp, parseInvocation, type CommandDef, type IO } from './term/args.js';
+import { painter, shouldColor } from './term/color.js';
+
+interface Entry {
+  summary: string;
+  load: () => Promise<{ default: CommandDef }>;
+}
+
+/** Commands, in the order `cortex --help` lists them. Each module is imported only when run. */
+export const COMMANDS: Record<string, Entry> = {
+  init: { summary: 'Set up .cortex/ in this repository (safe to re-run)', load: () => import('./commands/init.js') },
+  remember: { summary: 'Store a memory (text, stdin or $EDITOR)', load: () => import('./commands/remember.js') },
+  recall: { summary: 'Find the memories relevant to a query', load: () => import('./commands/recall.js') },
+  show: { summary: 'Print one memory in full', load: () => import('./commands/show.js') },
+  list: { summary: 'List memories, with filters', load: () => import('./commands/list.js') },
+  edit: { summary: 'Edit a memory in $EDITOR or with flags', load: () => import('./commands/edit.js') },
+  forget: { summary: 'Archive (or delete) a memory by id or query', load: () => import('./commands/forget.js') },
+  lint: { summary: 'Check every file in .cortex/ and explain each problem', load: () => import('./commands/lint.js') },
+  status: { summary: 'Counts by type and status, and index health', load: () => import('./commands/status.js') },
+  index: { summary: 'Rebuild or refresh the local search index', load: () => import('./commands/index.js') },
+};
+
+export const ISSUES_URL = 'https://github.com/cortex-memory/cortex/issues';
+
+function version(): string {
+  try {
+    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version?: string };
+    return pkg.version ?? '0.0.0';
+  } catch {
+    return '0.0.0';
+  }
+}
+
+function mainHelp(io: IO): string {
+  const p = io.paint;
+  const width = Math.max(...Object.keys(COMMANDS).map((n) => n.length)) + 2;
+  const lines = [
+    `${p.bold('cortex')} — persistent, git-native memory for AI coding assistants`,
+    '',
+    p.bold('Usage:'),
+    '  cortex <command> [options]',
+    '  cortex <command> --help',
+    '',
+    p.bold('Commands:'),
+    ...Object.entries(COMMANDS).map(([name, e]) => `  ${name.padEnd(width)}${e.summary}`),
+    '',
+    'Every command accepts --json (one JSON document on stdout), --dir <path>, --quiet and --help.',
+    'Exit codes: 0 success, 1 failure, 2 usage error, 70 internal error (a bug), 130 interrupted.',
+    '',
+    'Memories are markdown files in .cortex/memories/; the search index lives in .memory/ (gitignored).',
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+function suggest(name: string): string | undefined {
+  const names = Object.keys(COMMANDS);
+  const prefix = names.find((n) => n.startsWith(name) || name.startsWith(n));
+  if (prefix) return prefix;
+  let best: string | undefined;
+  let bestDist = 3;
+  for (const n of names) {
+    const d = distance(n, name);
+    if (d < bestDist) [best, bestDist] = [n, d];
+  }
+  return best;
+}
+
+function distance(a: string, b: string): number {
+  const dp = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) dp[0]![j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      dp[i]![j] = Math.min(dp[i - 1]![j]! + 1, dp[i]![j - 1]! + 1, dp[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+  }
+  return dp[a.length]![b.length]!;
+}
+
+export function processIO(): IO {
+  const env = process.env;
+  return {
+    out: (text) => void process.stdout.write(text),
+    err: (text) => void process.stderr.write(text),
+    readStdin: async () => {
+      if (process.stdin.isTTY) return '';
+      const chunks: Buffer[] = [];
+      for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+      return Buffer.concat(chunks).toString('utf8');
+    },
+    stdinIsTTY: process.stdin.isTTY === true,
+    stdoutIsTTY: process.stdout.isTTY === true,
+    stderrIsTTY: process.stderr.isTTY === true,
+    paint: painter(shouldColor(process.stdout, env)),
+    env,
+    cwd: process.cwd(),
+  };
+}
+
+/**
+ * Runs one command line and returns the exit code. Never throws.
+ */
+export async function run(argv: string[], io: IO): Promise<number> {
+  const wantsJson = argv.includes('--json');
+  try {
+    const [name, ...rest] = argv;
+    if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+      if (name === 'help' && rest[0] && COMMANDS[rest[0]]) {
+        const def = (await COMMANDS[rest[0]]!.load()).default;
+        io.out(commandHelp(def, io.paint));
+        return 0;
+      }
+      io.out(mainHelp(io));
+      return name === undefined ? 2 : 0;
+    }
+    if (name === '--version' || name === '-v' || name === 'version') {
+      io.out(`${version()}\n`);
+      return 0;
+    }
+    const entry = COMMANDS[name];
+    if (!entry) {
+      const guess = suggest(name);
+      throw new UsageError(`Unknown command "${name}".`, {
+        hint: guess ? `Did you mean \`cortex ${guess}\`? Run \`cortex --help\` for the list.` : 'Run `cortex --help` for the list of commands.',
+      });
+    }
+    const def = (await entry.load()).default;
+    const inv = parseInvocation(def, rest, io.cwd);
+    if (inv.help) {
+      io.out(commandHelp(def, io.paint));
+      return 0;
+    }
+    const quietIO: IO = inv.quiet ? { ...io, err: () => {} } : io;
+    return (await def.run(inv, quietIO)) ?? 0;
+  } catch (err) {
+    return report(err, io, wantsJson);
+  }
+}
+
+function report(err: unknown, io: IO, json: boolean): number {
+  const error =
+    err instanceof CortexError
+      ? err
+      : new InternalError(`Unexpected error: ${(err as Error)?.message ?? String(err)}`, { cause: err });
+  const code = error instanceof UsageError ? 2 : error instanceof InternalError ? 70 : 1;
+  if (json) {
+    io.out(`${JSON.stringify({ schemaVersion: 1, error: { code: error.code, message: error.message, hint: error.hint } }, null, 2)}\n`);
+  }
+  io.err(`${io.paint.red('error')}: ${error.message}\n`);
+  if (error.hint) io.err(`hint: ${error.hint}\n`);
+  if (code === 70) {
+    io.err(`This is a bug in cortex. Please report it at ${ISSUES_URL} with the command you ran.\n`);
+    const stack = (error.cause as Error | undefined)?.stack ?? error.stack;
+    if (stack && io.env.CORTEX_DEBUG) io.err(`${stack}\n`);
+  }
+  return code;
+}
+
+// Run when executed directly (not when imported by tests).
+const invokedDirectly = (() => {
+  try {
+    return process.argv[1] !== undefined && realpathSync(process.argv[1]) === realpathSync(fileURLToPath(import.meta.url));
+  } catch {
+    return false;
+  }
+})();
+
+if (invokedDirectly) {
+  process.on('SIGINT', () => process.exit(130));
+  run(process.argv.slice(2), processIO()).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    () => {
+      process.exitCode = 70;
+    },
+  );
+}

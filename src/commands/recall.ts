@@ -1,0 +1,54 @@
+import type { MemoryStatus, MemoryType, Scope } from '../core/memory.js';
+import { MEMORY_STATUSES } from '../core/memory.js';
+import { int, list, str, type CommandDef } from '../term/args.js';
+import { formatResultLine, open, printJson, warnDiagnostics } from './shared.js';
+
+export function statusesOf(values: string[] | undefined): MemoryStatus[] | undefined {
+  if (!values) return undefined;
+  return values.includes('all') ? [...MEMORY_STATUSES] : (values as MemoryStatus[]);
+}
+
+const command: CommandDef = {
+  name: 'recall',
+  summary: 'Find the memories relevant to a query',
+  usage: ['recall <query> [--type <t>] [--tag <tag>] [--limit <n>]'],
+  description:
+    'Keyword search (BM25 with stemming, prefix and fuzzy matching; summary > tags > body) over the\n' +
+    'project memories and the global ones ($CORTEX_HOME). A small thesaurus of coding terms connects\n' +
+    'words such as "database" and "SQLite". Only active memories are searched unless --status says\n' +
+    'otherwise. Files that cannot be read are skipped with one warning each on stderr.',
+  options: {
+    type: { type: 'string', short: 't', value: '<type>', multiple: true, description: 'Only these types (comma-separated or repeated).' },
+    tag: { type: 'string', value: '<tag>', multiple: true, description: 'Only memories with all these tags.' },
+    status: { type: 'string', value: '<status>', multiple: true, description: 'active (default), archived, superseded or all.' },
+    scope: { type: 'string', value: '<scope>', description: 'project or global (default both).' },
+    since: { type: 'string', value: '<when>', description: 'Only memories updated since an ISO date or an age (7d, 2w, 12h).' },
+    limit: { type: 'string', short: 'n', value: '<n>', description: 'At most n results (default 10).' },
+  },
+  examples: ['cortex recall "which database did we pick"', 'cortex recall auth --type decision,rejected --json | jq ".results[].id"'],
+  async run(inv, io) {
+    const cortex = open(inv, io);
+    const query = inv.positionals.join(' ');
+    const out = await cortex.recall({
+      query,
+      ...(list(inv, 'type') ? { types: list(inv, 'type') as MemoryType[] } : {}),
+      ...(list(inv, 'tag') ? { tags: list(inv, 'tag')! } : {}),
+      ...(statusesOf(list(inv, 'status')) ? { statuses: statusesOf(list(inv, 'status'))! } : {}),
+      ...(str(inv, 'scope') ? { scope: str(inv, 'scope') as Scope } : {}),
+      ...(str(inv, 'since') ? { since: str(inv, 'since')! } : {}),
+      ...(int(inv, 'limit', [1, 1000]) !== undefined ? { limit: int(inv, 'limit', [1, 1000])! } : {}),
+    });
+    warnDiagnostics(io, out.diagnostics);
+    if (inv.json) {
+      printJson(io, { query: out.query, mode: out.mode, results: out.results });
+      return 0;
+    }
+    if (out.results.length === 0) {
+      io.err(`No memories match "${out.query}".\n`);
+      return 0;
+    }
+    out.results.forEach((r, i) => io.out(`${formatResultLine(r, io, i)}\n`));
+    return 0;
+  },
+};
+export default command;

@@ -1,0 +1,125 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import matter from 'gray-matter';
+import { parse as parseYaml } from 'yaml';
+import { UsageError } from '../errors.js';
+import { MEMORY_TYPES, type MemoryType, type Scope } from '../core/memory.js';
+import type { RememberInput } from '../api/remember.js';
+import { bool, int, list, num, str, type CommandDef, type IO } from '../term/args.js';
+import { readTemplate } from '../templates.js';
+import { openEditor } from './editor.js';
+import { open, printJson } from './shared.js';
+
+/** Reads the `--edit` template back: frontmatter fields and the body without HTML comments. */
+export function parseTemplate(text: string, file: string): RememberInput | undefined {
+  let parsed: { data: Record<string, unknown>; content: string };
+  try {
+    parsed = matter(text, { engines: { yaml: (s: string) => (parseYaml(s) ?? {}) as object } } as never) as never;
+  } catch (err) {
+    throw new UsageError(`Cannot read the memory you wrote: invalid YAML (${(err as Error).message.split('\n')[0]}).`, {
+      hint: `Your text is kept in ${file}; fix it and run \`cortex remember --file ${file}\`.`,
+    });
+  }
+  const d = parsed.data;
+  const body = parsed.content.replace(/<!--[\s\S]*?-->/g, '').trim();
+  const summary = typeof d.summary === 'string' ? d.summary.trim() : d.summary == null ? '' : String(d.summary);
+  if (summary === '' && body === '') return undefined;
+  return {
+    ...(summary !== '' ? { summary } : {}),
+    ...(summary !== '' ? { body } : { text: body }),
+    ...(typeof d.type === 'string' ? { type: d.type as MemoryType } : {}),
+    ...(Array.isArray(d.tags) ? { tags: d.tags.map(String) } : typeof d.tags === 'string' ? { tags: d.tags.split(',') } : {}),
+    ...(typeof d.priority === 'number' ? { priority: d.priority } : {}),
+    ...(typeof d.topic === 'string' && d.topic.trim() !== '' ? { topic: d.topic } : {}),
+    ...(typeof d.pinned === 'boolean' ? { pinned: d.pinned } : {}),
+  };
+}
+
+async function fromEditor(io: IO): Promise<{ input: RememberInput | undefined; file: string; dir: string }> {
+  const dir = mkdtempSync(join(tmpdir(), 'cortex-remember-'));
+  const file = join(dir, 'memory.md');
+  writeFileSync(file, readTemplate('memory.md'));
+  openEditor(file, io);
+  return { input: parseTemplate(readFileSync(file, 'utf8'), file), file, dir };
+}
+
+const command: CommandDef = {
+  name: 'remember',
+  summary: 'Store a memory (text, stdin or $EDITOR)',
+  usage: ['remember <text> [--type <type>] [--tags a,b] [--priority 1-10] [--topic <topic>]', 'remember --edit', 'echo "text" | remember [options]'],
+  description:
+    'The first line of the text is the summary (what the briefing shows); further lines are the body.\n' +
+    'Secrets (API keys, tokens, private keys, passwords in URLs) are redacted before anything is written.\n' +
+    'The same --topic in the same scope updates that memory instead of adding another, and identical\n' +
+    'content is never stored twice. New memories record the current git branch and commit.',
+  options: {
+    type: { type: 'string', short: 't', value: '<type>', description: `Memory type: ${MEMORY_TYPES.join(', ')} (default context).` },
+    tags: { type: 'string', value: '<a,b>', multiple: true, description: 'Tags, comma-separated.' },
+    priority: { type: 'string', short: 'p', value: '<1-10>', description: 'Priority from 1 to 10 (default 5).' },
+    confidence: { type: 'string', value: '<0-1>', description: 'Confidence from 0 to 1 (default 1).' },
+    topic: { type: 'string', value: '<topic>', description: 'Topic key, e.g. decision/storage-engine: same topic updates instead of duplicating.' },
+    pin: { type: 'boolean', description: 'Pin the memory: it never decays.' },
+    scope: { type: 'string', value: '<scope>', description: 'project (default) or global ($CORTEX_HOME, shared by all projects).' },
+    summary: { type: 'string', value: '<text>', description: 'Summary line, when the text argument is the body.' },
+    edit: { type: 'boolean', short: 'e', description: 'Write the memory in $EDITOR from a template.' },
+    file: { type: 'string', value: '<path>', description: 'Read the memory from a file written from the --edit template.' },
+  },
+  examples: [
+    'cortex remember "Chose SQLite over Postgres because zero-config matters" --type decision --tags storage',
+    'cortex remember --type gotcha "CI runners have no GPU: skip the CUDA tests there"',
+    'git log -1 --format=%B | cortex remember --type context',
+  ],
+  async run(inv, io) {
+    const cortex = open(inv, io);
+    let input: RememberInput;
+    let cleanup: (() => void) | undefined;
+    if (bool(inv, 'edit') || str(inv, 'file')) {
+      let got: RememberInput | undefined;
+      const file = str(inv, 'file');
+      if (file) got = parseTemplate(readFileSync(file, 'utf8'), file);
+      else {
+        const e = await fromEditor(io);
+        got = e.input;
+        cleanup = () => rmSync(e.dir, { recursive: true, force: true });
+      }
+      if (!got) {
+        cleanup?.();
+        io.err('Nothing written: the summary and the text were empty.\n');
+        return 1;
+      }
+      input = got;
+    } else {
+      let text = inv.positionals.join(' ');
+      if (text.trim() === '' && !io.stdinIsTTY) text = await io.readStdin();
+      if (text.trim() === '' && str(inv, 'summary') === undefined) {
+        throw new UsageError('Nothing to remember.', { hint: 'Pass the text as an argument, pipe it on stdin, or use --edit.' });
+      }
+      input = str(inv, 'summary') !== undefined ? { summary: str(inv, 'summary')!, body: text } : { text };
+    }
+    const type = str(inv, 'type');
+    const opts: RememberInput = {
+      ...input,
+      ...(type !== undefined ? { type: type as MemoryType } : {}),
+      ...(list(inv, 'tags') ? { tags: [...(input.tags ?? []), ...list(inv, 'tags')!] } : {}),
+      ...(int(inv, 'priority', [1, 10]) !== undefined ? { priority: int(inv, 'priority', [1, 10])! } : {}),
+      ...(num(inv, 'confidence', [0, 1]) !== undefined ? { confidence: num(inv, 'confidence', [0, 1])! } : {}),
+      ...(str(inv, 'topic') !== undefined ? { topic: str(inv, 'topic')! } : {}),
+      ...(bool(inv, 'pin') ? { pinned: true } : {}),
+      ...(str(inv, 'scope') !== undefined ? { scope: str(inv, 'scope') as Scope } : {}),
+    };
+    const result = await cortex.remember(opts);
+    cleanup?.();
+    if (inv.json) {
+      printJson(io, { action: result.action, id: result.memory.id, file: result.file, redacted: result.redacted, memory: result.memory });
+      return 0;
+    }
+    const p = io.paint;
+    const verb = { created: 'Remembered', updated: 'Updated', unchanged: 'Unchanged', duplicate: 'Already remembered' }[result.action];
+    io.out(`${verb}: ${p.cyan(result.memory.id)}  ${p.dim(`[${result.memory.type}]`)}  ${result.memory.summary}\n`);
+    io.err(`${p.dim(result.file)}\n`);
+    if (result.redacted.length > 0) io.err(`${p.yellow('note')}: redacted ${result.redacted.join(', ')} before writing\n`);
+    return 0;
+  },
+};
+export default command;

@@ -1,0 +1,36 @@
+/**
+ * Helpers shared by commands: opening the project, printing results and warnings.
+ */
+import { openCortex, type Cortex } from '../api/cortex.js';
+import type { Diagnostic } from '../core/memory.js';
+import type { RecallResult } from '../api/recall.js';
+import type { Invocation, IO } from '../term/args.js';
+import { formatSkipWarning, jsonDocument } from '../term/output.js';
+
+export function open(inv: Invocation, io: IO): Cortex {
+  return openCortex({ dir: inv.dir, env: io.env });
+}
+
+/** Prints config problems and skipped files once each, on stderr. */
+export function warnDiagnostics(io: IO, diagnostics: Diagnostic[]): void {
+  const seen = new Set<string>();
+  for (const d of diagnostics) {
+    if (d.severity !== 'error') continue;
+    const key = `${d.file}:${d.line}:${d.reason}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    io.err(`${formatSkipWarning(d)}\n`);
+  }
+}
+
+export function printJson(io: IO, data: Record<string, unknown>): void {
+  io.out(jsonDocument(data));
+}
+
+/** One line per memory: id, type, summary (and status when not active). */
+export function formatResultLine(r: Pick<RecallResult, 'id' | 'type' | 'summary' | 'status' | 'scope'>, io: IO, index?: number): string {
+  const p = io.paint;
+  const num = index === undefined ? '' : `${String(index + 1).padStart(2)}. `;
+  const extra = [r.status !== 'active' ? r.status : '', r.scope === 'global' ? 'global' : ''].filter(Boolean).join(', ');
+  return `${num}${p.cyan(r.id)}  ${p.dim(`[${r.type}]`)}  ${r.summary}${extra ? p.dim(` (${extra})`) : ''}`;
+}

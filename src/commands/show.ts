@@ -1,0 +1,29 @@
+import { UsageError } from '../errors.js';
+import { renderMemory } from '../core/memory-format.js';
+import type { CommandDef } from '../term/args.js';
+import { formatDiagnostic } from '../term/output.js';
+import { open, printJson } from './shared.js';
+
+const command: CommandDef = {
+  name: 'show',
+  summary: 'Print one memory in full',
+  usage: ['show <id>'],
+  description: 'Prints the memory file (frontmatter and body). With --json, the parsed fields.',
+  options: {},
+  examples: ['cortex show chose-sqlite-over-postgres-k3f9qa'],
+  async run(inv, io) {
+    const id = inv.positionals[0];
+    if (!id || inv.positionals.length > 1) throw new UsageError('cortex show takes exactly one memory id.', { hint: 'Find ids with `cortex list` or `cortex recall <query>`.' });
+    const cortex = open(inv, io);
+    const got = cortex.get(id);
+    for (const d of got.diagnostics) io.err(`${formatDiagnostic(d)}\n`);
+    if (inv.json) {
+      printJson(io, { file: got.file, scope: got.scope, memory: got.memory });
+      return 0;
+    }
+    io.err(`${io.paint.dim(got.file)}\n`);
+    io.out(renderMemory(got.memory));
+    return 0;
+  },
+};
+export default command;

@@ -1,0 +1,33 @@
+import type { CommandDef } from '../term/args.js';
+import { formatSkipWarning } from '../term/output.js';
+import { open, printJson } from './shared.js';
+
+const command: CommandDef = {
+  name: 'status',
+  summary: 'Counts by type and status, and index health',
+  usage: ['status'],
+  options: {},
+  async run(inv, io) {
+    const cortex = open(inv, io);
+    const out = cortex.status();
+    if (inv.json) {
+      printJson(io, { root: out.root, tiers: out.tiers, diagnostics: out.diagnostics });
+      return 0;
+    }
+    const p = io.paint;
+    io.out(`${p.bold('Project')}: ${out.root}\n`);
+    for (const t of out.tiers) {
+      io.out(`\n${p.bold(t.scope === 'project' ? 'Project memories' : 'Global memories')} (${t.dir}): ${t.total}\n`);
+      const types = Object.entries(t.byType).sort(([a], [b]) => a.localeCompare(b));
+      if (types.length > 0) io.out(`  by type:   ${types.map(([k, v]) => `${k} ${v}`).join(', ')}\n`);
+      const statuses = Object.entries(t.byStatus).sort(([a], [b]) => a.localeCompare(b));
+      if (statuses.length > 0) io.out(`  by status: ${statuses.map(([k, v]) => `${k} ${v}`).join(', ')}\n`);
+      const health = t.index.brokenFiles > 0 ? p.yellow(`${t.index.brokenFiles} file(s) could not be indexed (run \`cortex lint\`)`) : p.green('healthy');
+      io.out(`  index:     ${health}, ${(t.index.bytes / 1024).toFixed(0)} KiB${t.index.rebuilt ? ', rebuilt now' : ''}\n`);
+    }
+    const config = out.diagnostics.filter((d) => d.ruleId.startsWith('config'));
+    for (const d of config) io.err(`${formatSkipWarning(d)}\n`);
+    return 0;
+  },
+};
+export default command;

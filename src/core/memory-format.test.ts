@@ -1,0 +1,173 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { MEMORY_STATUSES, MEMORY_TYPES, SCOPES, SOURCE_KINDS, SOURCE_LAYERS, type Memory } from './memory.js';
+import { normalizeBody, parseMemory, renderMemory } from './memory-format.js';
+
+const EXAMPLE = `---
+id: chose-sqlite-over-postgres-k3f9qa
+type: decision
+summary: Chose SQLite over PostgreSQL because zero-config matters most
+scope: project
+priority: 7
+confidence: 0.95
+pinned: false
+status: active
+tags: [storage, sqlite]
+topic: decision/storage-engine
+created: 2026-11-21T10:00:00Z
+updated: 2026-11-21T10:00:00Z
+source:
+  kind: extraction
+  layer: self-report
+  session: 4b2c8e1a
+  branch: feat/storage
+  commit: 3f2a9c1
+  files: [src/db.ts]
+---
+We need a store that works with no server on every developer laptop. PostgreSQL was
+rejected: it needs a running daemon. See [[wal-mode-for-concurrent-hooks-p2x81d]].
+`;
+
+const word = fc.stringMatching(/^[a-z][a-z0-9]{0,9}$/);
+const isoDate = fc
+  .integer({ min: Date.UTC(2000, 0, 1), max: Date.UTC(2099, 0, 1) })
+  .map((ms) => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z'));
+const line = fc.string({ minLength: 1, maxLength: 60 }).map((s) => s.replace(/[\r\n]/g, ' ').trim()).filter((s) => s !== '');
+const body = fc.array(fc.string({ maxLength: 80 }), { maxLength: 6 }).map((lines) => normalizeBody(lines.join('\n').replace(/\r/g, '')));
+
+export const arbitraryMemory: fc.Arbitrary<Memory> = fc.record({
+  id: fc.tuple(word, fc.stringMatching(/^[a-z2-7]{6}$/)).map(([w, s]) => `${w}-${s}`),
+  type: fc.constantFrom(...MEMORY_TYPES),
+  summary: line,
+  scope: fc.constantFrom(...SCOPES),
+  priority: fc.integer({ min: 1, max: 10 }),
+  confidence: fc.double({ min: 0, max: 1, noNaN: true }),
+  pinned: fc.boolean(),
+  status: fc.constantFrom(...MEMORY_STATUSES),
+  tags: fc.uniqueArray(word, { maxLength: 4 }),
+  topic: fc.option(fc.tuple(word, word).map(([a, b]) => `${a}/${b}`), { nil: undefined }),
+  created: isoDate,
+  updated: isoDate,
+  source: fc.record(
+    {
+      kind: fc.constantFrom(...SOURCE_KINDS),
+      layer: fc.constantFrom(...SOURCE_LAYERS),
+      session: fc.stringMatching(/^[0-9a-f]{8}$/),
+      branch: fc.stringMatching(/^[a-z]{1,8}(\/[a-z]{1,8})?$/),
+      commit: fc.stringMatching(/^[0-9a-f]{7,12}$/),
+      files: fc.array(fc.stringMatching(/^[a-z]{1,8}\/[a-z]{1,8}\.ts$/), { maxLength: 3 }),
+    },
+    { requiredKeys: ['kind'] },
+  ),
+  body,
+  extra: fc.dictionary(fc.stringMatching(/^x_[a-z]{1,6}$/), fc.oneof(fc.integer(), word, fc.boolean()), { maxKeys: 2 }),
+}).map((m) => {
+  const { topic, ...rest } = m;
+  return (topic === undefined ? rest : { ...rest, topic }) as Memory;
+});
+
+describe('parseMemory', () => {
+  it('reads the DESIGN example with no diagnostics', () => {
+    const { memory, diagnostics } = parseMemory(EXAMPLE, { file: 'x.md', expectedId: 'chose-sqlite-over-postgres-k3f9qa' });
+    expect(diagnostics).toEqual([]);
+    expect(memory).toMatchObject({
+      id: 'chose-sqlite-over-postgres-k3f9qa',
+      type: 'decision',
+      priority: 7,
+      confidence: 0.95,
+      tags: ['storage', 'sqlite'],
+      topic: 'decision/storage-engine',
+      source: { kind: 'extraction', layer: 'self-report', session: '4b2c8e1a', commit: '3f2a9c1', files: ['src/db.ts'] },
+    });
+    expect(memory!.body.startsWith('We need a store')).toBe(true);
+  });
+
+  it('reports broken YAML with the file line, an excerpt and a hint', () => {
+    const { memory, diagnostics } = parseMemory('---\nid: a-abcdef\ntype: decision\nsummary: "open\n---\n', { file: 'a.md' });
+    expect(memory).toBeUndefined();
+    expect(diagnostics[0]).toMatchObject({ file: 'a.md', line: 4, ruleId: 'yaml-syntax', severity: 'error' });
+    expect(diagnostics[0]!.reason).toContain('summary: "open');
+    expect(diagnostics[0]!.hint).toBeTruthy();
+  });
+
+  it('reports missing frontmatter with an example', () => {
+    const { diagnostics } = parseMemory('just text', { file: 'a.md' });
+    expect(diagnostics[0]).toMatchObject({ ruleId: 'frontmatter-missing', line: 1 });
+    expect(diagnostics[0]!.hint).toContain('summary:');
+  });
+
+  it('gives one diagnostic per invalid field, on its line', () => {
+    const text = '---\nid: a-abcdef\ntype: idea\nsummary: S\npriority: 12\nconfidence: 2\nstatus: gone\ncreated: yesterday\nupdated: 2026-01-01T00:00:00Z\n---\n';
+    const { memory, diagnostics } = parseMemory(text, { file: 'a.md' });
+    expect(memory).toBeUndefined();
+    const lineOf = (text: string) => diagnostics.find((d) => d.reason.includes(text))?.line;
+    expect(lineOf('unknown type')).toBe(3);
+    expect(lineOf('priority')).toBe(5);
+    expect(lineOf('confidence')).toBe(6);
+    expect(lineOf('unknown status')).toBe(7);
+    expect(lineOf('created')).toBe(8);
+    expect(diagnostics).toHaveLength(5);
+  });
+
+  it('rejects unsafe ids and ids that differ from the file name', () => {
+    expect(parseMemory('---\nid: ../../etc\ntype: context\nsummary: s\ncreated: 2026-01-01\nupdated: 2026-01-01\n---\n').diagnostics[0]!.ruleId).toBe('id-unsafe');
+    const r = parseMemory('---\nid: a-abcdef\ntype: context\nsummary: s\ncreated: 2026-01-01\nupdated: 2026-01-01\n---\n', { expectedId: 'b-abcdef' });
+    expect(r.memory).toBeUndefined();
+    expect(r.diagnostics[0]!.ruleId).toBe('id-mismatch');
+  });
+
+  it('fills defaults for a minimal hand-written memory and warns about missing dates', () => {
+    const r = parseMemory('---\nid: note-abcdef\ntype: context\nsummary: A note\n---\nText\n', { fallbackDate: '2026-01-02T03:04:05Z' });
+    expect(r.memory).toMatchObject({ scope: 'project', priority: 5, confidence: 1, pinned: false, status: 'active', tags: [], created: '2026-01-02T03:04:05Z' });
+    expect(r.diagnostics.every((d) => d.severity === 'warning')).toBe(true);
+  });
+
+  it('keeps all-digit sessions and commits as strings', () => {
+    const r = parseMemory('---\nid: a-abcdef\ntype: context\nsummary: s\ncreated: 2026-01-01\nupdated: 2026-01-01\nsource:\n  kind: manual\n  session: 12345678\n  commit: 1234567\n---\n');
+    expect(r.memory!.source).toMatchObject({ session: '12345678', commit: '1234567' });
+  });
+
+  it('preserves unknown keys, in order, after the known ones', () => {
+    const text = EXAMPLE.replace('---\nWe need', 'reviewed_by: alice\nz_extra: 3\n---\nWe need');
+    const m = parseMemory(text).memory!;
+    expect(m.extra).toEqual({ reviewed_by: 'alice', z_extra: 3 });
+    expect(renderMemory(m)).toBe(text);
+  });
+});
+
+describe('renderMemory', () => {
+  it('reproduces the DESIGN example byte for byte', () => {
+    expect(renderMemory(parseMemory(EXAMPLE).memory!)).toBe(EXAMPLE);
+  });
+
+  it('quotes values YAML would read as another type', () => {
+    const m = parseMemory(EXAMPLE).memory!;
+    const text = renderMemory({ ...m, summary: 'yes', source: { ...m.source, commit: '1234567', session: '1e5' } });
+    const back = parseMemory(text).memory!;
+    expect(back.summary).toBe('yes');
+    expect(back.source.commit).toBe('1234567');
+    expect(back.source.session).toBe('1e5');
+  });
+
+  it('parse(render(m)) equals m (property)', () => {
+    fc.assert(
+      fc.property(arbitraryMemory, (m) => {
+        const { memory, diagnostics } = parseMemory(renderMemory(m));
+        expect(diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+        expect(memory).toEqual(m);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('rendering twice is byte-identical, and a re-render of a parsed file changes nothing (property)', () => {
+    fc.assert(
+      fc.property(arbitraryMemory, (m) => {
+        const once = renderMemory(m);
+        expect(renderMemory(m)).toBe(once);
+        expect(renderMemory(parseMemory(once).memory!)).toBe(once);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});

@@ -1,0 +1,100 @@
+/**
+ * Query planning for keyword recall: the analysed query terms, expansions from a small
+ * coding-domain thesaurus (so "which database did we pick" reaches "Chose SQLite over
+ * Postgres"), and the memory types a question hints at. Pure.
+ */
+import type { MemoryType } from './memory.js';
+import { analyze, processTerm } from './text.js';
+
+/**
+ * Groups of words that people use interchangeably when asking about a codebase.
+ * An expansion only adds lower-weighted terms; exact words always rank first.
+ */
+export const THESAURUS: readonly (readonly string[])[] = [
+  ['database', 'db', 'databases', 'sqlite', 'postgres', 'postgresql', 'mysql', 'mariadb', 'mongodb', 'mongo', 'datastore', 'sql', 'dynamodb'],
+  ['choose', 'chose', 'chosen', 'pick', 'picked', 'select', 'selected', 'decide', 'decided', 'decision', 'opted', 'adopt', 'adopted', 'prefer'],
+  ['reject', 'rejected', 'discard', 'discarded', 'abandon', 'abandoned', 'avoid', 'dropped', 'ruled'],
+  ['bug', 'bugs', 'defect', 'crash', 'crashes', 'broken', 'breaks', 'failure', 'regression', 'fix', 'fixed'],
+  ['test', 'tests', 'testing', 'spec', 'specs', 'vitest', 'jest', 'mocha', 'pytest'],
+  ['auth', 'authentication', 'authorization', 'login', 'signin', 'oauth', 'jwt', 'sso', 'credentials'],
+  ['deploy', 'deployment', 'deploys', 'release', 'releases', 'rollout', 'ship', 'shipping'],
+  ['ci', 'pipeline', 'workflow', 'github-actions', 'actions', 'jenkins'],
+  ['config', 'configuration', 'settings', 'options', 'env', 'environment'],
+  ['slow', 'slower', 'performance', 'latency', 'perf', 'speed', 'fast', 'faster', 'bottleneck', 'throughput'],
+  ['cache', 'caching', 'cached', 'memoize', 'memoization'],
+  ['queue', 'queues', 'jobs', 'worker', 'workers', 'background'],
+  ['api', 'endpoint', 'endpoints', 'route', 'routes', 'rest', 'graphql', 'http'],
+  ['frontend', 'ui', 'react', 'vue', 'svelte', 'component', 'components', 'css'],
+  ['lint', 'linter', 'eslint', 'prettier', 'formatting', 'formatter'],
+  ['docs', 'documentation', 'readme'],
+  ['dependency', 'dependencies', 'package', 'packages', 'library', 'libraries', 'npm'],
+  ['log', 'logs', 'logging', 'logger'],
+  ['container', 'containers', 'docker', 'kubernetes', 'k8s', 'image'],
+  ['typescript', 'ts', 'javascript', 'js', 'node', 'nodejs'],
+  ['timezone', 'utc', 'timestamp', 'timestamps', 'date', 'dates'],
+  ['secret', 'secrets', 'password', 'passwords', 'token', 'tokens', 'key', 'keys', 'credential'],
+  ['style', 'convention', 'conventions', 'guideline', 'guidelines'],
+  ['error', 'errors', 'exception', 'exceptions', 'throw', 'throws'],
+  ['migrate', 'migration', 'migrations', 'schema'],
+  ['lock', 'locks', 'locking', 'mutex', 'concurrency', 'concurrent', 'race'],
+];
+
+/** Question words that hint at a memory type: "why did we pick …" is about decisions. */
+const TYPE_HINTS: readonly { words: readonly string[]; types: readonly MemoryType[] }[] = [
+  { words: ['decide', 'decided', 'decision', 'chose', 'choose', 'pick', 'picked', 'why', 'opted', 'went'], types: ['decision', 'rejected'] },
+  { words: ['reject', 'rejected', 'ruled', 'instead', 'alternative', 'alternatives', 'tried'], types: ['rejected', 'decision'] },
+  { words: ['gotcha', 'pitfall', 'careful', 'trap', 'beware', 'bug', 'broke', 'breaks', 'flaky'], types: ['gotcha'] },
+  { words: ['pattern', 'convention', 'usually', 'idiom', 'how'], types: ['pattern'] },
+  { words: ['plan', 'next', 'todo', 'remaining', 'progress', 'status', 'done'], types: ['plan', 'progress'] },
+  { words: ['architecture', 'structure', 'layout', 'design', 'component', 'components'], types: ['architecture'] },
+  { words: ['prefer', 'preference', 'like', 'likes', 'want', 'wants'], types: ['preference'] },
+];
+
+export interface QueryPlan {
+  /** The query's own terms, analysed like the index. */
+  terms: string[];
+  /** Extra terms from the thesaurus, not already in `terms`. */
+  expansions: string[];
+  /** Types the question hints at (boosted, never filtered). */
+  typeHints: MemoryType[];
+}
+
+function termsOf(word: string): string[] {
+  const t = processTerm(word);
+  return t === null ? [] : Array.isArray(t) ? t : [t];
+}
+
+const GROUPS: readonly (readonly string[])[] = THESAURUS.map((group) => [...new Set(group.flatMap(termsOf))]);
+const GROUP_OF = new Map<string, number[]>();
+GROUPS.forEach((group, i) => {
+  for (const term of group) GROUP_OF.set(term, [...(GROUP_OF.get(term) ?? []), i]);
+});
+
+const HINTS = TYPE_HINTS.map((h) => ({ words: new Set(h.words), types: h.types }));
+
+/**
+ * Plans a keyword query.
+ *
+ * @example
+ * planQuery('which database did we pick').expansions.includes('sqlite') // true
+ */
+export function planQuery(query: string, options: { expand?: boolean } = {}): QueryPlan {
+  const terms = [...new Set(analyze(query))];
+  const own = new Set(terms);
+  const expansions = new Set<string>();
+  if (options.expand !== false) {
+    for (const term of terms) {
+      for (const g of GROUP_OF.get(term) ?? []) {
+        for (const other of GROUPS[g] ?? []) if (!own.has(other)) expansions.add(other);
+      }
+    }
+  }
+  const words = new Set(query.toLowerCase().split(/[^a-z]+/).filter(Boolean));
+  const typeHints: MemoryType[] = [];
+  for (const hint of HINTS) {
+    if ([...hint.words].some((w) => words.has(w))) {
+      for (const t of hint.types) if (!typeHints.includes(t)) typeHints.push(t);
+    }
+  }
+  return { terms, expansions: [...expansions], typeHints };
+}

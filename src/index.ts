@@ -1,0 +1,35 @@
+/**
+ * Cortex library entry: the API, its types, the errors, and the pure format functions.
+ */
+export { openCortex, type Cortex } from './api/cortex.js';
+export { init, type InitOutput, type InitStep } from './api/init.js';
+export type { Context, OpenCortexOptions } from './api/context.js';
+export type { RememberInput, RememberResult } from './api/remember.js';
+export type { RecallInput, RecallOutput, RecallResult } from './api/recall.js';
+export type { ForgetInput, ForgetOutput, GetResult, ListInput, ListOutput, UpdateInput, UpdateResult } from './api/memories.js';
+export type { LintOutput } from './api/lint.js';
+export type { StatusOutput, TierStatus } from './api/status.js';
+export {
+  CortexError,
+  ConflictError,
+  GitError,
+  InternalError,
+  LockError,
+  MemoryNotFoundError,
+  NotInitializedError,
+  ParseError,
+  UsageError,
+} from './errors.js';
+export {
+  MEMORY_STATUSES,
+  MEMORY_TYPES,
+  SCOPES,
+  type Diagnostic,
+  type Memory,
+  type MemorySource,
+  type MemoryStatus,
+  type MemoryType,
+  type Scope,
+} from './core/memory.js';
+export { parseMemory, renderMemory } from './core/memory-format.js';
+export { DEFAULT_CONFIG, type CortexConfig } from './core/config.js';

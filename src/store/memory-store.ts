@@ -1,0 +1,141 @@
+/**
+ * The file store for memories: `.cortex/memories/<id>.md`.
+ * One unreadable or malformed file yields a diagnostic; it never aborts a listing.
+ * A file is never rewritten unless its bytes change.
+ */
+import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { MemoryNotFoundError, isErrnoCode } from '../errors.js';
+import { formatDate, type Diagnostic, type Memory } from '../core/memory.js';
+import { parseMemory, renderMemory } from '../core/memory-format.js';
+import { writeIfChanged } from './atomic.js';
+import { memoryPath, type TierPaths } from './paths.js';
+
+/** A memory file is refused above this size: it is not a memory, it is a mistake. */
+export const MAX_MEMORY_FILE_BYTES = 1024 * 1024;
+
+export interface MemoryFileEntry {
+  /** Absolute path. */
+  path: string;
+  /** File name without `.md`: the id it must hold. */
+  id: string;
+  size: number;
+  mtimeMs: number;
+}
+
+export interface ReadMemoryResult {
+  memory: Memory | undefined;
+  diagnostics: Diagnostic[];
+  /** The file's text, when it could be read. */
+  text: string | undefined;
+}
+
+/** Lists `*.md` files in the memories directory (temp and hidden files skipped), sorted by name. */
+export function listMemoryFiles(paths: TierPaths): MemoryFileEntry[] {
+  let names: string[];
+  try {
+    names = readdirSync(paths.memoriesDir);
+  } catch (err) {
+    if (isErrnoCode(err, 'ENOENT') || isErrnoCode(err, 'ENOTDIR')) return [];
+    throw err;
+  }
+  const entries: MemoryFileEntry[] = [];
+  for (const name of names.sort()) {
+    if (!name.endsWith('.md') || name.startsWith('.')) continue;
+    const path = join(paths.memoriesDir, name);
+    try {
+      const st = statSync(path);
+      if (!st.isFile()) continue;
+      entries.push({ path, id: name.slice(0, -3), size: st.size, mtimeMs: st.mtimeMs });
+    } catch (err) {
+      if (!isErrnoCode(err, 'ENOENT')) throw err;
+    }
+  }
+  return entries;
+}
+
+/** Path shown to people: relative to `base` (the repository root) when inside it. */
+export function displayPath(path: string, base: string): string {
+  const rel = relative(base, path);
+  return rel.startsWith('..') ? path : rel;
+}
+
+/**
+ * Reads and parses one memory file. Never throws for a bad file: I/O and parse problems
+ * come back as diagnostics naming the file.
+ */
+export function readMemoryFile(entry: Pick<MemoryFileEntry, 'path' | 'id'>, shownAs: string): ReadMemoryResult {
+  let text: string;
+  let mtime: Date;
+  try {
+    const st = statSync(entry.path);
+    if (st.size > MAX_MEMORY_FILE_BYTES) {
+      return {
+        memory: undefined,
+        text: undefined,
+        diagnostics: [
+          {
+            file: shownAs,
+            reason: `file is ${(st.size / 1024 / 1024).toFixed(1)} MB; a memory file may be at most 1 MB`,
+            ruleId: 'file-too-large',
+            severity: 'error',
+            hint: 'Move large content out of .cortex/ and link to it from a short memory.',
+          },
+        ],
+      };
+    }
+    mtime = st.mtime;
+    text = readFileSync(entry.path, 'utf8');
+  } catch (err) {
+    return {
+      memory: undefined,
+      text: undefined,
+      diagnostics: [
+        {
+          file: shownAs,
+          reason: `cannot read file: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+          ruleId: 'file-unreadable',
+          severity: 'error',
+          hint: 'Check the file permissions.',
+        },
+      ],
+    };
+  }
+  const { memory, diagnostics } = parseMemory(text, {
+    file: shownAs,
+    expectedId: entry.id,
+    fallbackDate: formatDate(mtime),
+  });
+  return { memory, diagnostics, text };
+}
+
+/** Reads the memory with `id`, or throws `MemoryNotFoundError`. */
+export function readMemoryById(paths: TierPaths, id: string, base: string): ReadMemoryResult & { path: string } {
+  const path = memoryPath(paths, id);
+  try {
+    statSync(path);
+  } catch (err) {
+    if (isErrnoCode(err, 'ENOENT')) throw new MemoryNotFoundError(id);
+    throw err;
+  }
+  return { ...readMemoryFile({ path, id }, displayPath(path, base)), path };
+}
+
+/** Writes a memory file atomically; a no-op when the rendered bytes are unchanged. */
+export function writeMemory(paths: TierPaths, memory: Memory): { path: string; result: 'created' | 'updated' | 'unchanged' } {
+  const path = memoryPath(paths, memory.id);
+  return { path, result: writeIfChanged(path, renderMemory(memory)) };
+}
+
+/** Deletes a memory file; returns false when it did not exist. */
+export function deleteMemory(paths: TierPaths, id: string): boolean {
+  const path = memoryPath(paths, id);
+  try {
+    statSync(path);
+  } catch (err) {
+    if (isErrnoCode(err, 'ENOENT')) return false;
+    throw err;
+  }
+  rmSync(path);
+  return true;
+}

@@ -1,0 +1,21 @@
+/**
+ * Access to `templates/`: every generated text that is not code.
+ */
+import { readFileSync } from 'node:fs';
+
+const cache = new Map<string, string>();
+
+/** Reads `templates/<name>` (shipped beside `dist/` and `src/`). */
+export function readTemplate(name: string): string {
+  let text = cache.get(name);
+  if (text === undefined) {
+    text = readFileSync(new URL(`../templates/${name}`, import.meta.url), 'utf8');
+    cache.set(name, text);
+  }
+  return text;
+}
+
+/** Absolute path of `templates/<name>`. */
+export function templatePath(name: string): string {
+  return new URL(`../templates/${name}`, import.meta.url).pathname;
+}

@@ -1,0 +1,117 @@
+/**
+ * Test helpers: real temporary git repositories and runs of the built `cortex` binary.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { onTestFinished } from 'vitest';
+
+export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+export const CLI = join(REPO_ROOT, 'dist', 'cli.js');
+export const SHARED = resolve(REPO_ROOT, '..', 'shared');
+
+export interface RunResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface TempRepo {
+  dir: string;
+  /** Isolated `$CORTEX_HOME` for this repo's runs. */
+  home: string;
+  /** Runs the built CLI in the repo. */
+  cortex(args: string[], options?: { input?: string; env?: NodeJS.ProcessEnv; cwd?: string }): RunResult;
+  /** Runs the built CLI asynchronously (for concurrency tests). */
+  cortexAsync(args: string[], options?: { input?: string; env?: NodeJS.ProcessEnv }): Promise<RunResult>;
+  git(args: string[], options?: { env?: NodeJS.ProcessEnv }): RunResult;
+  write(path: string, text: string): void;
+  read(path: string): string;
+  list(path: string): string[];
+  env: NodeJS.ProcessEnv;
+}
+
+/** Git identity and isolation so tests never read the developer's config. */
+export function gitEnv(home: string): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    GIT_AUTHOR_NAME: 'Test',
+    GIT_AUTHOR_EMAIL: 'test@example.com',
+    GIT_COMMITTER_NAME: 'Test',
+    GIT_COMMITTER_EMAIL: 'test@example.com',
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_CONFIG_GLOBAL: join(home, 'gitconfig'),
+    HOME: home,
+    CORTEX_HOME: join(home, 'cortex-home'),
+    NO_COLOR: '1',
+    FORCE_COLOR: '',
+    EDITOR: '',
+    VISUAL: '',
+  };
+}
+
+/**
+ * A fresh git repository (branch `main`) with `files` written into it, removed when the test ends.
+ *
+ * @example
+ * const repo = tempRepo({ 'README.md': '# x' });
+ */
+export function tempRepo(files: Record<string, string> = {}, options: { git?: boolean } = {}): TempRepo {
+  const base = mkdtempSync(join(tmpdir(), 'cortex-test-'));
+  onTestFinished(() => rmSync(base, { recursive: true, force: true }));
+  const dir = join(base, 'repo');
+  const home = join(base, 'home');
+  mkdirSync(dir, { recursive: true });
+  mkdirSync(home, { recursive: true });
+  writeFileSync(join(home, 'gitconfig'), '[init]\n\tdefaultBranch = main\n');
+  const env = gitEnv(home);
+  const run = (cmd: string, args: string[], o: { input?: string; env?: NodeJS.ProcessEnv; cwd?: string } = {}): RunResult => {
+    const r = spawnSync(cmd, args, { cwd: o.cwd ?? dir, env: { ...env, ...o.env }, input: o.input ?? '', encoding: 'utf8', timeout: 60_000 });
+    return { code: r.status ?? -1, stdout: r.stdout ?? '', stderr: r.stderr ?? '' };
+  };
+  if (options.git !== false) run('git', ['init', '-q', '-b', 'main']);
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  }
+  return {
+    dir,
+    home,
+    env,
+    cortex: (args, o = {}) => run(process.execPath, [CLI, ...args], o),
+    cortexAsync: (args, o = {}) =>
+      new Promise((resolvePromise) => {
+        const child = spawn(process.execPath, [CLI, ...args], { cwd: dir, env: { ...env, ...o.env } });
+        let stdout = '';
+        let stderr = '';
+        child.stdout.on('data', (d) => (stdout += d));
+        child.stderr.on('data', (d) => (stderr += d));
+        child.on('close', (code) => resolvePromise({ code: code ?? -1, stdout, stderr }));
+        child.stdin.end(o.input ?? '');
+      }),
+    git: (args, o = {}) => run('git', args, o),
+    write: (path, text) => {
+      mkdirSync(dirname(join(dir, path)), { recursive: true });
+      writeFileSync(join(dir, path), text);
+    },
+    read: (path) => readFileSync(join(dir, path), 'utf8'),
+    list: (path) => {
+      try {
+        return readdirSync(join(dir, path)).filter((n) => !n.startsWith('.')).sort();
+      } catch {
+        return [];
+      }
+    },
+  };
+}
+
+/** Parses stdout as JSON, with the output in the error when it is not. */
+export function json<T = Record<string, unknown>>(r: RunResult): T {
+  try {
+    return JSON.parse(r.stdout) as T;
+  } catch {
+    throw new Error(`stdout is not JSON (exit ${r.code}):\n${r.stdout}\nstderr:\n${r.stderr}`);
+  }
+}
