@@ -5,7 +5,7 @@
 import { randomBytes as nodeRandomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parse as parseYaml } from 'yaml';
+import { loadYaml } from '../core/lazy.js';
 import { NotInitializedError } from '../errors.js';
 import { resolveConfig, type CortexConfig } from '../core/config.js';
 import type { Diagnostic } from '../core/memory.js';
@@ -44,7 +44,7 @@ export function loadConfig(paths: ProjectPaths): { config: CortexConfig; diagnos
   if (!existsSync(paths.configFile)) return resolveConfig(undefined, file);
   let raw: unknown;
   try {
-    raw = parseYaml(readFileSync(paths.configFile, 'utf8'));
+    raw = loadYaml().parse(readFileSync(paths.configFile, 'utf8'));
   } catch (err) {
     const result = resolveConfig(undefined, file);
     const e = err as { message?: string; linePos?: { line: number; col: number }[] };

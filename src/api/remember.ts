@@ -19,7 +19,6 @@ import {
 } from '../core/memory.js';
 import { normalizeBody, renderMemory } from '../core/memory-format.js';
 import { redactSecrets } from '../core/redact.js';
-import { readHead } from '../git/head.js';
 import { contentKeyOf } from '../search/keyword-index.js';
 import { withLock } from '../store/lock.js';
 import { readMemoryById, writeMemory } from '../store/memory-store.js';
@@ -133,7 +132,8 @@ export async function remember(ctx: Context, input: RememberInput): Promise<Reme
   const type = input.type ?? DEFAULT_REMEMBER.type;
   const scope = input.scope ?? DEFAULT_REMEMBER.scope;
   const tags = normalizeTags(input.tags ?? []);
-  const head = input.source?.branch !== undefined || scope === 'global' ? undefined : await readHead(ctx.root);
+  // isomorphic-git loads only here, not on the read paths.
+  const head = input.source?.branch !== undefined || scope === 'global' ? undefined : await (await import('../git/head.js')).readHead(ctx.root);
   const source: MemorySource = {
     kind: input.source?.kind ?? 'manual',
     layer: input.source?.layer ?? 'manual',

@@ -1,8 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import matter from 'gray-matter';
-import { parse as parseYaml } from 'yaml';
+import { loadMatter, loadYaml } from '../core/lazy.js';
 import { UsageError } from '../errors.js';
 import { MEMORY_TYPES, type MemoryType, type Scope } from '../core/memory.js';
 import type { RememberInput } from '../api/remember.js';
@@ -15,7 +14,7 @@ import { open, printJson } from './shared.js';
 export function parseTemplate(text: string, file: string): RememberInput | undefined {
   let parsed: { data: Record<string, unknown>; content: string };
   try {
-    parsed = matter(text, { engines: { yaml: (s: string) => (parseYaml(s) ?? {}) as object } } as never) as never;
+    parsed = loadMatter()(text, { engines: { yaml: (s: string) => (loadYaml().parse(s) ?? {}) as object } } as never) as never;
   } catch (err) {
     throw new UsageError(`Cannot read the memory you wrote: invalid YAML (${(err as Error).message.split('\n')[0]}).`, {
       hint: `Your text is kept in ${file}; fix it and run \`cortex remember --file ${file}\`.`,

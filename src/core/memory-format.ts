@@ -4,8 +4,8 @@
  * render is byte-stable, so a rewrite that changes nothing shows no diff.
  * Pure: strings in, data out.
  */
-import matter from 'gray-matter';
-import { Document, LineCounter, isMap, isScalar, isSeq, parseDocument, type Pair } from 'yaml';
+import type { Pair } from 'yaml';
+import { loadMatter, loadYaml } from './lazy.js';
 import {
   MEMORY_KEY_ORDER,
   MEMORY_STATUSES,
@@ -58,7 +58,8 @@ interface ParsedFrontmatter {
 function splitFrontmatter(text: string): ParsedFrontmatter {
   const lines = new Map<string, number>();
   let data: unknown = undefined;
-  const parsed = matter(text, {
+  const { LineCounter, isMap, isScalar, parseDocument } = loadYaml();
+  const parsed = loadMatter()(text, {
     engines: {
       yaml: (source: string) => {
         const lineCounter = new LineCounter();
@@ -355,6 +356,7 @@ export function memoryFrontmatter(memory: Memory): Record<string, unknown> {
 
 /** Renders an ordered frontmatter object as YAML, with flat string lists in flow style. */
 export function renderFrontmatterYaml(frontmatter: Record<string, unknown>): string {
+  const { Document, isMap, isScalar, isSeq } = loadYaml();
   const doc = new Document(frontmatter);
   const visit = (node: unknown): void => {
     if (isMap(node)) for (const item of node.items) visit(item.value);
