@@ -1,0 +1,141 @@
+/**
+ * The embedder seam: the interface recall depends on, the text a memory is embedded as,
+ * and the resolution of embedding options.
+ *
+ * Import-light on purpose: recall's keyword path imports this file, so it must never pull
+ * in @huggingface/transformers (see `transformers.ts` for the lazy loader).
+ */
+import { CortexError, type CortexErrorOptions } from '../errors.js';
+import { DEFAULT_CONFIG, type CortexConfig } from '../core/config.js';
+import type { Memory } from '../core/memory.js';
+
+/**
+ * Turns texts into L2-normalised vectors. Implementations: the transformers-backed
+ * loader (`loadTransformersEmbedder`) and the deterministic test embedder.
+ */
+export interface Embedder {
+  /**
+   * Identity of the vectors this embedder produces: caches keyed by it are invalidated
+   * when it changes (model id plus anything that changes the numbers, such as dtype).
+   */
+  readonly model: string;
+  /** Vector length; `undefined` until known (read from the model's first output). */
+  readonly dims: number | undefined;
+  /** One L2-normalised vector per text, in input order. */
+  embed(texts: string[]): Promise<Float32Array[]>;
+  /** Frees native resources (ONNX sessions). Optional; safe to call twice. */
+  dispose?(): Promise<void>;
+}
+
+/** Error code of {@link EmbedUnavailableError}. */
+export const EMBED_UNAVAILABLE = 'EMBED_UNAVAILABLE';
+
+/**
+ * No embedding model can be loaded or run. Callers degrade to keyword search and show
+ * the one-line message; it is never fatal.
+ *
+ * @example
+ * try { await loadTransformersEmbedder(options) } catch (err) {
+ *   if (err instanceof EmbedUnavailableError) notice(err.message) // keyword-only recall
+ * }
+ */
+export class EmbedUnavailableError extends CortexError {
+  constructor(message: string, options: CortexErrorOptions = {}) {
+    super(EMBED_UNAVAILABLE, message, options);
+  }
+}
+
+/** The fields of a memory that its embedding text is built from. */
+export type EmbeddableMemory = Pick<Memory, 'type' | 'summary' | 'body'>;
+
+export interface EmbeddingTextOptions {
+  /** Project name, written as `[project:<name>]`; omitted when empty. */
+  project: string | undefined;
+  /**
+   * Cap on the text length. The tokenizer truncates at 512 tokens anyway, so longer text
+   * only costs tokenizing time (a pasted log can be megabytes).
+   */
+  maxChars: number;
+}
+
+export const DEFAULT_EMBEDDING_TEXT: EmbeddingTextOptions = { project: undefined, maxChars: 4_000 };
+
+/**
+ * The text a memory is embedded as: `[type] [project:<name>] summary\ncontent`.
+ * Its content hash keys the vector cache, so any change here re-embeds everything.
+ *
+ * @example
+ * embeddingText({ type: 'decision', summary: 'Use SQLite', body: 'Simple.' }, { project: 'cortex' })
+ * // '[decision] [project:cortex] Use SQLite\nSimple.'
+ */
+export function embeddingText(memory: EmbeddableMemory, options: Partial<EmbeddingTextOptions> = {}): string {
+  const { project, maxChars } = { ...DEFAULT_EMBEDDING_TEXT, ...options };
+  const name = project?.trim();
+  const head = name ? `[${memory.type}] [project:${name}] ` : `[${memory.type}] `;
+  const summary = memory.summary.trim();
+  const body = memory.body.trim();
+  const text = body === '' ? `${head}${summary}` : `${head}${summary}\n${body}`;
+  return text.length > maxChars ? text.slice(0, maxChars) : text;
+}
+
+/**
+ * Whether a memory gets an embedding. Raw `code` memories never do: source text embeds
+ * poorly with a sentence model and would crowd out prose in semantic recall.
+ *
+ * @example
+ * isEmbeddable({ type: 'code' }) // false
+ */
+export function isEmbeddable(memory: Pick<Memory, 'type'>): boolean {
+  return memory.type !== 'code';
+}
+
+/** Fully resolved embedding settings. */
+export interface EmbedOptions {
+  /** Hub id, or a path relative to `modelDir` (e.g. `test/tiny-random-static`). */
+  model: string;
+  /** ONNX weight variant: `q8` (quantized, the default), `fp32`, `fp16` … */
+  dtype: string;
+  /** Local model root (offline); `undefined` means the library's download-to-cache. */
+  modelDir: string | undefined;
+  /** False when embeddings are switched off: recall is keyword-only. */
+  enabled: boolean;
+}
+
+export interface ResolveEmbedOptionsInput {
+  /** Environment variables (pass `process.env`). */
+  env: Record<string, string | undefined>;
+  /** Project config; only `embed` is read. Defaults apply when absent. */
+  config: Pick<CortexConfig, 'embed'> | undefined;
+}
+
+export const DEFAULT_RESOLVE_EMBED: ResolveEmbedOptionsInput = { env: {}, config: undefined };
+
+const FALSY = new Set(['0', 'false', 'off', 'no']);
+const TRUTHY = new Set(['1', 'true', 'on', 'yes']);
+
+function envValue(env: Record<string, string | undefined>, name: string): string | undefined {
+  const value = env[name]?.trim();
+  return value === undefined || value === '' ? undefined : value;
+}
+
+/**
+ * Resolves embedding settings with the precedence env > `config.embed` > defaults.
+ * Env: `CORTEX_EMBED_MODEL`, `CORTEX_EMBED_DTYPE`, `CORTEX_MODEL_DIR`, and `CORTEX_EMBED`
+ * (`0`/`false`/`off`/`no` disables, `1`/`true`/`on`/`yes` enables). Empty values are unset.
+ *
+ * @example
+ * resolveEmbedOptions({ env: { CORTEX_MODEL_DIR: '/models' }, config: undefined })
+ * // { model: 'Xenova/all-MiniLM-L6-v2', dtype: 'q8', modelDir: '/models', enabled: true }
+ */
+export function resolveEmbedOptions(input: Partial<ResolveEmbedOptionsInput> = {}): EmbedOptions {
+  const { env, config } = { ...DEFAULT_RESOLVE_EMBED, ...input };
+  const base = config?.embed ?? DEFAULT_CONFIG.embed;
+  const toggle = envValue(env, 'CORTEX_EMBED')?.toLowerCase();
+  const enabled = toggle !== undefined && FALSY.has(toggle) ? false : toggle !== undefined && TRUTHY.has(toggle) ? true : base.enabled;
+  return {
+    model: envValue(env, 'CORTEX_EMBED_MODEL') ?? (base.model.trim() || DEFAULT_CONFIG.embed.model),
+    dtype: envValue(env, 'CORTEX_EMBED_DTYPE') ?? (base.dtype.trim() || DEFAULT_CONFIG.embed.dtype),
+    modelDir: envValue(env, 'CORTEX_MODEL_DIR') ?? (base.modelDir?.trim() || undefined),
+    enabled,
+  };
+}
