@@ -1,0 +1,82 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { STOP_WORDS, jaccard, tokenSet } from './similarity.js';
+
+describe('STOP_WORDS', () => {
+  it('holds lower-case function words only', () => {
+    for (const word of ['the', 'and', 'of', 'is', 'because']) expect(STOP_WORDS.has(word)).toBe(true);
+    for (const word of STOP_WORDS) expect(word).toBe(word.toLowerCase());
+    for (const word of ['sqlite', 'file', 'use', 'test', 'not-a-word']) expect(STOP_WORDS.has(word)).toBe(false);
+  });
+});
+
+describe('tokenSet', () => {
+  it('lower-cases and drops stop words and one-character tokens', () => {
+    expect([...tokenSet('Chose SQLite over PostgreSQL for the store, a B-tree')]).toEqual([
+      'chose',
+      'sqlite',
+      'postgresql',
+      'store',
+      'tree',
+    ]);
+  });
+
+  it('splits snake_case, kebab-case and paths into words', () => {
+    expect([...tokenSet('open_db in src/db-utils.ts')]).toEqual(['open', 'db', 'src', 'utils', 'ts']);
+  });
+
+  it('keeps numbers and non-ASCII letters', () => {
+    expect([...tokenSet('Node 20 café naïve 日本語')]).toEqual(['node', '20', 'café', 'naïve', '日本語']);
+  });
+
+  it('returns each token once', () => {
+    expect(tokenSet('cache Cache CACHE').size).toBe(1);
+  });
+
+  it('takes a custom stop list and minimum length', () => {
+    expect([...tokenSet('the db is ok', { stopWords: new Set(['db']), minLength: 3 })]).toEqual(['the']);
+  });
+
+  it('is empty for text without words', () => {
+    expect(tokenSet('').size).toBe(0);
+    expect(tokenSet(' -- ... !! a ').size).toBe(0);
+  });
+});
+
+describe('jaccard', () => {
+  it('is the size of the intersection over the size of the union', () => {
+    expect(jaccard(new Set(['a', 'b']), new Set(['b', 'c']))).toBeCloseTo(1 / 3, 12);
+    expect(jaccard(new Set(['a', 'b', 'c', 'd']), new Set(['a', 'b']))).toBe(0.5);
+    expect(jaccard(new Set(['x']), new Set(['y']))).toBe(0);
+    expect(jaccard(new Set(['x', 'y']), new Set(['y', 'x']))).toBe(1);
+  });
+
+  it('is 0 when either side is empty, including both', () => {
+    expect(jaccard(new Set(), new Set())).toBe(0);
+    expect(jaccard(new Set(['a']), new Set())).toBe(0);
+  });
+
+  it('is symmetric, lies in [0, 1] and matches a naive oracle (property)', () => {
+    const setArb = fc.uniqueArray(fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f', 'g'), { maxLength: 7 }).map((xs) => new Set(xs));
+    fc.assert(
+      fc.property(setArb, setArb, (a, b) => {
+        const union = new Set([...a, ...b]);
+        const common = [...a].filter((x) => b.has(x)).length;
+        const oracle = union.size === 0 ? 0 : common / union.size;
+        expect(jaccard(a, b)).toBe(oracle);
+        expect(jaccard(b, a)).toBe(jaccard(a, b));
+        expect(jaccard(a, b)).toBeGreaterThanOrEqual(0);
+        expect(jaccard(a, b)).toBeLessThanOrEqual(1);
+      }),
+    );
+  });
+
+  it('gives 1 for a non-empty set and itself (property)', () => {
+    fc.assert(
+      fc.property(fc.string({ minLength: 1 }), (text) => {
+        const tokens = tokenSet(`${text} keyword`);
+        expect(jaccard(tokens, new Set(tokens))).toBe(1);
+      }),
+    );
+  });
+});
