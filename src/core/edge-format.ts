@@ -4,8 +4,6 @@
  * parse(render(e)) equals e, and render is byte-stable.
  * Pure: strings in, data out.
  */
-import matter from 'gray-matter';
-import { LineCounter, isMap, isScalar, parseDocument, type Pair } from 'yaml';
 import {
   DEFAULT_EDGE,
   EDGE_KEY_ORDER,
@@ -23,7 +21,15 @@ import {
   type Relation,
 } from './edge.js';
 import type { Diagnostic } from './memory.js';
-import { normalizeBody, renderFrontmatterYaml } from './memory-format.js';
+import {
+  YamlFrontmatterError,
+  excerpt,
+  normalizeBody,
+  renderFrontmatterYaml,
+  setOwn,
+  splitFrontmatter,
+  type ParsedFrontmatter,
+} from './memory-format.js';
 
 export interface ParseEdgeOptions {
   /**
@@ -44,64 +50,6 @@ export interface ParseEdgeResult {
 const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
 const EDGE_EXAMPLE =
   '---\\nsource: a-k3f9qa\\ntarget: b-p2x81d\\nrelation: refines\\nstrength: 0.8\\nstatus: active\\n---\\nWhy they are linked.';
-
-class YamlFrontmatterError extends Error {
-  constructor(
-    message: string,
-    readonly line: number | undefined,
-    readonly column: number | undefined,
-  ) {
-    super(message);
-  }
-}
-
-interface ParsedFrontmatter {
-  data: unknown;
-  lines: Map<string, number>;
-  body: string;
-}
-
-// Same engine as memory-format.ts: the `yaml` package (YAML 1.2, so dates stay strings)
-// with duplicate keys as errors and key lines kept for diagnostics.
-function splitFrontmatter(text: string): ParsedFrontmatter {
-  const lines = new Map<string, number>();
-  let data: unknown = undefined;
-  const parsed = matter(text, {
-    engines: {
-      yaml: (source: string) => {
-        const lineCounter = new LineCounter();
-        const doc = parseDocument(source, { lineCounter, prettyErrors: false, uniqueKeys: true });
-        const first = doc.errors[0];
-        if (first) {
-          const pos = lineCounter.linePos(first.pos[0]);
-          throw new YamlFrontmatterError(first.message.split('\n')[0] ?? 'invalid YAML', pos.line, pos.col);
-        }
-        if (isMap(doc.contents)) {
-          for (const item of doc.contents.items as Pair[]) {
-            if (isScalar(item.key) && item.key.range) {
-              // gray-matter hands over the text after the opening "---" including its newline,
-              // so YAML line numbers are already file line numbers.
-              lines.set(String(item.key.value), lineCounter.linePos(item.key.range[0]).line);
-            }
-          }
-        }
-        data = doc.toJS();
-        return {};
-      },
-    },
-  } as never);
-  return { data, lines, body: parsed.content };
-}
-
-function excerpt(text: string, max = 60): string {
-  const oneLine = text.replace(/\s+/g, ' ').trim();
-  return oneLine.length > max ? `${oneLine.slice(0, max)}…` : oneLine;
-}
-
-// Plain assignment of "__proto__" would change the prototype instead of keeping the key.
-function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-}
 
 function baseName(file: string): string {
   return file.slice(Math.max(file.lastIndexOf('/'), file.lastIndexOf('\\')) + 1);

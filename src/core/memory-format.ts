@@ -39,7 +39,8 @@ export interface ParseMemoryResult {
 const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
 const FRONTMATTER_EXAMPLE = '---\\nid: chose-sqlite-k3f9qa\\ntype: decision\\nsummary: Chose SQLite\\n---\\nBody text.';
 
-class YamlFrontmatterError extends Error {
+/** A YAML syntax error in frontmatter, with its file line and column. */
+export class YamlFrontmatterError extends Error {
   constructor(
     message: string,
     readonly line: number | undefined,
@@ -49,13 +50,18 @@ class YamlFrontmatterError extends Error {
   }
 }
 
-interface ParsedFrontmatter {
+export interface ParsedFrontmatter {
   data: unknown;
   lines: Map<string, number>;
   body: string;
 }
 
-function splitFrontmatter(text: string): ParsedFrontmatter {
+/**
+ * Splits `---` frontmatter from the body with gray-matter and parses it with `yaml`
+ * (YAML 1.2: dates stay strings; duplicate keys are errors), keeping each key's line.
+ * Throws `YamlFrontmatterError` on invalid YAML.
+ */
+export function splitFrontmatter(text: string): ParsedFrontmatter {
   const lines = new Map<string, number>();
   let data: unknown = undefined;
   const { LineCounter, isMap, isScalar, parseDocument } = loadYaml();
@@ -84,12 +90,18 @@ function splitFrontmatter(text: string): ParsedFrontmatter {
   return { data, lines, body: parsed.content };
 }
 
+/** Plain assignment of "__proto__" would change the prototype instead of keeping the key. */
+export function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
 /** Canonical body: no leading blank lines, no trailing white space. */
 export function normalizeBody(body: string): string {
   return body.replace(/^(?:[ \t]*\n)+/, '').replace(/\s+$/, '');
 }
 
-function excerpt(text: string, max = 60): string {
+/** One line of `text`, cut to `max` characters, for quoting in diagnostics. */
+export function excerpt(text: string, max = 60): string {
   const oneLine = text.replace(/\s+/g, ' ').trim();
   return oneLine.length > max ? `${oneLine.slice(0, max)}…` : oneLine;
 }
@@ -265,7 +277,7 @@ export function parseMemory(text: string, options: ParseMemoryOptions = {}): Par
 
   const extra: Record<string, unknown> = {};
   for (const key of Object.keys(raw)) {
-    if (!(MEMORY_KEY_ORDER as readonly string[]).includes(key)) extra[key] = raw[key];
+    if (!(MEMORY_KEY_ORDER as readonly string[]).includes(key)) setOwn(extra, key, raw[key]);
   }
 
   if (!usable) return { memory: undefined, diagnostics };
@@ -318,7 +330,7 @@ function parseSource(raw: unknown, report: (reason: string, hint?: string) => vo
   }
   const extra: Record<string, unknown> = {};
   for (const key of Object.keys(r)) {
-    if (!(SOURCE_KEY_ORDER as readonly string[]).includes(key)) extra[key] = r[key];
+    if (!(SOURCE_KEY_ORDER as readonly string[]).includes(key)) setOwn(extra, key, r[key]);
   }
   if (Object.keys(extra).length > 0) source.extra = extra;
   return source;
@@ -332,7 +344,9 @@ export function memoryFrontmatter(memory: Memory): Record<string, unknown> {
     const value = memory.source[key];
     if (value !== undefined) source[key] = Array.isArray(value) ? [...value] : value;
   }
-  Object.assign(source, memory.source.extra ?? {});
+  for (const [key, value] of Object.entries(memory.source.extra ?? {})) {
+    if (!Object.hasOwn(source, key)) setOwn(source, key, value);
+  }
   const fm: Record<string, unknown> = {
     id: memory.id,
     type: memory.type,
@@ -349,7 +363,7 @@ export function memoryFrontmatter(memory: Memory): Record<string, unknown> {
   fm.updated = memory.updated;
   fm.source = source;
   for (const [key, value] of Object.entries(memory.extra)) {
-    if (!(key in fm)) fm[key] = value;
+    if (!Object.hasOwn(fm, key)) setOwn(fm, key, value);
   }
   return fm;
 }
