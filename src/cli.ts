@@ -26,6 +26,8 @@ export const COMMANDS: Record<string, Entry> = {
   lint: { summary: 'Check every file in .cortex/ and explain each problem', load: () => import('./commands/lint.js') },
   status: { summary: 'Counts by type and status, and index health', load: () => import('./commands/status.js') },
   index: { summary: 'Rebuild or refresh the local search index', load: () => import('./commands/index.js') },
+  review: { summary: 'Accept or reject the low-confidence memories extraction queued', load: () => import('./commands/review.js') },
+  hook: { summary: 'Run a Claude Code hook (reads the hook JSON on stdin)', load: () => import('./commands/hook.js') },
 };
 
 export const ISSUES_URL = 'https://github.com/cortex-memory/cortex/issues';

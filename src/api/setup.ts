@@ -2,6 +2,10 @@
  * The init steps contributed by optional parts (git integration, Claude Code settings),
  * registered in one place so `cortex init` and the library agree.
  */
+import { claudeInitStep } from './claude-setup.js';
+import { registerInitStep } from './init.js';
+
 export function registerDefaultSteps(): void {
-  // Filled in as parts land: git attributes and hooks, Claude Code settings.
+  // `cortex init --claude`: hooks, rules and slash commands for Claude Code.
+  registerInitStep(claudeInitStep);
 }

@@ -1,0 +1,106 @@
+/**
+ * SessionEnd: the last extraction, then lifecycle and projections. Claude Code gives
+ * all SessionEnd hooks 1.5 s together, so the hook only hands the work to a detached
+ * `cortex hook session-end --worker <file>` process and returns at once.
+ */
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { writeFileAtomic } from '../store/atomic.js';
+import { CACHE_DIR } from '../store/paths.js';
+import { pruneCheckpoints } from '../store/checkpoint.js';
+import { pruneSessionStates, removeSessionState } from '../store/session-state.js';
+import { HOOK_CAPTURE_BUDGETS, runCapture } from './capture.js';
+import { appendHookLog } from './log.js';
+import type { HookContext, HookRunOptions } from './run.js';
+
+/** What the hook hands to the worker. */
+export interface SessionEndPayload {
+  version: 1;
+  root: string;
+  sessionId: string;
+  transcriptPath?: string | undefined;
+  reason?: string | undefined;
+}
+
+/** Local state older than this is pruned at the end of a session. */
+export const PRUNE_AFTER_MS = { checkpoints: 30 * 86_400_000, sessions: 7 * 86_400_000 };
+
+/** The worker waits this long for a Stop hook still extracting, then gives up. */
+export const WORKER_LOCK_TIMEOUT_MS = 15_000;
+
+function cliPath(): string | undefined {
+  const path = fileURLToPath(new URL('../cli.js', import.meta.url));
+  return existsSync(path) ? path : undefined;
+}
+
+export async function sessionEnd(h: HookContext): Promise<string> {
+  const sessionId = h.input.sessionId;
+  if (sessionId === undefined || sessionId.trim() === '') {
+    h.log('ignored: the input has no session_id');
+    return '';
+  }
+  const payload: SessionEndPayload = { version: 1, root: h.root, sessionId, transcriptPath: h.input.transcriptPath, reason: h.input.reason };
+  const cli = cliPath();
+  if (!h.detach || cli === undefined) {
+    await sessionEndWork({ root: h.root, cacheDir: h.cacheDir, env: h.env, now: h.now, log: h.log }, payload);
+    return '';
+  }
+  const file = join(h.cacheDir, 'hooks', `session-end-${process.pid}-${randomBytes(4).toString('hex')}.json`);
+  writeFileAtomic(file, JSON.stringify(payload));
+  const child = spawn(process.execPath, [cli, 'hook', 'session-end', '--worker', file], {
+    cwd: h.root,
+    env: h.env,
+    detached: true,
+    stdio: 'ignore',
+    windowsHide: true,
+  });
+  child.on('error', (err) => {
+    h.log(`worker did not start: ${err.message}`);
+    rmSync(file, { force: true });
+  });
+  child.unref();
+  return '';
+}
+
+/** Runs in the detached worker: reads and deletes the payload, then does the work. */
+export async function sessionEndWorker(payloadFile: string, options: HookRunOptions & { log?: (message: string) => void }): Promise<void> {
+  let payload: SessionEndPayload;
+  try {
+    payload = JSON.parse(readFileSync(payloadFile, 'utf8')) as SessionEndPayload;
+  } finally {
+    rmSync(payloadFile, { force: true });
+  }
+  if (payload?.version !== 1 || typeof payload.root !== 'string' || typeof payload.sessionId !== 'string') {
+    throw new Error(`${payloadFile} is not a session-end payload`);
+  }
+  const cacheDir = join(payload.root, CACHE_DIR);
+  const now = options.now ?? (() => new Date());
+  const log = (message: string): void => {
+    options.log?.(message);
+    appendHookLog(cacheDir, { event: 'session-end', message, now: now() });
+  };
+  try {
+    await sessionEndWork({ root: payload.root, cacheDir, env: options.env ?? process.env, now, log }, payload);
+  } catch (err) {
+    log(`failed: ${err instanceof Error ? `${err.name}: ${err.message}` : String(err)}`);
+  }
+}
+
+async function sessionEndWork(
+  h: Pick<HookContext, 'root' | 'cacheDir' | 'env' | 'now' | 'log'>,
+  payload: SessionEndPayload,
+): Promise<void> {
+  await runCapture(h, {
+    sessionId: payload.sessionId,
+    transcriptPath: payload.transcriptPath,
+    timeBudgetMs: HOOK_CAPTURE_BUDGETS['session-end'],
+    lockTimeoutMs: WORKER_LOCK_TIMEOUT_MS,
+  });
+  removeSessionState(h.cacheDir, payload.sessionId);
+  const now = h.now().getTime();
+  pruneCheckpoints(h.cacheDir, { now, maxAgeMs: PRUNE_AFTER_MS.checkpoints });
+  pruneSessionStates(h.cacheDir, { now, maxAgeMs: PRUNE_AFTER_MS.sessions });
+}
