@@ -5,6 +5,7 @@
  */
 import { MEMORY_TYPES, type MemoryType } from '../core/memory.js';
 import { DEFAULT_ANTICIPATE, renderAnticipated, selectAnticipated, type AnticipatedMemory } from '../core/anticipate.js';
+import { UsageError } from '../errors.js';
 import type { Context } from './context.js';
 import { recall } from './recall.js';
 
@@ -43,10 +44,13 @@ export async function anticipate(ctx: Context, input: AnticipateInput): Promise<
   const limit = input.limit ?? DEFAULT_ANTICIPATE.limit;
   let results;
   try {
-    results = (await recall(ctx, { query: prompt, limit: Math.max(10, limit * 4), types: [...ANTICIPATED_TYPES] })).results;
-  } catch {
+    // Enough results that the ones already shown cannot crowd out everything else.
+    const wanted = Math.min(100, Math.max(10, limit * 4) + (input.exclude?.length ?? 0));
+    results = (await recall(ctx, { query: prompt, limit: wanted, types: [...ANTICIPATED_TYPES] })).results;
+  } catch (err) {
     // A prompt with no searchable word is not an error here: there is just nothing to add.
-    return { text: '', memories: [] };
+    if (err instanceof UsageError) return { text: '', memories: [] };
+    throw err;
   }
   const memories = selectAnticipated(
     prompt,

@@ -36,12 +36,19 @@ export interface CaptureInput {
   lockTimeoutMs?: number;
   /** Bytes read per chunk (the time budget is checked between chunks). */
   chunkBytes?: number;
+  /**
+   * Rewrite the session's plan and progress memories at most this often (ms). Stop fires
+   * every turn: refreshing them each time would keep tracked files permanently modified
+   * and cost a file parse per turn. PreCompact and SessionEnd pass 0, so nothing is lost.
+   */
+  structuralEveryMs?: number;
 }
 
 export const DEFAULT_CAPTURE = {
   timeBudgetMs: 10_000,
   lockTimeoutMs: 250,
   chunkBytes: 4 * 1024 * 1024,
+  structuralEveryMs: 0,
 };
 
 export interface CaptureOutput {
@@ -134,6 +141,11 @@ export function candidateToRememberInput(c: Candidate, commit: string | undefine
       ...(c.files !== undefined && c.files.length > 0 ? { files: c.files } : {}),
     },
   };
+}
+
+function structuralHash(c: Candidate, commit: string | undefined): string {
+  const key = JSON.stringify([c.type, c.summary, c.body, c.confidence, c.tags, c.files ?? [], c.branch ?? '', commit ?? '']);
+  return createHash('sha1').update(key).digest('hex').slice(0, 16);
 }
 
 function redactCandidate(c: Candidate): Candidate {
@@ -246,8 +258,16 @@ async function captureLocked(ctx: Context, opts: CaptureInput & typeof DEFAULT_C
     // Nothing new in the file (or no file): Stop's message can still carry tags.
     if (!ran) runChunk([], opts.lastAssistantMessage);
 
-    const toWrite = [...structural, ...prose];
+    // Structural candidates are re-emitted every run; only a changed one is worth a write.
+    const writtenBefore = restarted ? {} : (checkpoint?.written ?? {});
+    const writtenNow: Record<string, string> = { ...writtenBefore };
+    const lastStructural = restarted ? undefined : checkpoint?.structuralAt;
+    const due = lastStructural === undefined || now.getTime() - Date.parse(lastStructural) >= opts.structuralEveryMs || !(Date.parse(lastStructural) <= now.getTime());
+    const changedStructural = due ? structural.filter((c) => c.topic === undefined || writtenBefore[c.topic] !== structuralHash(c, head.commit)) : [];
+    const structuralAt = changedStructural.length > 0 ? formatDate(now) : lastStructural;
+    const toWrite = [...changedStructural, ...prose];
     const written = await writeCandidates(ctx, toWrite, head.commit);
+    for (const c of changedStructural) if (c.topic !== undefined) writtenNow[c.topic] = structuralHash(c, head.commit);
     const queued = await queueCandidates(ctx, review, written, head.commit);
 
     if (opened !== undefined && transcript !== undefined) {
@@ -260,11 +280,13 @@ async function captureLocked(ctx: Context, opts: CaptureInput & typeof DEFAULT_C
         dev: opened.stat.dev,
         size: opened.stat.size,
         state,
+        written: writtenNow,
+        structuralAt,
         updated: formatDate(now),
       };
       writeCheckpoint(cacheDir, next);
     } else if (checkpoint !== undefined) {
-      writeCheckpoint(cacheDir, { ...checkpoint, state, updated: formatDate(now) });
+      writeCheckpoint(cacheDir, { ...checkpoint, state, written: writtenNow, structuralAt, updated: formatDate(now) });
     }
     return {
       status,

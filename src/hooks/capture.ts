@@ -9,6 +9,9 @@ import type { HookContext } from './run.js';
 /** Time budgets (ms): the rest is read on the next run, from the checkpoint. */
 export const HOOK_CAPTURE_BUDGETS = { stop: 5_000, 'pre-compact': 20_000, 'session-end': 60_000 } as const;
 
+/** Stop refreshes the plan and progress memories at most this often; PreCompact and SessionEnd always do. */
+export const STOP_STRUCTURAL_EVERY_MS = 5 * 60_000;
+
 /** Runs one capture and logs what is worth knowing later. Shared with the session-end worker. */
 export async function runCapture(
   h: Pick<HookContext, 'root' | 'env' | 'now' | 'log'>,
@@ -53,6 +56,7 @@ export async function stop(h: HookContext): Promise<string> {
     transcriptPath: h.input.transcriptPath,
     lastAssistantMessage: h.input.lastAssistantMessage,
     timeBudgetMs: HOOK_CAPTURE_BUDGETS.stop,
+    structuralEveryMs: STOP_STRUCTURAL_EVERY_MS,
   });
   return '';
 }

@@ -25,6 +25,13 @@ export interface TranscriptCheckpoint {
   size: number;
   /** The extraction state (`ExtractState`) that goes with `offset`; opaque here. */
   state: unknown;
+  /**
+   * Hash of the structural memory last written per topic: an unchanged plan or progress
+   * summary is not rewritten, so a turn with nothing new loads no index and no file.
+   */
+  written?: Record<string, string> | undefined;
+  /** ISO-8601 time the structural memories were last written (throttles Stop's rewrites). */
+  structuralAt?: string | undefined;
   /** ISO-8601 time of the last write. */
   updated: string;
 }
