@@ -1,0 +1,65 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { renderAnticipated, selectAnticipated, type AnticipateCandidate } from './anticipate.js';
+
+const SQLITE: AnticipateCandidate = { id: 'chose-sqlite-k3f9qa', type: 'decision', summary: 'Chose SQLite over PostgreSQL because zero-config matters', score: 9, updated: '2026-11-21T10:00:00Z' };
+const SDK: AnticipateCandidate = { id: 'sdk-getter-a2b3cc', type: 'gotcha', summary: 'The sync SDK exposes doc.parent as a getter, not a method', score: 4, tags: ['sync'] };
+const NOISE: AnticipateCandidate = { id: 'release-x4y5zz', type: 'context', summary: 'Release checklist: bump the version and tag it', score: 1 };
+
+describe('selectAnticipated', () => {
+  it('keeps memories sharing two of the prompt words, or one and a close synonym', () => {
+    expect(selectAnticipated('add a postgres migration for the users table', [SQLITE, SDK, NOISE]).map((m) => m.id)).toEqual([SQLITE.id]);
+    const [m] = selectAnticipated('add a postgres migration', [SQLITE]);
+    expect(m).toMatchObject({ shared: ['postgr'], related: expect.arrayContaining(['sqlite']) });
+    expect(selectAnticipated('why is doc.parent undefined in the sync code', [SQLITE, SDK]).map((x) => x.id)).toEqual([SDK.id]);
+  });
+
+  it('adds nothing for prompts without content words, weak words alone, or unrelated ones', () => {
+    for (const prompt of ['', 'ok', 'yes please', 'continue', 'fix the test', 'thanks, looks good', 'What is the weather in Paris?']) {
+      expect(selectAnticipated(prompt, [SQLITE, SDK, NOISE]), prompt).toEqual([]);
+    }
+  });
+
+  it('never repeats an excluded id, and honours the limit', () => {
+    const many = Array.from({ length: 10 }, (_, i) => ({ ...SQLITE, id: `sqlite-${i}`, score: 10 - i }));
+    expect(selectAnticipated('postgres or sqlite database', many, { limit: 2 }).map((m) => m.id)).toEqual(['sqlite-0', 'sqlite-1']);
+    expect(selectAnticipated('postgres or sqlite database', many, { limit: 2, exclude: ['sqlite-0'] }).map((m) => m.id)).toEqual(['sqlite-1', 'sqlite-2']);
+  });
+
+  it('property: the selection is a subset of the candidates, without excluded ids, at most `limit`', () => {
+    const candidate = fc.record({
+      id: fc.stringMatching(/^[a-z]{1,8}$/),
+      type: fc.constantFrom('decision' as const, 'gotcha' as const, 'context' as const),
+      summary: fc.lorem({ maxCount: 12 }),
+      score: fc.double({ min: 0, max: 50, noNaN: true }),
+    });
+    fc.assert(
+      fc.property(fc.lorem({ maxCount: 8 }), fc.array(candidate, { maxLength: 12 }), fc.array(fc.stringMatching(/^[a-z]{1,8}$/), { maxLength: 4 }), fc.integer({ min: 1, max: 5 }), (prompt, cands, exclude, limit) => {
+        const out = selectAnticipated(prompt, cands, { exclude, limit });
+        expect(out.length).toBeLessThanOrEqual(limit);
+        for (const m of out) {
+          expect(exclude).not.toContain(m.id);
+          expect(cands.some((c) => c.id === m.id)).toBe(true);
+        }
+        expect(new Set(out.map((m) => m.id)).size).toBe(out.length);
+      }),
+    );
+  });
+});
+
+describe('renderAnticipated', () => {
+  it('states facts with their ids and dates', () => {
+    const text = renderAnticipated(selectAnticipated('postgres migration for sqlite', [SQLITE]));
+    expect(text).toBe('Stored project memories related to this prompt (Cortex):\n- decision: Chose SQLite over PostgreSQL because zero-config matters [chose-sqlite-k3f9qa, 2026-11-21]');
+    expect(renderAnticipated([])).toBe('');
+  });
+
+  it('property: never longer than maxChars', () => {
+    fc.assert(
+      fc.property(fc.array(fc.string({ maxLength: 400 }), { minLength: 1, maxLength: 6 }), fc.integer({ min: 0, max: 2_000 }), (summaries, maxChars) => {
+        const memories = summaries.map((summary, i) => ({ id: `m${i}`, type: 'context' as const, summary, score: 1, preview: summary, shared: [], related: [] }));
+        expect(renderAnticipated(memories, { maxChars }).length).toBeLessThanOrEqual(maxChars);
+      }),
+    );
+  });
+});
