@@ -6,9 +6,15 @@
  *   - `cortex hook user-prompt-submit` with 10,000 memories (warm index);
  *   - `cortex hook session-start` with 10,000 memories, cached briefing.
  *
- * Self-contained: needs only the built CLI (`npm run build`) and, for the stop figures,
- * ../shared/transcripts (skipped when absent). Usage: node bench/hooks.mjs [--runs 15] [--memories 10000]
- * Prints a markdown table and writes bench/.out/hooks.json.
+ * Self-contained (not a suite of bench/run.mjs): needs the built CLI (`npm run build`), the
+ * corpus generator in bench/corpus.mjs and, for the stop figures, ../shared/transcripts
+ * (skipped when absent). Every case runs interleaved with `node -e 0` (baseline, case,
+ * baseline, case …) so load from other processes hits both alike; the ratio column is the
+ * case median over the baseline median of the same group.
+ *
+ *   node bench/hooks.mjs [--runs 15] [--memories 10000]
+ *
+ * Prints a markdown table on stdout and writes bench/.out/hooks.json.
  */
 import { spawnSync } from 'node:child_process';
 import { appendFileSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -58,82 +64,47 @@ function repo(name) {
 
 /** Wall time of one process, in ms. */
 function time(args, { cwd, input = '', before } = {}) {
+  const stdin = typeof input === 'function' ? input() : input;
   before?.();
   const start = process.hrtime.bigint();
-  const r = spawnSync(args[0], args.slice(1), { cwd, env, input, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const r = spawnSync(args[0], args.slice(1), { cwd, env, input: stdin, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
   const ms = Number(process.hrtime.bigint() - start) / 1e6;
   if (r.status !== 0) throw new Error(`${args.join(' ')} exited ${r.status}: ${r.stderr}`);
   return { ms, stdout: r.stdout };
 }
 
+const BASELINE = [process.execPath, '-e', '0'];
+const med = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return { median: s[Math.floor(s.length / 2)], p90: s[Math.min(s.length - 1, Math.floor(0.9 * s.length))], min: s[0] };
+};
+
+/** Runs the case and `node -e 0` alternately; returns the case's row with its own baseline. */
 function measure(label, args, options = {}) {
   for (let i = 0; i < (options.warmup ?? 2); i++) time(args, options);
   const samples = [];
+  const base = [];
   let last;
   for (let i = 0; i < (options.runs ?? RUNS); i++) {
+    base.push(time(BASELINE).ms);
     last = time(args, options);
+    options.check?.(last.stdout);
     samples.push(last.ms);
   }
-  samples.sort((a, b) => a - b);
-  const pick = (q) => samples[Math.min(samples.length - 1, Math.floor(q * samples.length))];
-  const row = { label, runs: samples.length, median: pick(0.5), p90: pick(0.9), min: samples[0], stdoutChars: last?.stdout.length ?? 0 };
-  console.error(`${label}: median ${row.median.toFixed(0)} ms (p90 ${row.p90.toFixed(0)})`);
+  const c = med(samples);
+  const b = med(base);
+  const row = { label, runs: samples.length, ...c, baseline: b.median, ratio: c.median / b.median, stdoutChars: last?.stdout.length ?? 0 };
+  console.error(`${label}: median ${c.median.toFixed(0)} ms, node -e 0 ${b.median.toFixed(0)} ms (${row.ratio.toFixed(2)}×)`);
   return row;
 }
 
-// --- A store of MEMORIES synthetic memories (written directly as files, then indexed once).
-const WORDS = {
-  tech: ['SQLite', 'PostgreSQL', 'Redis', 'Kafka', 'RabbitMQ', 'gRPC', 'GraphQL', 'REST', 'Vitest', 'Jest', 'esbuild', 'webpack', 'Docker', 'Nix', 'Terraform', 'MiniSearch', 'Lucene', 'tRPC', 'Zod', 'Prisma'],
-  area: ['billing', 'auth', 'search', 'ingest', 'export', 'sync', 'notifications', 'reporting', 'the CLI', 'the scheduler', 'uploads', 'the cache', 'migrations', 'the queue', 'metrics'],
-  reason: ['zero-config matters most', 'it runs without a daemon', 'the team knows it', 'it is faster on cold start', 'it keeps the bundle small', 'it is deterministic', 'it has no native dependency'],
-  gotcha: ['times out behind the proxy', 'needs UTC fixtures', 'leaks file handles on Windows', 'breaks when the locale is Turkish', 'caches across test files', 'drops the last line without a newline'],
-};
-const TYPES = ['decision', 'decision', 'rejected', 'gotcha', 'pattern', 'architecture', 'context', 'preference', 'progress'];
-const pick = (list, n) => list[n % list.length];
-
-function writeStore(dir, count) {
-  const memories = join(dir, '.cortex', 'memories');
-  for (let i = 0; i < count; i++) {
-    const type = pick(TYPES, i);
-    const a = pick(WORDS.tech, i * 7 + 3);
-    const b = pick(WORDS.tech, i * 11 + 5);
-    const area = pick(WORDS.area, i * 13);
-    const summary =
-      type === 'gotcha'
-        ? `${a} in ${area} ${pick(WORDS.gotcha, i)} (case ${i})`
-        : type === 'rejected'
-          ? `Rejected ${a} for ${area}: ${pick(WORDS.reason, i * 3)} did not hold (case ${i})`
-          : `Chose ${a} over ${b} for ${area} because ${pick(WORDS.reason, i)} (case ${i})`;
-    const id = `bench-memory-${i}-${'abcdefghijklmnopqrstuvwxyz234567'[i % 32]}aaaaa`;
-    const day = String(1 + (i % 28)).padStart(2, '0');
-    const text = [
-      '---',
-      `id: ${id}`,
-      `type: ${type}`,
-      `summary: ${JSON.stringify(summary)}`,
-      'scope: project',
-      `priority: ${1 + (i % 10)}`,
-      `confidence: ${(0.5 + (i % 50) / 100).toFixed(2)}`,
-      'pinned: false',
-      'status: active',
-      `tags: [${area.replace(/^the /, '').replace(/\s+/g, '-')}, ${a.toLowerCase()}]`,
-      `created: 2026-10-${day}T10:00:00Z`,
-      `updated: 2026-10-${day}T10:00:00Z`,
-      'source:',
-      '  kind: manual',
-      '  layer: manual',
-      '  branch: main',
-      '---',
-      `Memory ${i} about ${area}. ${a} was weighed against ${b}; ${pick(WORDS.reason, i * 5)}.`,
-      '',
-    ].join('\n');
-    writeFileSync(join(memories, `${id}.md`), text);
-  }
+// --- A store of MEMORIES memories from the shared deterministic corpus generator.
+async function writeStore(dir, count) {
+  const { generateCorpus, writeCorpus } = await import('./corpus.mjs');
+  writeCorpus(dir, generateCorpus({ n: count, seed: 1 }));
 }
 
 const rows = [];
-rows.push(measure('node -e 0', [process.execPath, '-e', '0']));
-const baseline = rows[0].median;
 
 // --- Stop: cold and incremental on the 2.8 MB transcript.
 if (TRANSCRIPT && existsSync(TRANSCRIPT)) {
@@ -188,18 +159,28 @@ if (TRANSCRIPT && existsSync(TRANSCRIPT)) {
 {
   const dir = repo('store');
   console.error(`writing ${MEMORIES} memories…`);
-  writeStore(dir, MEMORIES);
+  await writeStore(dir, MEMORIES);
   sh(process.execPath, [CLI, 'index'], { cwd: dir });
-  const prompt = (text, session) => JSON.stringify({ session_id: session, prompt: text, cwd: dir, hook_event_name: 'UserPromptSubmit' });
-  const related = measure(`hook user-prompt-submit, ${MEMORIES} memories, related prompt`, [process.execPath, CLI, 'hook', 'user-prompt-submit'], {
-    cwd: dir,
-    input: prompt('Should billing move from Redis to Kafka for the queue?', 'bench-prompt'),
-  });
-  rows.push(related);
+  // A fresh session id per run: within one session, memories already shown are not repeated.
+  let session = 0;
+  const prompt = (text) => () => JSON.stringify({ session_id: `bench-prompt-${++session}`, prompt: text, cwd: dir, hook_event_name: 'UserPromptSubmit' });
+  const related = 'Should the sqlite migration run before the retry policy change?';
+  rows.push(
+    measure(`hook user-prompt-submit, ${MEMORIES} memories, related prompt`, [process.execPath, CLI, 'hook', 'user-prompt-submit'], {
+      cwd: dir,
+      input: prompt(related),
+      check: (out) => {
+        if (!out.includes('additionalContext')) throw new Error(`no memories recalled for "${related}"`);
+      },
+    }),
+  );
   rows.push(
     measure(`hook user-prompt-submit, ${MEMORIES} memories, unrelated prompt`, [process.execPath, CLI, 'hook', 'user-prompt-submit'], {
       cwd: dir,
-      input: prompt('What a lovely afternoon in Lisbon', 'bench-prompt-2'),
+      input: prompt('What a lovely afternoon in Lisbon'),
+      check: (out) => {
+        if (out !== '') throw new Error('an unrelated prompt injected memories');
+      },
     }),
   );
   const start = JSON.stringify({ session_id: 'bench-start', source: 'startup', cwd: dir, hook_event_name: 'SessionStart' });
@@ -209,10 +190,12 @@ if (TRANSCRIPT && existsSync(TRANSCRIPT)) {
 }
 
 const table = [
-  '| path | median ms | p90 ms | × node -e 0 | stdout chars |',
-  '|---|---:|---:|---:|---:|',
-  ...rows.map((r) => `| ${r.label} | ${r.median.toFixed(0)} | ${r.p90.toFixed(0)} | ${(r.median / baseline).toFixed(2)} | ${r.stdoutChars} |`),
+  '| path | median | p90 | min | `node -e 0` (same runs) | × `node -e 0` | stdout chars |',
+  '|---|--:|--:|--:|--:|--:|--:|',
+  ...rows.map((r) => `| ${r.label} | ${r.median.toFixed(0)} ms | ${r.p90.toFixed(0)} ms | ${r.min.toFixed(0)} ms | ${r.baseline.toFixed(0)} ms | ${r.ratio.toFixed(2)}× | ${r.stdoutChars} |`),
 ].join('\n');
 console.log(table);
 mkdirSync(join(ROOT, 'bench', '.out'), { recursive: true });
-writeFileSync(join(ROOT, 'bench', '.out', 'hooks.json'), `${JSON.stringify({ date: new Date().toISOString(), node: process.version, runs: RUNS, memories: MEMORIES, rows }, null, 2)}\n`);
+const load = (await import('node:os')).loadavg().map((x) => x.toFixed(2)).join(' / ');
+console.log(`\nNode ${process.version}, ${RUNS} runs per case, load average at the end ${load}.`);
+writeFileSync(join(ROOT, 'bench', '.out', 'hooks.json'), `${JSON.stringify({ date: new Date().toISOString(), node: process.version, runs: RUNS, memories: MEMORIES, load, rows }, null, 2)}\n`);
