@@ -17,6 +17,7 @@ import { readHeadFile } from '../git/head-file.js';
 import { findCheckpointByTranscript, readCheckpoint, writeCheckpoint, CHECKPOINT_VERSION, type TranscriptCheckpoint } from '../store/checkpoint.js';
 import { withLock } from '../store/lock.js';
 import type { Context } from './context.js';
+import { updateMemory } from './memories.js';
 import { rememberMany, type RememberInput, type RememberResult } from './remember.js';
 import { appendReviewQueue, listReviewQueue, removeReviewQueue, type ReviewEntry } from './review-queue.js';
 
@@ -42,6 +43,8 @@ export interface CaptureInput {
    * and cost a file parse per turn. PreCompact and SessionEnd pass 0, so nothing is lost.
    */
   structuralEveryMs?: number;
+  /** A line longer than this is skipped, not read whole into memory. */
+  maxLineBytes?: number;
 }
 
 export const DEFAULT_CAPTURE = {
@@ -49,6 +52,7 @@ export const DEFAULT_CAPTURE = {
   lockTimeoutMs: 250,
   chunkBytes: 4 * 1024 * 1024,
   structuralEveryMs: 0,
+  maxLineBytes: 64 * 1024 * 1024,
 };
 
 export interface CaptureOutput {
@@ -110,6 +114,15 @@ function openTranscript(path: string): Opened | { problem: string } {
     closeSync(fd);
     return { problem: `cannot stat the transcript ${path}: ${(err as Error).message}` };
   }
+}
+
+/** Offset of the first newline at or after `from`, if any before `size`. */
+function nextNewline(fd: number, from: number, size: number): number | undefined {
+  for (let at = from; at < size; at += 1024 * 1024) {
+    const i = readAt(fd, at, Math.min(1024 * 1024, size - at)).indexOf(0x0a);
+    if (i !== -1) return at + i;
+  }
+  return undefined;
 }
 
 function readAt(fd: number, position: number, length: number): Buffer {
@@ -240,6 +253,15 @@ async function captureLocked(ctx: Context, opts: CaptureInput & typeof DEFAULT_C
         if (parsed.consumedBytes === 0) {
           // A line longer than the chunk: read more. A torn last line: leave it for next time.
           if (lastChunk) break;
+          if (want >= opts.maxLineBytes) {
+            // Not a transcript line anyone can use (or not a transcript): skip past it.
+            const next = nextNewline(opened.fd, offset + want, size);
+            if (next === undefined) break;
+            offset = next + 1;
+            skippedLines++;
+            want = opts.chunkBytes;
+            continue;
+          }
           want *= 2;
           continue;
         }
@@ -267,6 +289,7 @@ async function captureLocked(ctx: Context, opts: CaptureInput & typeof DEFAULT_C
     const structuralAt = changedStructural.length > 0 ? formatDate(now) : lastStructural;
     const toWrite = [...changedStructural, ...prose];
     const written = await writeCandidates(ctx, toWrite, head.commit);
+    await applyBoosts(ctx, toWrite, written);
     for (const c of changedStructural) if (c.topic !== undefined) writtenNow[c.topic] = structuralHash(c, head.commit);
     const queued = await queueCandidates(ctx, review, written, head.commit);
 
@@ -312,6 +335,23 @@ async function captureLocked(ctx: Context, opts: CaptureInput & typeof DEFAULT_C
 async function writeCandidates(ctx: Context, candidates: Candidate[], commit: string | undefined): Promise<RememberResult[]> {
   if (candidates.length === 0) return [];
   return rememberMany(ctx, candidates.map((c) => candidateToRememberInput(c, commit)));
+}
+
+/**
+ * A proposal stored in an earlier run and accepted in this one ("yes, go ahead") comes
+ * back boosted; `remember` sees the same content and keeps the old file, so the higher
+ * confidence is applied here. Only to memories extraction itself wrote by keyword.
+ */
+async function applyBoosts(ctx: Context, candidates: Candidate[], written: RememberResult[]): Promise<void> {
+  for (let i = 0; i < written.length; i++) {
+    const c = candidates[i];
+    const r = written[i];
+    if (c === undefined || r === undefined || r.action !== 'duplicate' || c.layer !== 'keyword') continue;
+    const m = r.memory;
+    if (m.source.kind !== 'extraction' || m.source.layer !== 'keyword' || !(c.confidence > m.confidence)) continue;
+    const updated = await updateMemory(ctx, m.id, { confidence: c.confidence });
+    written[i] = { ...r, action: updated.changed ? 'updated' : r.action, memory: updated.memory };
+  }
 }
 
 /**
