@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { parseTranscriptChunk, type TranscriptEvent } from './transcript.js';
 
 const FIXTURES = fileURLToPath(new URL('../../test/fixtures/transcripts/', import.meta.url));
-const fixtureNames = readdirSync(FIXTURES).sort();
+// Scenario directories only (the directory also holds a README).
+const fixtureNames = readdirSync(FIXTURES, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
 const fixture = (name: string): Buffer => readFileSync(`${FIXTURES}${name}/transcript.jsonl`);
 
 const envelope = { isSidechain: false, userType: 'external', cwd: '/repo', sessionId: 's1', version: '2.0.42', gitBranch: 'main' };
