@@ -78,7 +78,8 @@ export function createProgress(io: IO, options: Partial<ProgressOptions> = {}): 
   const started = now();
   let lastDraw = -Infinity;
   let drawn = false;
-  let nextLine = 0;
+  const steps = Math.max(1, Math.round(1 / lineEvery));
+  let nextStep = 0;
   const rateAt = (done: number): number | undefined => {
     const seconds = (now() - started) / 1000;
     return seconds > 0.2 && done > 0 ? done / seconds : undefined;
@@ -95,9 +96,12 @@ export function createProgress(io: IO, options: Partial<ProgressOptions> = {}): 
         drawn = true;
         return;
       }
-      if (total <= 0 || done / total < nextLine) return;
+      if (total <= 0) return;
+      // Integer steps: fractions such as 0.3 / 0.1 would skip a line to rounding.
+      const step = done >= total ? steps + 1 : Math.floor((done * steps) / total);
+      if (step < nextStep) return;
       io.err(`${label}: ${done}/${total}\n`);
-      nextLine = done >= total ? Infinity : (Math.floor(done / total / lineEvery) + 1) * lineEvery;
+      nextStep = step + 1;
     },
     finish() {
       if (drawn) io.err('\r\u001b[K');
