@@ -20,6 +20,7 @@ interface EmbedDoc {
     notice?: string;
     model?: string;
     dims?: number;
+    modelLoaded?: boolean;
     aborted: boolean;
     tiers: { scope: string; embeddable: number; cached: number; embedded: number; removed: number; missing: number }[];
   };
@@ -64,6 +65,8 @@ describe.skipIf(!MODEL_DIR)('cortex index --embed with the synthetic model', () 
 
     const second = json<EmbedDoc>(repo.cortex(['index', '--embed', '--json'], { env }));
     expect(second.embed.tiers[0]).toMatchObject({ embedded: 0, cached: 12 });
+    expect(second.embed.modelLoaded).toBe(false); // nothing to embed: the model is not even loaded
+    expect(doc.embed.modelLoaded).toBe(true);
 
     const text = repo.cortex(['index', '--embed', '--batch-size', '5'], { env });
     expect(text.stdout).toContain(`project vectors: 12/12 (0 embedded, 12 cached, 0 removed) with ${TINY_MODEL}:fp32`);

@@ -172,9 +172,15 @@ export interface TierVectors {
  * Loads a tier's vector cache for `embedder`. A file for another model or dimension
  * loads as an empty cache (everything is re-embedded); a corrupt one too.
  */
-export async function loadTierVectors(ctx: Context, tier: TierIndex, embedder: Embedder, options: { fresh?: boolean } = {}): Promise<TierVectors> {
+export async function loadTierVectors(
+  ctx: Context,
+  tier: TierIndex,
+  embedder: Pick<Embedder, 'model' | 'dims'>,
+  options: { fresh?: boolean } = {},
+): Promise<TierVectors> {
   const file = vectorsFile(tier.paths);
-  const cache = options.fresh ? new VectorCache({ model: embedder.model, dims: embedder.dims }) : await loadVectorCache(file, { model: embedder.model, dims: embedder.dims });
+  const identity = { model: embedder.model, dims: embedder.dims };
+  const cache = options.fresh ? new VectorCache(identity) : await loadVectorCache(file, identity);
   const project = projectFor(ctx, tier.scope);
   const keys = new Map<string, string>();
   for (const doc of tier.index.docs.values()) if (isEmbeddable(doc)) keys.set(doc.id, vectorKey(doc, project));
@@ -272,20 +278,26 @@ export interface EmbedIndexOutput {
   /** False when no embedder could be loaded; `notice` says why and what to do. */
   available: boolean;
   notice?: string | undefined;
+  /** Identity of the vectors (`<model>:<dtype>` for the transformers model). */
   model?: string | undefined;
   dims?: number | undefined;
   project?: string | undefined;
+  /** False when every vector was cached already, so the model was never loaded. */
+  modelLoaded: boolean;
   tiers: EmbedTierReport[];
   /** True when the signal stopped the run; run it again to resume. */
   aborted: boolean;
+  /** Time spent loading the model, reading the memories to embed, and embedding them. */
+  timings: { loadMs: number; readMs: number; embedMs: number };
   diagnostics: Diagnostic[];
 }
 
 /**
  * Backfills the vector caches: embeds every embeddable memory whose vector is missing
  * (new, edited, or everything after a model change), in batches, saving as it goes.
- * Interrupted runs keep what they embedded and the next run resumes. An unavailable
- * model is not an error: `available` is false and `notice` says why.
+ * Interrupted runs keep what they embedded and the next run resumes. The model is loaded
+ * only when something is missing. An unavailable model is not an error: `available` is
+ * false and `notice` says why.
  *
  * @example
  * const out = await embedIndex(ctx, { onProgress: ({ done, total }) => draw(done, total) })
@@ -294,27 +306,56 @@ export interface EmbedIndexOutput {
 export async function embedIndex(ctx: Context, input: Partial<EmbedIndexInput> = {}): Promise<EmbedIndexOutput> {
   const { batchSize, onProgress, signal, rebuild, scope, checkpointMs, tiers: opened } = { ...DEFAULT_EMBED_INDEX, ...input };
   if (!Number.isInteger(batchSize) || batchSize < 1) throw new RangeError(`batchSize must be a positive integer, got ${batchSize}`);
+  const timings = { loadMs: 0, readMs: 0, embedMs: 0 };
+  const unavailable = (notice: string): EmbedIndexOutput => ({ available: false, notice, modelLoaded: false, tiers: [], aborted: false, timings, diagnostics: [] });
+  const settings = embedSettings(ctx);
+  if (!ctx.embedder && !settings.enabled) return unavailable((await loadEmbedder(ctx)).notice ?? '');
   const tiers = opened ?? openIndexes(ctx, scope ? { scope } : {});
+
+  // The identity is known without loading the model: when nothing is missing, it never loads.
+  const vectors = await Promise.all(tiers.map((tier) => loadTierVectors(ctx, tier, { model: settings.identity, dims: undefined }, { fresh: rebuild })));
+  const missing = vectors.map((tv) => missingDocs(tv));
+  const readTotal = missing.reduce((n, docs) => n + docs.length, 0);
+  const report = (tv: TierVectors, cached: number, embedded: number, removed: number): EmbedTierReport => {
+    let left = 0;
+    for (const key of tv.keys.values()) if (!tv.cache.has(key)) left++;
+    return { scope: tv.tier.scope, file: tv.file, embeddable: tv.keys.size, cached, embedded, removed, missing: left };
+  };
+  if (readTotal === 0) {
+    const reports: EmbedTierReport[] = [];
+    for (const tv of vectors) {
+      const before = tv.cache.size;
+      await saveTierVectors(tv, { prune: true });
+      reports.push(report(tv, tv.keys.size, 0, before - tv.cache.size));
+    }
+    const dims = vectors.find((tv) => tv.cache.dims !== undefined)?.cache.dims;
+    return { available: true, model: settings.identity, dims, project: projectName(ctx), modelLoaded: false, tiers: reports, aborted: false, timings, diagnostics: [] };
+  }
+
   onProgress?.({ phase: 'load', done: 0, total: 1 });
+  let started = Date.now();
   const loaded = await loadEmbedder(ctx, { batchSize });
-  if (!loaded.embedder) return { available: false, notice: loaded.notice, tiers: [], aborted: false, diagnostics: [] };
+  timings.loadMs = Date.now() - started;
+  if (!loaded.embedder) return unavailable(loaded.notice);
   const embedder = loaded.embedder;
   onProgress?.({ phase: 'load', done: 1, total: 1 });
 
+  started = Date.now();
   const plans: { tv: TierVectors; cachedBefore: number; items: EmbedItem[] }[] = [];
   const diagnostics: Diagnostic[] = [];
-  const toRead = await Promise.all(tiers.map(async (tier) => loadTierVectors(ctx, tier, embedder, { fresh: rebuild })));
-  const readTotal = toRead.reduce((n, tv) => n + missingDocs(tv).length, 0);
   let read = 0;
-  for (const tv of toRead) {
-    const docs = missingDocs(tv);
-    if (docs.length > 0) onProgress?.({ phase: 'read', done: read, total: readTotal });
+  onProgress?.({ phase: 'read', done: 0, total: readTotal });
+  for (const [i, tv] of vectors.entries()) {
+    const docs = missing[i] ?? [];
     const { items, diagnostics: found } = embedItemsFor(tv, docs);
     read += docs.length;
+    onProgress?.({ phase: 'read', done: read, total: readTotal });
     diagnostics.push(...found);
     plans.push({ tv, cachedBefore: tv.keys.size - docs.length, items });
   }
+  timings.readMs = Date.now() - started;
 
+  started = Date.now();
   const total = plans.reduce((n, p) => n + new Set(p.items.map((i) => i.hash)).size, 0);
   let offset = 0;
   let aborted = false;
@@ -344,10 +385,18 @@ export async function embedIndex(ctx: Context, input: Partial<EmbedIndexInput> =
     // Pruning only after a complete pass: an interrupted run must not drop vectors it did not get to check.
     const before = tv.cache.size;
     await saveTierVectors(tv, { prune: !result.aborted });
-    const removed = result.aborted ? 0 : before - tv.cache.size;
-    let missing = 0;
-    for (const key of tv.keys.values()) if (!tv.cache.has(key)) missing++;
-    reports.push({ scope: tv.tier.scope, file: tv.file, embeddable: tv.keys.size, cached: cachedBefore, embedded: result.embedded, removed, missing });
+    reports.push(report(tv, cachedBefore, result.embedded, result.aborted ? 0 : before - tv.cache.size));
   }
-  return { available: true, model: embedder.model, dims: embedder.dims, project: projectName(ctx), tiers: reports, aborted, diagnostics };
+  timings.embedMs = Date.now() - started;
+  return {
+    available: true,
+    model: embedder.model,
+    dims: embedder.dims,
+    project: projectName(ctx),
+    modelLoaded: true,
+    tiers: reports,
+    aborted,
+    timings,
+    diagnostics,
+  };
 }

@@ -112,8 +112,9 @@ function embedJson(v: EmbedIndexOutput): Record<string, unknown> {
   return {
     available: v.available,
     ...(v.notice ? { notice: v.notice } : {}),
-    ...(v.available ? { model: v.model, dims: v.dims, project: v.project } : {}),
+    ...(v.available ? { model: v.model, dims: v.dims, project: v.project, modelLoaded: v.modelLoaded } : {}),
     aborted: v.aborted,
+    timings: v.timings,
     tiers: v.tiers.map((t) => ({ scope: t.scope, embeddable: t.embeddable, cached: t.cached, embedded: t.embedded, removed: t.removed, missing: t.missing })),
   };
 }
