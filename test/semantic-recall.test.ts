@@ -3,11 +3,13 @@
  * injected through the `Embedder` interface (synonyms share a dimension), in real
  * temporary repositories. The real model path is covered by semantic-cli.test.ts.
  */
-import { existsSync, rmSync, utimesSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openCortex } from '../src/api/cortex.js';
 import { vectorsFile } from '../src/api/embed-settings.js';
+import { parseMemory } from '../src/core/memory-format.js';
+import { embeddingText, type Embedder } from '../src/embed/embedder.js';
 import { createTestEmbedder, type TestEmbedder } from '../src/embed/test-embedder.js';
 import { readVectorFileHeader } from '../src/search/vector-header.js';
 import { manyMemories, memoryFile, MODEL_DIR, tinyEnv } from './helpers/models.js';
@@ -231,4 +233,33 @@ describe.skipIf(!MODEL_DIR)('the configured model, loaded lazily', () => {
     expect(out.results[0]?.id).toBe('use-vitest-for-all-tests-aaaaab');
   });
 
+});
+
+describe('what is embedded', () => {
+  it('is `[type] [project:<name>] summary\\ncontent` of each file as parsed, whatever its layout', async () => {
+    const tricky: Record<string, string> = Object.fromEntries([
+      SQLITE,
+      memoryFile({ id: 'rule-in-the-body-aaaaba', summary: 'A rule in the body', body: 'Above\n\n---\n\nBelow the rule.' }),
+      memoryFile({ id: 'fenced-code-aaaabb', type: 'pattern', summary: 'Fenced code', body: '```yaml\n---\nkey: value\n---\n```\nAfter.' }),
+      memoryFile({ id: 'no-body-aaaabc', type: 'gotcha', summary: 'No body at all', body: '' }),
+    ]);
+    // Hand-written files: CRLF line ends, blank lines after the frontmatter, a folded summary.
+    tricky['.cortex/memories/crlf-file-aaaabd.md'] = SQLITE[1].replace('chose-sqlite-over-postgres-aaaaaa', 'crlf-file-aaaabd').replace(/\n/g, '\r\n').replace('---\r\nNo server', '---\r\n\r\n\r\nNo daemon');
+    tricky['.cortex/memories/folded-summary-aaaabe.md'] =
+      '---\nid: folded-summary-aaaabe\ntype: decision\nsummary: >-\n  A folded\n  summary\nstatus: active\n---\nBody of the folded one.  \n\n';
+    const repo = tempRepo(tricky);
+    const seen: string[] = [];
+    const inner = createTestEmbedder();
+    const recording: Embedder = { model: inner.model, dims: inner.dims, embed: async (texts) => (seen.push(...texts), inner.embed(texts)) };
+    const out = await openCortex({ dir: repo.dir, env: repo.env, embedder: recording }).embed();
+    expect(out.tiers[0]?.embedded).toBe(6);
+
+    const expected = readdirSync(join(repo.dir, '.cortex/memories')).map((name) => {
+      const { memory } = parseMemory(readFileSync(join(repo.dir, '.cortex/memories', name), 'utf8'), { expectedId: name.slice(0, -3) });
+      return embeddingText(memory!, { project: 'repo' });
+    });
+    expect([...seen].sort()).toEqual(expected.sort());
+    expect(seen).toContain('[decision] [project:repo] A folded summary\nBody of the folded one.');
+    expect(seen).toContain('[gotcha] [project:repo] No body at all');
+  });
 });

@@ -13,6 +13,7 @@ import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { Diagnostic, Memory, Scope } from '../core/memory.js';
 import { EmbedUnavailableError, embeddingText, isEmbeddable, type Embedder } from '../embed/embedder.js';
+import { normalizeBody } from '../core/memory-format.js';
 import { contentKeyOf, type IndexedDoc } from '../search/keyword-index.js';
 import { embedMissing, loadVectorCache, saveVectorCache, VectorCache, type EmbedItem, type EmbedMissingResult } from '../search/vectors.js';
 import { readMemoryFile } from '../store/memory-store.js';
@@ -188,14 +189,39 @@ export async function loadTierVectors(
 }
 
 /**
- * Reads the files of `docs` and returns what to embed for each: the key (from the file
- * as it is now, so a file edited since indexing gets its new key) and the text.
+ * The body of a memory file without parsing its YAML: the text after the closing `---`.
+ * Only a guess: callers accept it when it reproduces the indexed content key.
+ */
+function quickBody(text: string): string | undefined {
+  const normalized = text.replace(/\r\n?/g, '\n').replace(/^\uFEFF/, '');
+  if (!normalized.startsWith('---\n')) return undefined;
+  const close = /\n---[ \t]*(?:\n|$)/.exec(normalized.slice(3));
+  if (!close) return undefined;
+  return normalizeBody(normalized.slice(3 + close.index + close[0].length));
+}
+
+/**
+ * Reads the files of `docs` and returns what to embed for each: the key and the text.
+ * The type and summary come from the index and the body from the file; when that body
+ * does not reproduce the indexed content key (the file changed since, or has an unusual
+ * layout) the file is parsed in full and keyed as it is now. Parsing YAML is most of the
+ * cost of reading a memory, so the fast path matters for a 10,000-memory backfill.
  * Unreadable or broken files are skipped with their diagnostics.
  */
 export function embedItemsFor(tv: TierVectors, docs: Iterable<IndexedDoc>): { items: EmbedItem[]; diagnostics: Diagnostic[] } {
   const items: EmbedItem[] = [];
   const diagnostics: Diagnostic[] = [];
   for (const doc of docs) {
+    let body: string | undefined;
+    try {
+      body = quickBody(readFileSync(memoryPath(tv.tier.paths, doc.id), 'utf8'));
+    } catch {
+      body = undefined; // reported by the full read below
+    }
+    if (body !== undefined && contentKeyOf({ type: doc.type, summary: doc.summary, body }) === doc.contentKey) {
+      items.push({ hash: vectorKey(doc, tv.project), text: embeddingText({ type: doc.type, summary: doc.summary, body }, { project: tv.project }) });
+      continue;
+    }
     const read = readMemoryFile({ path: memoryPath(tv.tier.paths, doc.id), id: doc.id }, doc.file);
     diagnostics.push(...read.diagnostics.filter((d) => d.severity === 'error'));
     const memory: Memory | undefined = read.memory;
