@@ -1,3 +1,4 @@
+import { UsageError } from '../errors.js';
 import type { CommandDef, IO } from '../term/args.js';
 import { bool, int } from '../term/args.js';
 import { openIndexes } from '../api/indexes.js';
@@ -35,6 +36,7 @@ const command: CommandDef = {
     const cortex = open(inv, io);
     const batchSize = int(inv, 'batch-size', [1, 4096]);
     const embed = bool(inv, 'embed');
+    if (batchSize !== undefined && !embed) throw new UsageError('--batch-size only applies with --embed.', { hint: 'Run `cortex index --embed --batch-size <n>`.' });
     const started = Date.now();
     const tiers = openIndexes(cortex.context, { rebuild: bool(inv, 'rebuild') });
     const ms = Date.now() - started;
