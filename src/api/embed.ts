@@ -181,7 +181,8 @@ export async function loadTierVectors(
 ): Promise<TierVectors> {
   const file = vectorsFile(tier.paths);
   const identity = { model: embedder.model, dims: embedder.dims };
-  const cache = options.fresh ? new VectorCache(identity) : await loadVectorCache(file, identity);
+  // An unreadable file (permissions, I/O) is a cache miss too: recall must not fail over a cache.
+  const cache = options.fresh ? new VectorCache(identity) : await loadVectorCache(file, identity).catch(() => new VectorCache(identity));
   const project = projectFor(ctx, tier.scope);
   const keys = new Map<string, string>();
   for (const doc of tier.index.docs.values()) if (isEmbeddable(doc)) keys.set(doc.id, vectorKey(doc, project));
