@@ -1,7 +1,7 @@
 /**
  * `anticipate`: anticipatory recall for a prompt — the few stored memories relevant
  * enough to add to the context before the assistant reads the prompt. Keyword only:
- * it runs on every prompt and must stay fast.
+ * it runs on every prompt and must stay fast (a cold embedding model takes seconds).
  */
 import { MEMORY_TYPES, type MemoryType } from '../core/memory.js';
 import { DEFAULT_ANTICIPATE, renderAnticipated, selectAnticipated, type AnticipatedMemory } from '../core/anticipate.js';
@@ -46,7 +46,8 @@ export async function anticipate(ctx: Context, input: AnticipateInput): Promise<
   try {
     // Enough results that the ones already shown cannot crowd out everything else.
     const wanted = Math.min(100, Math.max(10, limit * 4) + (input.exclude?.length ?? 0));
-    results = (await recall(ctx, { query: prompt, limit: wanted, types: [...ANTICIPATED_TYPES] })).results;
+    // Keyword only: loading an embedding model would cost seconds on a path run on every prompt.
+    results = (await recall(ctx, { query: prompt, limit: wanted, types: [...ANTICIPATED_TYPES], mode: 'keyword' })).results;
   } catch (err) {
     // A prompt with no searchable word is not an error here: there is just nothing to add.
     if (err instanceof UsageError) return { text: '', memories: [] };
