@@ -26,7 +26,8 @@ async function setup() {
     readdirSync(join(repo.dir, '.cortex/memories'))
       .filter((n) => n.endsWith('.md'))
       .sort()
-      .map((n) => readFileSync(join(repo.dir, '.cortex/memories', n), 'utf8').replace(/^id: .*$/m, '').replace(/^(created|updated): .*$/gm, ''));
+      .map((n) => readFileSync(join(repo.dir, '.cortex/memories', n), 'utf8').replace(/^id: .*$/m, '').replace(/^ *(created|updated|commit): .*$/gm, ''));
+  // Two setups commit at different seconds: ids, dates and commits differ, the content must not.
   return { repo, transcript, ctx, memories, tick: (ms: number) => (clock += ms) };
 }
 
