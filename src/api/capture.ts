@@ -82,7 +82,12 @@ export interface MemoryCandidateEntry extends ReviewEntry {
   commit?: string | undefined;
 }
 
-/** Queue id of a candidate: the same proposal made twice is queued once. */
+/**
+ * Queue id of a candidate: the same proposal made twice is queued once.
+ *
+ * @example
+ * candidateReviewId({ type: 'decision', summary: 'Use Redis for sessions' }) // 'm-' + 10 hex digits
+ */
 export function candidateReviewId(c: Pick<Candidate, 'type' | 'summary'>): string {
   return `m-${createHash('sha1').update(`${c.type}\n${c.summary.trim().toLowerCase()}`).digest('hex').slice(0, 10)}`;
 }
@@ -136,7 +141,12 @@ function readAt(fd: number, position: number, length: number): Buffer {
   return buffer.subarray(0, filled);
 }
 
-/** The `remember` input for an extraction candidate, with its provenance. */
+/**
+ * The `remember` input for an extraction candidate, with its provenance.
+ *
+ * @example
+ * candidateToRememberInput(candidate, '3f2a9c1d04e7').source // { kind: 'extraction', layer: 'keyword', session, branch, commit: '3f2a9c1d04e7' }
+ */
 export function candidateToRememberInput(c: Candidate, commit: string | undefined): RememberInput {
   return {
     summary: c.summary,

@@ -32,20 +32,35 @@ export const CLAUDE_FILES: readonly { template: string; target: string }[] = [
   { template: 'claude/remember.md', target: 'commands/remember.md' },
 ];
 
-/** The user's Claude Code directory: `$CLAUDE_CONFIG_DIR`, else `~/.claude`. */
+/**
+ * The user's Claude Code directory: `$CLAUDE_CONFIG_DIR`, else `~/.claude`.
+ *
+ * @example
+ * userClaudeDir({ HOME: '/home/me' }) // '/home/me/.claude'
+ */
 export function userClaudeDir(env: NodeJS.ProcessEnv = process.env): string {
   if (env.CLAUDE_CONFIG_DIR) return resolve(env.CLAUDE_CONFIG_DIR);
   return join(env.HOME || env.USERPROFILE || homedir(), '.claude');
 }
 
-/** The hook block from `templates/claude/settings.json`. */
+/**
+ * The hook block from `templates/claude/settings.json`.
+ *
+ * @example
+ * Object.keys(claudeHookBlock()) // ['SessionStart', 'UserPromptSubmit', 'Stop', 'PreCompact', 'SessionEnd']
+ */
 export function claudeHookBlock(): ClaudeHookBlock {
   return (JSON.parse(readTemplate('claude/settings.json')) as { hooks: ClaudeHookBlock }).hooks;
 }
 
 const SUBCOMMAND_OF: Record<string, string> = Object.fromEntries(HOOK_EVENTS.map((e) => [CLAUDE_EVENT_NAMES[e], e]));
 
-/** Fills `{{types}}` and `{{aliases}}` in a template from the extraction module, so the docs never drift. */
+/**
+ * Fills `{{types}}` and `{{aliases}}` in a template from the extraction module, so the docs never drift.
+ *
+ * @example
+ * fillClaudeTemplate('Aliases: {{aliases}}.') // 'Aliases: `learned` → gotcha, `learning` → gotcha, …'
+ */
 export function fillClaudeTemplate(text: string): string {
   const types = MEMORY_TYPES.filter((t) => t !== 'code' && t !== 'code_description')
     .map((t) => `\`${t}\``)
@@ -113,7 +128,12 @@ export async function setupClaude(options: ClaudeSetupOptions): Promise<InitStep
   return steps;
 }
 
-/** The init step: runs when `cortex init` is given `--claude` (project settings). */
+/**
+ * The init step: runs when `cortex init` is given `--claude` (project settings).
+ *
+ * @example
+ * registerInitStep(claudeInitStep); // then init({ dir, claude: true })
+ */
 export async function claudeInitStep(ctx: Context, options: Record<string, unknown>): Promise<InitStep[]> {
   if (options.claude !== true) return [];
   return setupClaude({ root: ctx.root, env: ctx.env });

@@ -21,6 +21,12 @@ export interface ReviewEntry {
 /** Hooks must never wait long for the queue: another writer holds it only for a rewrite. */
 export const DEFAULT_REVIEW_QUEUE = { lockTimeoutMs: 2_000 };
 
+/**
+ * Where the queue lives: `.memory/review.jsonl`.
+ *
+ * @example
+ * reviewQueuePath(ctx) // '/repo/.memory/review.jsonl'
+ */
 export function reviewQueuePath(ctx: Pick<Context, 'paths'>): string {
   return join(ctx.paths.cacheDir, 'review.jsonl');
 }
