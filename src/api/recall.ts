@@ -7,6 +7,7 @@ import { MEMORY_STATUSES, MEMORY_TYPES, isMemoryStatus, isMemoryType, normalizeT
 import type { IndexedDoc, SearchOptions } from '../search/keyword-index.js';
 import type { Context } from './context.js';
 import { allDiagnostics, openIndexes } from './indexes.js';
+import { recordAccess } from './signals.js';
 
 export interface RecallInput {
   query: string;
@@ -18,6 +19,8 @@ export interface RecallInput {
   scope?: Scope;
   /** ISO date or a relative age such as `7d`, `2w`. */
   since?: string;
+  /** Count the results as accessed in the usage signals (default true). */
+  recordAccess?: boolean;
 }
 
 export interface RecallResult {
@@ -130,5 +133,7 @@ export async function recall(ctx: Context, input: RecallInput): Promise<RecallOu
     }
   }
   merged.sort((a, b) => b.score - a.score || (a.scope === b.scope ? a.id.localeCompare(b.id) : a.scope === 'project' ? -1 : 1));
-  return { query, mode: 'keyword', results: merged.slice(0, limit), diagnostics: allDiagnostics(tiers) };
+  const results = merged.slice(0, limit);
+  if (input.recordAccess !== false) recordAccess(ctx, results);
+  return { query, mode: 'keyword', results, diagnostics: allDiagnostics(tiers) };
 }
