@@ -9,6 +9,9 @@ export type { RecallInput, RecallOutput, RecallResult } from './api/recall.js';
 export type { ForgetInput, ForgetOutput, GetResult, ListInput, ListOutput, UpdateInput, UpdateResult } from './api/memories.js';
 export type { LintOutput } from './api/lint.js';
 export type { StatusOutput, TierStatus } from './api/status.js';
+export type { SurfaceInput, SurfaceItemInfo, SurfaceOutput, TargetWrite } from './api/surface.js';
+export type { LifecycleChange, LifecycleInput, LifecycleOutput } from './api/lifecycle.js';
+export { readCachedSurface, type SurfaceCacheOptions, type SurfaceVariant } from './fast/surface-cache.js';
 export {
   CortexError,
   ConflictError,

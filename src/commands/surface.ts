@@ -7,7 +7,7 @@
 import { UsageError } from '../errors.js';
 import { BUDGET_RANGE, SURFACE_ENV, readBudgetEnv, readCachedSurface, type SurfaceVariant } from '../fast/surface-cache.js';
 import { bool, int, list, type CommandDef, type Invocation, type IO } from '../term/args.js';
-import { columns, formatSkipWarning, jsonDocument } from '../term/output.js';
+import { columns, formatDiagnostic, formatSkipWarning, jsonDocument } from '../term/output.js';
 import type { SurfaceOutput } from '../api/surface.js';
 
 /** `--budget`, else `CORTEX_SURFACE_BUDGET`, else undefined (the configuration decides). */
@@ -115,9 +115,12 @@ const command: CommandDef = {
     const out = await cortex.surface({ ...(budget !== undefined ? { budget } : {}), variant, write, explainAll: explain });
     const seen = new Set<string>();
     for (const d of out.diagnostics) {
-      if (d.severity !== 'error' || seen.has(`${d.file}:${d.reason}`)) continue;
+      // Config and template problems are shown as they are (they fall back to defaults);
+      // broken memory files were skipped.
+      const general = d.ruleId.startsWith('config-') || d.ruleId.startsWith('template-');
+      if ((!general && d.severity !== 'error') || seen.has(`${d.file}:${d.reason}`)) continue;
       seen.add(`${d.file}:${d.reason}`);
-      io.err(`${formatSkipWarning(d)}\n`);
+      io.err(`${general ? formatDiagnostic(d, io.paint) : formatSkipWarning(d)}\n`);
     }
     if (inv.json) {
       const { explain: rows, ...rest } = out;

@@ -18,7 +18,7 @@
  *   `.cortex/memories/` and `.cortex/edges/` (the directories), `.cortex/config.yaml`,
  *   `.memory/index.json` (the keyword index's stat cache), `.memory/signals.json` (usage
  *   signals), the same for the global tier (`$CORTEX_HOME`), and the briefing template
- *   and code shipped with Cortex (so an upgrade invalidates).
+ *   and `package.json` shipped with Cortex (so an upgrade or reinstall invalidates).
  *
  * ## What is detected, and when
  *
@@ -233,7 +233,11 @@ function signature(path: string, coarse: { recent: boolean }): string {
   return `${st.mtimeNs}.${st.size}.${st.ino}`;
 }
 
-const CODE_FILES = ['../../templates/surface.md', '../core/surface.js', '../core/surface-render.js'];
+/**
+ * Shipped files whose change invalidates every entry: the briefing template and
+ * package.json (a new version, a reinstall). Paths are the same from `src/` and `dist/`.
+ */
+const PACKAGE_FILES = ['../../templates/surface.md', '../../package.json'];
 
 /**
  * The cache key for a briefing request, or `undefined` when there is no project or the
@@ -288,7 +292,7 @@ export function surfaceCacheKey(options: SurfaceCacheOptions): SurfaceCacheKey |
       `global.signals=${signature(join(home, '.memory', 'signals.json'), coarse)}`,
     );
   } else parts.push('global=off');
-  for (const file of CODE_FILES) {
+  for (const file of PACKAGE_FILES) {
     let path: string;
     try {
       path = fileURLToPath(new URL(file, import.meta.url));
