@@ -18,17 +18,32 @@ export type StalenessProvider = (ctx: Context, memories: readonly Memory[]) => R
 let centralityProvider: CentralityProvider | undefined;
 let stalenessProviders: StalenessProvider[] = [];
 
-/** Installs the graph's centrality (replaces any previous provider). */
+/**
+ * Installs the graph's centrality (replaces any previous provider; `undefined` removes it).
+ *
+ * @example
+ * setCentralityProvider((ctx, memories) => centralityFromEdges(ctx, memories));
+ */
 export function setCentralityProvider(provider: CentralityProvider | undefined): void {
   centralityProvider = provider;
 }
 
-/** Adds a reality check (e.g. "changed since the commit it was made at", "branch is gone"). */
+/**
+ * Adds a reality check (e.g. "changed since the commit it was made at", "branch is gone").
+ *
+ * @example
+ * addStalenessProvider((ctx, memories) => ({ 'wal-mode-p2x81d': ['src/db.ts changed since 3f2a9c1'] }));
+ */
 export function addStalenessProvider(provider: StalenessProvider): void {
   if (!stalenessProviders.includes(provider)) stalenessProviders.push(provider);
 }
 
-/** Removes every added reality check (tests). The missing-file check always runs. */
+/**
+ * Removes every added reality check (tests). The missing-file check always runs.
+ *
+ * @example
+ * resetStalenessProviders();
+ */
 export function resetStalenessProviders(): void {
   stalenessProviders = [];
 }
@@ -74,6 +89,9 @@ export function missingFiles(ctx: Context, memories: readonly Memory[]): Record<
 /**
  * Every reason each memory may be outdated: the missing-file check, then the installed
  * providers' (a failing provider is skipped).
+ *
+ * @example
+ * stalenessOf(ctx, memories)['wal-needs-writable-dir-h8j9kk'] // ['src/db.ts no longer exists']
  */
 export function stalenessOf(ctx: Context, memories: readonly Memory[]): Record<string, string[]> {
   const out = missingFiles(ctx, memories);

@@ -131,7 +131,12 @@ function checkBudget(budget: number | undefined): void {
   }
 }
 
-/** The token budget a variant is built to: compact is capped by `surface.compactTokens`. */
+/**
+ * The token budget a variant is built to: compact is capped by `surface.compactTokens`.
+ *
+ * @example
+ * budgetFor(ctx, 'compact', 300) // 200 with the default surface.compactTokens
+ */
 export function budgetFor(ctx: Context, variant: SurfaceVariant, budget: number | undefined): number | undefined {
   if (variant === 'full') return budget;
   return Math.min(budget ?? Number.POSITIVE_INFINITY, ctx.config.surface.compactTokens);
@@ -281,7 +286,17 @@ function planTargets(ctx: Context, targets: readonly string[]): PlannedTarget[] 
       });
     }
     if (planned.some((p) => p.path === path)) continue;
-    planned.push({ file: rel.split('\\').join('/'), path, existing: readFileIfExists(path)?.toString('utf8') });
+    const file = rel.split('\\').join('/');
+    let existing: string | undefined;
+    try {
+      existing = readFileIfExists(path)?.toString('utf8');
+    } catch (err) {
+      throw new UsageError(`Cannot use ${file} as a surface target: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}.`, {
+        hint: 'Targets are files relative to the repository root, e.g. AGENTS.md.',
+        cause: err,
+      });
+    }
+    planned.push({ file, path, existing });
   }
   return planned;
 }
