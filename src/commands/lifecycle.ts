@@ -47,7 +47,8 @@ const command: CommandDef = {
       .filter(([, n]) => n > 0)
       .map(([to, n]) => `${n} ${to === 'active' ? 'reactivated' : to}`)
       .join(', ');
-    io.err(dryRun ? `Dry run: would apply ${out.changes.length} changes (${counts}).\n` : `Applied ${out.changes.length} changes (${counts}).\n`);
+    const n = `${out.changes.length} ${out.changes.length === 1 ? 'change' : 'changes'}`;
+    io.err(dryRun ? `Dry run: would apply ${n} (${counts}).\n` : `Applied ${n} (${counts}).\n`);
     return 0;
   },
 };

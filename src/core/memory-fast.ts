@@ -58,8 +58,9 @@ const RISKY_CHARS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\ufeff]/;
 const INDICATOR_START = /^[-?:,[\]{}#&*!|>'"%@`\s~]/;
 
 const LEADING_BLANK_LINES = /^(?:[ \t]*\n)+/;
-const KEY_LINE = /^([a-z]+):(?: (.*))?$/;
-const SOURCE_LINE = /^ {2}([a-z]+): (.*)$/;
+/** One bit per key, to refuse duplicates (YAML `uniqueKeys`) without a Set per file. */
+const KEY_BITS = new Map(['id', 'type', 'summary', 'scope', 'priority', 'confidence', 'pinned', 'status', 'tags', 'topic', 'created', 'updated', 'source'].map((k, i) => [k, 1 << i]));
+const SOURCE_BITS = new Map(['kind', 'layer', 'session', 'branch', 'commit', 'files'].map((k, i) => [k, 1 << (16 + i)]));
 
 /** Reads a plain scalar (block context, or flow context inside `[…]`); `undefined` when unsure. */
 function plainString(raw: string, flow: boolean): string | undefined {
@@ -172,10 +173,8 @@ export function parseMemoryFast(text: string, options: ParseMemoryFastOptions = 
   if (close === -1) return undefined;
   const after = close + 4;
   if (after < doc.length && doc[after] !== '\n') return undefined;
-  const lines = doc.slice(4, close + 1).split('\n');
-  lines.pop();
 
-  const seen = new Set<string>();
+  let seen = 0;
   let id: string | undefined;
   let type: Memory['type'] | undefined;
   let summary: string | undefined;
@@ -192,14 +191,20 @@ export function parseMemoryFast(text: string, options: ParseMemoryFastOptions = 
   const sourceFields: Partial<Record<'layer' | 'session' | 'branch' | 'commit' | 'files', string | string[]>> = {};
   let inSource = false;
 
-  for (const line of lines) {
-    if (inSource && line.startsWith(' ')) {
-      const m = SOURCE_LINE.exec(line);
-      if (!m) return undefined;
-      const key = m[1] as string;
-      const raw = m[2] as string;
-      if (seen.has(`source.${key}`)) return undefined;
-      seen.add(`source.${key}`);
+  // Line by line without splitting: doc[close] is the "\n" before the closing "---".
+  for (let pos = 4; pos <= close; ) {
+    const nl = doc.indexOf('\n', pos);
+    const line = doc.slice(pos, nl);
+    pos = nl + 1;
+    if (inSource && line.charCodeAt(0) === 32) {
+      if (line.charCodeAt(1) !== 32) return undefined;
+      const colon = line.indexOf(': ', 2);
+      if (colon === -1) return undefined;
+      const key = line.slice(2, colon);
+      const bit = SOURCE_BITS.get(key);
+      if (bit === undefined || seen & bit) return undefined;
+      seen |= bit;
+      const raw = line.slice(colon + 2);
       if (key === 'kind') {
         const kind = oneOf(SOURCE_KINDS, raw);
         if (!kind) return undefined;
@@ -208,24 +213,30 @@ export function parseMemoryFast(text: string, options: ParseMemoryFastOptions = 
         const layer = oneOf(SOURCE_LAYERS, raw);
         if (!layer) return undefined;
         sourceFields.layer = layer;
-      } else if (key === 'session' || key === 'branch' || key === 'commit') {
-        const v = stringValue(raw);
-        if (v === undefined) return undefined;
-        sourceFields[key] = v;
       } else if (key === 'files') {
         const files = flowList(raw);
         if (!files) return undefined;
         sourceFields.files = files;
-      } else return undefined;
+      } else {
+        const v = stringValue(raw);
+        if (v === undefined) return undefined;
+        sourceFields[key as 'session' | 'branch' | 'commit'] = v;
+      }
       continue;
     }
     inSource = false;
-    const m = KEY_LINE.exec(line);
-    if (!m) return undefined;
-    const key = m[1] as string;
-    const raw = m[2];
-    if (seen.has(key)) return undefined;
-    seen.add(key);
+    const colon = line.indexOf(':');
+    if (colon <= 0) return undefined;
+    const key = line.slice(0, colon);
+    const bit = KEY_BITS.get(key);
+    // Unknown keys are kept in `extra` with YAML semantics: the full parser's job.
+    if (bit === undefined || seen & bit) return undefined;
+    seen |= bit;
+    let raw: string | undefined;
+    if (colon + 1 < line.length) {
+      if (line.charCodeAt(colon + 1) !== 32) return undefined;
+      raw = line.slice(colon + 2);
+    }
     if (key === 'source') {
       if (raw !== undefined) return undefined;
       inSource = true;
