@@ -127,7 +127,6 @@ describe('the surface cache', () => {
       'dist/fast/surface-cache.js',
       'dist/term/args.js',
       'dist/term/color.js',
-      'dist/term/output.js',
     ]);
   });
 });

@@ -7,7 +7,6 @@
 import { UsageError } from '../errors.js';
 import { BUDGET_RANGE, SURFACE_ENV, readBudgetEnv, readCachedSurface, type SurfaceVariant } from '../fast/surface-cache.js';
 import { bool, int, list, type CommandDef, type Invocation, type IO } from '../term/args.js';
-import { columns, formatDiagnostic, formatSkipWarning, jsonDocument } from '../term/output.js';
 import type { SurfaceOutput } from '../api/surface.js';
 
 /** `--budget`, else `CORTEX_SURFACE_BUDGET`, else undefined (the configuration decides). */
@@ -36,7 +35,7 @@ export function targetsOf(inv: Invocation, io: IO): string[] | boolean {
 
 const fixed = (n: number, digits = 2): string => n.toFixed(digits);
 
-function explainTable(out: SurfaceOutput, io: IO): string {
+function explainTable(out: SurfaceOutput, io: IO, columns: (rows: string[][]) => string[]): string {
   const p = io.paint;
   const rows = [['#', 'in', 'rank', 'conf', 'prio', 'cent', 'use', 'branch', 'budget', 'tier', 'type', 'id', 'reason']];
   out.explain.forEach((r, i) => {
@@ -110,7 +109,11 @@ const command: CommandDef = {
       }
     }
 
-    const { openCortex } = await import('../api/cortex.js');
+    // Loaded only now: the cached path above must stay as small as possible.
+    const [{ openCortex }, { columns, formatDiagnostic, formatSkipWarning, jsonDocument }] = await Promise.all([
+      import('../api/cortex.js'),
+      import('../term/output.js'),
+    ]);
     const cortex = openCortex({ dir: inv.dir, env: io.env });
     const out = await cortex.surface({ ...(budget !== undefined ? { budget } : {}), variant, write, explainAll: explain });
     const seen = new Set<string>();
@@ -127,7 +130,7 @@ const command: CommandDef = {
       io.out(jsonDocument({ ...rest, ...(explain ? { explain: rows } : {}) }));
       return 0;
     }
-    if (explain) io.out(`${explainTable(out, io)}\n`);
+    if (explain) io.out(`${explainTable(out, io, columns)}\n`);
     else io.out(out.text);
     for (const w of out.written) io.err(`${w.action === 'unchanged' ? 'unchanged' : w.action}: ${w.file}\n`);
     if (!explain) io.err(io.paint.dim(`~${out.tokens} tokens, ${out.chars} characters, ${out.items.length} of ${out.memories} memories\n`));
