@@ -109,13 +109,14 @@ const command: CommandDef = {
       }
     }
 
-    // Loaded only now: the cached path above must stay as small as possible.
-    const [{ openCortex }, { columns, formatDiagnostic, formatSkipWarning, jsonDocument }] = await Promise.all([
-      import('../api/cortex.js'),
+    // Loaded only now: the cached path above must stay as small as possible. The surface
+    // use case alone, not openCortex: the briefing needs no search index.
+    const [{ openContext }, { surface }, { columns, formatDiagnostic, formatSkipWarning, jsonDocument }] = await Promise.all([
+      import('../api/context.js'),
+      import('../api/surface.js'),
       import('../term/output.js'),
     ]);
-    const cortex = openCortex({ dir: inv.dir, env: io.env });
-    const out = await cortex.surface({ ...(budget !== undefined ? { budget } : {}), variant, write, explainAll: explain });
+    const out = await surface(openContext({ dir: inv.dir, env: io.env }), { ...(budget !== undefined ? { budget } : {}), variant, write, explainAll: explain });
     const seen = new Set<string>();
     for (const d of out.diagnostics) {
       // Config and template problems are shown as they are (they fall back to defaults);
