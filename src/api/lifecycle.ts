@@ -4,6 +4,7 @@
  * edits (with `updated` set to the transition time, which is how the core tells later
  * accesses from earlier ones), archived → pruned deletes the file (git history keeps it).
  */
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Diagnostic, Memory, Scope } from '../core/memory.js';
 import { planLifecycle, type LifecycleTransition } from '../core/lifecycle.js';
@@ -86,7 +87,8 @@ export async function lifecycle(ctx: Context, input: LifecycleInput = {}): Promi
   const changes: LifecycleChange[] = [];
   const diagnostics: Diagnostic[] = [...ctx.configDiagnostics];
   for (const s of scopes) {
-    if (s === 'global' && !ctx.includeGlobal) continue;
+    // No global tier yet: nothing to maintain, and no reason to create $CORTEX_HOME.
+    if (s === 'global' && (!ctx.includeGlobal || !existsSync(ctx.global.memoriesDir))) continue;
     const { paths } = tierOf(ctx, s);
     if (dryRun) {
       const planned = plan(ctx, s, now);
