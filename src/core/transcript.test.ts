@@ -5,8 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { parseTranscriptChunk, type TranscriptEvent } from './transcript.js';
 
 const FIXTURES = fileURLToPath(new URL('../../test/fixtures/transcripts/', import.meta.url));
-// Scenario directories only (the directory also holds a README).
-const fixtureNames = readdirSync(FIXTURES, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
+const fixtureNames = readdirSync(FIXTURES, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
 const fixture = (name: string): Buffer => readFileSync(`${FIXTURES}${name}/transcript.jsonl`);
 
 const envelope = { isSidechain: false, userType: 'external', cwd: '/repo', sessionId: 's1', version: '2.0.42', gitBranch: 'main' };
