@@ -4,6 +4,7 @@
  * through the built CLI, the session-start → stop → session-start round trip, and a
  * fuzz run of every hook on garbage.
  */
+import { spawnSync } from 'node:child_process';
 import { appendFileSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -15,10 +16,10 @@ import { listReviewQueue } from '../src/api/review-queue.js';
 import type { Candidate } from '../src/core/extract.js';
 import type { Memory } from '../src/core/memory.js';
 import { parseMemory } from '../src/core/memory-format.js';
-import { HOOK_EVENTS } from '../src/hooks/input.js';
+import { HOOK_EVENTS } from '../src/core/hook-events.js';
 import { runHook } from '../src/hooks/run.js';
 import { readCheckpoint } from '../src/store/checkpoint.js';
-import { REPO_ROOT, SHARED, tempRepo, type TempRepo } from './helpers/repo.js';
+import { CLI, REPO_ROOT, SHARED, tempRepo, type TempRepo } from './helpers/repo.js';
 
 const FIXTURES = join(REPO_ROOT, 'test/fixtures/transcripts');
 const REAL = join(SHARED, 'transcripts');
@@ -228,6 +229,40 @@ describe('session-start → stop → session-start', () => {
     const compactText = (JSON.parse(compact.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
     expect(compactText).toContain('Workers use the Postgres job table');
     expect(compactText.length).toBeLessThanOrEqual(out.hookSpecificOutput.additionalContext.length);
+  });
+});
+
+describe('session-start on the cached briefing', () => {
+  it('serves the cache without loading any heavy module, with the same text as the slow path', async () => {
+    const repo = await cortexRepo('main');
+    await rememberMany(openContext({ dir: repo.dir, env: repo.env }), [
+      { text: 'Chose SQLite over PostgreSQL because zero-config matters most', type: 'decision' },
+      { text: 'The sync SDK exposes doc.parent as a getter, not a method', type: 'gotcha' },
+    ]);
+    const input = (session: string, source = 'startup') => JSON.stringify({ session_id: session, source, cwd: repo.dir, hook_event_name: 'SessionStart' });
+    const slow = repo.cortex(['hook', 'session-start'], { input: input('s1') });
+    expect(slow.code).toBe(0);
+    expect(readdirSync(join(repo.dir, '.memory/surface-cache')).sort()).toEqual(['compact-config.json', 'full-config.json']);
+
+    const trace = join(repo.home, 'imports.txt');
+    const r = spawnSync(process.execPath, ['--import', join(REPO_ROOT, 'test/helpers/trace-imports.mjs'), CLI, 'hook', 'session-start'], {
+      cwd: repo.dir,
+      env: { ...repo.env, CORTEX_TRACE_IMPORTS: trace },
+      input: input('s2'),
+      encoding: 'utf8',
+    });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe(slow.stdout);
+    const modules = readFileSync(trace, 'utf8').split('\n').filter((m) => m.startsWith('file:'));
+    expect(modules.filter((m) => m.includes('/node_modules/'))).toEqual([]);
+    expect(modules.filter((m) => /\/dist\/(api|search|embed|core\/(?!hook-events|memory\.js))/.test(m))).toEqual([]);
+    expect(modules.some((m) => m.endsWith('/dist/fast/surface-cache.js'))).toBe(true);
+    // The ids the briefing shows are recorded for the session on the fast path too.
+    expect(JSON.parse(readFileSync(join(repo.dir, '.memory/sessions/s2.json'), 'utf8')).injected).toHaveLength(2);
+
+    const compact = repo.cortex(['hook', 'session-start'], { input: input('s2', 'compact') });
+    const text = (JSON.parse(compact.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
+    expect(text).toContain('Chose SQLite over PostgreSQL');
   });
 });
 

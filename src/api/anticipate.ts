@@ -47,7 +47,8 @@ export async function anticipate(ctx: Context, input: AnticipateInput): Promise<
     // Enough results that the ones already shown cannot crowd out everything else.
     const wanted = Math.min(100, Math.max(10, limit * 4) + (input.exclude?.length ?? 0));
     // Keyword only: loading an embedding model would cost seconds on a path run on every prompt.
-    results = (await recall(ctx, { query: prompt, limit: wanted, types: [...ANTICIPATED_TYPES], mode: 'keyword' })).results;
+    // Not an access: volunteering a memory must not make it rank higher next time by itself.
+    results = (await recall(ctx, { query: prompt, limit: wanted, types: [...ANTICIPATED_TYPES], mode: 'keyword', recordAccess: false })).results;
   } catch (err) {
     // A prompt with no searchable word is not an error here: there is just nothing to add.
     if (err instanceof UsageError) return { text: '', memories: [] };

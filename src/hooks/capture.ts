@@ -4,7 +4,7 @@
  * transcript asynchronously and the final turn may not be in it yet. Prints nothing.
  */
 import type { CaptureInput, CaptureOutput } from '../api/capture.js';
-import type { HookContext } from './run.js';
+import { contextOptions, type HookContext } from './run.js';
 
 /** Time budgets (ms): the rest is read on the next run, from the checkpoint. */
 export const HOOK_CAPTURE_BUDGETS = { stop: 5_000, 'pre-compact': 20_000, 'session-end': 60_000 } as const;
@@ -18,7 +18,7 @@ export async function runCapture(
   input: CaptureInput,
 ): Promise<CaptureOutput | undefined> {
   const [{ openContext }, { captureTranscript }] = await Promise.all([import('../api/context.js'), import('../api/capture.js')]);
-  const ctx = openContext({ dir: h.root, env: h.env, now: h.now });
+  const ctx = openContext(contextOptions(h));
   const out = await captureTranscript(ctx, input);
   if (out.status === 'locked') {
     h.log('skipped: another extraction run holds .memory/locks/extract.lock');

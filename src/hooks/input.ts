@@ -4,8 +4,6 @@
  * Node builtins only: this runs on the session-start fast path.
  */
 
-export { CLAUDE_EVENT_NAMES, HOOK_EVENTS, isHookEvent, type HookEvent } from '../core/hook-events.js';
-
 /** What Cortex uses of the hook input (Claude Code's snake_case fields, camelCased). */
 export interface HookInput {
   sessionId?: string | undefined;

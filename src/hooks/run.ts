@@ -9,14 +9,15 @@
  * loads none of the heavy modules.
  */
 import { join } from 'node:path';
-import { CACHE_DIR, findProjectRoot } from '../store/paths.js';
-import { isHookEvent, parseHookInput, type HookEvent, type HookInput } from './input.js';
-import { appendHookLog } from './log.js';
+import { findProjectRootFast } from '../fast/surface-cache.js';
+import { isHookEvent, type HookEvent } from '../core/hook-events.js';
+import { parseHookInput, type HookInput } from './input.js';
 
 export interface HookRunOptions {
   env?: NodeJS.ProcessEnv;
   /** Working directory when the input carries no `cwd`. */
   cwd?: string;
+  /** The clock (default: `CORTEX_NOW`, else the system clock, as for every command). */
   now?: () => Date;
   /**
    * `session-end` spawns a detached worker (default) so the hook returns within Claude
@@ -39,9 +40,15 @@ export interface HookContext {
   root: string;
   cacheDir: string;
   env: NodeJS.ProcessEnv;
-  now: () => Date;
+  /** An explicit clock, when the caller gave one; the api's default (`CORTEX_NOW` or the system clock) otherwise. */
+  now: (() => Date) | undefined;
   detach: boolean;
   log(message: string): void;
+}
+
+/** `openContext` options for a hook: the project root, the environment and the clock. */
+export function contextOptions(h: Pick<HookContext, 'root' | 'env' | 'now'>): { dir: string; env: NodeJS.ProcessEnv; now?: () => Date } {
+  return { dir: h.root, env: h.env, ...(h.now !== undefined ? { now: h.now } : {}) };
 }
 
 type Handler = (h: HookContext) => Promise<string>;
@@ -71,36 +78,44 @@ function describe(err: unknown): string {
 export async function runHook(event: string, stdin: string, options: HookRunOptions = {}): Promise<HookRunResult> {
   const lines: string[] = [];
   let cacheDir: string | undefined;
-  const now = options.now ?? (() => new Date());
+  // The log module loads only when there is something to log: not on the cached session-start path.
+  const pending: Promise<void>[] = [];
   const log = (message: string): void => {
     lines.push(message);
-    if (cacheDir !== undefined) appendHookLog(cacheDir, { event, message, now: now() });
+    const dir = cacheDir;
+    if (dir === undefined) return;
+    const at = options.now ? { now: options.now() } : {};
+    pending.push(import('./log.js').then(({ appendHookLog }) => appendHookLog(dir, { event, message, ...at }), () => undefined));
+  };
+  const done = async (result: HookRunResult): Promise<HookRunResult> => {
+    await Promise.all(pending);
+    return result;
   };
   try {
     const env = options.env ?? process.env;
     const { input, problem } = parseHookInput(stdin);
     const dir = input.cwd ?? env.CLAUDE_PROJECT_DIR ?? options.cwd ?? process.cwd();
-    const root = findProjectRoot(dir, env);
+    const root = findProjectRootFast(dir, env);
     // No .cortex/ here: Cortex is not used in this directory, and it leaves no trace in it.
     if (root === undefined) {
       lines.push(`not a Cortex project: ${dir}`);
-      return { stdout: '', log: lines };
+      return await done({ stdout: '', log: lines });
     }
-    cacheDir = join(root, CACHE_DIR);
+    cacheDir = join(root, '.memory');
     if (!isHookEvent(event)) {
       log(`unknown hook event "${event}"`);
-      return { stdout: '', log: lines };
+      return await done({ stdout: '', log: lines });
     }
     if (problem !== undefined) {
       log(`ignored: ${problem}`);
-      return { stdout: '', log: lines };
+      return await done({ stdout: '', log: lines });
     }
     const handler = await HANDLERS[event]();
-    const stdout = await handler({ event, input, root, cacheDir, env, now, detach: options.detach ?? true, log });
-    return { stdout, log: lines };
+    const stdout = await handler({ event, input, root, cacheDir, env, now: options.now, detach: options.detach ?? true, log });
+    return await done({ stdout, log: lines });
   } catch (err) {
     log(`failed: ${describe(err)}`);
-    return { stdout: '', log: lines };
+    return await done({ stdout: '', log: lines });
   }
 }
 

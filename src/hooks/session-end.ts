@@ -1,5 +1,5 @@
 /**
- * SessionEnd: the last extraction, then lifecycle and projections. Claude Code gives
+ * SessionEnd: the last extraction, then lifecycle and the briefing cache. Claude Code gives
  * all SessionEnd hooks 1.5 s together, so the hook only hands the work to a detached
  * `cortex hook session-end --worker <file>` process and returns at once.
  */
@@ -14,7 +14,7 @@ import { pruneCheckpoints } from '../store/checkpoint.js';
 import { pruneSessionStates, removeSessionState } from '../store/session-state.js';
 import { HOOK_CAPTURE_BUDGETS, runCapture } from './capture.js';
 import { appendHookLog } from './log.js';
-import type { HookContext, HookRunOptions } from './run.js';
+import { contextOptions, type HookContext, type HookRunOptions } from './run.js';
 
 /** What the hook hands to the worker. */
 export interface SessionEndPayload {
@@ -77,30 +77,56 @@ export async function sessionEndWorker(payloadFile: string, options: HookRunOpti
     throw new Error(`${payloadFile} is not a session-end payload`);
   }
   const cacheDir = join(payload.root, CACHE_DIR);
-  const now = options.now ?? (() => new Date());
   const log = (message: string): void => {
     options.log?.(message);
-    appendHookLog(cacheDir, { event: 'session-end', message, now: now() });
+    appendHookLog(cacheDir, { event: 'session-end', message, ...(options.now ? { now: options.now() } : {}) });
   };
   try {
-    await sessionEndWork({ root: payload.root, cacheDir, env: options.env ?? process.env, now, log }, payload);
+    await sessionEndWork({ root: payload.root, cacheDir, env: options.env ?? process.env, now: options.now, log }, payload);
   } catch (err) {
     log(`failed: ${err instanceof Error ? `${err.name}: ${err.message}` : String(err)}`);
   }
 }
 
+/**
+ * The session's last extraction, then the lifecycle (archive what decayed, reactivate
+ * what was used, prune old archives), then the briefing cache, so the next session starts
+ * on the fast path. Each step runs even when an earlier one failed.
+ */
 async function sessionEndWork(
   h: Pick<HookContext, 'root' | 'cacheDir' | 'env' | 'now' | 'log'>,
   payload: SessionEndPayload,
 ): Promise<void> {
-  await runCapture(h, {
-    sessionId: payload.sessionId,
-    transcriptPath: payload.transcriptPath,
-    timeBudgetMs: HOOK_CAPTURE_BUDGETS['session-end'],
-    lockTimeoutMs: WORKER_LOCK_TIMEOUT_MS,
+  const step = async (name: string, fn: () => Promise<void>): Promise<void> => {
+    try {
+      await fn();
+    } catch (err) {
+      h.log(`${name} failed: ${err instanceof Error ? `${err.name}: ${err.message}` : String(err)}`);
+    }
+  };
+  await step('extraction', async () => {
+    await runCapture(h, {
+      sessionId: payload.sessionId,
+      transcriptPath: payload.transcriptPath,
+      timeBudgetMs: HOOK_CAPTURE_BUDGETS['session-end'],
+      lockTimeoutMs: WORKER_LOCK_TIMEOUT_MS,
+    });
+  });
+  const [{ openContext }, { lifecycle }, { refreshSurfaceCache }] = await Promise.all([
+    import('../api/context.js'),
+    import('../api/lifecycle.js'),
+    import('../api/surface.js'),
+  ]);
+  const ctx = openContext(contextOptions(h));
+  await step('lifecycle', async () => {
+    const out = await lifecycle(ctx, { scope: 'project' });
+    if (out.changes.length > 0) h.log(`lifecycle: ${out.changes.map((c) => `${c.from} → ${c.to} ${c.id}`).join('; ')}`);
+  });
+  await step('surface cache', async () => {
+    await refreshSurfaceCache(ctx);
   });
   removeSessionState(h.cacheDir, payload.sessionId);
-  const now = h.now().getTime();
+  const now = (h.now ?? (() => new Date()))().getTime();
   pruneCheckpoints(h.cacheDir, { now, maxAgeMs: PRUNE_AFTER_MS.checkpoints });
   pruneSessionStates(h.cacheDir, { now, maxAgeMs: PRUNE_AFTER_MS.sessions });
 }

@@ -4,7 +4,7 @@
  */
 import { readSessionState, writeSessionState } from '../store/session-state.js';
 import { contextOutput } from './output.js';
-import type { HookContext } from './run.js';
+import { contextOptions, type HookContext } from './run.js';
 
 /** `/clear`, `/compact` …: a slash command on its own is not a question to recall for. */
 const SLASH_COMMAND = /^\/[\w:-]+\s*$/;
@@ -13,7 +13,7 @@ export async function userPromptSubmit(h: HookContext): Promise<string> {
   const prompt = h.input.prompt?.trim() ?? '';
   if (prompt === '' || SLASH_COMMAND.test(prompt)) return '';
   const [{ openContext }, { anticipate }] = await Promise.all([import('../api/context.js'), import('../api/anticipate.js')]);
-  const ctx = openContext({ dir: h.root, env: h.env, now: h.now });
+  const ctx = openContext(contextOptions(h));
   const session = h.input.sessionId;
   const state = session !== undefined ? readSessionState(h.cacheDir, session) : undefined;
   const { text, memories } = await anticipate(ctx, { prompt, exclude: state?.injected ?? [] });

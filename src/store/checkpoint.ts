@@ -4,10 +4,10 @@
  * transcript restarts from 0), and the extraction state that goes with that offset.
  * Local state: losing it only means the next run starts over (dedup absorbs the repeats).
  */
-import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from './atomic.js';
+import { sessionFileName } from './session-file.js';
 
 /** Bump when the shape changes: older checkpoints are ignored (a re-read from 0). */
 export const CHECKPOINT_VERSION = 1;
@@ -41,10 +41,7 @@ export function checkpointDir(cacheDir: string): string {
 }
 
 /** A file name for any session id: readable ids as they are, anything else hashed. */
-export function checkpointName(session: string): string {
-  if (/^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$/.test(session) && !session.includes('..')) return `${session}.json`;
-  return `session-${createHash('sha1').update(session).digest('hex').slice(0, 16)}.json`;
-}
+export const checkpointName = sessionFileName;
 
 function isCheckpoint(value: unknown): value is TranscriptCheckpoint {
   const c = value as TranscriptCheckpoint | null;

@@ -6,8 +6,7 @@
  */
 import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileAtomic } from './atomic.js';
-import { checkpointName } from './checkpoint.js';
+import { sessionFileName, writeSmallFileAtomic } from './session-file.js';
 
 export interface SessionState {
   version: 1;
@@ -20,7 +19,7 @@ export interface SessionState {
 export const MAX_INJECTED_IDS = 500;
 
 export function sessionStatePath(cacheDir: string, session: string): string {
-  return join(cacheDir, 'sessions', checkpointName(session));
+  return join(cacheDir, 'sessions', sessionFileName(session));
 }
 
 export function readSessionState(cacheDir: string, session: string): SessionState {
@@ -37,7 +36,7 @@ export function readSessionState(cacheDir: string, session: string): SessionStat
 
 export function writeSessionState(cacheDir: string, state: SessionState): void {
   const injected = [...new Set(state.injected)].slice(-MAX_INJECTED_IDS);
-  writeFileAtomic(sessionStatePath(cacheDir, state.session), `${JSON.stringify({ ...state, injected })}\n`);
+  writeSmallFileAtomic(sessionStatePath(cacheDir, state.session), `${JSON.stringify({ ...state, injected })}\n`);
 }
 
 export function removeSessionState(cacheDir: string, session: string): void {
