@@ -340,6 +340,12 @@ describe('user-prompt-submit', () => {
       expect((await prompt('p2', unrelated)).stdout, unrelated).toBe('');
     }
 
+    // A memory stored after the anticipation index was built is found on the next prompt.
+    expect(existsSync(join(repo.dir, '.memory/anticipation.json'))).toBe(true);
+    await rememberMany(openContext({ dir: repo.dir, env: repo.env }), [{ text: 'Kafka consumers must commit offsets manually in the billing service', type: 'gotcha' }]);
+    const fresh = await prompt('p4', 'billing kafka consumer lag');
+    expect(fresh.stdout).toContain('Kafka consumers must commit offsets manually');
+
     // The briefing of a session already shows the decision: recall does not add it again.
     const start = await runHook('session-start', JSON.stringify({ session_id: 'p3', source: 'startup', cwd: repo.dir }), { env });
     expect(start.stdout).toContain('Chose SQLite over PostgreSQL');

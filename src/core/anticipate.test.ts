@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { renderAnticipated, selectAnticipated, type AnticipateCandidate } from './anticipate.js';
+import { buildAnticipationIndex, renderAnticipated, searchAnticipationIndex, selectAnticipated, type AnticipateCandidate } from './anticipate.js';
 
 const SQLITE: AnticipateCandidate = { id: 'chose-sqlite-k3f9qa', type: 'decision', summary: 'Chose SQLite over PostgreSQL because zero-config matters', score: 9, updated: '2026-11-21T10:00:00Z' };
 const SDK: AnticipateCandidate = { id: 'sdk-getter-a2b3cc', type: 'gotcha', summary: 'The sync SDK exposes doc.parent as a getter, not a method', score: 4, tags: ['sync'] };
@@ -59,6 +59,50 @@ describe('renderAnticipated', () => {
       fc.property(fc.array(fc.string({ maxLength: 400 }), { minLength: 1, maxLength: 6 }), fc.integer({ min: 0, max: 2_000 }), (summaries, maxChars) => {
         const memories = summaries.map((summary, i) => ({ id: `m${i}`, type: 'context' as const, summary, score: 1, preview: summary, shared: [], related: [] }));
         expect(renderAnticipated(memories, { maxChars }).length).toBeLessThanOrEqual(maxChars);
+      }),
+    );
+  });
+});
+
+describe('buildAnticipationIndex and searchAnticipationIndex', () => {
+  const docs: AnticipateCandidate[] = [
+    { ...SQLITE, score: 0, preview: 'PostgreSQL was rejected: it needs a running daemon on every laptop.' },
+    { ...SDK, score: 0, preview: 'Call it without parentheses.' },
+    { ...NOISE, score: 0, files: ['scripts/release.sh'], preview: 'See the release notes template; the database is not involved.' },
+  ];
+  const index = buildAnticipationIndex(docs);
+
+  it('keeps terms sorted with one posting per doc, and finds exact, prefix and synonym matches', () => {
+    expect([...index.terms].sort()).toEqual(index.terms);
+    expect(index.lengths).toHaveLength(2 * docs.length);
+    const postgr = index.postings[index.terms.indexOf('postgresql')]!;
+    expect(postgr).toEqual([0, 1]);
+    expect(searchAnticipationIndex(index, 'add a postgres migration')[0]?.id).toBe(SQLITE.id);
+    expect(searchAnticipationIndex(index, 'which database do we use?')[0]?.id).toBe(SQLITE.id);
+    expect(searchAnticipationIndex(index, 'release.sh fails')[0]?.id).toBe(NOISE.id);
+    expect(searchAnticipationIndex(index, 'hello there')).toEqual([]);
+  });
+
+  it('ranks a match in the summary above the same word in the body', () => {
+    const two = buildAnticipationIndex([
+      { id: 'body', type: 'context', summary: 'Notes on deploys', score: 0, preview: 'The cache warms up after the deploy.' },
+      { id: 'head', type: 'gotcha', summary: 'The cache warms up slowly', score: 0 },
+    ]);
+    expect(searchAnticipationIndex(two, 'cache').map((c) => c.id)).toEqual(['head', 'body']);
+  });
+
+  it('property: agrees with a naive scan on which docs share a word with the prompt', () => {
+    const word = fc.constantFrom('cache', 'sqlite', 'deploy', 'retry', 'policy', 'worker', 'queue', 'token');
+    const doc = fc.record({ summary: fc.array(word, { minLength: 1, maxLength: 4 }).map((w) => w.join(' ')), preview: fc.array(word, { maxLength: 4 }).map((w) => w.join(' ')) });
+    fc.assert(
+      fc.property(fc.array(doc, { maxLength: 8 }), fc.array(word, { minLength: 1, maxLength: 3 }), (raw, words) => {
+        const cands = raw.map((d, i) => ({ id: `d${i}`, type: 'context' as const, summary: d.summary, preview: d.preview, score: 0 }));
+        const found = new Set(searchAnticipationIndex(buildAnticipationIndex(cands), words.join(' '), { limit: 100 }).map((c) => c.id));
+        // Exact words only (the thesaurus groups none of these words together except via expansions, which only add).
+        for (const c of cands) {
+          const text = `${c.summary} ${c.preview}`.split(' ');
+          if (words.some((w) => text.includes(w))) expect(found.has(c.id)).toBe(true);
+        }
       }),
     );
   });

@@ -152,3 +152,139 @@ export function renderAnticipated(memories: readonly AnticipatedMemory[], option
   }
   return text === header ? '' : text;
 }
+
+// ---------------------------------------------------------------------------
+// A small inverted index for anticipatory recall
+
+/** Bump when the layout or the analysis changes: older files are rebuilt. */
+export const ANTICIPATION_INDEX_VERSION = 2;
+
+/** Preview characters kept per memory (what the floor reads and the context shows). */
+export const ANTICIPATION_PREVIEW_CHARS = 200;
+
+/**
+ * A compact index of the fields anticipatory recall reads (summary, tags, topic, file
+ * names, the start of the body), small enough to load on every prompt. Terms are sorted,
+ * so a prefix is a binary search; `postings[i]` lists the docs holding `terms[i]`, each
+ * doc once, with the field it is best found in: 1 for the head (summary, tags, topic,
+ * file names), 0 for the body preview.
+ */
+export interface AnticipationIndex {
+  version: number;
+  docs: AnticipateCandidate[];
+  terms: string[];
+  /** Per term: [doc, field, doc, field, …]. */
+  postings: number[][];
+  /** Per doc: [head terms, preview terms], for length normalisation. */
+  lengths: number[];
+}
+
+/**
+ * Builds the index; the docs keep their order (ids in `docs[i].id`).
+ *
+ * @example
+ * buildAnticipationIndex([{ id: 'db', type: 'decision', summary: 'Chose SQLite', score: 0 }]).terms // ['chose', 'sqlite']
+ */
+export function buildAnticipationIndex(docs: readonly AnticipateCandidate[]): AnticipationIndex {
+  const byTerm = new Map<string, Map<number, number>>();
+  const kept: AnticipateCandidate[] = [];
+  const lengths: number[] = [];
+  docs.forEach((d) => {
+    const i = kept.length;
+    const preview = d.preview === undefined ? undefined : d.preview.slice(0, ANTICIPATION_PREVIEW_CHARS);
+    kept.push({ ...d, score: 0, ...(preview !== undefined ? { preview } : {}) });
+    const files = (d.files ?? []).map((f) => f.split(/[\\/]/).pop() ?? f);
+    const add = (text: string, field: number): number => {
+      const terms = analyze(text);
+      for (const t of terms) {
+        let docsOf = byTerm.get(t);
+        if (docsOf === undefined) byTerm.set(t, (docsOf = new Map()));
+        if ((docsOf.get(i) ?? -1) < field) docsOf.set(i, field);
+      }
+      return terms.length;
+    };
+    const head = add([d.summary, ...(d.tags ?? []), d.topic ?? '', ...files].join(' '), 1);
+    const body = preview ? add(preview, 0) : 0;
+    lengths.push(head, body);
+  });
+  const terms = [...byTerm.keys()].sort();
+  const postings = terms.map((t) => [...(byTerm.get(t) as Map<number, number>)].flat());
+  return { version: ANTICIPATION_INDEX_VERSION, docs: kept, terms, postings, lengths };
+}
+
+function lowerBound(sorted: readonly string[], key: string): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((sorted[mid] as string) < key) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** A term's own word weighs 1, a longer word it prefixes 0.8, a thesaurus synonym 0.3. */
+const MATCH_WEIGHT = { exact: 1, prefix: 0.8, expansion: 0.3 };
+/** Field boosts (head: summary, tags, topic, files; body: the preview), as in recall. */
+const FIELD_BOOST = [1, 3];
+/** BM25 saturation and length normalisation (term frequency is taken as 1). */
+const BM25 = { k1: 1.2, b: 0.75 };
+/** Prefixes that match more words than this are too vague to follow. */
+const MAX_PREFIX_TERMS = 50;
+
+/**
+ * The best-scoring docs for a prompt (BM25-like: idf × field weight, summed over the
+ * prompt's terms), best first, each with its `score`. The relevance floor is
+ * `selectAnticipated`'s job.
+ *
+ * @example
+ * searchAnticipationIndex(index, 'add a postgres migration', { limit: 20 })[0]?.id // 'db'
+ */
+export function searchAnticipationIndex(index: AnticipationIndex, prompt: string, options: { limit?: number } = {}): AnticipateCandidate[] {
+  const limit = options.limit ?? 20;
+  const plan = planQuery(prompt);
+  const n = index.docs.length;
+  if (plan.terms.length === 0 || n === 0) return [];
+  const scores = new Map<number, number>();
+  // Average length per field, indexed like the postings' field (0 body, 1 head).
+  let head = 0;
+  let body = 0;
+  for (let d = 0; d < n; d++) {
+    head += index.lengths[2 * d] ?? 0;
+    body += index.lengths[2 * d + 1] ?? 0;
+  }
+  const avg = [Math.max(1, body / n), Math.max(1, head / n)];
+  const credit = (termIndex: number, weight: number, seen: Set<number>): void => {
+    const list = index.postings[termIndex] ?? [];
+    const df = list.length / 2;
+    const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+    for (let j = 0; j < list.length; j += 2) {
+      const doc = list[j] as number;
+      if (seen.has(doc)) continue;
+      seen.add(doc);
+      const field = list[j + 1] as number;
+      const length = index.lengths[2 * doc + (field === 1 ? 0 : 1)] ?? 0;
+      const norm = (BM25.k1 + 1) / (1 + BM25.k1 * (1 - BM25.b + (BM25.b * length) / (avg[field] as number)));
+      scores.set(doc, (scores.get(doc) ?? 0) + idf * weight * (FIELD_BOOST[field] as number) * norm);
+    }
+  };
+  for (const term of plan.terms) {
+    // Each prompt term counts once per doc: its best form (exact before prefix).
+    const seen = new Set<number>();
+    const at = lowerBound(index.terms, term);
+    if (index.terms[at] === term) credit(at, MATCH_WEIGHT.exact, seen);
+    if (term.length >= 4) {
+      let end = at;
+      while (end < index.terms.length && (index.terms[end] as string).startsWith(term)) end++;
+      if (end - at <= MAX_PREFIX_TERMS) for (let k = at; k < end; k++) if (index.terms[k] !== term) credit(k, MATCH_WEIGHT.prefix, seen);
+    }
+  }
+  for (const term of plan.expansions) {
+    const at = lowerBound(index.terms, term);
+    if (index.terms[at] === term) credit(at, MATCH_WEIGHT.expansion, new Set());
+  }
+  return [...scores]
+    .sort((a, b) => b[1] - a[1] || a[0] - b[0])
+    .slice(0, limit)
+    .map(([doc, score]) => ({ ...(index.docs[doc] as AnticipateCandidate), score }));
+}
