@@ -197,9 +197,10 @@ export function readAllMemories(paths: TierPaths, base: string): ReadAllMemories
     const id = name.slice(0, -3);
     const text = readSmall(path);
     if (text === null) continue;
-    const fast = text === undefined ? undefined : parseMemoryFast(text, { expectedId: id });
-    if (fast) {
-      memories.push(fast);
+    // Clean files need no stat (for the fallback date) and no second read.
+    const parsed = text === undefined ? undefined : parseMemory(text, { file: displayPath(path, base), expectedId: id });
+    if (parsed?.memory && parsed.diagnostics.length === 0) {
+      memories.push(parsed.memory);
       continue;
     }
     const read = readMemoryFile({ path, id }, displayPath(path, base));
