@@ -16,7 +16,7 @@ import { displayPath, listMemoryFiles, readMemoryFile, type MemoryFileEntry } fr
 import type { TierPaths } from '../store/paths.js';
 
 /** Bump when the cache layout or the text analysis changes: old caches are rebuilt. */
-export const INDEX_FORMAT_VERSION = 4;
+export const INDEX_FORMAT_VERSION = 5;
 
 /**
  * Search-time field weights. `text` is the whole memory (summary and body, the summary once),
@@ -89,7 +89,7 @@ const MINISEARCH_OPTIONS = {
 };
 
 const OPTIONS_HASH = createHash('sha1')
-  .update(JSON.stringify({ fields: FIELDS, analysis: 'porter+stop+camel/v1', text: 'summary+body/v1' }))
+  .update(JSON.stringify({ fields: FIELDS, analysis: 'porter+stop+camel+irregular/v2', text: 'summary+body/v1' }))
   .digest('hex')
   .slice(0, 12);
 
