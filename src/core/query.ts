@@ -98,3 +98,67 @@ export function planQuery(query: string, options: { expand?: boolean } = {}): Qu
   }
   return { terms, expansions: [...expansions], typeHints };
 }
+
+/** One of the first results, as pseudo-relevance feedback sees it. */
+export interface FeedbackDoc {
+  /** The memory's text (or its beginning). */
+  text: string;
+  /** Its first-pass score. */
+  score: number;
+}
+
+export interface FeedbackOptions {
+  /** Terms the query already has: never added again. */
+  exclude: ReadonlySet<string>;
+  /** Number of indexed memories containing a term. */
+  docFreq: (term: string) => number;
+  /** Number of indexed memories. */
+  totalDocs: number;
+  /** How many terms to add (default 10). */
+  terms?: number;
+  /** Weight of the strongest added term relative to a query word (default 0.3). */
+  weight?: number;
+  /** Terms in fewer memories than this are ignored: a word only one memory has adds nothing (default 2). */
+  minDocFreq?: number;
+}
+
+export const DEFAULT_FEEDBACK = { terms: 10, weight: 0.3, minDocFreq: 2 } as const;
+
+/**
+ * Pseudo-relevance feedback, RM3-style: the words that characterise the best first results
+ * (frequent in them, weighted by their score, rare in the collection) become extra, lower-weighted
+ * query terms. It finds memories that answer the question in other words than the question's
+ * but in the words of the memories it already found. Returns term → weight.
+ *
+ * @example
+ * feedbackTerms([{ text: 'Melanie painted a sunrise at the lake', score: 2 }], {
+ *   exclude: new Set(['paint']), docFreq: () => 3, totalDocs: 100,
+ * }) // Map { 'sunris' => 0.3, 'lake' => 0.3, 'melani' => 0.3 }
+ */
+export function feedbackTerms(docs: readonly FeedbackDoc[], options: FeedbackOptions): Map<string, number> {
+  const { terms: count, weight, minDocFreq } = { ...DEFAULT_FEEDBACK, ...options };
+  const top = docs[0]?.score ?? 0;
+  const weights = new Map<string, number>();
+  if (top <= 0 || count <= 0) return weights;
+  const idf = new Map<string, number>();
+  for (const doc of docs) {
+    const words = analyze(doc.text);
+    if (words.length === 0) continue;
+    const tf = new Map<string, number>();
+    for (const w of words) tf.set(w, (tf.get(w) ?? 0) + 1);
+    for (const [term, n] of tf) {
+      if (options.exclude.has(term)) continue;
+      let w = idf.get(term);
+      if (w === undefined) {
+        const df = options.docFreq(term);
+        w = df < minDocFreq ? 0 : Math.log(1 + (options.totalDocs - df + 0.5) / (df + 0.5));
+        idf.set(term, w);
+      }
+      if (w > 0) weights.set(term, (weights.get(term) ?? 0) + (n / words.length) * (doc.score / top) * w);
+    }
+  }
+  // Ties broken by term so the expansion, and so the ranking, never depends on map order.
+  const best = [...weights].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, count);
+  const max = best[0]?.[1] ?? 0;
+  return new Map(best.map(([term, v]) => [term, (weight * v) / max]));
+}

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import MiniSearch, { type SearchResult } from 'minisearch';
 import type { Diagnostic, Memory, MemoryStatus, MemoryType, Scope } from '../core/memory.js';
 import { normalizeBody } from '../core/memory-format.js';
-import { planQuery } from '../core/query.js';
+import { feedbackTerms, planQuery } from '../core/query.js';
 import { processTerm, tokenize } from '../core/text.js';
 import { writeFileAtomic } from '../store/atomic.js';
 import { displayPath, listMemoryFiles, readMemoryFile, type MemoryFileEntry } from '../store/memory-store.js';
@@ -32,6 +32,15 @@ const FIELDS = Object.keys(FIELD_BOOSTS);
 export const EXPANSION_WEIGHT = 0.3;
 /** Score multiplier for memories of a type the question hints at. */
 export const TYPE_HINT_BOOST = 1.25;
+
+/**
+ * Pseudo-relevance feedback: the `terms` most characteristic words of the first `docs`
+ * results are added to the query (the strongest at `weight`), and that second ranking
+ * replaces the list below the first `keep` results, which stay as the query ranked them.
+ * Feedback finds what answers the question in other words (LoCoMo R@50 80.5 → 86.8), while
+ * the head — what a person reads first — is never reordered by it.
+ */
+export const FEEDBACK = { docs: 5, terms: 10, weight: 0.3, keep: 3 } as const;
 
 /** What the index keeps of each memory: enough to list and filter without reading files. */
 export interface IndexedDoc {
@@ -112,6 +121,8 @@ export interface SearchOptions {
   since?: string;
   /** Use the thesaurus (default true). */
   expand?: boolean;
+  /** Widen the list below the first results with pseudo-relevance feedback (default true). */
+  feedback?: boolean;
 }
 
 export interface SearchHit {
@@ -125,6 +136,7 @@ export const DEFAULT_SEARCH: Required<Omit<SearchOptions, 'types' | 'tags' | 'sc
   limit: 10,
   statuses: ['active'],
   expand: true,
+  feedback: true,
 };
 
 function sha1(text: string): string {
@@ -367,6 +379,7 @@ export class KeywordIndex {
   /**
    * Keyword search: BM25+ with field boosts, prefix and fuzzy matching, thesaurus
    * expansions at a lower weight, and a boost for the types the question hints at.
+   * Then pseudo-relevance feedback widens the rest of the list (see `FEEDBACK`).
    */
   query(text: string, options: SearchOptions = {}): SearchHit[] {
     const opts = { ...DEFAULT_SEARCH, ...options };
@@ -375,7 +388,7 @@ export class KeywordIndex {
     const expansions = new Set(plan.expansions);
     const hinted = new Set(plan.typeHints);
     const all = [...plan.terms, ...plan.expansions];
-    const results: SearchResult[] = this.search.search(all.join(' '), {
+    const searchOptions = {
       // Terms are already analysed: split on spaces, do not stem twice.
       tokenize: (s: string) => s.split(' '),
       processTerm: (t: string) => t,
@@ -384,7 +397,7 @@ export class KeywordIndex {
       prefix: (term: string) => term.length >= 4 && !expansions.has(term),
       fuzzy: (term: string) => (term.length >= 6 && !expansions.has(term) ? 0.2 : false),
       maxFuzzy: 2,
-      combineWith: 'OR',
+      combineWith: 'OR' as const,
       filter: (result: SearchResult) => {
         const doc = this.docs.get(result.id as string);
         return doc !== undefined && KeywordIndex.matches(doc, opts);
@@ -393,8 +406,54 @@ export class KeywordIndex {
         const doc = this.docs.get(id as string);
         return doc && hinted.has(doc.type) ? TYPE_HINT_BOOST : 1;
       },
+    };
+    const first: SearchResult[] = this.search.search(all.join(' '), searchOptions);
+    const hits = first.map((r) => ({ id: r.id as string, score: r.score, terms: r.terms }));
+    if (!opts.feedback || opts.limit <= FEEDBACK.keep || first.length <= FEEDBACK.keep) return hits.slice(0, opts.limit);
+
+    const added = feedbackTerms(
+      first.slice(0, FEEDBACK.docs).map((r) => ({ text: this.feedbackText(r.id as string), score: r.score })),
+      { exclude: new Set(all), docFreq: (t) => this.docFreq(t), totalDocs: this.search.documentCount, terms: FEEDBACK.terms, weight: FEEDBACK.weight },
+    );
+    if (added.size === 0) return hits.slice(0, opts.limit);
+    const second: SearchResult[] = this.search.search([...all, ...added.keys()].join(' '), {
+      ...searchOptions,
+      boostTerm: (term: string) => added.get(term) ?? searchOptions.boostTerm(term),
+      prefix: (term: string) => !added.has(term) && searchOptions.prefix(term),
+      fuzzy: (term: string) => (added.has(term) ? false : searchOptions.fuzzy(term)),
     });
-    return results.slice(0, opts.limit).map((r) => ({ id: r.id as string, score: r.score, terms: r.terms }));
+    // The head stays as the query ranked it; the feedback ranking fills the tail, its scores
+    // scaled below the head so that scores still order the list (tiers are merged by score).
+    const head = hits.slice(0, FEEDBACK.keep);
+    const seen = new Set(head.map((h) => h.id));
+    const floor = head[head.length - 1]?.score ?? 0;
+    const scale = second.length > 0 && second[0]!.score > 0 ? (floor * 0.999) / second[0]!.score : 0;
+    const tail = second
+      .filter((r) => !seen.has(r.id as string))
+      .map((r) => ({ id: r.id as string, score: r.score * scale, terms: r.terms.filter((t) => !added.has(t)) }));
+    return [...head, ...tail].slice(0, opts.limit);
+  }
+
+  /** What feedback reads of a memory: its summary and the start of its body, the summary once. */
+  private feedbackText(id: string): string {
+    const doc = this.docs.get(id);
+    if (!doc) return '';
+    return doc.preview.startsWith(doc.summary.replace(/…$/, '')) ? doc.preview : `${doc.summary} ${doc.preview}`;
+  }
+
+  /**
+   * Number of memories containing an analysed term, in any field. MiniSearch has no public
+   * accessor; its term index is a documented `protected` member. If that ever changes this
+   * returns 0, which turns feedback off rather than failing (a test guards that it works).
+   */
+  private docFreq(term: string): number {
+    const index = (this.search as unknown as { _index?: { get?: (t: string) => Map<number, Map<number, number>> | undefined } })._index;
+    const fields = typeof index?.get === 'function' ? index.get(term) : undefined;
+    if (!fields) return 0;
+    if (fields.size === 1) return fields.values().next().value?.size ?? 0;
+    const ids = new Set<number>();
+    for (const docs of fields.values()) for (const id of docs.keys()) ids.add(id);
+    return ids.size;
   }
 
   /** Documents passing the filters, without a query. */
