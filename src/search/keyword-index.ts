@@ -28,6 +28,13 @@ export const INDEX_FORMAT_VERSION = 5;
 export const FIELD_BOOSTS = { text: 1, summary: 0.5, tags: 2, topic: 1.5, files: 1, type: 0.5 } as const;
 const FIELDS = Object.keys(FIELD_BOOSTS);
 
+/**
+ * BM25+ parameters (MiniSearch's defaults are k 1.2, b 0.7, d 0.5). Memories are short and
+ * vary in length for no reason that matters to relevance (a one-line note or the same fact
+ * with its context), so length is normalised less: b 0.4 (LoCoMo R@50 86.2 → 86.6).
+ */
+export const BM25 = { k: 1.2, b: 0.4, d: 0.5 } as const;
+
 /** Weight of a thesaurus expansion relative to a word of the query itself. */
 export const EXPANSION_WEIGHT = 0.3;
 /** Score multiplier for memories of a type the question hints at. */
@@ -408,6 +415,7 @@ export class KeywordIndex {
       tokenize: (s: string) => s.split(' '),
       processTerm: (t: string) => t,
       boost: FIELD_BOOSTS,
+      bm25: BM25,
       boostTerm: (term: string) => (expansions.has(term) ? EXPANSION_WEIGHT : 1),
       prefix: (term: string) => term.length >= 4 && !expansions.has(term),
       fuzzy: (term: string) => (term.length >= 6 && !expansions.has(term) ? 0.2 : false),
