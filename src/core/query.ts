@@ -50,11 +50,26 @@ const TYPE_HINTS: readonly { words: readonly string[]; types: readonly MemoryTyp
   { words: ['prefer', 'preference', 'like', 'likes', 'want', 'wants'], types: ['preference'] },
 ];
 
+/**
+ * Words that date an event in a note ("yesterday", "last week", "in March"). A question
+ * asking when something happened is answered by the note that says when, and these are how
+ * notes say it; the question itself rarely contains them.
+ */
+export const TIME_WORDS: readonly string[] = (
+  'yesterday today tomorrow last next week weekend month year ago recently since days ' +
+  'monday tuesday wednesday thursday friday saturday sunday ' +
+  'january february march april may june july august september october november december'
+).split(' ');
+
+const TEMPORAL_QUESTION = /\bwhen\b|\bwhat (?:year|date|month|day|time)\b|\bhow long ago\b/i;
+
 export interface QueryPlan {
   /** The query's own terms, analysed like the index. */
   terms: string[];
   /** Extra terms from the thesaurus, not already in `terms`. */
   expansions: string[];
+  /** For a question about when something happened: time words, not already in `terms` or `expansions`. */
+  timeTerms: string[];
   /** Types the question hints at (boosted, never filtered). */
   typeHints: MemoryType[];
 }
@@ -70,6 +85,8 @@ GROUPS.forEach((group, i) => {
   for (const term of group) GROUP_OF.set(term, [...(GROUP_OF.get(term) ?? []), i]);
 });
 
+const TIME_TERMS: readonly string[] = [...new Set(TIME_WORDS.flatMap(termsOf))];
+
 const HINTS = TYPE_HINTS.map((h) => ({ words: new Set(h.words), types: h.types }));
 
 /**
@@ -77,6 +94,7 @@ const HINTS = TYPE_HINTS.map((h) => ({ words: new Set(h.words), types: h.types }
  *
  * @example
  * planQuery('which database did we pick').expansions.includes('sqlite') // true
+ * planQuery('when did we drop Prisma').timeTerms.includes('yesterdai') // true
  */
 export function planQuery(query: string, options: { expand?: boolean } = {}): QueryPlan {
   const terms = [...new Set(analyze(query))];
@@ -96,7 +114,8 @@ export function planQuery(query: string, options: { expand?: boolean } = {}): Qu
       for (const t of hint.types) if (!typeHints.includes(t)) typeHints.push(t);
     }
   }
-  return { terms, expansions: [...expansions], typeHints };
+  const timeTerms = options.expand !== false && TEMPORAL_QUESTION.test(query) ? TIME_TERMS.filter((t) => !own.has(t) && !expansions.has(t)) : [];
+  return { terms, expansions: [...expansions], timeTerms, typeHints };
 }
 
 /** One of the first results, as pseudo-relevance feedback sees it. */

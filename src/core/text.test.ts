@@ -45,8 +45,17 @@ describe('planQuery', () => {
     expect(plan.typeHints[0]).toBe('decision');
   });
 
+  it('adds time words to a question about when, and only then', () => {
+    expect(planQuery('When did Anna adopt the puppy?').timeTerms).toEqual(expect.arrayContaining(['yesterdai', 'week', 'march']));
+    expect(planQuery('what year did we move to Fly').timeTerms.length).toBeGreaterThan(0);
+    expect(planQuery('Which puppy did Anna adopt?').timeTerms).toEqual([]);
+    // Never a word the question already has.
+    expect(planQuery('when did we ship last week').timeTerms).not.toContain('week');
+  });
+
   it('does not expand when asked not to', () => {
     expect(planQuery('database', { expand: false }).expansions).toEqual([]);
+    expect(planQuery('when did we pick a database', { expand: false }).timeTerms).toEqual([]);
   });
 });
 
