@@ -13,7 +13,7 @@
  * notes on stderr, per-question rankings in bench/.out/locomo-<mode>.json.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir, totalmem } from 'node:os';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -109,7 +109,13 @@ function memoryOf(turn, index) {
   };
 }
 
+const loadBefore = loadavg()[0];
 const env = { ...process.env, CORTEX_HOME: join(tmpdir(), 'cortex-locomo-no-global') };
+/** Temporary projects still on disk: removed on any exit, including `die`. */
+const temporary = new Set();
+process.on('exit', () => {
+  for (const dir of temporary) rmSync(dir, { recursive: true, force: true });
+});
 const rows = [];
 const perConv = [];
 let sessionsIndexed = 0;
@@ -123,6 +129,7 @@ for (const sample of samples) {
   sessionsIndexed += sessions;
   turnsIndexed += turns.length;
   const dir = mkdtempSync(join(tmpdir(), `cortex-locomo-${sample.sample_id}-`));
+  if (!args.keep) temporary.add(dir);
   try {
     const t0 = performance.now();
     const memories = join(dir, '.cortex', 'memories');
@@ -167,14 +174,19 @@ for (const sample of samples) {
     perConv.push({ conv: sample.sample_id, sessions, turns: turns.length, questions: sample.qa.length, indexMs, queryMs });
   } finally {
     if (args.keep) process.stderr.write(`kept ${dir}\n`);
-    else rmSync(dir, { recursive: true, force: true });
+    else {
+      rmSync(dir, { recursive: true, force: true });
+      temporary.delete(dir);
+    }
   }
 }
 
 const result = aggregate(rows);
 const indexMs = perConv.reduce((s, c) => s + c.indexMs, 0);
 const queryMs = perConv.reduce((s, c) => s + c.queryMs, 0);
-const machine = `${cpus()[0]?.model?.trim() ?? 'unknown CPU'}, ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GB, Node ${process.version}, ${process.platform}`;
+const machine =
+  `${cpus()[0]?.model?.trim() ?? 'unknown CPU'}, ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GB, Node ${process.version}, ${process.platform}; ` +
+  `load average ${loadBefore.toFixed(1)} → ${loadavg()[0].toFixed(1)} (times stretch on a busy machine; the recall figures do not change)`;
 const summary = {
   schemaVersion: 1,
   mode: modeUsed,
