@@ -212,20 +212,32 @@ function searchDoc(memory: Memory) {
   };
 }
 
+/** A search result before MiniSearch's coordination factor: summed term scores and a count of matched words. */
+interface Scored {
+  id: string;
+  /** Sum of the matched terms' weighted BM25 scores. */
+  score: number;
+  /** Matched query words: the final score is `score × max(1, count)`. */
+  count: number;
+  terms: string[];
+}
+
 /**
  * MiniSearch multiplies a result's score by the number of query terms it matched. A thesaurus
  * expansion is a guess, not something the question said: counting it as a full term let a
  * memory that matched "db" and "postgres" by expansion outrank the one that matched the
  * question's own words (golden hit@1 82.7 → 94.2%). Only the query's terms count here, and
  * the time words of a "when" question: a memory that says when is what such a question wants.
+ * Returned best first.
  */
-function coordinate(results: SearchResult[], expansions: ReadonlySet<string>): SearchResult[] {
-  if (expansions.size === 0) return results;
-  for (const r of results) {
-    const own = r.queryTerms.filter((t) => !expansions.has(t)).length;
-    r.score = (r.score / Math.max(1, r.queryTerms.length)) * Math.max(1, own);
-  }
-  return results.sort((a, b) => b.score - a.score);
+function coordinate(results: SearchResult[], expansions: ReadonlySet<string>): Scored[] {
+  const out = results.map((r) => ({
+    id: r.id as string,
+    score: r.score / Math.max(1, r.queryTerms.length),
+    count: r.queryTerms.filter((t) => !expansions.has(t)).length,
+    terms: r.terms,
+  }));
+  return out.sort((a, b) => b.score * Math.max(1, b.count) - a.score * Math.max(1, a.count));
 }
 
 /** Extracts `[[id]]` links; replaced by the graph module's parser when present. */
@@ -436,38 +448,50 @@ export class KeywordIndex {
         const doc = this.docs.get(result.id as string);
         return doc !== undefined && KeywordIndex.matches(doc, opts);
       },
-      boostDocument: (id: unknown) => {
-        const doc = this.docs.get(id as string);
-        return doc && hinted.has(doc.type) ? TYPE_HINT_BOOST : 1;
-      },
+      // Called for every posting: skipped when the question hints at no type.
+      boostDocument:
+        hinted.size === 0
+          ? undefined
+          : (id: unknown) => {
+              const doc = this.docs.get(id as string);
+              return doc && hinted.has(doc.type) ? TYPE_HINT_BOOST : 1;
+            },
     };
     const first = coordinate(this.search.search(all.join(' '), searchOptions), expansions);
-    const hits = first.map((r) => ({ id: r.id as string, score: r.score, terms: r.terms }));
+    const hits = first.map((r) => ({ id: r.id, score: r.score * Math.max(1, r.count), terms: r.terms }));
     if (!opts.feedback || opts.limit <= FEEDBACK.keep || first.length <= FEEDBACK.keep) return hits.slice(0, opts.limit);
 
     const added = feedbackTerms(
-      first.slice(0, FEEDBACK.docs).map((r) => ({ text: this.feedbackText(r.id as string), score: r.score })),
+      hits.slice(0, FEEDBACK.docs).map((h) => ({ text: this.feedbackText(h.id), score: h.score })),
       { exclude: new Set(all), docFreq: (t) => this.docFreq(t), totalDocs: this.search.documentCount, terms: FEEDBACK.terms, weight: FEEDBACK.weight },
     );
     if (added.size === 0) return hits.slice(0, opts.limit);
-    const second = coordinate(
-      this.search.search([...all, ...added.keys()].join(' '), {
-        ...searchOptions,
-        boostTerm: (term: string) => added.get(term) ?? searchOptions.boostTerm(term),
-        prefix: (term: string) => !added.has(term) && searchOptions.prefix(term),
-        fuzzy: (term: string) => (added.has(term) ? false : searchOptions.fuzzy(term)),
-      }),
-      expansions,
-    );
+    // Only the added terms are searched again: term scores add up, so the query's own part of
+    // the second ranking is the first pass's, and the whole costs one cheap exact-match search.
+    const more = this.search.search([...added.keys()].join(' '), {
+      ...searchOptions,
+      boostTerm: (term: string) => added.get(term) ?? 0,
+      prefix: false,
+      fuzzy: false,
+    });
+    const combined = new Map(first.map((r) => [r.id, { ...r }]));
+    for (const r of more) {
+      const id = r.id as string;
+      const raw = r.score / Math.max(1, r.queryTerms.length);
+      const known = combined.get(id);
+      if (known) {
+        known.score += raw;
+        known.count += r.queryTerms.length;
+      } else combined.set(id, { id, score: raw, count: r.queryTerms.length, terms: [] });
+    }
+    const second = [...combined.values()].map((r) => ({ id: r.id, score: r.score * Math.max(1, r.count), terms: r.terms })).sort((a, b) => b.score - a.score);
     // The head stays as the query ranked it; the feedback ranking fills the tail, its scores
     // scaled below the head so that scores still order the list (tiers are merged by score).
     const head = hits.slice(0, FEEDBACK.keep);
     const seen = new Set(head.map((h) => h.id));
     const floor = head[head.length - 1]?.score ?? 0;
     const scale = second.length > 0 && second[0]!.score > 0 ? (floor * 0.999) / second[0]!.score : 0;
-    const tail = second
-      .filter((r) => !seen.has(r.id as string))
-      .map((r) => ({ id: r.id as string, score: r.score * scale, terms: r.terms.filter((t) => !added.has(t)) }));
+    const tail = second.filter((r) => !seen.has(r.id)).map((r) => ({ ...r, score: r.score * scale }));
     return [...head, ...tail].slice(0, opts.limit);
   }
 
@@ -479,18 +503,18 @@ export class KeywordIndex {
   }
 
   /**
-   * Number of memories containing an analysed term, in any field. MiniSearch has no public
-   * accessor; its term index is a documented `protected` member. If that ever changes this
-   * returns 0, which turns feedback off rather than failing (a test guards that it works).
+   * Number of memories containing an analysed term: its largest count in one field (the
+   * `text` field holds summary and body, so that is nearly always the exact figure, without
+   * building a union). MiniSearch has no public accessor; its term index is a documented
+   * `protected` member. If that ever changes this returns 0, which turns feedback off rather
+   * than failing (a test guards that it works).
    */
   private docFreq(term: string): number {
     const index = (this.search as unknown as { _index?: { get?: (t: string) => Map<number, Map<number, number>> | undefined } })._index;
     const fields = typeof index?.get === 'function' ? index.get(term) : undefined;
-    if (!fields) return 0;
-    if (fields.size === 1) return fields.values().next().value?.size ?? 0;
-    const ids = new Set<number>();
-    for (const docs of fields.values()) for (const id of docs.keys()) ids.add(id);
-    return ids.size;
+    let max = 0;
+    for (const docs of fields?.values() ?? []) max = Math.max(max, docs.size);
+    return max;
   }
 
   /** Documents passing the filters, without a query. */
