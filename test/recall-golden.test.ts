@@ -57,7 +57,7 @@ describe('recall golden set (coding memories)', () => {
     let reciprocalSum = 0;
     for (const q of questions) {
       // Ranked deeper than TOP only to report the reciprocal rank; the assertion uses the top 3.
-      const { results } = await cortex.recall({ query: q.question, limit: 10 });
+      const { results } = await cortex.recall({ query: q.question, limit: 10, recordAccess: false });
       const ranked = results.map((r) => r.id);
       const top = ranked.slice(0, TOP);
       const found = q.expected.filter((id) => top.includes(id)).length;

@@ -158,7 +158,7 @@ for (const sample of samples) {
       const { ids: evidence, dropped } = normaliseEvidence(qa.evidence, known);
       droppedEvidence += dropped;
       if (evidence.length === 0) emptyEvidence++;
-      const out = await cortex.recall({ query: qa.question, limit: LIMIT, mode: args.mode, embedOnRecall: 0 });
+      const out = await cortex.recall({ query: qa.question, limit: LIMIT, mode: args.mode, embedOnRecall: 0, recordAccess: false });
       const got = out.mode ?? 'keyword';
       if (got !== args.mode) die(`--mode ${args.mode} is unavailable: recall answered in ${got} mode${out.notice ? ` (${out.notice})` : '.'}`);
       modeUsed = got;
