@@ -25,7 +25,7 @@ export const INDEX_FORMAT_VERSION = 5;
  * (3 × a body word, as before) let a memory whose text all fits in its summary outrank longer
  * memories saying the same thing (LoCoMo R@5 51.7 → 59.0, bench/locomo/README.md).
  */
-export const FIELD_BOOSTS = { text: 1, summary: 0.5, tags: 2, topic: 1.5, files: 1, type: 0.5 } as const;
+export const FIELD_BOOSTS = { text: 1, summary: 0.5, tags: 1.4, topic: 1.5, files: 1, type: 0.5 } as const;
 const FIELDS = Object.keys(FIELD_BOOSTS);
 
 /**
