@@ -26,6 +26,11 @@ export const COMMANDS: Record<string, Entry> = {
   lint: { summary: 'Check every file in .cortex/ and explain each problem', load: () => import('./commands/lint.js') },
   status: { summary: 'Counts by type and status, and index health', load: () => import('./commands/status.js') },
   index: { summary: 'Rebuild or refresh the local search index', load: () => import('./commands/index.js') },
+  project: { summary: 'Regenerate the decisions and plan projections (--check for CI)', load: () => import('./commands/project.js') },
+  diff: { summary: 'What a revision range changes in memory (for pull requests)', load: () => import('./commands/diff.js') },
+  doctor: { summary: 'Check the git integration, projections and index, with fixes', load: () => import('./commands/doctor.js') },
+  'merge-driver': { summary: 'Git merge driver for .cortex/ files (set up by init)', load: () => import('./commands/merge-driver.js') },
+  'git-hook': { summary: 'Run a git hook event (installed by init)', load: () => import('./commands/git-hook.js') },
 };
 
 export const ISSUES_URL = 'https://github.com/cortex-memory/cortex/issues';
@@ -173,7 +178,9 @@ const invokedDirectly = (() => {
 })();
 
 if (invokedDirectly) {
-  process.on('SIGINT', () => process.exit(130));
+  // git (2.42+) takes a merge driver exit above 128 for a crash and aborts the whole merge;
+  // an interrupted driver reports a conflict instead (%A still holds our side).
+  process.on('SIGINT', () => process.exit(process.argv[2] === 'merge-driver' ? 1 : 130));
   run(process.argv.slice(2), processIO()).then(
     (code) => {
       process.exitCode = code;

@@ -18,6 +18,10 @@ export interface RecallInput {
   scope?: Scope;
   /** ISO date or a relative age such as `7d`, `2w`. */
   since?: string;
+  /** Read this branch's `.cortex/` from git instead of the work tree (see branches.ts). */
+  branch?: string;
+  /** The work tree plus every other local branch. */
+  allBranches?: boolean;
 }
 
 export interface RecallResult {
@@ -38,6 +42,8 @@ export interface RecallResult {
   preview: string;
   /** Query terms that matched. */
   matched: string[];
+  /** Set when the memory was read from another branch (`--branch`, `--all-branches`). */
+  ref?: import('./branches.js').RefInfo | undefined;
 }
 
 export interface RecallOutput {
@@ -116,6 +122,7 @@ export function toResult(doc: IndexedDoc, score: number, matched: string[]): Rec
  * const { results } = await recall(ctx, { query: 'which database did we pick' });
  */
 export async function recall(ctx: Context, input: RecallInput): Promise<RecallOutput> {
+  if (input.branch !== undefined || input.allBranches) return (await import('./branches.js')).recallBranches(ctx, input);
   const query = input.query.trim();
   if (query === '') throw new UsageError('The query is empty.', { hint: 'Example: cortex recall "database choice"' });
   const limit = input.limit ?? ctx.config.recall.limit;

@@ -12,6 +12,7 @@ import {
   PROJECTION_MARKER,
   isProjectionFile,
   parseProjectionIds,
+  projectedTypes,
   renderProjections,
 } from './projection.js';
 
@@ -105,6 +106,14 @@ describe('renderProjections', () => {
     expect(ids(files['decisions.md'])).toEqual(['c-cccccc', 'a-aaaaaa', 'b-bbbbbb']);
   });
 
+  it('orders entries of one day by id, not by time, so the order can be read from the entries', () => {
+    const files = renderProjections([
+      memory({ id: 'a-aaaaaa', created: '2026-01-02T18:00:00Z' }),
+      memory({ id: 'b-bbbbbb', created: '2026-01-02T09:00:00Z' }),
+    ]);
+    expect(ids(files['decisions.md'])).toEqual(['a-aaaaaa', 'b-bbbbbb']);
+  });
+
   it('starts every file with the generated marker', () => {
     const files = renderProjections([]);
     for (const name of PROJECTION_FILES) expect(files[name].split('\n')[0]).toBe(PROJECTION_MARKER);
@@ -149,6 +158,16 @@ describe('renderProjections', () => {
   it('shows status, pinning and tags in the entry line', () => {
     const text = renderProjections([memory({ id: 'a-aaaaaa', status: 'superseded', pinned: true, tags: ['x', 'y'] })])['decisions-archive.md'];
     expect(text).toContain('*2026-01-01 · priority 5 · superseded · pinned · tags: x, y*');
+  });
+});
+
+describe('projectedTypes', () => {
+  it('lists the types of the default templates', () => {
+    expect([...projectedTypes()].sort()).toEqual(['decision', 'plan', 'progress', 'rejected']);
+  });
+
+  it('follows custom templates', () => {
+    expect(projectedTypes({ templates: { 'decisions.md': '# X\n\n## Arch\n<!-- types: architecture -->\n' } }).has('architecture')).toBe(true);
   });
 });
 
