@@ -159,7 +159,11 @@ function installLefthook(root: string, file: string): InitStep {
   const doc = parseDocument(text);
   for (const event of GIT_HOOK_EVENTS) {
     const run = hookBlock(event).split('\n').filter((l) => !l.startsWith('# ')).join('\n');
-    doc.setIn([event, 'commands', 'cortex', 'run'], run);
+    // A literal block keeps the script's lines and quotes as written.
+    const node = doc.createNode(run) as import('yaml').Scalar;
+    node.type = 'BLOCK_LITERAL';
+    const current = doc.getIn([event, 'commands', 'cortex', 'run']);
+    if (current !== run) doc.setIn([event, 'commands', 'cortex', 'run'], node);
   }
   const next = doc.toString();
   if (next === text) return { target, action: 'unchanged', detail: 'cortex commands present (lefthook)' };
