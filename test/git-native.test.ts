@@ -60,7 +60,7 @@ function memoryFile(id: string): string {
 
 /** Runs git with hooks switched off, so what happens is the merge driver's doing alone. */
 function gitNoHooks(repo: Repo, args: string[]): RunResult {
-  return repo.git(['-c', `core.hooksPath=${repo.noHooks}`, ...args]);
+  return repo.git(['-c', `core.hooksPath=${repo.noHooks}`, ...args], { env: { CORTEX_DEBUG: '1' } });
 }
 
 describe('merging branches that both changed memory', () => {
@@ -82,6 +82,7 @@ describe('merging branches that both changed memory', () => {
 
     const merge = gitNoHooks(repo, ['merge', '--no-edit', 'feature']);
     expect(merge.code, merge.stdout + merge.stderr).toBe(0);
+    expect(merge.stderr).toContain('.cortex/decisions.md: regenerated from the merged memories');
     expect(repo.git(['status', '--porcelain']).stdout).toBe('');
     expect(repo.git(['rev-list', '--parents', '-n', '1', 'HEAD']).stdout.trim().split(' ')).toHaveLength(3);
     ok(repo.cortex(['project', '--check']), 'project --check on the merge commit');
@@ -174,7 +175,7 @@ describe('merging branches that both changed memory', () => {
     commit(repo, 'main moves on');
 
     ok(repo.git(['checkout', '-q', 'feature']));
-    ok(gitNoHooks(repo, ['rebase', 'main']), 'rebase');
+    expect(ok(gitNoHooks(repo, ['rebase', 'main']), 'rebase').stderr).toContain('.cortex/decisions.md: regenerated from the merged memories');
     const rebased = repo.git(['rev-list', '--reverse', 'main..feature']).stdout.trim().split('\n');
     expect(rebased).toHaveLength(2);
     for (const c of rebased) {
@@ -184,7 +185,7 @@ describe('merging branches that both changed memory', () => {
     }
 
     ok(gitNoHooks(repo, ['checkout', '-q', 'main']));
-    ok(gitNoHooks(repo, ['cherry-pick', 'hotfix']), 'cherry-pick');
+    expect(ok(gitNoHooks(repo, ['cherry-pick', 'hotfix']), 'cherry-pick').stderr).toContain('.cortex/decisions.md: merged entry by entry');
     expect((await project(ctxOf(repo), { check: true })).stale).toBe(false);
     expect(idsIn(repo, 'decisions.md')).toContain(h);
     expect(repo.git(['status', '--porcelain']).stdout).toBe('');

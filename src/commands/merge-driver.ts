@@ -37,6 +37,7 @@ const command: CommandDef = {
     if (!out.clean && out.kind === 'projection') {
       io.err(`cortex: ${path} is generated; once the memories are merged, run \`cortex project\` and \`git add ${path}\`.\n`);
     }
+    if (io.env.CORTEX_DEBUG && out.method) io.err(`cortex: ${path}: ${out.method === 'regenerated' ? 'regenerated from the merged memories' : `merged entry by entry (${out.note})`}\n`);
     if (inv.json) printJson(io, { path, ...out });
     return out.clean ? 0 : 1;
   },
