@@ -12,11 +12,10 @@
  */
 import { findSecrets } from '../core/redact.js';
 import { PROJECTION_FILES } from '../core/projection.js';
-import type { MemoryText } from '../core/projection-source.js';
 import { catFileBatch, lsIndex, lsTree, tryGit } from '../git/cli.js';
 import type { Context } from './context.js';
 import { openIndexes } from './indexes.js';
-import { project, renderFromTexts } from './project.js';
+import { openProjectionCache, project, renderFromBlobs, type MemoryBlob } from './project.js';
 
 export interface Refusal {
   file: string;
@@ -73,14 +72,9 @@ export function preCommitCheck(ctx: Context): PreCommitOutput {
 
   const touchesProjections = changed.some((p) => isMemoryPath(p) || PROJECTION_FILES.some((f) => p === `${CORTEX_PREFIX}${f}`)) || deleted;
   if (touchesProjections) {
-    const memoryPaths = [...staged.keys()].filter(isMemoryPath);
-    const texts = catFileBatch(memoryPaths.map((p) => staged.get(p)!), opts);
-    const memories: MemoryText[] = [];
-    for (const p of memoryPaths) {
-      const t = texts.get(staged.get(p)!);
-      if (t) memories.push({ id: p.slice(MEMORY_DIR.length, -3), text: t.toString('utf8'), file: p });
-    }
-    const { projections } = renderFromTexts(memories);
+    const memories: MemoryBlob[] = [...staged.keys()].filter(isMemoryPath).map((p) => ({ id: p.slice(MEMORY_DIR.length, -3), oid: staged.get(p)! }));
+    const readTexts = (oids: string[]) => new Map([...catFileBatch(oids, opts)].map(([oid, b]) => [oid, b.toString('utf8')]));
+    const { projections } = renderFromBlobs({ memories, readTexts, cache: openProjectionCache(ctx.paths.cacheDir) });
     const current = catFileBatch(PROJECTION_FILES.flatMap((f) => (staged.has(`${CORTEX_PREFIX}${f}`) ? [staged.get(`${CORTEX_PREFIX}${f}`)!] : [])), opts);
     for (const f of PROJECTION_FILES) {
       const oid = staged.get(`${CORTEX_PREFIX}${f}`);

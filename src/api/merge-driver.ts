@@ -21,10 +21,10 @@ import { mergeEdgeText } from '../core/merge-edge.js';
 import { mergeMemoryText, mergeText, type Conflict, type MergeLabels, type MergeResult } from '../core/merge.js';
 import { mergeProjectionText } from '../core/projection-merge.js';
 import { isProjectionFile, type ProjectionFile } from '../core/projection.js';
-import type { MemoryText } from '../core/projection-source.js';
 import { batchCheck, catFileBatch, lsTree, tryGit } from '../git/cli.js';
 import { blobOid, gitDirOf } from '../git/repo.js';
-import { projectionTemplates, renderFromTexts } from './project.js';
+import { CACHE_DIR } from '../store/paths.js';
+import { openProjectionCache, projectionTemplates, renderFromBlobs, type MemoryBlob } from './project.js';
 
 export interface MergeDriverInput {
   /** `%O`: file holding the ancestor's version (empty when the file is new on both sides). */
@@ -120,55 +120,62 @@ function findCommits(input: MergeDriverInput, texts: { base: string; ours: strin
 }
 
 /**
- * The memory files of the merged result, each merged with the same pure function the
- * memory driver uses: a side that changed a file wins, both changed → `mergeMemoryText`.
+ * The memory files of the merged result, as blobs, each merged with the same pure function
+ * the memory driver uses: a side that changed a file wins, both changed → `mergeMemoryText`.
+ * Texts are read only for memories changed on both sides; the rest come from the cache or,
+ * when it does not know them, from git in one batch.
  */
-function mergedMemoryTexts(commits: Commits, input: MergeDriverInput, labels: MergeLabels, markerSize: number): MemoryText[] {
+function mergedMemories(commits: Commits, input: MergeDriverInput, labels: MergeLabels, markerSize: number): { memories: MemoryBlob[]; texts: Map<string, string> } {
   const opts = { cwd: input.cwd, env: input.env };
   const dir = '.cortex/memories/';
   const [b, o, t] = [commits.base, commits.ours, commits.theirs].map((c) => lsTree(c, dir, opts));
   const paths = new Set([...o!.keys(), ...t!.keys(), ...b!.keys()]);
-  const pick = new Map<string, string>();
-  const both: { path: string; oids: [string | undefined, string | undefined, string | undefined] }[] = [];
-  const wanted = new Set<string>();
+  const memories: MemoryBlob[] = [];
+  const both: { id: string; path: string; oids: (string | undefined)[] }[] = [];
   for (const path of paths) {
     const name = path.slice(dir.length);
     if (name.includes('/') || !name.endsWith('.md') || name.startsWith('.')) continue;
+    const id = name.slice(0, -3);
     const [ob, oo, ot] = [b!.get(path), o!.get(path), t!.get(path)];
     const chosen = oo === ot ? oo : ob === oo ? ot : ob === ot ? oo : null;
-    if (chosen === undefined) continue;
-    if (chosen !== null) {
-      pick.set(path, chosen);
-      wanted.add(chosen);
-    } else {
-      both.push({ path, oids: [ob, oo, ot] });
-      for (const x of [ob, oo, ot]) if (x) wanted.add(x);
+    if (chosen === null) both.push({ id, path, oids: [ob, oo, ot] });
+    else if (chosen !== undefined) memories.push({ id, oid: chosen });
+  }
+  const texts = new Map<string, string>();
+  if (both.length > 0) {
+    const blobs = catFileBatch([...new Set(both.flatMap((x) => x.oids.filter((v): v is string => v !== undefined)))], opts);
+    const text = (oid: string | undefined) => (oid === undefined ? null : (blobs.get(oid)?.toString('utf8') ?? null));
+    for (const { id, path, oids } of both) {
+      const r = mergeMemoryText({ base: text(oids[0]), ours: text(oids[1]), theirs: text(oids[2]), file: path, labels, markerSize });
+      // A memory that conflicts is listed as ours until a person resolves it: conflict
+      // markers must not leak into a file git will consider merged. Committing the
+      // resolution runs the pre-commit check, which asks for `cortex project`.
+      const merged = r.clean ? r.text : (text(oids[1]) ?? r.text);
+      if (merged === null) continue;
+      const oid = blobOid(merged);
+      texts.set(oid, merged);
+      memories.push({ id, oid });
     }
   }
-  const blobs = catFileBatch([...wanted], opts);
-  const text = (oid: string | undefined) => (oid === undefined ? null : (blobs.get(oid)?.toString('utf8') ?? null));
-  const out: MemoryText[] = [];
-  for (const [path, oid] of pick) {
-    const t2 = text(oid);
-    if (t2 !== null) out.push({ id: path.slice(dir.length, -3), text: t2, file: path });
-  }
-  for (const { path, oids } of both) {
-    const r = mergeMemoryText({ base: text(oids[0]), ours: text(oids[1]), theirs: text(oids[2]), file: path, labels, markerSize });
-    // A memory that conflicts is listed as ours until a person resolves it: conflict
-    // markers must not leak into a file git will consider merged. Committing the
-    // resolution runs the pre-commit check, which asks for `cortex project`.
-    const merged = r.clean ? r.text : text(oids[1]) ?? r.text;
-    if (merged !== null) out.push({ id: path.slice(dir.length, -3), text: merged, file: path });
-  }
-  return out;
+  return { memories, texts };
 }
 
 function mergeProjection(input: MergeDriverInput, texts: { base: string; ours: string; theirs: string }, labels: MergeLabels, markerSize: number): MergeDriverOutput & { text: string } {
   const file = input.path.replace(/\\/g, '/').split('/').pop() as ProjectionFile;
   const commits = findCommits(input, texts);
   if (typeof commits !== 'string') {
-    const memories = mergedMemoryTexts(commits, input, labels, markerSize);
-    const text = renderFromTexts(memories, file).projections[file] ?? '';
+    const { memories, texts } = mergedMemories(commits, input, labels, markerSize);
+    const readTexts = (oids: string[]) => {
+      const out = new Map<string, string>();
+      const fromGit = catFileBatch(oids.filter((oid) => !texts.has(oid)), { cwd: input.cwd, env: input.env });
+      for (const oid of oids) {
+        const t = texts.get(oid) ?? fromGit.get(oid)?.toString('utf8');
+        if (t !== undefined) out.set(oid, t);
+      }
+      return out;
+    };
+    const cache = openProjectionCache(join(input.cwd, CACHE_DIR));
+    const text = renderFromBlobs({ memories, readTexts, cache, only: file }).projections[file] ?? '';
     return { clean: true, kind: 'projection', method: 'regenerated', conflicts: [], text };
   }
   const r = mergeProjectionText({

@@ -1,18 +1,30 @@
 /**
  * `project`: regenerate `.cortex/decisions.md`, `plan.md` and `decisions-archive.md` from
  * the memories in the work tree, or (`check`) report which are stale without writing.
+ * Also the one rendering path of the merge driver and the pre-commit check
+ * (`renderFromBlobs`), so all three produce the same bytes.
  */
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Diagnostic } from '../core/memory.js';
-import { parseProjectedMemories, type MemoryText } from '../core/projection-source.js';
-import { PROJECTION_FILES, renderProjection, renderProjections, type ProjectionFile, type Projections } from '../core/projection.js';
+import { projectMemoryText } from '../core/projection-source.js';
+import {
+  PROJECTION_FILES,
+  projectedTypes,
+  renderEntry,
+  renderProjectionEntries,
+  type ProjectionFile,
+  type Projections,
+  type RenderedEntry,
+} from '../core/projection.js';
+import { blobOid } from '../git/repo.js';
+import { ProjectionCache } from '../search/projection-cache.js';
 import { readFileIfExists, writeIfChanged } from '../store/atomic.js';
 import { withLock } from '../store/lock.js';
 import { listMemoryFiles } from '../store/memory-store.js';
 import { readTemplate } from '../templates.js';
 import type { Context } from './context.js';
-
 export interface ProjectInput {
   /** Compare only; write nothing. */
   check?: boolean;
@@ -56,30 +68,137 @@ export function projectionTemplates(): Record<ProjectionFile, string> {
  */
 export const DEFAULT_ARCHIVE_IDS: readonly string[] = [];
 
-/**
- * Renders the projections (all three, or only `only`) of a set of memory file texts with
- * the shipped templates: the one rendering path of `project`, the merge driver and the
- * pre-commit check.
- */
-export function renderFromTexts(memories: Iterable<MemoryText>, only?: ProjectionFile): { projections: Partial<Projections>; listed: number; diagnostics: Diagnostic[] } {
-  const templates = projectionTemplates();
-  const parsed = parseProjectedMemories({ memories, templates });
-  const options = { templates, archiveIds: DEFAULT_ARCHIVE_IDS };
-  const projections: Partial<Projections> = only ? { [only]: renderProjection(only, parsed.memories, options) } : renderProjections(parsed.memories, options);
-  return { projections, listed: parsed.memories.length, diagnostics: parsed.diagnostics };
+/** A memory file named by its id and git blob id. */
+export interface MemoryBlob {
+  id: string;
+  oid: string;
 }
 
-/** The memory files of the project tier as texts (unreadable files are skipped). */
-export function readMemoryTexts(ctx: Context): MemoryText[] {
-  const out: MemoryText[] = [];
-  for (const entry of listMemoryFiles(ctx.paths)) {
-    try {
-      out.push({ id: entry.id, text: readFileSync(entry.path, 'utf8'), file: `.cortex/memories/${entry.id}.md` });
-    } catch {
-      // Vanished or unreadable: `cortex lint` reports it; a projection cannot list it.
-    }
+export interface RenderFromBlobsOptions {
+  memories: readonly MemoryBlob[];
+  /** Reads the texts of blobs the cache does not know (called once, maybe with none). */
+  readTexts: (oids: string[]) => Map<string, string>;
+  /** The projection cache (`openProjectionCache`); saved at the end. None: no cache. */
+  cache?: ProjectionCache | undefined;
+  /** Work-tree file names still present, so the cache forgets the others. */
+  presentFiles?: ReadonlySet<string> | undefined;
+  /** Render only this projection. */
+  only?: ProjectionFile | undefined;
+}
+
+export interface RenderFromBlobsResult {
+  projections: Partial<Projections>;
+  /** Memories listed in some projection. */
+  listed: number;
+  diagnostics: Diagnostic[];
+}
+
+let fingerprintMemo: string | undefined;
+
+/** Changes whenever entry rendering or the templates change: the projection cache's version. */
+function renderFingerprint(): string {
+  fingerprintMemo ??= createHash('sha1')
+    .update(
+      renderEntry({
+        id: 'fingerprint-aaaaaa',
+        type: 'decision',
+        summary: 'A *summary* with [[links]] & <tags>',
+        scope: 'project',
+        priority: 7,
+        confidence: 1,
+        pinned: true,
+        status: 'superseded',
+        tags: ['a', 'b_c'],
+        created: '2026-01-02T03:04:05Z',
+        updated: '2026-01-02T03:04:05Z',
+        source: { kind: 'manual' },
+        body: '# Why\n\n- [ ] item\n\n> quote\n\n```\n### code\n```',
+        extra: {},
+      }).text,
+    )
+    .update(JSON.stringify(projectionTemplates()))
+    .digest('hex')
+    .slice(0, 16);
+  return fingerprintMemo;
+}
+
+/** The projection cache of a work tree's `.memory/`. */
+export function openProjectionCache(cacheDir: string): ProjectionCache {
+  return ProjectionCache.load(cacheDir, renderFingerprint());
+}
+
+/**
+ * Renders the projections of memory files named by blob id, with the shipped templates.
+ * Parses and renders only blobs the projection cache does not know.
+ *
+ * @example
+ * renderFromBlobs({ memories: [{ id, oid }], readTexts: (oids) => readFromGit(oids), cacheDir }).projections['decisions.md']
+ */
+export function renderFromBlobs(options: RenderFromBlobsOptions): RenderFromBlobsResult {
+  const templates = projectionTemplates();
+  const types = projectedTypes({ templates });
+  const { cache } = options;
+  const entries: RenderedEntry[] = [];
+  const diagnostics: Diagnostic[] = [];
+  const missing: MemoryBlob[] = [];
+  for (const m of options.memories) {
+    const known = cache?.entry(m.oid, m.id);
+    if (known === undefined) missing.push(m);
+    else if (known !== null) entries.push(known);
   }
-  return out;
+  const texts = missing.length > 0 ? options.readTexts([...new Set(missing.map((m) => m.oid))]) : new Map<string, string>();
+  for (const m of missing) {
+    const text = texts.get(m.oid);
+    if (text === undefined) continue;
+    const r = projectMemoryText({ id: m.id, text, types });
+    diagnostics.push(...r.diagnostics);
+    if (r.entry === undefined) continue;
+    cache?.setEntry(m.oid, r.entry);
+    if (r.entry !== null) entries.push(r.entry);
+  }
+  cache?.save(options.presentFiles ? { presentFiles: options.presentFiles } : {});
+  const render = { templates, archiveIds: DEFAULT_ARCHIVE_IDS };
+  const files = options.only ? [options.only] : PROJECTION_FILES;
+  const projections: Partial<Projections> = Object.fromEntries(files.map((f) => [f, renderProjectionEntries(f, entries, render)]));
+  return { projections, listed: entries.length, diagnostics };
+}
+
+/**
+ * The memory files of the work tree as blobs. Blob ids come from the stat cache when a
+ * file's size and mtime are unchanged, so a warm run reads no memory file.
+ */
+function workTreeBlobs(ctx: Context, cache: ProjectionCache): Omit<RenderFromBlobsOptions, 'cache' | 'only'> {
+  const memories: MemoryBlob[] = [];
+  const texts = new Map<string, string>();
+  const paths = new Map<string, string>();
+  const present = new Set<string>();
+  for (const entry of listMemoryFiles(ctx.paths)) {
+    const name = `${entry.id}.md`;
+    present.add(name);
+    let oid = cache.statOid(name, entry.size, entry.mtimeMs);
+    if (oid === undefined) {
+      let text: string;
+      try {
+        text = readFileSync(entry.path, 'utf8');
+      } catch {
+        continue; // Vanished or unreadable: `cortex lint` reports it.
+      }
+      oid = blobOid(text);
+      texts.set(oid, text);
+      cache.setStat(name, entry.size, entry.mtimeMs, oid);
+    }
+    paths.set(oid, entry.path);
+    memories.push({ id: entry.id, oid });
+  }
+  const readTexts = (oids: string[]) => {
+    const out = new Map<string, string>();
+    for (const oid of oids) {
+      const text = texts.get(oid) ?? readFileIfExists(paths.get(oid) ?? '')?.toString('utf8');
+      if (text !== undefined) out.set(oid, text);
+    }
+    return out;
+  };
+  return { memories, readTexts, presentFiles: present };
 }
 
 /**
@@ -90,7 +209,8 @@ export function readMemoryTexts(ctx: Context): MemoryText[] {
  */
 export async function project(ctx: Context, input: ProjectInput = {}): Promise<ProjectOutput> {
   const run = (): ProjectOutput => {
-    const { projections, listed, diagnostics } = renderFromTexts(readMemoryTexts(ctx));
+    const cache = openProjectionCache(ctx.paths.cacheDir);
+    const { projections, listed, diagnostics } = renderFromBlobs({ ...workTreeBlobs(ctx, cache), cache });
     const files: ProjectFileState[] = PROJECTION_FILES.map((name) => {
       const path = join(ctx.paths.cortexDir, name);
       const file = `.cortex/${name}`;

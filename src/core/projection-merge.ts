@@ -17,12 +17,8 @@
  * Both versions are kept between standard conflict markers and the merge is not clean:
  * running `cortex project` on the merged memories resolves it.
  */
-import type { Root, RootContent } from 'mdast';
-import remarkParse from 'remark-parse';
-import { unified } from 'unified';
-import { MEMORY_TYPES, type Memory } from './memory.js';
 import type { Conflict, MergeLabels, MergeResult } from './merge.js';
-import { DEFAULT_RENDER_PROJECTIONS, renderProjections, type ProjectionFile, type RenderProjectionsOptions } from './projection.js';
+import { DEFAULT_RENDER_PROJECTIONS, projectionSkeleton, type ProjectionFile, type RenderProjectionsOptions } from './projection.js';
 
 export interface MergeProjectionTextOptions {
   /** Null when the file is new on both sides. */
@@ -64,142 +60,71 @@ export interface ParsedProjection {
   entries: ProjectionEntry[];
 }
 
-const parser = unified().use(remarkParse);
 const ID_COMMENT = /^<!-- memory: (\S+) -->$/;
-
-function offsets(node: RootContent): [number, number] {
-  return [node.position?.start.offset ?? 0, node.position?.end.offset ?? 0];
-}
+const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 
 /**
- * Splits a projection into its entries (matched by the id comment after a `###` heading),
+ * Splits a projection into its entries (a `###` heading followed by the id comment),
  * with the section each is in. Text that is not an entry is left out: it comes from the
- * template. Duplicated ids (left by a text merge) keep their first entry.
+ * template. Duplicated ids (left by a text merge) keep their first entry. A line scan
+ * that skips fenced code: entry bodies have their headings moved below `###`, so outside
+ * code a `##` or `###` line can only be the projection's own.
  *
  * @example
  * parseProjection(renderProjections([memory])['decisions.md']).entries[0].id // memory.id
  */
 export function parseProjection(text: string): ParsedProjection {
-  const normalized = text.replace(/\r\n?/g, '\n');
-  const tree = parser.parse(normalized) as Root;
-  const nodes = tree.children;
+  const lines = text.replace(/\r\n?/g, '\n').split('\n');
   const sections: string[] = [];
   const entries: ProjectionEntry[] = [];
   const seen = new Set<string>();
   let open: { id: string; day: string; start: number; section: number } | undefined;
   const close = (end: number) => {
-    if (!open) return;
-    if (!seen.has(open.id)) {
+    if (open && !seen.has(open.id)) {
       seen.add(open.id);
       entries.push({
         id: open.id,
         day: open.day,
         section: open.section,
         sectionHeading: sections[open.section] ?? '',
-        text: normalized.slice(open.start, end).replace(/\s+$/, ''),
+        text: lines.slice(open.start, end).join('\n').replace(/\s+$/, ''),
       });
     }
     open = undefined;
   };
-  for (let i = 0; i < nodes.length; i++) {
-    const node = nodes[i]!;
-    const [start] = offsets(node);
-    if (node.type === 'heading' && node.depth <= 2) {
-      close(start);
-      if (node.depth === 2) sections.push(normalized.slice(...offsets(node)).trim());
+  const nextNonBlank = (from: number) => {
+    let i = from;
+    while (i < lines.length && lines[i]!.trim() === '') i++;
+    return i;
+  };
+  let fence: string | undefined;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const f = FENCE.exec(line)?.[1];
+    if (fence !== undefined) {
+      if (f && f[0] === fence[0] && f.length >= fence.length && line.trim() === f) fence = undefined;
       continue;
     }
-    const next = nodes[i + 1];
-    const match = node.type === 'heading' && node.depth === 3 && next?.type === 'html' ? ID_COMMENT.exec(next.value.trim()) : null;
-    if (match) {
-      close(start);
-      const meta = nodes[i + 2];
-      const metaText = meta?.type === 'paragraph' ? normalized.slice(...offsets(meta)) : '';
-      const day = /^\*([^*]*?)(?: · |\*$)/.exec(metaText)?.[1] ?? '';
-      open = { id: match[1] ?? '', day, start, section: sections.length - 1 };
+    if (f) {
+      fence = f;
+      continue;
     }
+    if (/^#{1,2} /.test(line)) {
+      close(i);
+      if (line.startsWith('## ')) sections.push(line.trim());
+      continue;
+    }
+    if (!line.startsWith('### ')) continue;
+    const at = nextNonBlank(i + 1);
+    const id = ID_COMMENT.exec((lines[at] ?? '').trim())?.[1];
+    if (!id) continue;
+    close(i);
+    const meta = lines[nextNonBlank(at + 1)] ?? '';
+    const day = /^\*([^*]*?)(?: · |\*$)/.exec(meta)?.[1] ?? '';
+    open = { id, day, start: i, section: sections.length - 1 };
   }
-  close(normalized.length);
+  close(lines.length);
   return { sections, entries };
-}
-
-interface Skeleton {
-  /** Text before the first section (title, intro), without trailing blank lines. */
-  prefix: string;
-  sections: { heading: string; head: string; empty: string }[];
-}
-
-function dummy(type: Memory['type'], status: Memory['status']): Memory {
-  return {
-    id: `${type.replace(/_/g, '-')}-${status}-aaaaaa`,
-    type,
-    summary: 'x',
-    scope: 'project',
-    priority: 5,
-    confidence: 1,
-    pinned: false,
-    status,
-    tags: [],
-    created: '2000-01-01T00:00:00Z',
-    updated: '2000-01-01T00:00:00Z',
-    source: { kind: 'manual' },
-    body: '',
-    extra: {},
-  };
-}
-
-/**
- * The layout the template gives a projection: rendered once with no memories (each
- * section shows its empty text) and once with one memory of every type and status (each
- * section shows only its heading and intro), then cut at the section headings.
- */
-function skeletonOf(file: ProjectionFile, templates: RenderProjectionsOptions['templates']): Skeleton {
-  const empty = renderProjections([], { templates })[file].replace(/\r\n?/g, '\n');
-  const full = renderProjections(
-    MEMORY_TYPES.flatMap((t) => [dummy(t, 'active'), dummy(t, 'archived')]),
-    { templates },
-  )[file].replace(/\r\n?/g, '\n');
-  const cut = (text: string) => {
-    const nodes = (parser.parse(text) as Root).children;
-    const headings = nodes.filter((n) => n.type === 'heading' && n.depth === 2).map((n) => offsets(n));
-    const entries = entryStarts(nodes);
-    const prefixEnd = Math.min(headings[0]?.[0] ?? text.length, entries[0] ?? text.length);
-    const parts = headings.map(([start, headingEnd], i) => {
-      const end = headings[i + 1]?.[0] ?? text.length;
-      const firstEntry = entries.find((e) => e > start && e < end);
-      return { heading: text.slice(start, headingEnd).trim(), head: text.slice(start, firstEntry ?? end).replace(/\s+$/, '') };
-    });
-    return { prefix: text.slice(0, prefixEnd).replace(/\s+$/, ''), parts };
-  };
-  const e = cut(empty);
-  const f = cut(full);
-  return {
-    prefix: f.prefix,
-    sections: f.parts.map((p, i) => ({ heading: p.heading, head: p.head, empty: e.parts[i]?.head ?? p.head })),
-  };
-}
-
-/** Offsets of the `###` headings that open entries. */
-function entryStarts(nodes: RootContent[]): number[] {
-  const out: number[] = [];
-  for (let i = 0; i < nodes.length; i++) {
-    const node = nodes[i]!;
-    const next = nodes[i + 1];
-    if (node.type === 'heading' && node.depth === 3 && next?.type === 'html' && ID_COMMENT.test(next.value.trim())) out.push(offsets(node)[0]);
-  }
-  return out;
-}
-
-const skeletons = new Map<string, Skeleton>();
-
-function cachedSkeleton(file: ProjectionFile, templates: RenderProjectionsOptions['templates']): Skeleton {
-  const key = `${file}\0${JSON.stringify(templates ?? {})}`;
-  let s = skeletons.get(key);
-  if (!s) {
-    s = skeletonOf(file, templates);
-    skeletons.set(key, s);
-  }
-  return s;
 }
 
 function sameEntry(a: ProjectionEntry | undefined, b: ProjectionEntry | undefined): boolean {
@@ -210,6 +135,7 @@ function sameEntry(a: ProjectionEntry | undefined, b: ProjectionEntry | undefine
 interface Placed {
   id: string;
   day: string;
+  /** Index in the skeleton's sections (-1: after all of them, for a template without typed sections). */
   section: number;
   text: string;
 }
@@ -225,16 +151,17 @@ interface Placed {
 export function mergeProjectionText(options: MergeProjectionTextOptions): MergeResult {
   const o = { ...DEFAULT_MERGE_PROJECTION_TEXT, ...options };
   const path = o.path ?? `.cortex/${o.file}`;
-  const skeleton = cachedSkeleton(o.file, o.templates);
+  const skeleton = projectionSkeleton(o.file, { templates: o.templates });
   const byId = (text: string | null) => new Map((text === null ? [] : parseProjection(text).entries).map((e) => [e.id, e]));
   const base = byId(o.base);
   const ours = byId(o.ours);
   const theirs = byId(o.theirs);
   const sectionOf = (e: ProjectionEntry) => {
+    if (!skeleton.typed) return -1;
     const byHeading = skeleton.sections.findIndex((s) => s.heading === e.sectionHeading);
     if (byHeading >= 0) return byHeading;
     // A template that renamed a section: keep the entry in the section at the same place.
-    return Math.min(e.section, skeleton.sections.length - 1);
+    return Math.max(0, Math.min(e.section, skeleton.sections.length - 1));
   };
 
   const placed: Placed[] = [];
@@ -268,12 +195,14 @@ export function mergeProjectionText(options: MergeProjectionTextOptions): MergeR
 
   const blocks: { text: string; id?: string }[] = [{ text: skeleton.prefix }];
   const entryBlocks = (ps: Placed[]) => ps.map((p) => ({ text: p.text, id: p.id }));
-  if (skeleton.sections.length === 0) blocks.push(...entryBlocks(placed));
-  else {
-    // Entries found before any section (a sectionless side) go to the first section.
+  if (!skeleton.typed) {
+    blocks.push(...skeleton.sections.map((s) => ({ text: s.head })), ...entryBlocks(placed));
+  } else {
     skeleton.sections.forEach((s, i) => {
-      const mine = placed.filter((p) => Math.max(0, p.section) === i);
-      blocks.push({ text: mine.length === 0 ? s.empty : s.head }, ...entryBlocks(mine));
+      const mine = placed.filter((p) => p.section === i);
+      blocks.push({ text: s.head });
+      if (s.types.length > 0 && mine.length === 0) blocks.push({ text: s.empty });
+      blocks.push(...entryBlocks(mine));
     });
   }
   let line = 1;

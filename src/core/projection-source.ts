@@ -1,34 +1,13 @@
 /**
- * From memory file texts to projections: the one path every caller takes (`cortex project`,
- * the merge driver, the pre-commit check), so they all produce the same bytes.
+ * From a memory file's text to its projection entry: the one path every caller takes
+ * (`cortex project`, the merge driver, the pre-commit check), so all produce the same bytes.
  *
- * Memories of a type no projection lists are skipped before parsing, by reading the
- * `type:` line of the frontmatter: on 10,000 memories most files are never parsed.
+ * Memories of a type no projection lists are recognised before parsing, from the `type:`
+ * line of the frontmatter: on 10,000 memories most files are never parsed.
  */
-import { MEMORY_TYPES, type Diagnostic, type Memory, type MemoryType } from './memory.js';
+import { MEMORY_TYPES, type Diagnostic, type MemoryType } from './memory.js';
 import { parseMemory } from './memory-format.js';
-import { projectedTypes, type RenderProjectionsOptions } from './projection.js';
-
-export interface MemoryText {
-  /** The id the file name gives (`<id>.md` without `.md`). */
-  id: string;
-  text: string;
-  /** Path shown in diagnostics. */
-  file?: string;
-}
-
-export interface ParseProjectedMemoriesOptions {
-  memories: Iterable<MemoryText>;
-  /** Header templates: they say which types the projections list. */
-  templates?: RenderProjectionsOptions['templates'];
-}
-
-export interface ParseProjectedMemoriesResult {
-  /** The memories of projected types that parsed. */
-  memories: Memory[];
-  /** Problems of the files that were parsed. */
-  diagnostics: Diagnostic[];
-}
+import { renderEntry, type RenderedEntry } from './projection.js';
 
 const TOP_LEVEL_TYPE = /^type:[ \t]*(['"]?)([a-z_]+)\1[ \t]*(?:#.*)?$/m;
 
@@ -47,23 +26,27 @@ export function quickMemoryType(text: string): MemoryType | undefined {
   return (MEMORY_TYPES as readonly string[]).includes(type ?? '') ? (type as MemoryType) : undefined;
 }
 
+export interface ProjectMemoryTextOptions {
+  /** The id the file name gives (`<id>.md`). */
+  id: string;
+  text: string;
+  /** Types the projections list (`projectedTypes`). */
+  types: ReadonlySet<MemoryType>;
+  /** Path shown in diagnostics. */
+  file?: string;
+}
+
 /**
- * Parses the memories a projection can list, skipping files of other types unparsed.
- * Render them with `renderProjections` or `renderProjection`.
+ * The projection entry of one memory file: an entry, `null` when no projection lists its
+ * type, `undefined` when the file cannot be used (see `diagnostics`).
  *
  * @example
- * renderProjections(parseProjectedMemories({ memories: [{ id: 'a-abcdef', text }] }).memories)
+ * projectMemoryText({ id: 'a-abcdef', text, types: projectedTypes() }).entry?.text
  */
-export function parseProjectedMemories(options: ParseProjectedMemoriesOptions): ParseProjectedMemoriesResult {
-  const wanted = projectedTypes(options);
-  const memories: Memory[] = [];
-  const diagnostics: Diagnostic[] = [];
-  for (const m of options.memories) {
-    const quick = quickMemoryType(m.text);
-    if (quick !== undefined && !wanted.has(quick)) continue;
-    const parsed = parseMemory(m.text, { file: m.file ?? `.cortex/memories/${m.id}.md`, expectedId: m.id });
-    diagnostics.push(...parsed.diagnostics);
-    if (parsed.memory && wanted.has(parsed.memory.type)) memories.push(parsed.memory);
-  }
-  return { memories, diagnostics };
+export function projectMemoryText(options: ProjectMemoryTextOptions): { entry: RenderedEntry | null | undefined; diagnostics: Diagnostic[] } {
+  const quick = quickMemoryType(options.text);
+  if (quick !== undefined && !options.types.has(quick)) return { entry: null, diagnostics: [] };
+  const { memory, diagnostics } = parseMemory(options.text, { file: options.file ?? `.cortex/memories/${options.id}.md`, expectedId: options.id });
+  if (!memory) return { entry: undefined, diagnostics };
+  return { entry: options.types.has(memory.type) ? renderEntry(memory) : null, diagnostics };
 }

@@ -16,7 +16,7 @@
  * - `plan.md`: status active.
  * So every decision is in exactly one of the two decision files.
  */
-import type { Emphasis, Heading, Html, Nodes, Paragraph, Root, RootContent, Text } from 'mdast';
+import type { Emphasis, Heading, Html, Nodes, Paragraph, RootContent, Text } from 'mdast';
 import remarkParse from 'remark-parse';
 import remarkStringify from 'remark-stringify';
 import { unified } from 'unified';
@@ -220,17 +220,6 @@ export function entrySortKey(memory: Pick<Memory, 'created' | 'id'>): [string, s
   return [memory.created.slice(0, 10), memory.id];
 }
 
-/** Stable total order: the day created, then id, then the whole memory (duplicated ids stay deterministic). */
-function compareMemories(a: Memory, b: Memory): number {
-  const [ac, ai] = entrySortKey(a);
-  const [bc, bi] = entrySortKey(b);
-  if (ac !== bc) return ac < bc ? -1 : 1;
-  if (ai !== bi) return ai < bi ? -1 : 1;
-  const aj = JSON.stringify(a);
-  const bj = JSON.stringify(b);
-  return aj === bj ? 0 : aj < bj ? -1 : 1;
-}
-
 function entryNodes(memory: Memory): RootContent[] {
   const heading: Heading = { type: 'heading', depth: 3, children: [text(memory.summary)] };
   const id: Html = { type: 'html', value: `<!-- memory: ${memory.id} -->` };
@@ -243,24 +232,120 @@ function entryNodes(memory: Memory): RootContent[] {
   return [heading, id, meta, ...(memory.body.trim() === '' ? [] : fragment(memory.body, 3))];
 }
 
-function renderProjectionText(template: string, memories: readonly Memory[], fallbackTypes: readonly MemoryType[]): string {
-  const { header, sections } = parseTemplate(template);
-  const children: RootContent[] = [{ type: 'html', value: PROJECTION_MARKER }, ...header];
-  const typed = sections.filter((s) => s.types.length > 0);
-  if (typed.length === 0) {
-    for (const s of sections) children.push(...(s.heading ? [s.heading] : []), ...s.intro);
-    for (const m of memories.filter((x) => fallbackTypes.includes(x.type))) children.push(...entryNodes(m));
+/** One entry, rendered once, with what placing it needs: a memory's whole contribution to a projection. */
+export interface RenderedEntry {
+  id: string;
+  type: MemoryType;
+  status: Memory['status'];
+  /** The day the entry shows: its sort key, with the id. */
+  day: string;
+  /** From the `###` heading to the entry's last line, without a final newline. */
+  text: string;
+}
+
+/**
+ * Renders one memory's entry. Projections are these entries laid out in the template's
+ * skeleton, so a cache of rendered entries (keyed by the memory file's blob id) spares
+ * both parsing and rendering unchanged memories.
+ *
+ * @example
+ * renderEntry(memory).text.startsWith(`### ${memory.summary}`) // true for a plain summary
+ */
+export function renderEntry(memory: Memory): RenderedEntry {
+  const text = stringifier.stringify({ type: 'root', children: entryNodes(memory) }).replace(/\n+$/, '');
+  return { id: memory.id, type: memory.type, status: memory.status, day: entrySortKey(memory)[0], text };
+}
+
+/** The fixed parts of a projection: what comes before the sections, and each section's head. */
+export interface ProjectionSkeleton {
+  /** The generated marker, title and intro. */
+  prefix: string;
+  sections: {
+    /** The `##` heading line. */
+    heading: string;
+    /** Heading and intro, shown above the entries. */
+    head: string;
+    /** Shown after the head when the section has no entries ('' when the template has none). */
+    empty: string;
+    types: MemoryType[];
+  }[];
+  /** False when no section lists types: then entries of `fallbackTypes` follow the last section. */
+  typed: boolean;
+  fallbackTypes: readonly MemoryType[];
+}
+
+const skeletons = new Map<string, ProjectionSkeleton>();
+
+function block(nodes: RootContent[]): string {
+  return nodes.length === 0 ? '' : stringifier.stringify({ type: 'root', children: nodes }).replace(/\n+$/, '');
+}
+
+/**
+ * The skeleton a template gives a projection (memoised per template text).
+ *
+ * @example
+ * projectionSkeleton('decisions.md').sections.map((s) => s.heading) // ['## Decisions', '## Rejected approaches']
+ */
+export function projectionSkeleton(file: ProjectionFile, options: Pick<RenderProjectionsOptions, 'templates'> = {}): ProjectionSkeleton {
+  const templates = { ...DEFAULT_RENDER_PROJECTIONS.templates, ...options.templates };
+  const template = templates[file] ?? DEFAULT_RENDER_PROJECTIONS.templates[file] ?? '';
+  const key = `${file}\0${template}`;
+  let skeleton = skeletons.get(key);
+  if (!skeleton) {
+    const { header, sections } = parseTemplate(template);
+    skeleton = {
+      prefix: block([{ type: 'html', value: PROJECTION_MARKER }, ...header]),
+      sections: sections.map((s) => ({
+        heading: s.heading ? block([s.heading]) : '',
+        head: block([...(s.heading ? [s.heading] : []), ...s.intro]),
+        empty: block(s.empty),
+        types: s.types,
+      })),
+      typed: sections.some((s) => s.types.length > 0),
+      fallbackTypes: FALLBACK_TYPES[file],
+    };
+    skeletons.set(key, skeleton);
+  }
+  return skeleton;
+}
+
+/** Sort order of entries: the day shown, then id, then text (duplicated ids stay deterministic). */
+function compareEntries(a: RenderedEntry, b: RenderedEntry): number {
+  if (a.day !== b.day) return a.day < b.day ? -1 : 1;
+  if (a.id !== b.id) return a.id < b.id ? -1 : 1;
+  return a.text === b.text ? 0 : a.text < b.text ? -1 : 1;
+}
+
+/**
+ * Lays rendered entries out in a projection: the same bytes as rendering the memories.
+ *
+ * @example
+ * renderProjectionEntries('decisions.md', memories.map(renderEntry)) === renderProjection('decisions.md', memories) // true
+ */
+export function renderProjectionEntries(file: ProjectionFile, entries: readonly RenderedEntry[], options: RenderProjectionsOptions = {}): string {
+  const o = { ...DEFAULT_RENDER_PROJECTIONS, ...options };
+  const archive = new Set(o.archiveIds);
+  const archived = (e: RenderedEntry) => e.status !== 'active' || archive.has(e.id);
+  const pick: Record<ProjectionFile, (e: RenderedEntry) => boolean> = {
+    'decisions.md': (e) => !archived(e),
+    'plan.md': (e) => e.status === 'active',
+    'decisions-archive.md': archived,
+  };
+  const sorted = entries.filter(pick[file]).sort(compareEntries);
+  const skeleton = projectionSkeleton(file, o);
+  const blocks = [skeleton.prefix];
+  if (!skeleton.typed) {
+    blocks.push(...skeleton.sections.map((s) => s.head));
+    blocks.push(...sorted.filter((e) => skeleton.fallbackTypes.includes(e.type)).map((e) => e.text));
   } else {
-    for (const s of sections) {
-      const entries = memories.filter((m) => s.types.includes(m.type));
-      if (s.heading) children.push(s.heading);
-      children.push(...s.intro);
-      if (s.types.length > 0 && entries.length === 0) children.push(...s.empty);
-      for (const m of entries) children.push(...entryNodes(m));
+    for (const s of skeleton.sections) {
+      const mine = sorted.filter((e) => s.types.includes(e.type));
+      blocks.push(s.head);
+      if (s.types.length > 0 && mine.length === 0) blocks.push(s.empty);
+      blocks.push(...mine.map((e) => e.text));
     }
   }
-  const root: Root = { type: 'root', children };
-  return stringifier.stringify(root);
+  return `${blocks.filter((b) => b !== '').join('\n\n')}\n`;
 }
 
 /**
@@ -271,17 +356,7 @@ function renderProjectionText(template: string, memories: readonly Memory[], fal
  * renderProjection('plan.md', memories).includes('## Active plan') // true
  */
 export function renderProjection(file: ProjectionFile, memories: readonly Memory[], options: RenderProjectionsOptions = {}): string {
-  const o = { ...DEFAULT_RENDER_PROJECTIONS, ...options };
-  const templates = { ...DEFAULT_RENDER_PROJECTIONS.templates, ...o.templates };
-  const archive = new Set(o.archiveIds);
-  const archived = (m: Memory) => m.status !== 'active' || archive.has(m.id);
-  const pick: Record<ProjectionFile, (m: Memory) => boolean> = {
-    'decisions.md': (m) => !archived(m),
-    'plan.md': (m) => m.status === 'active',
-    'decisions-archive.md': archived,
-  };
-  const sorted = memories.filter(pick[file]).sort(compareMemories);
-  return renderProjectionText(templates[file] ?? DEFAULT_RENDER_PROJECTIONS.templates[file] ?? '', sorted, FALLBACK_TYPES[file]);
+  return renderProjectionEntries(file, memories.map(renderEntry), options);
 }
 
 /**
