@@ -22,7 +22,8 @@ import { mergeMemoryText, mergeText, type Conflict, type MergeLabels, type Merge
 import { mergeProjectionText } from '../core/projection-merge.js';
 import { isProjectionFile, type ProjectionFile } from '../core/projection.js';
 import { batchCheck, catFileBatch, lsTree, tryGit } from '../git/cli.js';
-import { blobOid, gitDirOf } from '../git/repo.js';
+import { blobOid } from '../git/oid.js';
+import { gitDirOf } from '../git/dirs.js';
 import { CACHE_DIR } from '../store/paths.js';
 import { openProjectionCache, projectionTemplates, renderFromBlobs, type MemoryBlob } from './project.js';
 

@@ -2,12 +2,13 @@
  * Reading refs, commits, trees and blobs with isomorphic-git: no `git` binary at run time.
  * Everything here reads; nothing writes to the repository.
  */
-import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
-import { join } from 'node:path';
 import git from 'isomorphic-git';
 import { GitError } from '../errors.js';
 import { PROJECTION_FILES } from '../core/projection.js';
+
+export { blobOid } from './oid.js';
+export { commonGitDirOf, gitDirOf } from './dirs.js';
 
 /** Shared isomorphic-git object cache: packfile indexes are parsed once per process. */
 export interface GitReader {
@@ -17,17 +18,6 @@ export interface GitReader {
 
 export function gitReader(dir: string): GitReader {
   return { dir, cache: {} };
-}
-
-/**
- * The object id git gives a blob with these bytes (`git hash-object`).
- *
- * @example
- * blobOid('') // 'e69de29bb2d1d6434b8b29ae775ad8c2e48c5391'
- */
-export function blobOid(content: string | Uint8Array): string {
-  const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
-  return createHash('sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
 }
 
 /** Resolves a branch, tag, remote branch or (abbreviated) commit id to a commit id. */
@@ -173,30 +163,4 @@ export async function blobAt(r: GitReader, commit: string, path: string, trees: 
     oid = entry.oid;
   }
   return null;
-}
-
-/** The git directory of a work tree (`.git`, or where a `.git` file points, for worktrees). */
-export function gitDirOf(root: string): string {
-  const dotGit = join(root, '.git');
-  try {
-    if (fs.statSync(dotGit).isFile()) {
-      const line = fs.readFileSync(dotGit, 'utf8').trim();
-      const m = /^gitdir:\s*(.+)$/.exec(line);
-      if (m) return m[1]!.startsWith('/') || /^[A-Za-z]:/.test(m[1]!) ? m[1]! : join(root, m[1]!);
-    }
-  } catch {
-    // Fall through to the usual layout.
-  }
-  return dotGit;
-}
-
-/** The common git directory (shared by linked worktrees): where hooks and config live. */
-export function commonGitDirOf(root: string): string {
-  const gitDir = gitDirOf(root);
-  try {
-    const common = fs.readFileSync(join(gitDir, 'commondir'), 'utf8').trim();
-    return common.startsWith('/') ? common : join(gitDir, common);
-  } catch {
-    return gitDir;
-  }
 }
