@@ -6,9 +6,11 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
+import { ATTRIBUTE_LINES, ATTRIBUTES_HEADER } from '../src/api/git-setup.js';
 import { runMergeDriver } from '../src/api/merge-driver.js';
 import type { Memory } from '../src/core/memory.js';
 import { renderProjections } from '../src/core/projection.js';
+import { REPO_ROOT } from './helpers/repo.js';
 
 function files(texts: { base: string; ours: string; theirs: string }) {
   const dir = mkdtempSync(join(tmpdir(), 'cortex-driver-'));
@@ -72,5 +74,12 @@ describe('runMergeDriver', () => {
     const out = runMergeDriver({ ...paths, path: '.cortex/config.yaml', cwd: dir, env: { [`GITHEAD_${'a'.repeat(40)}`]: 'feature' } });
     expect(out).toMatchObject({ clean: false, kind: 'text' });
     expect(readFileSync(paths.ours, 'utf8')).toBe('a\n<<<<<<< HEAD\nours\n=======\ntheirs\n>>>>>>> feature\n');
+  });
+});
+
+describe("the project's own .gitattributes", () => {
+  it('declares the cortex merge driver exactly as cortex init writes it (the repository dogfoods itself)', () => {
+    const lines = readFileSync(join(REPO_ROOT, '.gitattributes'), 'utf8').split('\n');
+    for (const line of [ATTRIBUTES_HEADER, ...ATTRIBUTE_LINES]) expect(lines).toContain(line);
   });
 });

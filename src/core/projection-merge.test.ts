@@ -120,6 +120,18 @@ describe('mergeProjectionText', () => {
     expect(parseProjectionIds(r.text!).filter((id) => id === 'b-bbbbbb')).toHaveLength(1);
   });
 
+  it('follows custom templates, including one without typed sections', () => {
+    for (const template of ['# Decisions\n', '# Log\n\n## Choices\n\nWhat we chose.\n<!-- types: decision -->\n<!-- empty: _Nothing yet._ -->\n\n## Notes\n\nFree text.\n']) {
+      const templates = { 'decisions.md': template };
+      const render = (ms: Memory[]) => renderProjections(ms, { templates })['decisions.md'];
+      const a = memory({ id: 'a-aaaaaa' });
+      const b = memory({ id: 'b-bbbbbb', created: '2026-03-01T00:00:00Z', body: '- one\n- two' });
+      const c = memory({ id: 'c-cccccc', created: '2026-02-01T00:00:00Z' });
+      const r = mergeProjectionText({ base: render([a]), ours: render([a, b]), theirs: render([c]), file: 'decisions.md', templates });
+      expect(r.text).toBe(render([b, c]));
+    }
+  });
+
   it('de-duplicates entries a plain text merge left twice', () => {
     const one = renderProjections([memory({ id: 'a-aaaaaa' })])['decisions.md'];
     const doubled = `${one}${one.slice(one.indexOf('### '))}`;
