@@ -434,3 +434,39 @@ describe('staleness from git', () => {
     expect(doc.stdout).toContain('may be outdated');
   });
 });
+
+describe('repository states', () => {
+  it('handles a directory that is not a repository, an unborn branch and a detached HEAD', async () => {
+    const plain = tempRepo({}, { git: false });
+    ok(plain.cortex(['init']));
+    const doc = json<{ ok: boolean; checks: { id: string; severity: string }[] }>(plain.cortex(['doctor', '--json']));
+    expect(doc.checks.find((c) => c.id === 'git')?.severity).toBe('warning');
+    expect(doc.ok).toBe(true);
+    const noGit = plain.cortex(['diff', 'main..feature']);
+    expect(noGit.code).toBe(1);
+    expect(noGit.stderr).toContain('needs a git repository');
+    expect(await computeStaleness(ctxOf(plain), [{ id: 'a-aaaaaa', source: { commit: 'abc1234', files: ['x'] } }])).toEqual({});
+
+    const unborn = tempRepo();
+    ok(unborn.cortex(['init']));
+    const id = await mem(unborn, 'Chose SQLite over Postgres');
+    expect(readFileSync(join(unborn.dir, memoryFile(id)), 'utf8')).toContain('branch: main');
+    expect(await computeStaleness(ctxOf(unborn), [{ id, source: { commit: 'abc1234', files: ['x'] } }])).toEqual({});
+    const missing = unborn.cortex(['recall', 'sqlite', '--branch', 'feature']);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('Unknown revision "feature"');
+
+    const repo = setup();
+    ok(repo.git(['checkout', '-q', '-b', 'feature']));
+    const f = await mem(repo, 'Use Redis streams for the job queue');
+    await regenerate(repo);
+    commit(repo, 'feature');
+    ok(repo.git(['checkout', '-q', '--detach', 'main']));
+    const detached = await mem(repo, 'Detached HEAD memories record a commit but no branch');
+    const text = repo.read(memoryFile(detached));
+    expect(text).toMatch(/commit: [0-9a-f]{12}/);
+    expect(text).not.toContain('branch:');
+    const r = json<{ results: { id: string; ref?: { merged: boolean } }[] }>(repo.cortex(['recall', 'job queue', '--branch', 'feature', '--json']));
+    expect(r.results[0]).toMatchObject({ id: f, ref: { merged: false } });
+  });
+});
