@@ -89,6 +89,19 @@ function distance(a: string, b: string): number {
   return dp[a.length]![b.length]!;
 }
 
+/** Set when a command trapped Ctrl-C (see `IO.trapInterrupt`). */
+let interrupt: AbortController | undefined;
+
+function onSigint(): void {
+  if (interrupt && !interrupt.signal.aborted) {
+    interrupt.abort();
+    return;
+  }
+  // git (2.42+) takes a merge driver exit above 128 for a crash and aborts the whole merge;
+  // an interrupted driver reports a conflict instead (%A still holds our side).
+  process.exit(process.argv[2] === 'merge-driver' ? 1 : 130);
+}
+
 export function processIO(): IO {
   const env = process.env;
   return {
@@ -106,6 +119,7 @@ export function processIO(): IO {
     paint: painter(shouldColor(process.stdout, env)),
     env,
     cwd: process.cwd(),
+    trapInterrupt: () => (interrupt ??= new AbortController()).signal,
   };
 }
 
@@ -178,9 +192,7 @@ const invokedDirectly = (() => {
 })();
 
 if (invokedDirectly) {
-  // git (2.42+) takes a merge driver exit above 128 for a crash and aborts the whole merge;
-  // an interrupted driver reports a conflict instead (%A still holds our side).
-  process.on('SIGINT', () => process.exit(process.argv[2] === 'merge-driver' ? 1 : 130));
+  process.on('SIGINT', onSigint);
   run(process.argv.slice(2), processIO()).then(
     (code) => {
       process.exitCode = code;

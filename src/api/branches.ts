@@ -91,7 +91,8 @@ export async function recallBranches(ctx: Context, input: RecallInput & { branch
   const diagnostics: RecallOutput['diagnostics'] = [];
   let names: string[];
   if (input.allBranches) {
-    const here = await recall(ctx, plain);
+    // Keyword search here too, so the scores of every branch compare.
+    const here = await recall(ctx, { ...plain, mode: 'keyword' });
     results.push(...here.results);
     diagnostics.push(...here.diagnostics);
     names = (await listBranches(r)).filter((b) => b !== head.branch);
