@@ -131,6 +131,11 @@ try {
     process.exit(0);
   }
   const nodeBare = time(() => must(spawnSync(process.execPath, ['-e', '0']), 'node -e 0'), RUNS * 2);
+  const cacheFile = join(repo, '.memory', 'projections.json');
+  const projectCold = time(() => {
+    rmSync(cacheFile, { force: true });
+    must(cortex(['project']), 'project');
+  }, Math.max(1, Math.min(RUNS, 3)));
   const project = time(() => must(cortex(['project']), 'project'));
   const check = time(() => must(cortex(['project', '--check']), 'project --check'));
 
@@ -149,6 +154,11 @@ try {
     prepare();
     must(cortex(driverArgs, { [`GITHEAD_${theirs}`]: 'feature', CORTEX_DEBUG: '1' }), 'driver');
   });
+  const driverCold = time(() => {
+    prepare();
+    rmSync(cacheFile, { force: true });
+    must(cortex(driverArgs, { [`GITHEAD_${theirs}`]: 'feature' }), 'driver');
+  }, Math.max(1, Math.min(RUNS, 3)));
   const driverEntries = time(() => {
     prepare();
     must(cortex(driverArgs), 'driver');
@@ -163,16 +173,20 @@ try {
   const rows = [
     ['node -e 0', nodeBare],
     [`cortex project (${N} memories, nothing to write)`, project],
+    [`cortex project, cold: no .memory/ cache (${N})`, projectCold],
     [`cortex project --check (${N})`, check],
     [`merge driver, decisions.md regenerated (${N}, git merge)`, driverRegen],
+    [`merge driver, decisions.md regenerated, cold cache (${N})`, driverCold],
     [`merge driver, decisions.md entry by entry (${N}, cherry-pick)`, driverEntries],
     [`git merge, both sides added a decision (${N})`, wholeMerge],
   ];
+  const load = (await import('node:os')).loadavg()[0].toFixed(1);
   if (values.json) {
-    console.log(JSON.stringify({ n: N, runs: RUNS, results: Object.fromEntries(rows.map(([k, v]) => [k, { ...v, ratio: v.median / nodeBare.median }])) }, null, 2));
+    console.log(JSON.stringify({ n: N, runs: RUNS, load, results: Object.fromEntries(rows.map(([k, v]) => [k, { ...v, ratio: v.median / nodeBare.median }])) }, null, 2));
   } else {
     console.log(`| path | median ms | min–max ms | × node -e 0 |\n|---|---:|---:|---:|`);
     for (const [name, t] of rows) console.log(`| ${name} | ${t.median.toFixed(0)} | ${t.min.toFixed(0)}–${t.max.toFixed(0)} | ${(t.median / nodeBare.median).toFixed(1)} |`);
+    console.log(`\n1-minute load average at the end: ${load} (2 cores)`);
   }
 } finally {
   if (!values.keep) rmSync(base, { recursive: true, force: true });
