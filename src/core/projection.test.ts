@@ -13,6 +13,7 @@ import {
   isProjectionFile,
   parseProjectionIds,
   projectedTypes,
+  renderEntry,
   renderProjections,
 } from './projection.js';
 
@@ -205,5 +206,54 @@ describe('DEFAULT_*_TEMPLATE', () => {
     ['projection-archive.md', DEFAULT_ARCHIVE_TEMPLATE],
   ])('equals templates/%s', (name, value) => {
     expect(value).toBe(readFileSync(new URL(`templates/${name}`, ROOT), 'utf8'));
+  });
+});
+
+describe('renderEntry', () => {
+  const LINES = [
+    'Plain words and [[link-abcdef]], 2 * 3, _this_ and snake_case.',
+    'Another line: with `code`, <b>inline</b> & entities &amp; stars *x*.',
+    '(parenthesised) "quoted" \'single\'',
+    '2026 was the year',
+    'x',
+    '- a list item',
+    '- [ ] a task',
+    '- [x] done task',
+    '- another item',
+    '',
+    '',
+    '# Heading',
+    '> quote',
+    '1. ordered',
+    '2) ordered',
+    '* star item',
+    '+ plus item',
+    '  indented',
+    '    code',
+    '```',
+    '~~~',
+    '---',
+    '===',
+    '- - -',
+    '<div>',
+    '[ref]: https://example.com',
+    'trailing space ',
+    'hard break\\',
+    '-',
+    '- ',
+    '-  two spaces',
+    '\ttab',
+    '- # heading item',
+    '- 1. nested',
+    '|a|b|',
+  ];
+  it('writes the same bytes on the fast path as through remark', () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...LINES), { maxLength: 8 }), (lines) => {
+        const m = memory({ id: 'a-aaaaaa', body: lines.join('\n').trim() });
+        expect(renderEntry(m).text).toBe(renderEntry(m, { fastPath: false }).text);
+      }),
+      { numRuns: 400 },
+    );
   });
 });

@@ -220,7 +220,7 @@ export function entrySortKey(memory: Pick<Memory, 'created' | 'id'>): [string, s
   return [memory.created.slice(0, 10), memory.id];
 }
 
-function entryNodes(memory: Memory): RootContent[] {
+function headNodes(memory: Memory): RootContent[] {
   const heading: Heading = { type: 'heading', depth: 3, children: [text(memory.summary)] };
   const id: Html = { type: 'html', value: `<!-- memory: ${memory.id} -->` };
   const facts = [entrySortKey(memory)[0], `priority ${memory.priority}`];
@@ -228,8 +228,46 @@ function entryNodes(memory: Memory): RootContent[] {
   if (memory.pinned) facts.push('pinned');
   if (memory.tags.length > 0) facts.push(`tags: ${memory.tags.join(', ')}`);
   const meta: Paragraph = { type: 'paragraph', children: [{ type: 'emphasis', children: [text(facts.join(' · '))] } satisfies Emphasis] };
+  return [heading, id, meta];
+}
+
+function entryNodes(memory: Memory): RootContent[] {
   // Body headings move below the entry's own `###`, so they cannot break the outline.
-  return [heading, id, meta, ...(memory.body.trim() === '' ? [] : fragment(memory.body, 3))];
+  return [...headNodes(memory), ...(memory.body.trim() === '' ? [] : fragment(memory.body, 3))];
+}
+
+// A line that can only be text in a paragraph: it starts with a letter, digit (but is not
+// an ordered-list marker), or an opening quote or parenthesis, and ends in a non-space
+// character that is not a backslash. Nothing in it can open or interrupt a block.
+const PLAIN_LINE = /^(?![0-9]+[.)](?:[ \t]|$))[\p{L}\p{N}("'][^\t\r]*?[^\s\\]$|^[\p{L}\p{N}]$/u;
+// A tight "- " list item holding one such line (or a task box followed by one).
+const PLAIN_ITEM = /^- (?:\[[ xX]\] )?(?![0-9]+[.)](?:[ \t]|$))[\p{L}\p{N}("'][^\t\r]*?[^\s\\]$|^- [\p{L}\p{N}]$/u;
+
+/**
+ * The body as remark would write it, without remark, when the body is only paragraphs of
+ * plain lines and tight "- " lists of one-line items: such text is written back as it was,
+ * blocks one blank line apart. Anything else (headings, quotes, code, other lists,
+ * indentation, trailing spaces …) returns undefined and takes the full path. A property
+ * test holds the two paths to the same bytes.
+ */
+function plainBody(body: string): string | undefined {
+  const blocks: string[] = [];
+  let current: string[] = [];
+  let kind: 'p' | 'li' | undefined;
+  for (const line of body.split('\n')) {
+    if (/^[ \t]*$/.test(line)) {
+      if (current.length > 0) blocks.push(current.join('\n'));
+      current = [];
+      kind = undefined;
+      continue;
+    }
+    const k = line.startsWith('- ') ? (PLAIN_ITEM.test(line) ? 'li' : undefined) : PLAIN_LINE.test(line) ? 'p' : undefined;
+    if (k === undefined || (kind !== undefined && k !== kind)) return undefined;
+    kind = k;
+    current.push(line);
+  }
+  if (current.length > 0) blocks.push(current.join('\n'));
+  return blocks.join('\n\n');
 }
 
 /** One entry, rendered once, with what placing it needs: a memory's whole contribution to a projection. */
@@ -244,15 +282,20 @@ export interface RenderedEntry {
 }
 
 /**
- * Renders one memory's entry. Projections are these entries laid out in the template's
+ * Renders one memory's entry (`fastPath: false` forces the remark path; only tests need
+ * it). Projections are these entries laid out in the template's
  * skeleton, so a cache of rendered entries (keyed by the memory file's blob id) spares
  * both parsing and rendering unchanged memories.
  *
  * @example
  * renderEntry(memory).text.startsWith(`### ${memory.summary}`) // true for a plain summary
  */
-export function renderEntry(memory: Memory): RenderedEntry {
-  const text = stringifier.stringify({ type: 'root', children: entryNodes(memory) }).replace(/\n+$/, '');
+export function renderEntry(memory: Memory, options: { fastPath?: boolean } = {}): RenderedEntry {
+  const plain = options.fastPath === false || memory.body.trim() === '' ? undefined : plainBody(memory.body);
+  const text =
+    plain === undefined
+      ? stringifier.stringify({ type: 'root', children: entryNodes(memory) }).replace(/\n+$/, '')
+      : `${stringifier.stringify({ type: 'root', children: headNodes(memory) }).replace(/\n+$/, '')}\n\n${plain}`;
   return { id: memory.id, type: memory.type, status: memory.status, day: entrySortKey(memory)[0], text };
 }
 
@@ -356,7 +399,7 @@ export function renderProjectionEntries(file: ProjectionFile, entries: readonly 
  * renderProjection('plan.md', memories).includes('## Active plan') // true
  */
 export function renderProjection(file: ProjectionFile, memories: readonly Memory[], options: RenderProjectionsOptions = {}): string {
-  return renderProjectionEntries(file, memories.map(renderEntry), options);
+  return renderProjectionEntries(file, memories.map((m) => renderEntry(m)), options);
 }
 
 /**
