@@ -362,6 +362,16 @@ describe('cortex init and the git hooks', () => {
     expect(secret.stderr).toMatch(/pasted-key-aaaaaa\.md:8: looks like a secret \(aws-access-key\)/);
   });
 
+  it('configures the driver where git reads it from a linked worktree', () => {
+    const repo = tempRepo({ 'README.md': '# demo\n' });
+    commit(repo, 'first');
+    const linked = join(repo.home, 'linked');
+    ok(repo.git(['worktree', 'add', '-q', '-b', 'side', linked]));
+    ok(repo.cortex(['init'], { cwd: linked }));
+    expect(repo.git(['-C', linked, 'config', '--get', 'merge.cortex.driver']).stdout).toContain('merge-driver %O %A %B %P %L');
+    expect(existsSync(join(repo.dir, '.git', 'hooks', 'pre-commit'))).toBe(true);
+  });
+
   it('lets commits through when cortex cannot be found', async () => {
     const repo = setup();
     await mem(repo, 'Chose SQLite over Postgres');

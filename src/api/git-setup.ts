@@ -65,7 +65,8 @@ export type HookHome =
 
 async function getConfig(root: string, path: string): Promise<string | undefined> {
   try {
-    const v = await git.getConfig({ fs, dir: root, path });
+    // Linked worktrees share the main repository's config: read and write it there.
+    const v = await git.getConfig({ fs, dir: root, gitdir: commonGitDirOf(root), path });
     return v === undefined || v === null ? undefined : String(v);
   } catch {
     return undefined;
@@ -196,7 +197,7 @@ export async function setUpGit(ctx: Context, options: GitSetupOptions = {}): Pro
   let changed = false;
   for (const [path, value] of wanted) {
     if ((await getConfig(root, path)) === value) continue;
-    await git.setConfig({ fs, dir: root, path, value });
+    await git.setConfig({ fs, dir: root, gitdir: commonGitDirOf(root), path, value });
     changed = true;
   }
   steps.push({ target: '.git/config', action: changed ? 'updated' : 'unchanged', detail: changed ? `merge driver: ${driverCommand(command)}` : 'merge driver configured' });

@@ -6,6 +6,7 @@ import * as fs from 'node:fs';
 import git from 'isomorphic-git';
 import { GitError } from '../errors.js';
 import { PROJECTION_FILES } from '../core/projection.js';
+import { commonGitDirOf } from './dirs.js';
 
 export { blobOid } from './oid.js';
 export { commonGitDirOf, gitDirOf } from './dirs.js';
@@ -87,7 +88,7 @@ export async function mergeBases(r: GitReader, a: string, b: string): Promise<st
 
 export async function readConfig(r: GitReader, path: string): Promise<string | undefined> {
   try {
-    const v = await git.getConfig({ fs, dir: r.dir, path });
+    const v = await git.getConfig({ fs, dir: r.dir, gitdir: commonGitDirOf(r.dir), path });
     return v === undefined || v === null ? undefined : String(v);
   } catch {
     return undefined;
