@@ -370,6 +370,16 @@ describe('cortex init and the git hooks', () => {
     ok(repo.cortex(['init'], { cwd: linked }));
     expect(repo.git(['-C', linked, 'config', '--get', 'merge.cortex.driver']).stdout).toContain('merge-driver %O %A %B %P %L');
     expect(existsSync(join(repo.dir, '.git', 'hooks', 'pre-commit'))).toBe(true);
+    // Refs live in the main repository, HEAD in the worktree's own git dir.
+    ok(repo.git(['-C', linked, 'add', '-A']));
+    ok(repo.git(['-C', linked, 'commit', '-q', '-m', 'cortex']));
+    const made = json<{ id: string }>(ok(repo.cortex(['remember', 'Chose SQLite for storage', '--type', 'decision', '--json'], { cwd: linked })));
+    expect(readFileSync(join(linked, memoryFile(made.id)), 'utf8')).toContain('branch: side');
+    ok(repo.cortex(['project'], { cwd: linked }));
+    ok(repo.git(['-C', linked, 'add', '-A']));
+    ok(repo.git(['-C', linked, 'commit', '-q', '-m', 'memory']));
+    const found = json<{ results: { id: string; ref?: { branch: string } }[] }>(repo.cortex(['recall', 'sqlite', '--branch', 'side', '--json'], { cwd: linked }));
+    expect(found.results[0]?.ref?.branch).toBe('side');
   });
 
   it('lets commits through when cortex cannot be found', async () => {

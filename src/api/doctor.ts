@@ -7,6 +7,7 @@
 import { existsSync } from 'node:fs';
 import * as fs from 'node:fs';
 import git from 'isomorphic-git';
+import { commonGitDirOf } from '../git/dirs.js';
 import { computeStaleness } from '../git/staleness.js';
 import { KeywordIndex } from '../search/keyword-index.js';
 import { findGitRoot } from '../store/paths.js';
@@ -79,7 +80,7 @@ async function gitChecks(ctx: Context, root: string): Promise<DoctorCheck[]> {
   }
   let ignored = false;
   try {
-    ignored = await git.isIgnored({ fs, dir: root, filepath: '.memory/index.json' });
+    ignored = await git.isIgnored({ fs, dir: root, gitdir: commonGitDirOf(root), filepath: '.memory/index.json' });
   } catch {
     ignored = false;
   }

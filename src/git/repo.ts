@@ -6,19 +6,25 @@ import * as fs from 'node:fs';
 import git from 'isomorphic-git';
 import { GitError } from '../errors.js';
 import { PROJECTION_FILES } from '../core/projection.js';
-import { commonGitDirOf } from './dirs.js';
 
 export { blobOid } from './oid.js';
 export { commonGitDirOf, gitDirOf } from './dirs.js';
+import { commonGitDirOf, gitDirOf } from './dirs.js';
 
-/** Shared isomorphic-git object cache: packfile indexes are parsed once per process. */
+/**
+ * How to read one repository: its work tree, the git directory holding objects and refs
+ * (the common one, for linked worktrees), the work tree's own git directory (its HEAD),
+ * and isomorphic-git's object cache, so packfile indexes are parsed once per process.
+ */
 export interface GitReader {
   dir: string;
+  gitdir: string;
+  headGitdir: string;
   cache: object;
 }
 
 export function gitReader(dir: string): GitReader {
-  return { dir, cache: {} };
+  return { dir, gitdir: commonGitDirOf(dir), headGitdir: gitDirOf(dir), cache: {} };
 }
 
 /** Resolves a branch, tag, remote branch or (abbreviated) commit id to a commit id. */
@@ -26,13 +32,14 @@ export async function resolveCommit(r: GitReader, ref: string): Promise<string> 
   try {
     if (/^[0-9a-f]{4,40}$/i.test(ref)) {
       try {
-        const oid = ref.length === 40 ? ref : await git.expandOid({ fs, dir: r.dir, oid: ref, cache: r.cache });
+        const oid = ref.length === 40 ? ref : await git.expandOid({ fs, dir: r.dir, gitdir: r.gitdir, oid: ref, cache: r.cache });
         return await peel(r, oid);
       } catch {
         // Not an object id: maybe a branch named like one.
       }
     }
-    const oid = await git.resolveRef({ fs, dir: r.dir, ref });
+    // HEAD belongs to the work tree (linked worktrees have their own); branches are shared.
+    const oid = ref === 'HEAD' ? await resolveHead(r) : await git.resolveRef({ fs, dir: r.dir, gitdir: r.gitdir, ref });
     return await peel(r, oid);
   } catch (err) {
     throw new GitError(`Unknown revision "${ref}".`, {
@@ -42,8 +49,14 @@ export async function resolveCommit(r: GitReader, ref: string): Promise<string> 
   }
 }
 
+async function resolveHead(r: GitReader): Promise<string> {
+  const branch = await git.currentBranch({ fs, dir: r.dir, gitdir: r.headGitdir, fullname: true });
+  if (branch) return git.resolveRef({ fs, dir: r.dir, gitdir: r.gitdir, ref: branch });
+  return git.resolveRef({ fs, dir: r.dir, gitdir: r.headGitdir, ref: 'HEAD' });
+}
+
 async function peel(r: GitReader, oid: string): Promise<string> {
-  const { type, object } = await git.readObject({ fs, dir: r.dir, oid, cache: r.cache });
+  const { type, object } = await git.readObject({ fs, dir: r.dir, gitdir: r.gitdir, oid, cache: r.cache });
   if (type === 'commit') return oid;
   if (type === 'tag') return peel(r, (object as { object: string }).object);
   throw new GitError(`${oid.slice(0, 12)} is a ${type}, not a commit.`);
@@ -51,7 +64,7 @@ async function peel(r: GitReader, oid: string): Promise<string> {
 
 /** Local branch names. */
 export async function listBranches(r: GitReader): Promise<string[]> {
-  return (await git.listBranches({ fs, dir: r.dir })).sort();
+  return (await git.listBranches({ fs, dir: r.dir, gitdir: r.gitdir })).sort();
 }
 
 /** Remote-tracking branch names (`origin/main`), for every remote. */
@@ -59,12 +72,12 @@ export async function listRemoteBranches(r: GitReader): Promise<string[]> {
   const out: string[] = [];
   let remotes: { remote: string }[] = [];
   try {
-    remotes = await git.listRemotes({ fs, dir: r.dir });
+    remotes = await git.listRemotes({ fs, dir: r.dir, gitdir: r.gitdir });
   } catch {
     return out;
   }
   for (const { remote } of remotes) {
-    for (const b of await git.listBranches({ fs, dir: r.dir, remote }).catch(() => [] as string[])) {
+    for (const b of await git.listBranches({ fs, dir: r.dir, gitdir: r.gitdir, remote }).catch(() => [] as string[])) {
       if (b !== 'HEAD') out.push(`${remote}/${b}`);
     }
   }
@@ -75,7 +88,7 @@ export async function listRemoteBranches(r: GitReader): Promise<string[]> {
 export async function isAncestor(r: GitReader, ancestor: string, descendant: string): Promise<boolean> {
   if (ancestor === descendant) return true;
   try {
-    return await git.isDescendent({ fs, dir: r.dir, oid: descendant, ancestor, depth: -1, cache: r.cache });
+    return await git.isDescendent({ fs, dir: r.dir, gitdir: r.gitdir, oid: descendant, ancestor, depth: -1, cache: r.cache });
   } catch {
     return false;
   }
@@ -83,12 +96,12 @@ export async function isAncestor(r: GitReader, ancestor: string, descendant: str
 
 /** The merge bases of two commits (usually one). */
 export async function mergeBases(r: GitReader, a: string, b: string): Promise<string[]> {
-  return git.findMergeBase({ fs, dir: r.dir, oids: [a, b], cache: r.cache });
+  return git.findMergeBase({ fs, dir: r.dir, gitdir: r.gitdir, oids: [a, b], cache: r.cache });
 }
 
 export async function readConfig(r: GitReader, path: string): Promise<string | undefined> {
   try {
-    const v = await git.getConfig({ fs, dir: r.dir, gitdir: commonGitDirOf(r.dir), path });
+    const v = await git.getConfig({ fs, dir: r.dir, gitdir: r.gitdir, path });
     return v === undefined || v === null ? undefined : String(v);
   } catch {
     return undefined;
@@ -109,7 +122,7 @@ export interface CortexTree {
 }
 
 async function treeEntries(r: GitReader, oid: string): Promise<{ path: string; oid: string; type: string }[]> {
-  const { tree } = await git.readTree({ fs, dir: r.dir, oid, cache: r.cache });
+  const { tree } = await git.readTree({ fs, dir: r.dir, gitdir: r.gitdir, oid, cache: r.cache });
   return tree;
 }
 
@@ -119,7 +132,7 @@ async function treeEntries(r: GitReader, oid: string): Promise<{ path: string; o
  */
 export async function readCortexTree(r: GitReader, commit: string): Promise<CortexTree> {
   const out: CortexTree = { commit, memoriesTree: undefined, memories: new Map(), edges: new Map(), projections: new Map() };
-  const { commit: c } = await git.readCommit({ fs, dir: r.dir, oid: commit, cache: r.cache });
+  const { commit: c } = await git.readCommit({ fs, dir: r.dir, gitdir: r.gitdir, oid: commit, cache: r.cache });
   const top = await treeEntries(r, c.tree);
   const cortex = top.find((e) => e.path === '.cortex' && e.type === 'tree');
   if (!cortex) return out;
@@ -138,7 +151,7 @@ export async function readCortexTree(r: GitReader, commit: string): Promise<Cort
 
 /** The text of a blob (UTF-8). */
 export async function readBlobText(r: GitReader, oid: string): Promise<string> {
-  const { blob } = await git.readBlob({ fs, dir: r.dir, oid, cache: r.cache });
+  const { blob } = await git.readBlob({ fs, dir: r.dir, gitdir: r.gitdir, oid, cache: r.cache });
   return Buffer.from(blob).toString('utf8');
 }
 
@@ -148,7 +161,7 @@ export async function readBlobText(r: GitReader, oid: string): Promise<string> {
  * that share directories read each tree once.
  */
 export async function blobAt(r: GitReader, commit: string, path: string, trees: Map<string, Map<string, { oid: string; type: string }>> = new Map()): Promise<string | null> {
-  const { commit: c } = await git.readCommit({ fs, dir: r.dir, oid: commit, cache: r.cache });
+  const { commit: c } = await git.readCommit({ fs, dir: r.dir, gitdir: r.gitdir, oid: commit, cache: r.cache });
   let oid = c.tree;
   const parts = path.split('/').filter(Boolean);
   for (let i = 0; i < parts.length; i++) {
