@@ -26,7 +26,8 @@ const command: CommandDef = {
     'search cache) to .gitignore. In a git repository it also declares the merge driver for .cortex/\n' +
     'in .gitattributes, configures it in this clone (merge.cortex.driver, cortex.command in .git/config)\n' +
     'and installs the pre-commit, post-merge, post-checkout and post-rewrite hooks: existing hooks are\n' +
-    'kept and run first; core.hooksPath, husky and lefthook are respected.\n' +
+    'kept and run first; core.hooksPath, husky and lefthook are respected. It also generates the\n' +
+    'projections (.cortex/decisions.md, plan.md, decisions-archive.md). See docs/git.md.\n' +
     'Re-running changes nothing that is already set up; run it in every fresh clone.',
   options: {
     command: {
