@@ -1,9 +1,23 @@
+import { realpathSync } from 'node:fs';
 import { setupClaude } from '../api/claude-setup.js';
+import { shellQuote } from '../api/git-setup.js';
 import { init, type InitStep } from '../api/init.js';
 import { registerDefaultSteps } from '../api/setup.js';
 import { UsageError } from '../errors.js';
-import { bool, type CommandDef, type IO } from '../term/args.js';
+import { bool, str, type CommandDef, type IO } from '../term/args.js';
 import { printJson } from './shared.js';
+
+/**
+ * How git should run this very cortex (hooks, merge driver): the node binary and the
+ * script that is running now, by absolute path, so it works without cortex on PATH.
+ */
+function currentCommand(): string {
+  try {
+    return `${shellQuote(process.execPath)} ${shellQuote(realpathSync(process.argv[1] ?? ''))}`;
+  } catch {
+    return 'cortex';
+  }
+}
 
 function printSteps(io: IO, steps: InitStep[]): void {
   const p = io.paint;
@@ -16,21 +30,32 @@ function printSteps(io: IO, steps: InitStep[]): void {
 const command: CommandDef = {
   name: 'init',
   summary: 'Set up .cortex/ in this repository (safe to re-run)',
-  usage: ['init [--dir <path>]', 'init --claude', 'init --claude --global'],
+  usage: ['init [--dir <path>] [--command <cmd>]', 'init --claude', 'init --claude --global'],
   description:
     'Creates .cortex/memories/ and .cortex/edges/ at the repository root and adds .memory/ (the local\n' +
-    'search cache) to .gitignore. Re-running changes nothing that is already set up.\n' +
+    'search cache) to .gitignore. In a git repository it also declares the merge driver for .cortex/\n' +
+    'in .gitattributes, configures it in this clone (merge.cortex.driver, cortex.command in .git/config)\n' +
+    'and installs the pre-commit, post-merge, post-checkout and post-rewrite hooks: existing hooks are\n' +
+    'kept and run first; core.hooksPath, husky and lefthook are respected. It also generates the\n' +
+    'projections (.cortex/decisions.md, plan.md, decisions-archive.md). See docs/git.md.\n' +
+    'Re-running changes nothing that is already set up; run it in every fresh clone.\n' +
     '\n' +
     'With --claude it also wires Claude Code: the Cortex hooks are merged into .claude/settings.json\n' +
     '(every existing setting and hook is kept), and .claude/rules/cortex-memory.md (how to record a\n' +
     'memory with a [MEMORY: type] tag) and the /recall and /remember commands are written unless they\n' +
-    'exist. With --global as well, the same goes into your own Claude Code settings\n' +
-    '($CLAUDE_CONFIG_DIR or ~/.claude) for every project, and the repository is left alone.',
+    'exist. The hooks run `cortex` from PATH (the settings file is shared). With --global as well, the\n' +
+    'same goes into your own Claude Code settings ($CLAUDE_CONFIG_DIR or ~/.claude) for every project,\n' +
+    'and the repository is left alone. See docs/claude-code.md.',
   options: {
+    command: {
+      type: 'string',
+      value: '<cmd>',
+      description: 'How git hooks and the merge driver run cortex (default: this node and cortex, by absolute path).',
+    },
     claude: { type: 'boolean', description: 'Also set up Claude Code hooks, rules and slash commands.' },
     global: { type: 'boolean', description: 'With --claude: set up your user-level Claude Code settings instead.' },
   },
-  examples: ['cortex init', 'cortex init --claude', 'cortex init --claude --global', 'cortex init --json'],
+  examples: ['cortex init', 'cortex init --claude', 'cortex init --claude --global', 'cortex init --json', "cortex init --command 'npx --no-install cortex'"],
   async run(inv, io) {
     if (bool(inv, 'global')) {
       if (!bool(inv, 'claude')) {
@@ -46,7 +71,7 @@ const command: CommandDef = {
       return 0;
     }
     registerDefaultSteps();
-    const out = await init({ dir: inv.dir, env: io.env, ...inv.values });
+    const out = await init({ dir: inv.dir, env: io.env, ...inv.values, cortexCommand: str(inv, 'command') ?? currentCommand() });
     if (inv.json) {
       printJson(io, { root: out.root, steps: out.steps });
       return 0;

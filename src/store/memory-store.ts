@@ -197,7 +197,7 @@ export function readAllMemories(paths: TierPaths, base: string): ReadAllMemories
     const id = name.slice(0, -3);
     const text = readSmall(path);
     if (text === null) continue;
-    // parseMemory reads canonical frontmatter with the fast reader (yaml only for the rest).
+    // Clean files need no stat (for the fallback date) and no second read.
     const parsed = text === undefined ? undefined : parseMemory(text, { file: displayPath(path, base), expectedId: id });
     if (parsed?.memory && parsed.diagnostics.length === 0) {
       memories.push(parsed.memory);
