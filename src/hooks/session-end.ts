@@ -1,5 +1,5 @@
 /**
- * SessionEnd: the last extraction, then lifecycle and the briefing cache. Claude Code gives
+ * SessionEnd: the last extraction, then lifecycle, projections and the briefing cache. Claude Code gives
  * all SessionEnd hooks 1.5 s together, so the hook only hands the work to a detached
  * `cortex hook session-end --worker <file>` process and returns at once.
  */
@@ -90,8 +90,10 @@ export async function sessionEndWorker(payloadFile: string, options: HookRunOpti
 
 /**
  * The session's last extraction, then the lifecycle (archive what decayed, reactivate
- * what was used, prune old archives), then the briefing cache, so the next session starts
- * on the fast path. Each step runs even when an earlier one failed.
+ * what was used, prune old archives), the projections (decisions.md, plan.md …, so they
+ * match the memories the session added before anyone commits them), then the briefing
+ * cache, so the next session starts on the fast path. Each step runs even when an
+ * earlier one failed.
  */
 async function sessionEndWork(
   h: Pick<HookContext, 'root' | 'cacheDir' | 'env' | 'now' | 'log'>,
@@ -112,15 +114,21 @@ async function sessionEndWork(
       lockTimeoutMs: WORKER_LOCK_TIMEOUT_MS,
     });
   });
-  const [{ openContext }, { lifecycle }, { refreshSurfaceCache }] = await Promise.all([
+  const [{ openContext }, { lifecycle }, { project }, { refreshSurfaceCache }] = await Promise.all([
     import('../api/context.js'),
     import('../api/lifecycle.js'),
+    import('../api/project.js'),
     import('../api/surface.js'),
   ]);
   const ctx = openContext(contextOptions(h));
   await step('lifecycle', async () => {
     const out = await lifecycle(ctx, { scope: 'project' });
     if (out.changes.length > 0) h.log(`lifecycle: ${out.changes.map((c) => `${c.from} → ${c.to} ${c.id}`).join('; ')}`);
+  });
+  await step('projections', async () => {
+    const out = await project(ctx);
+    const written = out.files.filter((f) => f.state === 'created' || f.state === 'updated').map((f) => f.file);
+    if (written.length > 0) h.log(`projections regenerated: ${written.join(', ')}`);
   });
   await step('surface cache', async () => {
     await refreshSurfaceCache(ctx);
