@@ -62,15 +62,24 @@ function repo(name) {
   return dir;
 }
 
-/** Wall time of one process, in ms. */
+/** GNU time gives the child's CPU time (user + system), which load on a shared machine does not inflate. */
+const GNU_TIME = existsSync('/usr/bin/time') && spawnSync('/usr/bin/time', ['-f', '%U %S', 'true']).status === 0 ? '/usr/bin/time' : undefined;
+
+/** Wall time (and CPU time, with GNU time) of one process, in ms. */
 function time(args, { cwd, input = '', before } = {}) {
   const stdin = typeof input === 'function' ? input() : input;
   before?.();
+  const argv = GNU_TIME ? [GNU_TIME, '-f', '%U %S', ...args] : args;
   const start = process.hrtime.bigint();
-  const r = spawnSync(args[0], args.slice(1), { cwd, env, input: stdin, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const r = spawnSync(argv[0], argv.slice(1), { cwd, env, input: stdin, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
   const ms = Number(process.hrtime.bigint() - start) / 1e6;
   if (r.status !== 0) throw new Error(`${args.join(' ')} exited ${r.status}: ${r.stderr}`);
-  return { ms, stdout: r.stdout };
+  let cpu;
+  if (GNU_TIME) {
+    const [user, sys] = r.stderr.trim().split('\n').pop().split(' ').map(Number);
+    cpu = (user + sys) * 1000;
+  }
+  return { ms, cpu, stdout: r.stdout };
 }
 
 const BASELINE = [process.execPath, '-e', '0'];
@@ -84,17 +93,24 @@ function measure(label, args, options = {}) {
   for (let i = 0; i < (options.warmup ?? 2); i++) time(args, options);
   const samples = [];
   const base = [];
+  const cpu = [];
+  const baseCpu = [];
   let last;
   for (let i = 0; i < (options.runs ?? RUNS); i++) {
-    base.push(time(BASELINE).ms);
+    const b = time(BASELINE);
+    base.push(b.ms);
+    if (b.cpu !== undefined) baseCpu.push(b.cpu);
     last = time(args, options);
     options.check?.(last.stdout);
     samples.push(last.ms);
+    if (last.cpu !== undefined) cpu.push(last.cpu);
   }
   const c = med(samples);
   const b = med(base);
-  const row = { label, runs: samples.length, ...c, baseline: b.median, ratio: c.median / b.median, stdoutChars: last?.stdout.length ?? 0 };
-  console.error(`${label}: median ${c.median.toFixed(0)} ms, node -e 0 ${b.median.toFixed(0)} ms (${row.ratio.toFixed(2)}×)`);
+  const cpuMedian = cpu.length > 0 ? med(cpu).median : undefined;
+  const baseCpuMedian = baseCpu.length > 0 ? med(baseCpu).median : undefined;
+  const row = { label, runs: samples.length, ...c, baseline: b.median, ratio: c.median / b.median, cpu: cpuMedian, baselineCpu: baseCpuMedian, stdoutChars: last?.stdout.length ?? 0 };
+  console.error(`${label}: median ${c.median.toFixed(0)} ms, node -e 0 ${b.median.toFixed(0)} ms (${row.ratio.toFixed(2)}×)${cpuMedian !== undefined ? `, cpu ${cpuMedian.toFixed(0)} ms vs ${baseCpuMedian.toFixed(0)} ms` : ''}`);
   return row;
 }
 
@@ -186,13 +202,30 @@ if (TRANSCRIPT && existsSync(TRANSCRIPT)) {
   const start = JSON.stringify({ session_id: 'bench-start', source: 'startup', cwd: dir, hook_event_name: 'SessionStart' });
   // The first run builds and caches the briefing; the measured runs are the cached path.
   time([process.execPath, CLI, 'hook', 'session-start'], { cwd: dir, input: start });
-  rows.push(measure(`hook session-start, ${MEMORIES} memories, cached briefing`, [process.execPath, CLI, 'hook', 'session-start'], { cwd: dir, input: start }));
+  rows.push(
+    measure(`hook session-start, ${MEMORIES} memories, cached briefing`, [process.execPath, CLI, 'hook', 'session-start'], {
+      cwd: dir,
+      input: start,
+      check: (out) => {
+        if (!out.includes('CORTEX_MEMORY_START')) throw new Error('session-start printed no briefing');
+      },
+    }),
+  );
+  // For reference: the same cache served by `cortex surface --cached` (no stdin, no session state).
+  rows.push(measure(`surface --cached, ${MEMORIES} memories (reference)`, [process.execPath, CLI, 'surface', '--cached'], { cwd: dir }));
+  rows.push(
+    measure(`hook session-start, ${MEMORIES} memories, after compaction (cached compact variant)`, [process.execPath, CLI, 'hook', 'session-start'], {
+      cwd: dir,
+      input: JSON.stringify({ session_id: 'bench-start', source: 'compact', cwd: dir, hook_event_name: 'SessionStart' }),
+    }),
+  );
 }
 
+const ms = (v) => (v === undefined ? '–' : `${v.toFixed(0)} ms`);
 const table = [
-  '| path | median | p90 | min | `node -e 0` (same runs) | × `node -e 0` | stdout chars |',
-  '|---|--:|--:|--:|--:|--:|--:|',
-  ...rows.map((r) => `| ${r.label} | ${r.median.toFixed(0)} ms | ${r.p90.toFixed(0)} ms | ${r.min.toFixed(0)} ms | ${r.baseline.toFixed(0)} ms | ${r.ratio.toFixed(2)}× | ${r.stdoutChars} |`),
+  '| path | median | p90 | min | `node -e 0` (same runs) | × `node -e 0` | cpu (median) | cpu of `node -e 0` | stdout chars |',
+  '|---|--:|--:|--:|--:|--:|--:|--:|--:|',
+  ...rows.map((r) => `| ${r.label} | ${ms(r.median)} | ${ms(r.p90)} | ${ms(r.min)} | ${ms(r.baseline)} | ${r.ratio.toFixed(2)}× | ${ms(r.cpu)} | ${ms(r.baselineCpu)} | ${r.stdoutChars} |`),
 ].join('\n');
 console.log(table);
 mkdirSync(join(ROOT, 'bench', '.out'), { recursive: true });
