@@ -276,11 +276,21 @@ describe('session-end', () => {
     const elapsed = Date.now() - started;
     expect(r).toMatchObject({ code: 0, stdout: '' });
     expect(elapsed).toBeLessThan(1_500);
-    const deadline = Date.now() + 20_000;
-    while (Date.now() < deadline && readCheckpoint(join(repo.dir, '.memory'), 'ending') === undefined) await new Promise((res) => setTimeout(res, 100));
+    // The worker's last step rebuilds the briefing cache: wait for it.
+    const cache = join(repo.dir, '.memory/surface-cache/full-config.json');
+    const deadline = Date.now() + 30_000;
+    while (Date.now() < deadline && !existsSync(cache)) await new Promise((res) => setTimeout(res, 100));
+    expect(existsSync(cache)).toBe(true);
     expect(readCheckpoint(join(repo.dir, '.memory'), 'ending')?.offset).toBe(statSync(transcript).size);
     expect(storedMemories(repo).some((s) => s.memory.summary.startsWith('Chose SQLite over PostgreSQL'))).toBe(true);
+    // Projections regenerated with the session's decision.
+    expect(repo.read('.cortex/decisions.md')).toContain('Chose SQLite over PostgreSQL');
+    await new Promise((res) => setTimeout(res, 300));
     expect(readdirSync(join(repo.dir, '.memory/hooks'))).toEqual([]);
+    expect(readFileSync(join(repo.dir, '.memory/cortex.log'), 'utf8')).toMatch(/projections regenerated: .*decisions\.md/);
+    // The next session starts on the cached briefing, which shows the decision.
+    const next = repo.cortex(['hook', 'session-start'], { input: JSON.stringify({ session_id: 'next', source: 'startup', cwd: repo.dir }) });
+    expect(next.stdout).toContain('Chose SQLite over PostgreSQL');
   });
 });
 

@@ -1,14 +1,14 @@
 /**
  * `anticipate`: anticipatory recall for a prompt — the few stored memories relevant
  * enough to add to the context before the assistant reads the prompt. It runs before
- * every prompt, so it reads a small dedicated index (`.memory/anticipation.json`, rebuilt
- * from the keyword index whenever that changes) instead of the full keyword index, and
- * never loads an embedding model.
+ * every prompt, so it reads a small dedicated index (`.memory/anticipation.json`, kept up
+ * to date file by file) instead of the full keyword index, and never loads an embedding
+ * model.
  */
 import { existsSync } from 'node:fs';
 import {
+  ANTICIPATION_PREVIEW_CHARS,
   DEFAULT_ANTICIPATE,
-  buildAnticipationIndex,
   renderAnticipated,
   searchAnticipationIndex,
   selectAnticipated,
@@ -16,11 +16,9 @@ import {
   type AnticipatedMemory,
   type AnticipationIndex,
 } from '../core/anticipate.js';
-import { MEMORY_TYPES, type MemoryType, type Scope } from '../core/memory.js';
-import { keywordIndexStamp, loadAnticipationIndex, saveAnticipationIndex } from '../search/anticipation-cache.js';
+import { MEMORY_TYPES, type Memory, type MemoryType, type Scope } from '../core/memory.js';
+import { openAnticipationIndex } from '../search/anticipation-cache.js';
 import type { Context } from './context.js';
-import { openTierIndex } from './indexes.js';
-import { GLOBAL_SCORE_FACTOR } from './recall.js';
 
 export interface AnticipateInput {
   prompt: string;
@@ -42,35 +40,45 @@ export interface AnticipateOutput {
  */
 export const ANTICIPATED_TYPES: readonly MemoryType[] = MEMORY_TYPES.filter((t) => t !== 'plan' && t !== 'progress' && t !== 'code');
 
+/**
+ * Global memories weigh this much of project ones of the same relevance (recall's
+ * `GLOBAL_SCORE_FACTOR`, not imported: that module loads the whole keyword index stack).
+ */
+export const GLOBAL_ANTICIPATION_FACTOR = 0.9;
+
 /** Only the start of a long prompt (a pasted log) is searched: the cost stays flat. */
 export const MAX_PROMPT_CHARS = 2_000;
 
+/** The fields anticipatory recall reads of a memory. */
+function toDoc(m: Memory): AnticipateCandidate {
+  return {
+    id: m.id,
+    type: m.type,
+    summary: m.summary,
+    score: 0,
+    tags: m.tags,
+    ...(m.topic !== undefined ? { topic: m.topic } : {}),
+    ...(m.source.files !== undefined && m.source.files.length > 0 ? { files: m.source.files } : {}),
+    preview: m.body.slice(0, ANTICIPATION_PREVIEW_CHARS),
+    updated: m.updated,
+  };
+}
+
 /**
- * The tier's anticipation index: the stored one when the keyword index has not changed
- * since it was built, else rebuilt from the refreshed keyword index (and stored).
+ * The tier's anticipation index, refreshed against the memory files (only changed files
+ * are read; an unchanged tier costs one `stat`).
+ *
+ * @example
+ * searchAnticipationIndex(tierAnticipationIndex(ctx, 'project'), 'why sqlite?')
  */
 export function tierAnticipationIndex(ctx: Context, scope: Scope): AnticipationIndex {
   const paths = scope === 'project' ? ctx.paths : ctx.global;
-  const before = keywordIndexStamp(paths);
-  const stored = before === undefined ? undefined : loadAnticipationIndex(paths, before);
-  if (stored !== undefined) return stored;
-  const tier = openTierIndex(ctx, scope);
-  const docs: AnticipateCandidate[] = tier.index.filter({ statuses: ['active'], types: [...ANTICIPATED_TYPES] }).map((d) => ({
-    id: d.id,
-    type: d.type,
-    summary: d.summary,
-    score: 0,
-    tags: d.tags,
-    ...(d.topic !== undefined ? { topic: d.topic } : {}),
-    ...(d.files !== undefined ? { files: d.files } : {}),
-    preview: d.preview,
-    updated: d.updated,
-  }));
-  docs.sort((a, b) => a.id.localeCompare(b.id));
-  const index = buildAnticipationIndex(docs);
-  const after = keywordIndexStamp(paths);
-  if (after !== undefined) saveAnticipationIndex(paths, after, index);
-  return index;
+  return openAnticipationIndex(paths, {
+    base: scope === 'project' ? ctx.root : ctx.global.cortexDir,
+    include: (m) => m.status === 'active' && ANTICIPATED_TYPES.includes(m.type),
+    toDoc,
+    now: ctx.now().getTime(),
+  });
 }
 
 /**
@@ -89,7 +97,7 @@ export async function anticipate(ctx: Context, input: AnticipateInput): Promise<
   const scopes: Scope[] = ['project', ...(ctx.includeGlobal && existsSync(ctx.global.memoriesDir) ? (['global'] as const) : [])];
   const candidates: AnticipateCandidate[] = [];
   for (const scope of scopes) {
-    const factor = scope === 'global' ? GLOBAL_SCORE_FACTOR : 1;
+    const factor = scope === 'global' ? GLOBAL_ANTICIPATION_FACTOR : 1;
     for (const c of searchAnticipationIndex(tierAnticipationIndex(ctx, scope), prompt, { limit: wanted })) {
       if (!candidates.some((x) => x.id === c.id)) candidates.push({ ...c, score: c.score * factor });
     }

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { buildAnticipationIndex, renderAnticipated, searchAnticipationIndex, selectAnticipated, type AnticipateCandidate } from './anticipate.js';
+import { buildAnticipationIndex, renderAnticipated, searchAnticipationIndex, selectAnticipated, updateAnticipationIndex, type AnticipateCandidate } from './anticipate.js';
 
 const SQLITE: AnticipateCandidate = { id: 'chose-sqlite-k3f9qa', type: 'decision', summary: 'Chose SQLite over PostgreSQL because zero-config matters', score: 9, updated: '2026-11-21T10:00:00Z' };
 const SDK: AnticipateCandidate = { id: 'sdk-getter-a2b3cc', type: 'gotcha', summary: 'The sync SDK exposes doc.parent as a getter, not a method', score: 4, tags: ['sync'] };
@@ -104,6 +104,37 @@ describe('buildAnticipationIndex and searchAnticipationIndex', () => {
           if (words.some((w) => text.includes(w))) expect(found.has(c.id)).toBe(true);
         }
       }),
+    );
+  });
+});
+
+describe('updateAnticipationIndex', () => {
+  const word = fc.constantFrom('cache', 'sqlite', 'deploy', 'retry', 'policy', 'worker', 'queue', 'token', 'parser', 'Vitest');
+  const doc = (id: string) =>
+    fc.record({
+      id: fc.constant(id),
+      type: fc.constantFrom('decision' as const, 'gotcha' as const),
+      summary: fc.array(word, { minLength: 1, maxLength: 5 }).map((w) => w.join(' ')),
+      preview: fc.array(word, { maxLength: 6 }).map((w) => w.join(' ')),
+      tags: fc.array(fc.constantFrom('db', 'ci', 'sqlite'), { maxLength: 2 }),
+      score: fc.constant(0),
+    });
+  const byId = (a: AnticipateCandidate, b: AnticipateCandidate) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
+  it('property: equals a fresh build of the same docs', () => {
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(fc.stringMatching(/^[a-h]$/), { maxLength: 8 }).chain((ids) => fc.tuple(...ids.map(doc))),
+        fc.uniqueArray(fc.stringMatching(/^[a-j]$/), { maxLength: 4 }).chain((ids) => fc.tuple(...ids.map(doc))),
+        fc.array(fc.stringMatching(/^[a-h]$/), { maxLength: 3 }),
+        (before, added, removed) => {
+          const start = buildAnticipationIndex([...before].sort(byId));
+          const updated = updateAnticipationIndex(start, { remove: removed, add: added });
+          const gone = new Set([...removed, ...added.map((d) => d.id)]);
+          const expected = buildAnticipationIndex([...before.filter((d) => !gone.has(d.id)), ...added].sort(byId));
+          expect(updated).toEqual(expected);
+        },
+      ),
     );
   });
 });

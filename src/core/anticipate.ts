@@ -157,7 +157,7 @@ export function renderAnticipated(memories: readonly AnticipatedMemory[], option
 // A small inverted index for anticipatory recall
 
 /** Bump when the layout or the analysis changes: older files are rebuilt. */
-export const ANTICIPATION_INDEX_VERSION = 2;
+export const ANTICIPATION_INDEX_VERSION = 3;
 
 /** Preview characters kept per memory (what the floor reads and the context shows). */
 export const ANTICIPATION_PREVIEW_CHARS = 200;
@@ -180,36 +180,84 @@ export interface AnticipationIndex {
 }
 
 /**
- * Builds the index; the docs keep their order (ids in `docs[i].id`).
- *
- * @example
- * buildAnticipationIndex([{ id: 'db', type: 'decision', summary: 'Chose SQLite', score: 0 }]).terms // ['chose', 'sqlite']
+ * Distinct analysed terms of a doc: the head (summary, tags, topic, file names), and the
+ * body preview's terms that are not in the head (a term counts in its best field only).
  */
-export function buildAnticipationIndex(docs: readonly AnticipateCandidate[]): AnticipationIndex {
+function docTerms(d: AnticipateCandidate): { head: string[]; body: string[] } {
+  const files = (d.files ?? []).map((f) => f.split(/[\\/]/).pop() ?? f);
+  const preview = d.preview === undefined ? '' : d.preview.slice(0, ANTICIPATION_PREVIEW_CHARS);
+  const head = [...new Set(analyze([d.summary, ...(d.tags ?? []), d.topic ?? '', ...files].join(' ')))];
+  const inHead = new Set(head);
+  return { head, body: [...new Set(analyze(preview))].filter((t) => !inHead.has(t)) };
+}
+
+/** Assembles the index from docs and their terms (field 1 wins over 0 for a term in both). */
+function assemble(entries: readonly { doc: AnticipateCandidate; head: readonly string[]; body: readonly string[] }[]): AnticipationIndex {
   const byTerm = new Map<string, Map<number, number>>();
-  const kept: AnticipateCandidate[] = [];
+  const docs: AnticipateCandidate[] = [];
   const lengths: number[] = [];
-  docs.forEach((d) => {
-    const i = kept.length;
-    const preview = d.preview === undefined ? undefined : d.preview.slice(0, ANTICIPATION_PREVIEW_CHARS);
-    kept.push({ ...d, score: 0, ...(preview !== undefined ? { preview } : {}) });
-    const files = (d.files ?? []).map((f) => f.split(/[\\/]/).pop() ?? f);
-    const add = (text: string, field: number): number => {
-      const terms = analyze(text);
+  entries.forEach(({ doc, head, body }, i) => {
+    const preview = doc.preview === undefined ? undefined : doc.preview.slice(0, ANTICIPATION_PREVIEW_CHARS);
+    docs.push({ ...doc, score: 0, ...(preview !== undefined ? { preview } : {}) });
+    lengths.push(head.length, body.length);
+    const add = (terms: readonly string[], field: number): void => {
       for (const t of terms) {
         let docsOf = byTerm.get(t);
         if (docsOf === undefined) byTerm.set(t, (docsOf = new Map()));
         if ((docsOf.get(i) ?? -1) < field) docsOf.set(i, field);
       }
-      return terms.length;
     };
-    const head = add([d.summary, ...(d.tags ?? []), d.topic ?? '', ...files].join(' '), 1);
-    const body = preview ? add(preview, 0) : 0;
-    lengths.push(head, body);
+    add(head, 1);
+    add(body, 0);
   });
   const terms = [...byTerm.keys()].sort();
   const postings = terms.map((t) => [...(byTerm.get(t) as Map<number, number>)].flat());
-  return { version: ANTICIPATION_INDEX_VERSION, docs: kept, terms, postings, lengths };
+  return { version: ANTICIPATION_INDEX_VERSION, docs, terms, postings, lengths };
+}
+
+/**
+ * Builds the index; the docs keep their order (ids in `docs[i].id`; pass them sorted by id
+ * to get the same index `updateAnticipationIndex` keeps).
+ *
+ * @example
+ * buildAnticipationIndex([{ id: 'db', type: 'decision', summary: 'Chose SQLite', score: 0 }]).terms // ['chose', 'sqlite']
+ */
+export function buildAnticipationIndex(docs: readonly AnticipateCandidate[]): AnticipationIndex {
+  return assemble(docs.map((doc) => ({ doc, ...docTerms(doc) })));
+}
+
+/**
+ * The index with the docs of `remove` (ids) taken out and `add` put in (replacing a doc
+ * with the same id), analysing only the added docs: what a refresh after a few changed
+ * files costs. Equal to building from scratch with the same docs in the same order.
+ *
+ * @example
+ * updateAnticipationIndex(index, { remove: ['old-k3f9qa'], add: [newDoc] })
+ */
+export function updateAnticipationIndex(
+  index: AnticipationIndex,
+  change: { remove?: Iterable<string>; add?: readonly AnticipateCandidate[] },
+): AnticipationIndex {
+  const add = change.add ?? [];
+  const drop = new Set(change.remove ?? []);
+  for (const d of add) drop.add(d.id);
+  // Invert the postings once: doc → its terms per field, so kept docs need no re-analysis.
+  const head: string[][] = index.docs.map(() => []);
+  const body: string[][] = index.docs.map(() => []);
+  index.terms.forEach((term, t) => {
+    const list = index.postings[t] ?? [];
+    for (let j = 0; j < list.length; j += 2) {
+      const doc = list[j] as number;
+      (list[j + 1] === 1 ? head : body)[doc]?.push(term);
+    }
+  });
+  const entries: { doc: AnticipateCandidate; head: readonly string[]; body: readonly string[] }[] = [];
+  index.docs.forEach((doc, i) => {
+    if (!drop.has(doc.id)) entries.push({ doc, head: head[i] ?? [], body: body[i] ?? [] });
+  });
+  for (const doc of add) entries.push({ doc, ...docTerms(doc) });
+  entries.sort((a, b) => (a.doc.id < b.doc.id ? -1 : a.doc.id > b.doc.id ? 1 : 0));
+  return assemble(entries);
 }
 
 function lowerBound(sorted: readonly string[], key: string): number {
