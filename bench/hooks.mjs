@@ -199,6 +199,25 @@ if (TRANSCRIPT && existsSync(TRANSCRIPT)) {
       },
     }),
   );
+  // After a Stop wrote a memory: one new file per run, so the anticipation index refreshes (stat all, read one).
+  let added = 0;
+  const addMemory = () => {
+    added++;
+    const id = `bench-added-memory-${added}-aaaaaa`;
+    writeFileSync(
+      join(dir, '.cortex', 'memories', `${id}.md`),
+      `---\nid: ${id}\ntype: gotcha\nsummary: The sqlite migration runner needs the retry policy lock (${added})\nscope: project\npriority: 5\nconfidence: 1\npinned: false\nstatus: active\ntags: []\ncreated: 2026-11-20T10:00:00Z\nupdated: 2026-11-20T10:00:00Z\nsource:\n  kind: extraction\n  layer: self-report\n---\nAdded by the benchmark.\n`,
+    );
+  };
+  rows.push(
+    measure(`hook user-prompt-submit, ${MEMORIES} memories, right after a memory was added`, [process.execPath, CLI, 'hook', 'user-prompt-submit'], {
+      cwd: dir,
+      input: prompt(related),
+      before: addMemory,
+    }),
+  );
+  for (let i = 1; i <= added; i++) rmSync(join(dir, '.cortex', 'memories', `bench-added-memory-${i}-aaaaaa.md`), { force: true });
+
   const start = JSON.stringify({ session_id: 'bench-start', source: 'startup', cwd: dir, hook_event_name: 'SessionStart' });
   // The first run builds and caches the briefing; the measured runs are the cached path.
   time([process.execPath, CLI, 'hook', 'session-start'], { cwd: dir, input: start });
