@@ -6,6 +6,7 @@ import type { Diagnostic, MemoryStatus, MemoryType, Scope } from '../core/memory
 import { MEMORY_STATUSES, MEMORY_TYPES, isMemoryStatus, isMemoryType, normalizeTag } from '../core/memory.js';
 import type { IndexedDoc, SearchOptions } from '../search/keyword-index.js';
 import type { Context } from './context.js';
+import { enrichResults, type CodeLink, type RelatedMemory } from './enrich.js';
 import { allDiagnostics, openIndexes } from './indexes.js';
 
 export interface RecallInput {
@@ -18,6 +19,8 @@ export interface RecallInput {
   scope?: Scope;
   /** ISO date or a relative age such as `7d`, `2w`. */
   since?: string;
+  /** Add graph neighbours and linked code to each result (default true). */
+  enrich?: boolean;
 }
 
 export interface RecallResult {
@@ -38,6 +41,10 @@ export interface RecallResult {
   preview: string;
   /** Query terms that matched. */
   matched: string[];
+  /** Graph neighbours (depth ≤ 2), when enriched. */
+  related?: RelatedMemory[];
+  /** The code this memory describes (over `source_of`), when enriched. */
+  code?: CodeLink[];
 }
 
 export interface RecallOutput {
@@ -130,5 +137,6 @@ export async function recall(ctx: Context, input: RecallInput): Promise<RecallOu
     }
   }
   merged.sort((a, b) => b.score - a.score || (a.scope === b.scope ? a.id.localeCompare(b.id) : a.scope === 'project' ? -1 : 1));
-  return { query, mode: 'keyword', results: merged.slice(0, limit), diagnostics: allDiagnostics(tiers) };
+  const results = input.enrich === false ? merged.slice(0, limit) : enrichResults(ctx, merged.slice(0, limit), { tiers });
+  return { query, mode: 'keyword', results, diagnostics: allDiagnostics(tiers) };
 }

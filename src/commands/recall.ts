@@ -1,6 +1,7 @@
 import type { MemoryStatus, MemoryType, Scope } from '../core/memory.js';
 import { MEMORY_STATUSES } from '../core/memory.js';
-import { int, list, str, type CommandDef } from '../term/args.js';
+import type { RecallResult } from '../api/recall.js';
+import { bool, int, list, str, type CommandDef, type IO } from '../term/args.js';
 import { formatResultLine, open, printJson, warnDiagnostics } from './shared.js';
 
 export function statusesOf(values: string[] | undefined): MemoryStatus[] | undefined {
@@ -24,6 +25,7 @@ const command: CommandDef = {
     scope: { type: 'string', value: '<scope>', description: 'project or global (default both).' },
     since: { type: 'string', value: '<when>', description: 'Only memories updated since an ISO date or an age (7d, 2w, 12h).' },
     limit: { type: 'string', short: 'n', value: '<n>', description: 'At most n results (default 10).' },
+    'no-enrich': { type: 'boolean', description: 'Do not add linked code and graph neighbours to the results.' },
   },
   examples: ['cortex recall "which database did we pick"', 'cortex recall auth --type decision,rejected --json | jq ".results[].id"'],
   async run(inv, io) {
@@ -37,6 +39,7 @@ const command: CommandDef = {
       ...(str(inv, 'scope') ? { scope: str(inv, 'scope') as Scope } : {}),
       ...(str(inv, 'since') ? { since: str(inv, 'since')! } : {}),
       ...(int(inv, 'limit', [1, 1000]) !== undefined ? { limit: int(inv, 'limit', [1, 1000])! } : {}),
+      ...(bool(inv, 'no-enrich') ? { enrich: false } : {}),
     });
     warnDiagnostics(io, out.diagnostics);
     if (inv.json) {
@@ -47,8 +50,21 @@ const command: CommandDef = {
       io.err(`No memories match "${out.query}".\n`);
       return 0;
     }
-    out.results.forEach((r, i) => io.out(`${formatResultLine(r, io, i)}\n`));
+    out.results.forEach((r, i) => io.out(`${formatResultLine(r, io, i)}\n${formatEnrichment(r, io)}`));
     return 0;
   },
 };
+/** Indented lines under a result: the code it describes, then its graph neighbours. */
+export function formatEnrichment(r: Pick<RecallResult, 'code' | 'related'>, io: IO): string {
+  const p = io.paint;
+  let text = '';
+  for (const c of r.code ?? []) text += `      ${p.dim('code')} ${p.cyan(c.id)}  ${c.summary}\n`;
+  for (const n of r.related ?? []) {
+    const arrow = n.direction === 'out' ? '→' : '←';
+    const indent = n.depth > 1 ? '        ' : '      ';
+    text += `${indent}${p.dim(`${arrow} ${n.relation}`)} ${p.cyan(n.id)}  ${n.summary}${n.depth > 1 ? p.dim(`  (via ${n.from})`) : ''}\n`;
+  }
+  return text;
+}
+
 export default command;

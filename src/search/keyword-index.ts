@@ -16,7 +16,7 @@ import { displayPath, listMemoryFiles, readMemoryFile, type MemoryFileEntry } fr
 import type { TierPaths } from '../store/paths.js';
 
 /** Bump when the cache layout or the text analysis changes: old caches are rebuilt. */
-export const INDEX_FORMAT_VERSION = 3;
+export const INDEX_FORMAT_VERSION = 4;
 
 /** Search-time field weights: summary > tags > content (DESIGN §7). */
 export const FIELD_BOOSTS = { summary: 3, tags: 2, topic: 1.5, content: 1, files: 1, type: 0.5 } as const;
