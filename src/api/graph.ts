@@ -299,7 +299,7 @@ export interface TraverseInput {
   /** 0..10, default 2. */
   depth?: number;
   /** Only these relations (aliases accepted). */
-  types?: string[];
+  types?: readonly string[] | undefined;
   direction?: TraverseDirection;
   minStrength?: number;
   /** Also walk `suggested` edges. */
