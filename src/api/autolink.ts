@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { planAutoLinks, type AutoLinkCandidate, type ConsolidationCandidate } from '../core/autolink.js';
-import { RELATIONS, type Edge } from '../core/edge.js';
+import { RELATIONS, checkEdgeId, edgeFileName, type Edge } from '../core/edge.js';
 import { formatDate, type Memory } from '../core/memory.js';
 import { jaccard, tokenSet } from '../core/similarity.js';
 import { EdgeCache } from '../search/edge-cache.js';
@@ -125,14 +125,17 @@ export async function autoLinkMemory(ctx: Context, input: { tier: TierIndex; mem
   }
   result.compared = candidates.length;
 
-  const cache = EdgeCache.load(tier.paths);
-  cache.refresh(tier.paths, { base: tier.base });
+  // Existing edges of each candidate pair: a few hundred stats, not the edge cache (MBs).
   const existingEdges: Array<Pick<Edge, 'source' | 'target' | 'relation'>> = [];
+  const exists = (key: Pick<Edge, 'source' | 'target' | 'relation'>) => existsSync(join(tier.paths.edgesDir, edgeFileName(key)));
   const myDoc = tier.index.docs.get(memory.id);
   for (const c of candidates) {
+    if (checkEdgeId(c.id) !== undefined || checkEdgeId(memory.id) !== undefined) continue;
     for (const relation of RELATIONS) {
-      if (cache.has({ source: memory.id, relation, target: c.id })) existingEdges.push({ source: memory.id, relation, target: c.id });
-      if (cache.has({ source: c.id, relation, target: memory.id })) existingEdges.push({ source: c.id, relation, target: memory.id });
+      const out = { source: memory.id, relation, target: c.id };
+      const back = { source: c.id, relation, target: memory.id };
+      if (exists(out)) existingEdges.push(out);
+      if (exists(back)) existingEdges.push(back);
     }
     if (myDoc?.links?.includes(c.id)) existingEdges.push({ source: memory.id, relation: 'relates_to', target: c.id });
     if (tier.index.docs.get(c.id)?.links?.includes(memory.id)) existingEdges.push({ source: c.id, relation: 'relates_to', target: memory.id });
@@ -147,16 +150,20 @@ export async function autoLinkMemory(ctx: Context, input: { tier: TierIndex; mem
     now: ctx.now(),
   });
 
-  for (const edge of plan.edges) {
-    // planAutoLinks only plans relates_to; this guard keeps that a property of the shell too.
-    if (edge.relation !== 'relates_to') continue;
-    const { file } = writeEdgeRecorded(tier, cache, edge);
-    result.edges.push({ source: edge.source, target: edge.target, relation: edge.relation, status: edge.status, strength: edge.strength, origin: edge.origin, file });
-  }
-  try {
-    cache.save(tier.paths);
-  } catch {
-    // A cache.
+  // planAutoLinks only plans relates_to; the filter keeps that a property of the shell too.
+  const edges = plan.edges.filter((edge) => edge.relation === 'relates_to');
+  if (edges.length > 0) {
+    const cache = EdgeCache.load(tier.paths);
+    cache.refresh(tier.paths, { base: tier.base });
+    for (const edge of edges) {
+      const { file } = writeEdgeRecorded(tier, cache, edge);
+      result.edges.push({ source: edge.source, target: edge.target, relation: edge.relation, status: edge.status, strength: edge.strength, origin: edge.origin, file });
+    }
+    try {
+      cache.save(tier.paths);
+    } catch {
+      // A cache.
+    }
   }
   const created = formatDate(ctx.now());
   const entries: ReviewEntry[] = plan.consolidate.map((c) => ({
