@@ -134,8 +134,10 @@ function stats(samples) {
   return { median: q(0.5), p90: q(0.9), min: sorted[0] };
 }
 
-// The busiest node as the traversal start: the worst case of a depth-3 walk.
+// The busiest node as the traversal start: the worst case of a depth-3 walk; and the
+// least linked one (targets are drawn towards low indexes) as a typical case.
 const start = ids[0];
+const leaf = ids[MEMORIES - 1];
 const query = 'sqlite index cache storage';
 
 console.error('Cold runs (first build of the index and the graph caches) …');
@@ -144,6 +146,7 @@ const cold = {
   traverse: cortex('traverse', start, '--depth', '3').ms,
 };
 const reached = JSON.parse(cortex('traverse', start, '--depth', '3', '--json').stdout).total;
+const leafReached = JSON.parse(cortex('traverse', leaf, '--depth', '3', '--json').stdout).total;
 
 // A new edge written by `cortex link`: the next run rebuilds the graph from the edge cache.
 const linkMs = cortex('link', ids[1], 'refines', ids[2]).ms;
@@ -159,11 +162,12 @@ await new Promise((r) => setTimeout(r, 300));
 cortex('traverse', start, '--depth', '3');
 
 console.error(`Warm runs (${RUNS} each, interleaved) …`);
-const samples = { node: [], traverse: [], traverseJson: [], recall: [], recallNoEnrich: [] };
+const samples = { node: [], traverse: [], traverseJson: [], traverseLeaf: [], recall: [], recallNoEnrich: [] };
 for (let i = 0; i < RUNS; i++) {
   samples.node.push(time(process.execPath, ['-e', '0']).ms);
   samples.traverse.push(cortex('traverse', start, '--depth', '3').ms);
   samples.traverseJson.push(cortex('traverse', start, '--depth', '3', '--json').ms);
+  samples.traverseLeaf.push(cortex('traverse', leaf, '--depth', '3').ms);
   samples.recall.push(cortex('recall', query).ms);
   samples.recallNoEnrich.push(cortex('recall', query, '--no-enrich').ms);
 }
@@ -178,6 +182,8 @@ const result = {
   edgeFiles: EDGES,
   traverseStart: start,
   traverseReached: reached,
+  traverseLeaf: leaf,
+  traverseLeafReached: leafReached,
   recallResults: enriched.length,
   recallRelated: enriched.reduce((n, r) => n + (r.related?.length ?? 0), 0),
   cold,
@@ -193,13 +199,15 @@ const node = result.warm.node.median;
 const row = (name, s) => `| ${name} | ${s.median.toFixed(0)} | ${s.p90.toFixed(0)} | ${(s.median / node).toFixed(2)}× |`;
 const table = [
   `Graph benchmark: ${MEMORIES} memories, ${EDGES} edge files (+ wikilinks), ${cpus().length} CPUs, load ${result.loadavg.join(' ')}, Node ${process.version}`,
-  `traverse from ${start} reaches ${reached} memories at depth ≤ 3; recall returns ${enriched.length} results with ${result.recallRelated} neighbours`,
+  `traverse from the hub reaches ${reached} memories at depth ≤ 3, from the least linked memory ${leafReached}; ` +
+    `recall returns ${enriched.length} results with ${result.recallRelated} neighbours`,
   '',
   '| warm, whole process | median ms | p90 ms | × node -e 0 |',
   '|---|---|---|---|',
   row('node -e 0', result.warm.node),
-  row('cortex traverse <id> --depth 3', result.warm.traverse),
-  row('cortex traverse <id> --depth 3 --json', result.warm.traverseJson),
+  row('cortex traverse <hub> --depth 3', result.warm.traverse),
+  row('cortex traverse <hub> --depth 3 --json', result.warm.traverseJson),
+  row('cortex traverse <leaf> --depth 3', result.warm.traverseLeaf),
   row('cortex recall <q> (enriched)', result.warm.recall),
   row('cortex recall <q> --no-enrich', result.warm.recallNoEnrich),
   '',

@@ -170,10 +170,12 @@ export class EdgeCache {
       report.read++;
       this.files[name] = read.edge ? [size, mtimeMs, read.edge.strength, packFlags(read.edge)] : [size, mtimeMs, null, read.diagnostics];
       this.dirty = true;
+      this.sorted = undefined;
     }
     for (const name of Object.keys(this.files)) {
       if (!seen.has(name)) {
         delete this.files[name];
+        this.sorted = undefined;
         report.removed++;
         this.dirty = true;
       }
@@ -191,12 +193,14 @@ export class EdgeCache {
     const path = join(paths.edgesDir, name);
     const st = statSync(path);
     this.files[name] = [st.size, st.mtimeMs, edge.strength, packFlags(edge)];
+    this.sorted = undefined;
     this.adopt(paths);
   }
 
   /** Records an edge file this process just deleted. */
   forget(paths: TierPaths, name: string): void {
     delete this.files[name];
+    this.sorted = undefined;
     this.adopt(paths);
   }
 
@@ -210,7 +214,7 @@ export class EdgeCache {
   /** Every usable cached edge, in file-name order, with its displayed path. */
   edges(paths: TierPaths, base: string): CachedEdge[] {
     const out: CachedEdge[] = [];
-    const names = Object.keys(this.files).sort();
+    const names = this.sortedNames();
     const prefix = displayPath(paths.edgesDir, base);
     for (const name of names) {
       const rec = this.files[name]!;
@@ -235,11 +239,18 @@ export class EdgeCache {
   /** The problems of the files that could not be used. */
   diagnostics(): Diagnostic[] {
     const out: Diagnostic[] = [];
-    for (const name of Object.keys(this.files).sort()) {
+    for (const name of this.sortedNames()) {
       const rec = this.files[name]!;
       if (rec[2] === null) out.push(...rec[3]);
     }
     return out;
+  }
+
+  private sorted: string[] | undefined;
+
+  // Callers ask for the edges and then the diagnostics: sort 30,000 names once.
+  private sortedNames(): string[] {
+    return (this.sorted ??= Object.keys(this.files).sort());
   }
 
   /** True when a file with this name is cached (usable or not). */
