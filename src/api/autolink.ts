@@ -51,6 +51,9 @@ export interface AutoLinkResult {
  * Key of a memory's vector in `.memory/vectors.bin`: SHA-256 of its embedding text.
  * It must equal the key the embedding indexer writes, or no cosine is found (then the
  * score is Jaccard alone, which is the documented degraded mode).
+ *
+ * @example
+ * vectorKeyOf(memory, embeddingText) // '9f86d081884c7d65…' (64 hex digits)
  */
 export function vectorKeyOf(memory: Pick<Memory, 'type' | 'summary' | 'body'>, embeddingText: (m: Pick<Memory, 'type' | 'summary' | 'body'>) => string): string {
   return createHash('sha256').update(embeddingText(memory)).digest('hex');

@@ -121,7 +121,12 @@ export function openGraph(ctx: Context, options: OpenGraphOptions = {}): GraphVi
   return { graph, centrality, diagnostics, rebuilt: true, tiers };
 }
 
-/** The indexed memory with this id in any of the tiers (project first). */
+/**
+ * The indexed memory with this id in any of the tiers (project first).
+ *
+ * @example
+ * findDoc(openGraph(ctx).tiers, 'chose-sqlite-k3f9qa')?.doc.summary
+ */
 export function findDoc(tiers: TierIndex[], id: string): { doc: IndexedDoc; tier: TierIndex } | undefined {
   for (const tier of tiers) {
     const doc = tier.index.docs.get(id);
@@ -130,7 +135,12 @@ export function findDoc(tiers: TierIndex[], id: string): { doc: IndexedDoc; tier
   return undefined;
 }
 
-/** Resolves a relation word (aliases too); throws a usage error listing the relations. */
+/**
+ * Resolves a relation word (aliases too); throws a usage error listing the relations.
+ *
+ * @example
+ * relationOf('superseded by') // { relation: 'supersedes', reversed: true }
+ */
 export function relationOf(word: string): { relation: Relation; reversed: boolean } {
   const resolved = resolveRelation(word);
   if (!resolved) {
@@ -141,7 +151,12 @@ export function relationOf(word: string): { relation: Relation; reversed: boolea
   return resolved;
 }
 
-/** Runs `fn` under the tier's write lock with its edge cache up to date, then saves the cache. */
+/**
+ * Runs `fn` under the tier's write lock with its edge cache up to date, then saves the cache.
+ *
+ * @example
+ * await withEdgeWrite({ paths: ctx.paths, base: ctx.root }, (cache) => writeEdgeRecorded({ paths: ctx.paths, base: ctx.root }, cache, edge));
+ */
 export async function withEdgeWrite<T>(tier: { paths: TierPaths; base: string }, fn: (cache: EdgeCache) => T | Promise<T>): Promise<T> {
   return withLock(join(tier.paths.cacheDir, 'locks', 'write.lock'), async () => {
     const cache = refreshEdgeCache(tier);
@@ -153,14 +168,24 @@ export async function withEdgeWrite<T>(tier: { paths: TierPaths; base: string },
   });
 }
 
-/** Writes one edge and records it in the tier's edge cache (caller holds the lock). */
+/**
+ * Writes one edge and records it in the tier's edge cache (caller holds the lock).
+ *
+ * @example
+ * writeEdgeRecorded(tier, cache, edge) // { file: '.cortex/edges/a--refines--b.md', result: 'created' }
+ */
 export function writeEdgeRecorded(tier: { paths: TierPaths; base: string }, cache: EdgeCache, edge: Edge): { file: string; result: 'created' | 'updated' | 'unchanged' } {
   const written = writeEdge(tier.paths, edge);
   if (written.result !== 'unchanged') cache.record(tier.paths, written.name, edge);
   return { file: displayPath(written.path, tier.base), result: written.result };
 }
 
-/** Deletes one edge file and forgets it in the tier's edge cache (caller holds the lock). */
+/**
+ * Deletes one edge file and forgets it in the tier's edge cache (caller holds the lock).
+ *
+ * @example
+ * deleteEdgeRecorded(tier, cache, { source: 'a', relation: 'refines', target: 'b' }) // true
+ */
 export function deleteEdgeRecorded(tier: { paths: TierPaths }, cache: EdgeCache, key: Pick<Edge, 'source' | 'relation' | 'target'>): boolean {
   const removed = deleteEdge(tier.paths, key);
   if (removed) cache.forget(tier.paths, edgeFileName(key));

@@ -24,6 +24,12 @@ export interface ReviewEntry {
   [field: string]: unknown;
 }
 
+/**
+ * Where a tier's queue lives.
+ *
+ * @example
+ * reviewQueuePath(ctx.paths) // '/repo/.memory/review.jsonl'
+ */
 export function reviewQueuePath(paths: Pick<TierPaths, 'cacheDir'>): string {
   return join(paths.cacheDir, 'review.jsonl');
 }
@@ -116,7 +122,12 @@ export async function removeReview(paths: Pick<TierPaths, 'cacheDir'>, which: st
   });
 }
 
-/** The queue id of a pair of memories, the same whichever comes first. */
+/**
+ * The queue id of a pair of memories, the same whichever comes first.
+ *
+ * @example
+ * pairId('consolidate', 'b', 'a') // 'consolidate:a:b'
+ */
 export function pairId(kind: string, a: string, b: string): string {
   return a < b ? `${kind}:${a}:${b}` : `${kind}:${b}:${a}`;
 }
