@@ -119,14 +119,20 @@ while (written < EDGES) {
   written++;
 }
 
-function time(cmd, args) {
+// Each child reports its own CPU time (user + system, all threads) on exit: on a shared,
+// busy machine wall time mostly measures the neighbours, CPU time measures the work.
+const CPU_PROBE =
+  'data:text/javascript,import{writeSync}from"node:fs";process.on("exit",()=>{const u=process.cpuUsage();writeSync(2,"\\nCPU_US "+(u.user+u.system)+"\\n")})';
+
+function time(args) {
   const start = process.hrtime.bigint();
-  const r = spawnSync(cmd, args, { cwd: dir, env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const r = spawnSync(process.execPath, ['--import', CPU_PROBE, ...args], { cwd: dir, env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
   const ms = Number(process.hrtime.bigint() - start) / 1e6;
-  if (r.status !== 0) throw new Error(`${[cmd, ...args].join(' ')} exited ${r.status}: ${r.stderr}`);
-  return { ms, stdout: r.stdout };
+  if (r.status !== 0) throw new Error(`${args.join(' ')} exited ${r.status}: ${r.stderr}`);
+  const cpu = /CPU_US (\d+)/.exec(r.stderr);
+  return { ms, cpuMs: cpu ? Number(cpu[1]) / 1000 : NaN, stdout: r.stdout };
 }
-const cortex = (...args) => time(process.execPath, [cli, ...args]);
+const cortex = (...args) => time([cli, ...args]);
 
 function stats(samples) {
   const sorted = [...samples].sort((a, b) => a - b);
@@ -162,14 +168,22 @@ await new Promise((r) => setTimeout(r, 300));
 cortex('traverse', start, '--depth', '3');
 
 console.error(`Warm runs (${RUNS} each, interleaved) …`);
-const samples = { node: [], traverse: [], traverseJson: [], traverseLeaf: [], recall: [], recallNoEnrich: [] };
+const runs = {
+  node: () => time(['-e', '0']),
+  traverse: () => cortex('traverse', start, '--depth', '3'),
+  traverseJson: () => cortex('traverse', start, '--depth', '3', '--json'),
+  traverseLeaf: () => cortex('traverse', leaf, '--depth', '3'),
+  recall: () => cortex('recall', query),
+  recallNoEnrich: () => cortex('recall', query, '--no-enrich'),
+};
+const samples = Object.fromEntries(Object.keys(runs).map((k) => [k, []]));
+const cpuSamples = Object.fromEntries(Object.keys(runs).map((k) => [k, []]));
 for (let i = 0; i < RUNS; i++) {
-  samples.node.push(time(process.execPath, ['-e', '0']).ms);
-  samples.traverse.push(cortex('traverse', start, '--depth', '3').ms);
-  samples.traverseJson.push(cortex('traverse', start, '--depth', '3', '--json').ms);
-  samples.traverseLeaf.push(cortex('traverse', leaf, '--depth', '3').ms);
-  samples.recall.push(cortex('recall', query).ms);
-  samples.recallNoEnrich.push(cortex('recall', query, '--no-enrich').ms);
+  for (const [k, run] of Object.entries(runs)) {
+    const t = run();
+    samples[k].push(t.ms);
+    cpuSamples[k].push(t.cpuMs);
+  }
 }
 const enriched = JSON.parse(cortex('recall', query, '--json').stdout).results;
 
@@ -190,26 +204,32 @@ const result = {
   afterLink: { linkMs, traverseMs: afterLink },
   afterExternalEdge: { traverseMs: afterExternal },
   warm: Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, stats(v)])),
+  warmCpu: Object.fromEntries(Object.entries(cpuSamples).map(([k, v]) => [k, stats(v)])),
 };
 const outDir = join(root, 'bench', '.out');
 mkdirSync(outDir, { recursive: true });
 writeFileSync(join(outDir, 'graph.json'), `${JSON.stringify(result, null, 2)}\n`);
 
 const node = result.warm.node.median;
-const row = (name, s) => `| ${name} | ${s.median.toFixed(0)} | ${s.p90.toFixed(0)} | ${(s.median / node).toFixed(2)}× |`;
+const nodeCpu = result.warmCpu.node.median;
+const row = (name, key) => {
+  const s = result.warm[key];
+  const c = result.warmCpu[key];
+  return `| ${name} | ${s.median.toFixed(0)} | ${s.p90.toFixed(0)} | ${(s.median / node).toFixed(2)}× | ${c.median.toFixed(0)} | ${(c.median / nodeCpu).toFixed(2)}× |`;
+};
 const table = [
   `Graph benchmark: ${MEMORIES} memories, ${EDGES} edge files (+ wikilinks), ${cpus().length} CPUs, load ${result.loadavg.join(' ')}, Node ${process.version}`,
   `traverse from the hub reaches ${reached} memories at depth ≤ 3, from the least linked memory ${leafReached}; ` +
     `recall returns ${enriched.length} results with ${result.recallRelated} neighbours`,
   '',
-  '| warm, whole process | median ms | p90 ms | × node -e 0 |',
-  '|---|---|---|---|',
-  row('node -e 0', result.warm.node),
-  row('cortex traverse <hub> --depth 3', result.warm.traverse),
-  row('cortex traverse <hub> --depth 3 --json', result.warm.traverseJson),
-  row('cortex traverse <leaf> --depth 3', result.warm.traverseLeaf),
-  row('cortex recall <q> (enriched)', result.warm.recall),
-  row('cortex recall <q> --no-enrich', result.warm.recallNoEnrich),
+  '| warm, whole process | wall median ms | wall p90 ms | wall × node -e 0 | CPU median ms | CPU × node -e 0 |',
+  '|---|---|---|---|---|---|',
+  row('node -e 0', 'node'),
+  row('cortex traverse <hub> --depth 3', 'traverse'),
+  row('cortex traverse <hub> --depth 3 --json', 'traverseJson'),
+  row('cortex traverse <leaf> --depth 3', 'traverseLeaf'),
+  row('cortex recall <q> (enriched)', 'recall'),
+  row('cortex recall <q> --no-enrich', 'recallNoEnrich'),
   '',
   `cold: index ${cold.index.toFixed(0)} ms, first traverse ${cold.traverse.toFixed(0)} ms; ` +
     `link ${linkMs.toFixed(0)} ms then traverse ${afterLink.toFixed(0)} ms; ` +
