@@ -73,7 +73,12 @@ export function enrichResults<R extends { id: string }>(
     }
     const shown = new Set(code.map((c) => c.id));
     const related: RelatedMemory[] = [];
-    for (const n of neighbours(view.graph, result.id, { depth: Math.min(2, o.depth), limit: o.limit + shown.size })) {
+    // Depth-1 neighbours come first in `neighbours`: when they fill the list, the depth-2
+    // walk (thousands of memories next to a hub) is skipped with the same answer.
+    const limit = o.limit + shown.size;
+    let near = neighbours(view.graph, result.id, { depth: 1, limit });
+    if (near.length < limit && o.depth > 1) near = neighbours(view.graph, result.id, { depth: Math.min(2, o.depth), limit });
+    for (const n of near) {
       if (shown.has(n.id) || related.length >= o.limit) continue;
       const found = findDoc(view.tiers, n.id);
       if (!found) continue;
