@@ -30,6 +30,8 @@ export const COMMANDS: Record<string, Entry> = {
   lint: { summary: 'Check every file in .cortex/ and explain each problem', load: () => import('./commands/lint.js') },
   status: { summary: 'Counts by type and status, and index health', load: () => import('./commands/status.js') },
   index: { summary: 'Rebuild or refresh the local search index', load: () => import('./commands/index.js') },
+  surface: { summary: 'Print the session briefing (what the SessionStart hook injects)', load: () => import('./commands/surface.js') },
+  lifecycle: { summary: 'Archive decayed memories, reactivate accessed ones, prune old archives', load: () => import('./commands/lifecycle.js') },
 };
 
 export const ISSUES_URL = 'https://github.com/cortex-memory/cortex/issues';
@@ -88,6 +90,17 @@ function distance(a: string, b: string): number {
   return dp[a.length]![b.length]!;
 }
 
+/** Set when a command trapped Ctrl-C (see `IO.trapInterrupt`). */
+let interrupt: AbortController | undefined;
+
+function onSigint(): void {
+  if (interrupt && !interrupt.signal.aborted) {
+    interrupt.abort();
+    return;
+  }
+  process.exit(130);
+}
+
 export function processIO(): IO {
   const env = process.env;
   return {
@@ -105,6 +118,7 @@ export function processIO(): IO {
     paint: painter(shouldColor(process.stdout, env)),
     env,
     cwd: process.cwd(),
+    trapInterrupt: () => (interrupt ??= new AbortController()).signal,
   };
 }
 
@@ -177,7 +191,7 @@ const invokedDirectly = (() => {
 })();
 
 if (invokedDirectly) {
-  process.on('SIGINT', () => process.exit(130));
+  process.on('SIGINT', onSigint);
   run(process.argv.slice(2), processIO()).then(
     (code) => {
       process.exitCode = code;

@@ -5,7 +5,10 @@ export { openCortex, type Cortex } from './api/cortex.js';
 export { init, type InitOutput, type InitStep } from './api/init.js';
 export type { Context, OpenCortexOptions } from './api/context.js';
 export type { RememberInput, RememberResult } from './api/remember.js';
-export type { RecallInput, RecallOutput, RecallResult } from './api/recall.js';
+export type { RecallInput, RecallMode, RecallOutput, RecallResult } from './api/recall.js';
+export type { EmbedIndexInput, EmbedIndexOutput, EmbedIndexProgress, EmbedTierReport } from './api/embed.js';
+export { EmbedUnavailableError, type Embedder } from './embed/embedder.js';
+export { createTestEmbedder, type TestEmbedder, type TestEmbedderOptions } from './embed/test-embedder.js';
 export type { ForgetInput, ForgetOutput, GetResult, ListInput, ListOutput, UpdateInput, UpdateResult } from './api/memories.js';
 export type { LintOutput } from './api/lint.js';
 export type { StatusOutput, TierStatus } from './api/status.js';
@@ -25,6 +28,9 @@ export type { AutoLinkResult } from './api/autolink.js';
 export type { CodeLink, RelatedMemory } from './api/enrich.js';
 export type { ReviewEntry, ReviewKind } from './api/review-queue.js';
 export { RELATIONS, type Edge, type EdgeOrigin, type EdgeStatus, type Relation } from './core/edge.js';
+export type { SurfaceInput, SurfaceItemInfo, SurfaceOutput, TargetWrite } from './api/surface.js';
+export type { LifecycleChange, LifecycleInput, LifecycleOutput } from './api/lifecycle.js';
+export { readCachedSurface, type SurfaceCacheOptions, type SurfaceVariant } from './fast/surface-cache.js';
 export {
   CortexError,
   ConflictError,

@@ -28,6 +28,7 @@ import {
   type UnlinkInput,
   type UnlinkOutput,
 } from './graph.js';
+import type { EmbedIndexInput, EmbedIndexOutput } from './embed.js';
 import { lint, type LintOutput } from './lint.js';
 import {
   forget,
@@ -42,15 +43,19 @@ import {
   type UpdateInput,
   type UpdateResult,
 } from './memories.js';
+import { lifecycle, type LifecycleInput, type LifecycleOutput } from './lifecycle.js';
 import { recall, type RecallInput, type RecallOutput } from './recall.js';
 import { remember, type RememberInput, type RememberResult } from './remember.js';
+import { recordAccess } from './signals.js';
 import { status, type StatusOutput } from './status.js';
+import { surface, type SurfaceInput, type SurfaceOutput } from './surface.js';
 
 export interface Cortex {
   /** The resolved context: root, paths, configuration. */
   readonly context: Context;
   remember(input: RememberInput): Promise<RememberResult>;
   recall(input: RecallInput): Promise<RecallOutput>;
+  /** Reads one memory; counts as an access in the usage signals. */
   get(id: string): GetResult;
   list(input?: ListInput): ListOutput;
   update(id: string, input: UpdateInput): Promise<UpdateResult>;
@@ -71,6 +76,15 @@ export interface Cortex {
     reject(input: ReviewPairInput): Promise<ReviewPairOutput>;
     merge(input: MergeInput): Promise<MergeResult>;
   };
+  /**
+   * Computes the missing embedding vectors (`cortex index --embed`). Loads the embedding
+   * model; never throws for an unavailable one (`available: false` and a `notice`).
+   */
+  embed(input?: Partial<EmbedIndexInput>): Promise<EmbedIndexOutput>;
+  /** The session briefing (and the surface cache, and `--write` targets). */
+  surface(input?: SurfaceInput): Promise<SurfaceOutput>;
+  /** Archive, reactivate and prune memories as DESIGN §3 says (or only plan it). */
+  lifecycle(input?: LifecycleInput): Promise<LifecycleOutput>;
 }
 
 /**
@@ -81,6 +95,12 @@ export interface Cortex {
  * const cortex = openCortex({ dir: '/path/to/repo' });
  * await cortex.remember({ text: 'Chose SQLite over Postgres', type: 'decision' });
  * const { results } = await cortex.recall({ query: 'which database' });
+ *
+ * @example
+ * // Semantic recall with your own embedder (any `Embedder`; the default loads the configured model)
+ * const cortex = openCortex({ dir: '/path/to/repo', embedder: myEmbedder });
+ * await cortex.embed();
+ * const { mode } = await cortex.recall({ query: 'what storage engine did we settle on' }); // 'hybrid'
  */
 export function openCortex(options: OpenCortexOptions = {}): Cortex {
   const ctx = openContext(options);
@@ -88,7 +108,11 @@ export function openCortex(options: OpenCortexOptions = {}): Cortex {
     context: ctx,
     remember: (input) => remember(ctx, input),
     recall: (input) => recall(ctx, input),
-    get: (id) => getMemory(ctx, id),
+    get: (id) => {
+      const got = getMemory(ctx, id);
+      recordAccess(ctx, [{ id: got.memory.id, scope: got.scope }]);
+      return got;
+    },
     list: (input) => listMemories(ctx, input),
     update: (id, input) => updateMemory(ctx, id, input),
     forget: (input) => forget(ctx, input),
@@ -108,5 +132,9 @@ export function openCortex(options: OpenCortexOptions = {}): Cortex {
       reject: (input) => rejectSuggested(ctx, input),
       merge: (input) => mergeMemories(ctx, input),
     },
+    // Imported on demand: the vector code stays off every other command's path.
+    embed: async (input) => (await import('./embed.js')).embedIndex(ctx, input),
+    surface: (input) => surface(ctx, input),
+    lifecycle: (input) => lifecycle(ctx, input),
   };
 }

@@ -33,13 +33,29 @@ export interface CortexConfig {
     charsPerToken: number;
     budgets: Record<MemoryType, number>;
     decisions: { fullCap: number; oneLineCap: number; recentDays: number };
+    /** Token budget of the compact briefing (SessionStart after a compaction, `--compact`). */
+    compactTokens: number;
+    /** Decayed confidence below which an item shows its `(~0.6)` marker. */
+    lowConfidenceBelow: number;
+    /** Longest body excerpt shown for a full-tier decision, in characters. */
+    detailChars: number;
+    /** Share of the token target the active plan's steps may take. */
+    planShare: number;
     /** Files `cortex surface --write` updates, relative to the repository root. */
     targets: string[];
   };
   recall: { limit: number };
   extraction: { threshold: number };
   autolink: { relatesMin: number; suggestedMin: number; consolidateMin: number };
-  embed: { enabled: boolean; model: string; dtype: string; modelDir: string | null };
+  embed: {
+    enabled: boolean;
+    model: string;
+    dtype: string;
+    /** Local model root; a relative path is resolved against the project root. */
+    modelDir: string | null;
+    /** Semantic candidates below this cosine similarity are dropped from recall. */
+    minSimilarity: number;
+  };
 }
 
 /** Hook-injection limit of Claude Code: nothing Cortex injects may exceed it. */
@@ -87,12 +103,16 @@ export const DEFAULT_CONFIG: CortexConfig = {
       code: 0,
     },
     decisions: { fullCap: 50, oneLineCap: 30, recentDays: 30 },
+    compactTokens: 200,
+    lowConfidenceBelow: 0.7,
+    detailChars: 160,
+    planShare: 0.5,
     targets: ['.claude/cortex-memory.local.md'],
   },
   recall: { limit: 10 },
   extraction: { threshold: 0.7 },
   autolink: { relatesMin: 0.1, suggestedMin: 0.4, consolidateMin: 0.5 },
-  embed: { enabled: true, model: 'Xenova/all-MiniLM-L6-v2', dtype: 'q8', modelDir: null },
+  embed: { enabled: true, model: 'Xenova/all-MiniLM-L6-v2', dtype: 'q8', modelDir: null, minSimilarity: 0.2 },
 };
 
 type Range = readonly [min: number, max: number, integer?: 'int'];
@@ -119,11 +139,16 @@ const RANGES: Record<string, Range> = {
   'surface.decisions.fullCap': [0, 10_000, 'int'],
   'surface.decisions.oneLineCap': [0, 10_000, 'int'],
   'surface.decisions.recentDays': [0, 36_500],
+  'surface.compactTokens': [10, 2_500, 'int'],
+  'surface.lowConfidenceBelow': [0, 1],
+  'surface.detailChars': [0, 2_000, 'int'],
+  'surface.planShare': [0, 1],
   'recall.limit': [1, 1_000, 'int'],
   'extraction.threshold': [0, 1],
   'autolink.relatesMin': [0, 1],
   'autolink.suggestedMin': [0, 1],
   'autolink.consolidateMin': [0, 1],
+  'embed.minSimilarity': [-1, 1],
 };
 
 export interface ConfigResult {
