@@ -6,6 +6,10 @@ import { readdirSync, readFileSync, renameSync, statSync, utimesSync, writeFileS
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openCortex } from '../src/api/cortex.js';
+import { graphTierLocations, loadGraph } from '../src/api/graph-view.js';
+import { centralityOf } from '../src/api/providers.js';
+import { loadMemories } from '../src/api/surface.js';
+import { extractWikilinks } from '../src/core/wikilinks.js';
 import type { TraverseOptions } from '../src/core/graph.js';
 import { json, tempRepo, type TempRepo } from './helpers/repo.js';
 
@@ -129,6 +133,17 @@ describe('centrality', () => {
     writeFileSync(file, text.replace('strength: 0.9', 'strength: 0.65'));
     expect(repo.cortex(['index']).code).toBe(0);
     expect(cortex().traverse({ id: 'sqlite', direction: 'out', depth: 1 }).levels[0]!.nodes[0]!.via.strength).toBe(0.65);
+  });
+
+  it('feeds the briefing and the lifecycle from the same cache, read without the search index', () => {
+    const repo = fixtureRepo();
+    const cortex = api(repo);
+    expect(cortex.graph().rebuilt).toBe(true);
+    const { memories } = loadMemories(cortex.context);
+    // The same memories read from files give the same cache key as the index gave.
+    const nodes = memories.map((m) => ({ scope: m.scope, id: m.id, links: extractWikilinks(m.body) }));
+    expect(loadGraph(cortex.context, graphTierLocations(cortex.context), nodes.reverse()).rebuilt).toBe(false);
+    expect({ ...centralityOf(cortex.context, memories) }).toEqual(expected.centrality);
   });
 
   it('rebuilds silently from corrupt caches', () => {

@@ -2,21 +2,19 @@
  * The knowledge graph as files: opening it (cached, with centrality), linking and
  * unlinking memories, and walking it (DESIGN §2.1, §3).
  */
-import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { MemoryNotFoundError, UsageError } from '../errors.js';
 import { RELATIONS, buildEdge, edgeFileName, resolveRelation, type Edge, type Relation } from '../core/edge.js';
-import { buildGraph, centrality as computeCentrality, traverse, type Graph, type GraphEdgeInput, type TraverseDirection, type TraverseVia } from '../core/graph.js';
+import { traverse, type Graph, type TraverseDirection, type TraverseVia } from '../core/graph.js';
 import { formatDate, type Diagnostic, type MemoryStatus, type MemoryType, type Scope } from '../core/memory.js';
-import { EdgeCache, dirStamp } from '../search/edge-cache.js';
-import { loadGraphCache, saveGraphCache, type GraphCacheKey } from '../search/graph-cache.js';
+import type { EdgeCache } from '../search/edge-cache.js';
 import type { IndexedDoc } from '../search/keyword-index.js';
 import { deleteEdge, readEdge, writeEdge } from '../store/edge-store.js';
 import { withLock } from '../store/lock.js';
 import { displayPath } from '../store/memory-store.js';
 import { assertSafeId, type TierPaths } from '../store/paths.js';
 import type { Context } from './context.js';
+import { graphTierLocations, loadGraph, refreshEdgeCache, saveEdgeCacheQuietly, type GraphNodeInput } from './graph-view.js';
 import { openTierIndex, tierBase, type TierIndex } from './indexes.js';
 
 export interface OpenGraphOptions {
@@ -39,45 +37,9 @@ export interface GraphView {
   tiers: TierIndex[];
 }
 
-/** The tiers a graph spans: the project, and the global tier when it exists and is wanted. */
+/** The indexes a graph spans (see `graphTierLocations`), reusing those already open. */
 function graphTiers(ctx: Context, given: TierIndex[] | undefined): TierIndex[] {
-  const scopes: Scope[] = ['project'];
-  if (ctx.includeGlobal && existsSync(ctx.global.memoriesDir)) scopes.push('global');
-  return scopes.map((scope) => given?.find((t) => t.scope === scope) ?? openTierIndex(ctx, scope));
-}
-
-/** Changes whenever a memory appears, disappears or changes its `[[links]]`. */
-function memoryFingerprint(tiers: TierIndex[]): string {
-  const hash = createHash('sha1');
-  for (const tier of tiers) {
-    hash.update(`\u0001${tier.scope}\n`);
-    let chunk = '';
-    for (const doc of tier.index.docs.values()) {
-      chunk += doc.links ? `${doc.id}\u0000${doc.links.join(' ')}\n` : `${doc.id}\n`;
-      if (chunk.length > 65_536) {
-        hash.update(chunk);
-        chunk = '';
-      }
-    }
-    hash.update(chunk);
-  }
-  return hash.digest('hex');
-}
-
-/** Brings a tier's edge-file cache up to date and saves it (quietly: it is a cache). */
-function refreshEdgeCache(tier: { paths: TierPaths; base: string }, verify = false): EdgeCache {
-  const cache = EdgeCache.load(tier.paths);
-  cache.refresh(tier.paths, { base: tier.base, verify });
-  saveEdgeCacheQuietly(cache, tier.paths);
-  return cache;
-}
-
-function saveEdgeCacheQuietly(cache: EdgeCache, paths: TierPaths): void {
-  try {
-    cache.save(paths);
-  } catch {
-    // Rebuilt next time.
-  }
+  return graphTierLocations(ctx).map((t) => given?.find((g) => g.scope === t.scope) ?? openTierIndex(ctx, t.scope));
 }
 
 /**
@@ -92,33 +54,10 @@ function saveEdgeCacheQuietly(cache: EdgeCache, paths: TierPaths): void {
  */
 export function openGraph(ctx: Context, options: OpenGraphOptions = {}): GraphView {
   const tiers = graphTiers(ctx, options.tiers);
-  const memories = memoryFingerprint(tiers);
-  if (!options.verify) {
-    const key: GraphCacheKey = { stamps: tiers.map((t) => dirStamp(t.paths.edgesDir)), memories };
-    const cached = loadGraphCache(ctx.paths.cacheDir, key);
-    if (cached) return { graph: cached.graph, centrality: cached.centrality, diagnostics: cached.diagnostics, rebuilt: false, tiers };
-  }
-  const edges: GraphEdgeInput[] = [];
-  const diagnostics: Diagnostic[] = [];
-  const stamps = [];
-  for (const tier of tiers) {
-    const cache = refreshEdgeCache(tier, options.verify);
-    stamps.push(cache.stamp!);
-    edges.push(...cache.edges(tier.paths, tier.base));
-    diagnostics.push(...cache.diagnostics());
-  }
-  const memoryIds: string[] = [];
-  const wikilinks: Record<string, readonly string[]> = Object.create(null) as Record<string, readonly string[]>;
-  for (const tier of tiers) {
-    for (const doc of tier.index.docs.values()) {
-      memoryIds.push(doc.id);
-      if (doc.links) wikilinks[doc.id] = doc.links;
-    }
-  }
-  const graph = buildGraph({ memoryIds, edges, wikilinks });
-  const centrality = computeCentrality(graph);
-  saveGraphCache(ctx.paths.cacheDir, { stamps, memories }, graph, centrality, diagnostics);
-  return { graph, centrality, diagnostics, rebuilt: true, tiers };
+  const nodes: GraphNodeInput[] = [];
+  for (const tier of tiers) for (const doc of tier.index.docs.values()) nodes.push({ scope: doc.scope, id: doc.id, links: doc.links });
+  const loaded = loadGraph(ctx, tiers, nodes, options.verify === true);
+  return { ...loaded, tiers };
 }
 
 /**
