@@ -102,26 +102,39 @@ export function saveEdgeCacheQuietly(cache: EdgeCache, paths: TierPaths): void {
 
 /**
  * The graph over `nodes` and the edge files of `tiers`, cached in the project's
- * `.memory/graph.json`. `verify` re-checks every edge file.
+ * `.memory/graph.json`. `verify` re-checks every edge file (stat, and a read of each one
+ * that changed) and rebuilds only when one did.
  *
  * @example
  * loadGraph(ctx, graphTierLocations(ctx), [{ scope: 'project', id: 'a' }]).centrality.a // 0
  */
 export function loadGraph(ctx: Context, tiers: GraphTier[], nodes: GraphNodeInput[], verify = false): LoadedGraph {
   const memories = memoryFingerprint(nodes);
-  if (!verify) {
+  // A verify re-checks every edge file first; when none changed, the cached graph stands.
+  let caches: EdgeCache[] | undefined;
+  let changed = false;
+  if (verify) {
+    caches = tiers.map((tier) => {
+      const cache = EdgeCache.load(tier.paths);
+      const report = cache.refresh(tier.paths, { base: tier.base, verify: true });
+      if (report.read > 0 || report.removed > 0) changed = true;
+      saveEdgeCacheQuietly(cache, tier.paths);
+      return cache;
+    });
+  }
+  if (!changed) {
     const cached = loadGraphCache(ctx.paths.cacheDir, { stamps: tiers.map((t) => dirStamp(t.paths.edgesDir)), memories });
     if (cached) return { graph: cached.graph, centrality: cached.centrality, diagnostics: cached.diagnostics, rebuilt: false };
   }
   const edges: GraphEdgeInput[] = [];
   const diagnostics: Diagnostic[] = [];
   const stamps: DirStamp[] = [];
-  for (const tier of tiers) {
-    const cache = refreshEdgeCache(tier, verify);
+  tiers.forEach((tier, i) => {
+    const cache = caches?.[i] ?? refreshEdgeCache(tier);
     stamps.push(cache.stamp!);
     edges.push(...cache.edges(tier.paths, tier.base));
     diagnostics.push(...cache.diagnostics());
-  }
+  });
   const wikilinks = Object.create(null) as Record<string, readonly string[]>;
   for (const n of nodes) if (n.links && n.links.length > 0) wikilinks[n.id] = n.links;
   const graph = buildGraph({ memoryIds: nodes.map((n) => n.id), edges, wikilinks });
