@@ -32,6 +32,11 @@ export const COMMANDS: Record<string, Entry> = {
   index: { summary: 'Rebuild or refresh the local search index', load: () => import('./commands/index.js') },
   surface: { summary: 'Print the session briefing (what the SessionStart hook injects)', load: () => import('./commands/surface.js') },
   lifecycle: { summary: 'Archive decayed memories, reactivate accessed ones, prune old archives', load: () => import('./commands/lifecycle.js') },
+  project: { summary: 'Regenerate the decisions and plan projections (--check for CI)', load: () => import('./commands/project.js') },
+  diff: { summary: 'What a revision range changes in memory (for pull requests)', load: () => import('./commands/diff.js') },
+  doctor: { summary: 'Check the git integration, projections and index, with fixes', load: () => import('./commands/doctor.js') },
+  'merge-driver': { summary: 'Git merge driver for .cortex/ files (set up by init)', load: () => import('./commands/merge-driver.js') },
+  'git-hook': { summary: 'Run a git hook event (installed by init)', load: () => import('./commands/git-hook.js') },
 };
 
 export const ISSUES_URL = 'https://github.com/cortex-memory/cortex/issues';
@@ -98,7 +103,9 @@ function onSigint(): void {
     interrupt.abort();
     return;
   }
-  process.exit(130);
+  // git (2.42+) takes a merge driver exit above 128 for a crash and aborts the whole merge;
+  // an interrupted driver reports a conflict instead (%A still holds our side).
+  process.exit(process.argv[2] === 'merge-driver' ? 1 : 130);
 }
 
 export function processIO(): IO {
@@ -192,6 +199,13 @@ const invokedDirectly = (() => {
 
 if (invokedDirectly) {
   process.on('SIGINT', onSigint);
+  // `cortex list | head` closes the pipe early: that is the reader's choice, not an error.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EPIPE') throw err;
+      process.exit(typeof process.exitCode === 'number' ? process.exitCode : 0);
+    });
+  }
   run(process.argv.slice(2), processIO()).then(
     (code) => {
       process.exitCode = code;

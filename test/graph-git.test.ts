@@ -20,6 +20,8 @@ function remember(repo: TempRepo, args: string[]): string {
 }
 
 function commitAll(repo: TempRepo, message: string): void {
+  // The pre-commit hook `cortex init` installs wants the projections in sync.
+  expect(repo.cortex(['project']).code).toBe(0);
   expect(repo.git(['add', '-A']).code).toBe(0);
   const r = repo.git(['commit', '-q', '-m', message]);
   expect(r.code, r.stderr).toBe(0);
