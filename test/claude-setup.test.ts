@@ -136,6 +136,6 @@ describe('cortex review', () => {
     const missing = repo.cortex(['review', '--accept', '99']);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/No review entry "99"/);
-    expect(repo.cortex(['review']).stdout).toMatch(/empty|\d+\./);
+    expect(repo.cortex(['review']).stdout).toMatch(/No extracted memory waits|\d+\./);
   });
 });

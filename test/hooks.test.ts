@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { openContext } from '../src/api/context.js';
 import { init } from '../src/api/init.js';
 import { rememberMany } from '../src/api/remember.js';
-import { listReviewQueue } from '../src/api/review-queue.js';
+import { listReview } from '../src/api/review-queue.js';
 import type { Candidate } from '../src/core/extract.js';
 import type { Memory } from '../src/core/memory.js';
 import { parseMemory } from '../src/core/memory-format.js';
@@ -92,7 +92,7 @@ const matches = (c: { layer: string; type: string; summary: string; confidence: 
 function compare(repo: TempRepo, expected: Expected[]): void {
   const produced = [
     ...storedMemories(repo).map((s) => ['memories', { ...s.memory, layer: s.memory.source.layer ?? '', files: s.memory.source.files }] as const),
-    ...listReviewQueue({ paths: { cacheDir: join(repo.dir, '.memory') } as never }).map((e) => ['review', e.candidate as Candidate] as const),
+    ...listReview({ cacheDir: join(repo.dir, '.memory') }).map((e) => ['review', e.candidate as Candidate] as const),
   ];
   const unmatched = [...expected];
   const extra: string[] = [];

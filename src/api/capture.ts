@@ -19,7 +19,7 @@ import { withLock } from '../store/lock.js';
 import type { Context } from './context.js';
 import { updateMemory } from './memories.js';
 import { rememberMany, type RememberInput, type RememberResult } from './remember.js';
-import { appendReviewQueue, listReviewQueue, removeReviewQueue, type ReviewEntry } from './review-queue.js';
+import { appendReview, listReview, removeReview, type ReviewEntry } from './review-queue.js';
 
 export interface CaptureInput {
   /** The hook's `session_id`: the checkpoint key and the `session/<id>` progress topic. */
@@ -72,8 +72,8 @@ export interface CaptureOutput {
   queued: number;
 }
 
-/** The review-queue kind of an extraction candidate. */
-export const MEMORY_CANDIDATE_KIND = 'memory';
+/** The review-queue kind of an extraction candidate (the queue's `candidate`). */
+export const MEMORY_CANDIDATE_KIND = 'candidate';
 
 /** A queued extraction candidate. */
 export interface MemoryCandidateEntry extends ReviewEntry {
@@ -86,10 +86,10 @@ export interface MemoryCandidateEntry extends ReviewEntry {
  * Queue id of a candidate: the same proposal made twice is queued once.
  *
  * @example
- * candidateReviewId({ type: 'decision', summary: 'Use Redis for sessions' }) // 'm-' + 10 hex digits
+ * candidateReviewId({ type: 'decision', summary: 'Use Redis for sessions' }) // 'candidate:' + 10 hex digits
  */
 export function candidateReviewId(c: Pick<Candidate, 'type' | 'summary'>): string {
-  return `m-${createHash('sha1').update(`${c.type}\n${c.summary.trim().toLowerCase()}`).digest('hex').slice(0, 10)}`;
+  return `candidate:${createHash('sha1').update(`${c.type}\n${c.summary.trim().toLowerCase()}`).digest('hex').slice(0, 10)}`;
 }
 
 function extractLockPath(ctx: Context): string {
@@ -155,6 +155,8 @@ export function candidateToRememberInput(c: Candidate, commit: string | undefine
     confidence: c.confidence,
     tags: c.tags,
     ...(c.topic !== undefined ? { topic: c.topic } : {}),
+    // Plan and progress notes change every session: linking them would churn edge files.
+    ...(c.layer === 'structural' ? { autoLink: false } : {}),
     source: {
       kind: 'extraction',
       layer: c.layer,
@@ -369,14 +371,14 @@ async function applyBoosts(ctx: Context, candidates: Candidate[], written: Remem
  * earlier proposal that has since become a memory (the person accepted it in the chat).
  */
 async function queueCandidates(ctx: Context, review: Candidate[], written: RememberResult[], commit: string | undefined): Promise<number> {
-  const queue = listReviewQueue(ctx, { kind: MEMORY_CANDIDATE_KIND });
+  const queue = listReview(ctx.paths, { kind: MEMORY_CANDIDATE_KIND });
   const stored = new Set(written.map((r) => candidateReviewId(r.memory)));
   const promoted = queue.filter((e) => stored.has(e.id)).map((e) => e.id);
-  if (promoted.length > 0) await removeReviewQueue(ctx, promoted);
+  if (promoted.length > 0) await removeReview(ctx.paths, promoted);
   const created = formatDate(ctx.now());
   const entries: MemoryCandidateEntry[] = review
     .map(redactCandidate)
     .filter((c) => !stored.has(candidateReviewId(c)))
     .map((c) => ({ kind: MEMORY_CANDIDATE_KIND, id: candidateReviewId(c), created, candidate: c, ...(commit !== undefined ? { commit: commit.slice(0, 12) } : {}) }));
-  return (await appendReviewQueue(ctx, entries)).length;
+  return appendReview(ctx.paths, entries);
 }

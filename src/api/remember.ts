@@ -22,8 +22,9 @@ import { redactSecrets } from '../core/redact.js';
 import { contentKeyOf } from '../search/keyword-index.js';
 import { withLock } from '../store/lock.js';
 import { readMemoryById, writeMemory } from '../store/memory-store.js';
+import { autoLinkMemory, type AutoLinkResult } from './autolink.js';
 import type { Context } from './context.js';
-import { openTierIndex, saveQuietly, type TierIndex } from './indexes.js';
+import { currentLinkExtractor, openTierIndex, saveQuietly, type TierIndex } from './indexes.js';
 
 export interface RememberInput {
   /** Free text: the first line (or sentence) becomes the summary, the rest the body. */
@@ -42,6 +43,8 @@ export interface RememberInput {
   scope?: Scope;
   /** Provenance; branch and commit default to the repository's HEAD. */
   source?: Partial<MemorySource>;
+  /** Link the memory to similar ones after writing (default true). */
+  autoLink?: boolean;
 }
 
 export interface RememberResult {
@@ -52,6 +55,8 @@ export interface RememberResult {
   file: string;
   /** Kinds of secrets that were redacted before writing. */
   redacted: string[];
+  /** Edges written and duplicates queued by auto-linking (created and updated memories). */
+  links?: AutoLinkResult;
 }
 
 export const DEFAULT_REMEMBER = { type: 'context' as MemoryType, priority: 5, confidence: 1, scope: 'project' as Scope };
@@ -141,10 +146,11 @@ interface Prepared {
 }
 
 /**
- * Stores several memories with one lock and one index load per tier (what extraction
- * needs: a dozen candidates per turn must not reload a 10k-memory index a dozen times).
- * Each input behaves exactly as in `remember`, in order: a later input with the topic of
- * an earlier one updates it. Every input is validated before anything is written.
+ * Stores several memories with one lock, one index load and one index save per tier
+ * (what extraction needs: a dozen candidates per turn must not reload a 10k-memory index
+ * a dozen times). Each input behaves exactly as in `remember`, in order: a later input
+ * with the topic of an earlier one updates it. Every input is validated before anything
+ * is written.
  *
  * @example
  * const [a, b] = await rememberMany(ctx, [{ text: 'Use WAL mode', type: 'decision' }, { text: 'Plan: 1/3 done', type: 'plan', topic: 'plan/main' }]);
@@ -168,11 +174,11 @@ export async function rememberMany(ctx: Context, inputs: readonly RememberInput[
     const mine = prepared.map((p, i) => [p, i] as const).filter(([p]) => p.scope === scope);
     if (mine.length === 0) continue;
     const paths = scope === 'project' ? ctx.paths : ctx.global;
-    await withLock(join(paths.cacheDir, 'locks', 'write.lock'), () => {
+    await withLock(join(paths.cacheDir, 'locks', 'write.lock'), async () => {
       const tier = openTierIndex(ctx, scope, { save: false });
       const now = formatDate(ctx.now());
       try {
-        for (const [p, i] of mine) results[i] = rememberInTier(ctx, tier, p, scope === 'global' ? undefined : head, now);
+        for (const [p, i] of mine) results[i] = await rememberInTier(ctx, tier, p, scope === 'global' ? undefined : head, now);
       } finally {
         saveQuietly(tier.index, paths);
       }
@@ -181,10 +187,13 @@ export async function rememberMany(ctx: Context, inputs: readonly RememberInput[
   return results;
 }
 
-function rememberInTier(
+async function rememberInTier(
   ctx: Context,
   tier: TierIndex,
-  p: Prepared, head: { branch?: string | undefined; commit?: string | undefined } | undefined, now: string): RememberResult {
+  p: Prepared,
+  head: { branch?: string | undefined; commit?: string | undefined } | undefined,
+  now: string,
+): Promise<RememberResult> {
   const { input, summary, body, redacted, type, scope, tags } = p;
   const paths = tier.paths;
   const source: MemorySource = {
@@ -217,7 +226,7 @@ function rememberInTier(
           return { action: 'unchanged', memory: current, file: existing.file, redacted };
         }
         next.updated = now;
-        return commit(tier, next, 'updated', redacted);
+        return commit(ctx, tier, next, 'updated', redacted, input.autoLink);
       }
     }
   }
@@ -248,12 +257,32 @@ function rememberInTier(
     body,
     extra: {},
   };
-  return commit(tier, memory, 'created', redacted);
+  return commit(ctx, tier, memory, 'created', redacted, input.autoLink);
 }
 
-function commit(tier: TierIndex, memory: Memory, action: 'created' | 'updated', redacted: string[]): RememberResult {
+/** Writes the file and updates the in-memory index; the caller saves the index once. */
+async function commit(
+  ctx: Context,
+  tier: TierIndex,
+  memory: Memory,
+  action: 'created' | 'updated',
+  redacted: string[],
+  autoLink: boolean | undefined,
+): Promise<RememberResult> {
   const { path } = writeMemory(tier.paths, memory);
   const st = statSync(path);
-  tier.index.upsert(memory, { path, id: memory.id, size: st.size, mtimeMs: st.mtimeMs }, renderMemory(memory), { base: tier.base });
-  return { action, memory, file: tier.index.docs.get(memory.id)?.file ?? path, redacted };
+  tier.index.upsert(memory, { path, id: memory.id, size: st.size, mtimeMs: st.mtimeMs }, renderMemory(memory), {
+    base: tier.base,
+    ...(currentLinkExtractor() ? { links: currentLinkExtractor()! } : {}),
+  });
+  const file = tier.index.docs.get(memory.id)?.file ?? path;
+  if (autoLink === false) return { action, memory, file, redacted };
+  let links: AutoLinkResult;
+  try {
+    links = await autoLinkMemory(ctx, { tier, memory });
+  } catch (err) {
+    // The memory is written; a failed link must not turn that into a failure.
+    links = { edges: [], consolidate: [], compared: 0, error: (err as Error)?.message ?? String(err) };
+  }
+  return { action, memory, file, redacted, links };
 }

@@ -1,129 +1,133 @@
 /**
- * The local review queue, `.memory/review.jsonl`: things an automatic process was not
- * sure enough about to write into `.cortex/` (low-confidence extraction candidates,
- * suggested links …), waiting for a person. One JSON object per line, generic
- * `{ kind, id, created, … }`; local and personal, never in git.
+ * The local review queue, `.memory/review.jsonl`: things a person should look at before
+ * they reach git (DESIGN §2.2) — likely duplicates from auto-linking (`consolidate`),
+ * low-confidence extraction candidates (`candidate`), pairs a person rejected
+ * (`rejected`) … One JSON object per line. Personal and rebuildable: never tracked.
+ * Writes take a lock and replace the file atomically; a torn or foreign line is skipped.
  */
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readFileIfExists, writeFileAtomic } from '../store/atomic.js';
+import { isErrnoCode } from '../errors.js';
+import { writeFileAtomic } from '../store/atomic.js';
 import { withLock } from '../store/lock.js';
-import type { Context } from './context.js';
+import type { TierPaths } from '../store/paths.js';
 
-/** One queued item. `kind` says who can act on it; `id` is unique within the queue. */
+/** Known kinds; the queue accepts any string so new producers need no change here. */
+export type ReviewKind = 'consolidate' | 'candidate' | 'rejected' | (string & {});
+
+/** One queued item. `id` is unique in the queue: appending an id already queued is a no-op. */
 export interface ReviewEntry {
-  kind: string;
+  kind: ReviewKind;
   id: string;
-  /** ISO-8601. */
+  /** ISO-8601 UTC. */
   created: string;
-  [key: string]: unknown;
+  [field: string]: unknown;
 }
-
-/** Hooks must never wait long for the queue: another writer holds it only for a rewrite. */
-export const DEFAULT_REVIEW_QUEUE = { lockTimeoutMs: 2_000 };
 
 /**
- * Where the queue lives: `.memory/review.jsonl`.
+ * Where a tier's queue lives.
  *
  * @example
- * reviewQueuePath(ctx) // '/repo/.memory/review.jsonl'
+ * reviewQueuePath(ctx.paths) // '/repo/.memory/review.jsonl'
  */
-export function reviewQueuePath(ctx: Pick<Context, 'paths'>): string {
-  return join(ctx.paths.cacheDir, 'review.jsonl');
+export function reviewQueuePath(paths: Pick<TierPaths, 'cacheDir'>): string {
+  return join(paths.cacheDir, 'review.jsonl');
 }
 
-function lockPath(ctx: Pick<Context, 'paths'>): string {
-  return join(ctx.paths.cacheDir, 'locks', 'review.lock');
+function lockPath(paths: Pick<TierPaths, 'cacheDir'>): string {
+  return join(paths.cacheDir, 'locks', 'review.lock');
 }
 
 function isEntry(value: unknown): value is ReviewEntry {
-  const e = value as ReviewEntry | null;
-  return typeof e === 'object' && e !== null && !Array.isArray(e) && typeof e.kind === 'string' && typeof e.id === 'string' && typeof e.created === 'string';
+  const v = value as ReviewEntry;
+  return typeof v === 'object' && v !== null && typeof v.kind === 'string' && typeof v.id === 'string' && typeof v.created === 'string';
 }
 
-function parseQueue(text: string): ReviewEntry[] {
-  const out: ReviewEntry[] = [];
+function readAll(paths: Pick<TierPaths, 'cacheDir'>): ReviewEntry[] {
+  let text: string;
+  try {
+    text = readFileSync(reviewQueuePath(paths), 'utf8');
+  } catch (err) {
+    if (isErrnoCode(err, 'ENOENT') || isErrnoCode(err, 'ENOTDIR')) return [];
+    throw err;
+  }
+  const entries: ReviewEntry[] = [];
   const seen = new Set<string>();
   for (const line of text.split('\n')) {
     if (line.trim() === '') continue;
-    let value: unknown;
     try {
-      value = JSON.parse(line);
+      const value = JSON.parse(line) as unknown;
+      if (isEntry(value) && !seen.has(value.id)) {
+        seen.add(value.id);
+        entries.push(value);
+      }
     } catch {
-      // A torn or hand-damaged line costs that entry, never the queue.
-      continue;
-    }
-    if (isEntry(value) && !seen.has(value.id)) {
-      seen.add(value.id);
-      out.push(value);
+      // A torn line from a crash: skipped, and dropped at the next write.
     }
   }
-  return out;
+  return entries;
 }
 
-function render(entries: readonly ReviewEntry[]): string {
-  return entries.map((e) => `${JSON.stringify(e)}\n`).join('');
+function writeAll(paths: Pick<TierPaths, 'cacheDir'>, entries: ReviewEntry[]): void {
+  writeFileAtomic(reviewQueuePath(paths), entries.map((e) => `${JSON.stringify(e)}\n`).join(''));
 }
 
 /**
- * The queued entries, oldest first (optionally of one kind).
+ * The queued entries, oldest first, optionally of one kind.
  *
  * @example
- * listReviewQueue(ctx) // [{ kind: 'memory', id: 'm-3f9a2c1d', created: '2026-11-21T10:00:00Z', candidate: {…} }]
+ * listReview(ctx.paths, { kind: 'consolidate' }).map((e) => e.id)
  */
-export function listReviewQueue(ctx: Pick<Context, 'paths'>, options: { kind?: string } = {}): ReviewEntry[] {
-  const text = readFileIfExists(reviewQueuePath(ctx))?.toString('utf8') ?? '';
-  const all = parseQueue(text);
+export function listReview(paths: Pick<TierPaths, 'cacheDir'>, options: { kind?: ReviewKind } = {}): ReviewEntry[] {
+  const all = readAll(paths);
   return options.kind === undefined ? all : all.filter((e) => e.kind === options.kind);
 }
 
 /**
- * Rewrites the queue under its lock: `fn` gets the current entries and returns the new list.
- * The file is replaced atomically, so a reader never sees half a queue.
- */
-async function updateQueue<T>(ctx: Pick<Context, 'paths'>, fn: (entries: ReviewEntry[]) => { entries: ReviewEntry[]; result: T }): Promise<T> {
-  return withLock(
-    lockPath(ctx),
-    () => {
-      const before = listReviewQueue(ctx);
-      const { entries, result } = fn(before);
-      if (entries !== before) writeFileAtomic(reviewQueuePath(ctx), render(entries));
-      return result;
-    },
-    { timeoutMs: DEFAULT_REVIEW_QUEUE.lockTimeoutMs },
-  );
-}
-
-/**
- * Appends entries whose id is not queued yet; returns the ones added.
+ * Appends entries whose ids are not queued yet; returns how many were added.
  *
  * @example
- * await appendReviewQueue(ctx, [{ kind: 'memory', id: 'm-3f9a2c1d', created: '2026-11-21T10:00:00Z', candidate }]);
+ * await appendReview(ctx.paths, [{ kind: 'candidate', id: 'candidate:3f2a', created: '2026-11-21T10:00:00Z', text: '…' }]);
  */
-export async function appendReviewQueue(ctx: Pick<Context, 'paths'>, entries: readonly ReviewEntry[]): Promise<ReviewEntry[]> {
-  if (entries.length === 0) return [];
-  return updateQueue(ctx, (current) => {
-    const ids = new Set(current.map((e) => e.id));
-    const added: ReviewEntry[] = [];
-    for (const e of entries) {
-      if (ids.has(e.id)) continue;
-      ids.add(e.id);
-      added.push(e);
+export async function appendReview(paths: Pick<TierPaths, 'cacheDir'>, entries: ReviewEntry[]): Promise<number> {
+  if (entries.length === 0) return 0;
+  return withLock(lockPath(paths), () => {
+    const all = readAll(paths);
+    const ids = new Set(all.map((e) => e.id));
+    let added = 0;
+    for (const entry of entries) {
+      if (!isEntry(entry) || ids.has(entry.id)) continue;
+      ids.add(entry.id);
+      all.push(entry);
+      added++;
     }
-    return { entries: added.length === 0 ? current : [...current, ...added], result: added };
+    if (added > 0) writeAll(paths, all);
+    return added;
   });
 }
 
 /**
- * Removes the entries with these ids; returns the ones removed.
+ * Removes the entries with these ids (or matching the predicate); returns how many.
  *
  * @example
- * await removeReviewQueue(ctx, ['m-3f9a2c1d']); // [{ kind: 'memory', id: 'm-3f9a2c1d', … }]
+ * await removeReview(ctx.paths, ['consolidate:a-k3f9qa:b-p2x81d']);
  */
-export async function removeReviewQueue(ctx: Pick<Context, 'paths'>, ids: readonly string[]): Promise<ReviewEntry[]> {
-  if (ids.length === 0) return [];
-  const drop = new Set(ids);
-  return updateQueue(ctx, (current) => {
-    const removed = current.filter((e) => drop.has(e.id));
-    return { entries: removed.length === 0 ? current : current.filter((e) => !drop.has(e.id)), result: removed };
+export async function removeReview(paths: Pick<TierPaths, 'cacheDir'>, which: string[] | ((entry: ReviewEntry) => boolean)): Promise<number> {
+  const drop = Array.isArray(which) ? ((ids: Set<string>) => (e: ReviewEntry) => ids.has(e.id))(new Set(which)) : which;
+  return withLock(lockPath(paths), () => {
+    const all = readAll(paths);
+    const kept = all.filter((e) => !drop(e));
+    if (kept.length !== all.length) writeAll(paths, kept);
+    return all.length - kept.length;
   });
+}
+
+/**
+ * The queue id of a pair of memories, the same whichever comes first.
+ *
+ * @example
+ * pairId('consolidate', 'b', 'a') // 'consolidate:a:b'
+ */
+export function pairId(kind: string, a: string, b: string): string {
+  return a < b ? `${kind}:${a}:${b}` : `${kind}:${b}:${a}`;
 }

@@ -8,7 +8,7 @@ import { UsageError } from '../errors.js';
 import { candidateToRememberInput, MEMORY_CANDIDATE_KIND, type MemoryCandidateEntry } from './capture.js';
 import type { Context } from './context.js';
 import { rememberMany, type RememberResult } from './remember.js';
-import { listReviewQueue, removeReviewQueue, type ReviewEntry } from './review-queue.js';
+import { listReview as listQueue, removeReview as removeFromQueue, type ReviewEntry } from './review-queue.js';
 
 export interface ReviewItem {
   /** 1-based position in the listing (oldest first). */
@@ -44,13 +44,22 @@ function toItem(e: ReviewEntry, n: number): ReviewItem {
 }
 
 /**
- * The queued entries, numbered.
+ * The queue entries `cortex review` handles: extraction candidates. Likely duplicates
+ * (`consolidate`) have their own command, `cortex consolidate`; `rejected` entries only
+ * remember a person's "no".
+ */
+function reviewable(ctx: Context): ReviewEntry[] {
+  return listQueue(ctx.paths, { kind: MEMORY_CANDIDATE_KIND });
+}
+
+/**
+ * The queued candidates, numbered, and how many likely duplicates wait for `cortex consolidate`.
  *
  * @example
- * listReview(ctx).items // [{ n: 1, id: 'm-3f9a2c1d', kind: 'memory', type: 'decision', confidence: 0.55, summary: 'Maybe go with Redis', … }]
+ * listReview(ctx).items // [{ n: 1, id: 'candidate:3f9a2c1d04', kind: 'candidate', type: 'decision', confidence: 0.55, summary: 'Maybe go with Redis', … }]
  */
-export function listReview(ctx: Context): { items: ReviewItem[] } {
-  return { items: listReviewQueue(ctx).map((e, i) => toItem(e, i + 1)) };
+export function listReview(ctx: Context): { items: ReviewItem[]; consolidate: number } {
+  return { items: reviewable(ctx).map((e, i) => toItem(e, i + 1)), consolidate: listQueue(ctx.paths, { kind: 'consolidate' }).length };
 }
 
 /** Resolves `3`, `m-3f9a2c1d` or `all` against the current listing. */
@@ -80,7 +89,7 @@ export async function acceptReview(
   ctx: Context,
   input: { select: readonly string[] | 'all' },
 ): Promise<{ accepted: { item: ReviewItem; result: RememberResult }[]; skipped: ReviewItem[] }> {
-  const entries = listReviewQueue(ctx);
+  const entries = reviewable(ctx);
   const chosen = select(entries, input.select);
   const items = new Map(entries.map((e, i) => [e, toItem(e, i + 1)]));
   const memories = chosen.filter(isMemoryCandidate);
@@ -97,7 +106,7 @@ export async function acceptReview(
       return { ...base, confidence: Math.max(ACCEPTED_CONFIDENCE, e.candidate.confidence) };
     }),
   );
-  await removeReviewQueue(ctx, memories.map((e) => e.id));
+  await removeFromQueue(ctx.paths, memories.map((e) => e.id));
   return { accepted: memories.map((e, i) => ({ item: items.get(e) as ReviewItem, result: results[i] as RememberResult })), skipped };
 }
 
@@ -108,9 +117,9 @@ export async function acceptReview(
  * await rejectReview(ctx, { select: ['2'] }); // { rejected: [{ n: 2, … }] }
  */
 export async function rejectReview(ctx: Context, input: { select: readonly string[] | 'all' }): Promise<{ rejected: ReviewItem[] }> {
-  const entries = listReviewQueue(ctx);
+  const entries = reviewable(ctx);
   const chosen = select(entries, input.select);
   const items = new Map(entries.map((e, i) => [e, toItem(e, i + 1)]));
-  await removeReviewQueue(ctx, chosen.map((e) => e.id));
+  await removeFromQueue(ctx.paths, chosen.map((e) => e.id));
   return { rejected: chosen.map((e) => items.get(e) as ReviewItem) };
 }

@@ -62,17 +62,19 @@ const command: CommandDef = {
       if (out.rejected.length === 0) io.out('Nothing to reject.\n');
       return 0;
     }
-    const { items } = listReview(ctx);
+    const { items, consolidate } = listReview(ctx);
     if (inv.json) {
-      printJson(io, { items });
+      printJson(io, { items, consolidate });
       return 0;
     }
+    const more = consolidate > 0 ? `${consolidate} likely duplicate pair${consolidate === 1 ? '' : 's'} wait in \`cortex consolidate\`.\n` : '';
     if (items.length === 0) {
-      io.out('The review queue is empty.\n');
+      io.out('No extracted memory waits for review.\n');
+      if (more) io.err(p.dim(more));
       return 0;
     }
     for (const item of items) io.out(`${describe(item, io)}\n`);
-    io.err(p.dim(`\n${items.length} queued. Accept with \`cortex review --accept <n>\`, reject with \`--reject <n>\`.\n`));
+    io.err(p.dim(`\n${items.length} queued. Accept with \`cortex review --accept <n>\`, reject with \`--reject <n>\`.\n${more}`));
     return 0;
   },
 };
