@@ -62,7 +62,7 @@ export function listReview(ctx: Context): { items: ReviewItem[]; consolidate: nu
   return { items: reviewable(ctx).map((e, i) => toItem(e, i + 1)), consolidate: listQueue(ctx.paths, { kind: 'consolidate' }).length };
 }
 
-/** Resolves `3`, `m-3f9a2c1d` or `all` against the current listing. */
+/** Resolves `3`, `candidate:3f9a2c1d04` or `all` against the current listing. */
 function select(entries: ReviewEntry[], selectors: readonly string[] | 'all'): ReviewEntry[] {
   if (selectors === 'all') return entries;
   const out: ReviewEntry[] = [];
