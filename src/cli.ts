@@ -26,6 +26,7 @@ export const COMMANDS: Record<string, Entry> = {
   lint: { summary: 'Check every file in .cortex/ and explain each problem', load: () => import('./commands/lint.js') },
   status: { summary: 'Counts by type and status, and index health', load: () => import('./commands/status.js') },
   index: { summary: 'Rebuild or refresh the local search index', load: () => import('./commands/index.js') },
+  mcp: { summary: 'Serve the memory tools to an assistant over MCP (stdio)', load: () => import('./commands/mcp.js') },
 };
 
 export const ISSUES_URL = 'https://github.com/cortex-memory/cortex/issues';

@@ -1,0 +1,413 @@
+/**
+ * The MCP server: the memory tools an assistant calls mid-session, over stdio. Each tool
+ * is a thin call into the library API (the same one the CLI uses); arguments are
+ * checked by zod schemas the SDK also publishes as JSON Schema.
+ *
+ * Startup loads only the SDK, zod and this file: the API (and through it the index,
+ * YAML, isomorphic-git, the embedding stack) is imported by the first tool call, and
+ * the project is opened afresh on every call, so a `.cortex/` created after the server
+ * started is found.
+ */
+import { readFileSync } from 'node:fs';
+import { Writable } from 'node:stream';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import type { Cortex } from '../api/cortex.js';
+import type { RecallInput } from '../api/recall.js';
+import type { MemoryStatus } from '../core/memory.js';
+import { MEMORY_STATUSES, MEMORY_TYPES, SCOPES } from '../core/memory.js';
+import { UsageError } from '../errors.js';
+import { errorResult, formatRecall, roundScore, shortPreview, textResult } from './format.js';
+
+export interface CortexMcpOptions {
+  /** A directory inside the project (default: the working directory). */
+  dir?: string;
+  /** Environment handed to the API (default: `process.env`). */
+  env?: NodeJS.ProcessEnv;
+  /** Where diagnostics go: one call per message (default: stderr). */
+  log?: (message: string) => void;
+}
+
+export const DEFAULT_CORTEX_MCP = {
+  dir: undefined as string | undefined,
+  env: process.env,
+  log: (message: string): void => void process.stderr.write(`cortex mcp: ${message}\n`),
+};
+
+/** Most results one recall returns over MCP: every line costs the assistant context. */
+export const MAX_RECALL_LIMIT = 50;
+
+export const SERVER_NAME = 'cortex';
+
+/** What the client may show the model about the server as a whole (MCP `instructions`). */
+export const SERVER_INSTRUCTIONS =
+  "Cortex is this repository's persistent memory: decisions and the approaches rejected, architecture, " +
+  'gotchas, patterns, preferences, plans and progress, kept as markdown files under .cortex/ and shared ' +
+  'through git. memory_recall finds what earlier sessions learned; memory_remember keeps what this ' +
+  'session learns for the next one.';
+
+function packageVersion(): string {
+  try {
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string };
+    return pkg.version ?? '0.0.0';
+  } catch {
+    return '0.0.0';
+  }
+}
+
+/** Every tool works on this one repository's files; none reaches the outside world. */
+const closed = { openWorldHint: false } satisfies ToolAnnotations;
+const READ_ONLY: ToolAnnotations = { ...closed, readOnlyHint: true, idempotentHint: true };
+
+const id = z.string().min(1).max(200).describe('A memory id, e.g. chose-sqlite-over-postgres-k3f9qa (from memory_recall).');
+const memoryType = z.enum(MEMORY_TYPES);
+const scope = z.enum(SCOPES);
+
+const recallResult = z.object({
+  id: z.string(),
+  type: z.string(),
+  summary: z.string(),
+  score: z.number(),
+  preview: z.string(),
+  status: z.string(),
+  scope: z.string(),
+  tags: z.array(z.string()),
+});
+
+/**
+ * Builds the server with its seven tools, not yet connected to a transport.
+ *
+ * @example
+ * const server = createMcpServer({ dir: '/path/to/repo' });
+ * await server.connect(new StdioServerTransport());
+ */
+export function createMcpServer(options: CortexMcpOptions = {}): McpServer {
+  const o = { ...DEFAULT_CORTEX_MCP, ...options };
+  const server = new McpServer({ name: SERVER_NAME, version: packageVersion() }, { instructions: SERVER_INSTRUCTIONS });
+
+  const open = async (): Promise<Cortex> => {
+    const { openCortex } = await import('../api/cortex.js');
+    return openCortex({ ...(o.dir !== undefined ? { dir: o.dir } : {}), env: o.env });
+  };
+  /** Runs a handler; whatever it throws becomes a tool error, never a crash. */
+  const guarded =
+    <A>(handler: (args: A) => Promise<CallToolResult>) =>
+    async (args: A): Promise<CallToolResult> => {
+      try {
+        return await handler(args);
+      } catch (err) {
+        return errorResult(err, o.log);
+      }
+    };
+
+  server.registerTool(
+    'memory_recall',
+    {
+      title: 'Recall memories',
+      description:
+        "Search this repository's memory for what earlier sessions decided, rejected or learned. Use it before " +
+        'deciding on an approach, when the user refers to earlier work ("like we did before", "why did we…"), ' +
+        'when starting on an unfamiliar part of the code, and before remembering something (to update rather ' +
+        'than duplicate). Returns ids, types, one-line summaries and a short preview, best first; memory_get ' +
+        'gives the full text of one.',
+      inputSchema: z.strictObject({
+        query: z.string().min(1).max(1000).describe('What to look for, in plain words: a question, a topic, an error message.'),
+        types: z.array(memoryType).optional().describe('Only these memory types.'),
+        tags: z.array(z.string()).optional().describe('Only memories carrying all these tags.'),
+        status: z
+          .array(z.enum([...MEMORY_STATUSES, 'all']))
+          .optional()
+          .describe('Statuses to include (default: active only). "archived" finds forgotten memories.'),
+        scope: scope.optional().describe('project (this repository) or global (all projects); default both.'),
+        since: z.string().optional().describe('Only memories updated since an ISO date or an age such as 7d, 2w, 12h.'),
+        limit: z.number().int().min(1).max(MAX_RECALL_LIMIT).optional().describe('At most this many results (default 10).'),
+      }),
+      outputSchema: z.object({
+        query: z.string(),
+        mode: z.string(),
+        results: z.array(recallResult),
+        notice: z.string().optional(),
+      }),
+      annotations: { title: 'Recall memories', ...READ_ONLY },
+    },
+    guarded(async (args) => {
+      const cortex = await open();
+      const statuses: MemoryStatus[] | undefined = args.status?.includes('all')
+        ? [...MEMORY_STATUSES]
+        : (args.status as MemoryStatus[] | undefined);
+      const input: RecallInput = {
+        query: args.query,
+        ...(args.types ? { types: args.types } : {}),
+        ...(args.tags ? { tags: args.tags } : {}),
+        ...(statuses ? { statuses } : {}),
+        ...(args.scope ? { scope: args.scope } : {}),
+        ...(args.since ? { since: args.since } : {}),
+        ...(args.limit !== undefined ? { limit: args.limit } : {}),
+      };
+      const out = await cortex.recall(input);
+      const notice = (out as { notice?: string }).notice;
+      const results = out.results.map((r) => ({
+        id: r.id,
+        type: r.type,
+        summary: r.summary,
+        score: roundScore(r.score),
+        preview: shortPreview(r.preview),
+        status: r.status,
+        scope: r.scope,
+        tags: r.tags,
+      }));
+      return textResult(formatRecall(out.query, results, notice), {
+        query: out.query,
+        mode: out.mode,
+        results,
+        ...(notice ? { notice } : {}),
+      });
+    }),
+  );
+
+  server.registerTool(
+    'memory_get',
+    {
+      title: 'Read a memory',
+      description:
+        'The full text of one memory (its file: YAML frontmatter with type, tags, provenance, then the markdown ' +
+        'body). Use it when a memory_recall summary or preview is not enough.',
+      inputSchema: z.strictObject({ id }),
+      annotations: { title: 'Read a memory', ...READ_ONLY },
+    },
+    guarded(async (args) => {
+      const cortex = await open();
+      const got = cortex.get(args.id);
+      const { renderMemory } = await import('../core/memory-format.js');
+      return textResult(renderMemory(got.memory));
+    }),
+  );
+
+  server.registerTool(
+    'memory_remember',
+    {
+      title: 'Remember',
+      description:
+        'Keep something this session learned for future sessions: a decision and why, an approach that was ' +
+        'rejected and why, a gotcha, a pattern the code follows, a user preference, the plan or its progress. ' +
+        'Use it when something is settled that a later session would otherwise have to rediscover, not for ' +
+        'routine steps. Secrets are redacted before anything is written. Identical content is never stored ' +
+        'twice, and the same topic updates the memory that has it instead of adding another.',
+      inputSchema: z.strictObject({
+        summary: z
+          .string()
+          .min(1)
+          .max(300)
+          .describe('One line that stands on its own: what was decided or learned, and why. Briefings show this line.'),
+        type: memoryType.describe(
+          'architecture, decision, rejected (an approach not taken), pattern, gotcha, preference, plan, progress, context, code_description or code.',
+        ),
+        body: z.string().max(20_000).optional().describe('Details in markdown: context, alternatives, consequences. [[id]] links another memory.'),
+        tags: z.array(z.string().min(1).max(60)).max(20).optional().describe('A few lower-case keywords, e.g. ["storage", "sqlite"].'),
+        priority: z.number().int().min(1).max(10).optional().describe('1 to 10 (default 5): how much it matters to future work.'),
+        topic: z
+          .string()
+          .min(1)
+          .max(120)
+          .optional()
+          .describe('A stable key such as decision/storage-engine or plan/current: remembering with the same topic updates that memory.'),
+        files: z.array(z.string().min(1)).max(50).optional().describe('Repository paths the memory is about; it is flagged as possibly outdated when they change.'),
+        pinned: z.boolean().optional().describe('Pinned memories never decay.'),
+        scope: scope.optional().describe('project (default) or global: global memories are shared by all projects on this machine.'),
+      }),
+      outputSchema: z.object({
+        action: z.enum(['created', 'updated', 'unchanged', 'duplicate']),
+        id: z.string(),
+        type: z.string(),
+        summary: z.string(),
+        file: z.string(),
+        redacted: z.array(z.string()),
+      }),
+      // Same arguments twice store one memory: the second call finds the duplicate.
+      annotations: { title: 'Remember', ...closed, readOnlyHint: false, destructiveHint: false, idempotentHint: true },
+    },
+    guarded(async (args) => {
+      const cortex = await open();
+      const result = await cortex.remember({
+        summary: args.summary,
+        body: args.body ?? '',
+        type: args.type,
+        ...(args.tags ? { tags: args.tags } : {}),
+        ...(args.priority !== undefined ? { priority: args.priority } : {}),
+        ...(args.topic !== undefined ? { topic: args.topic } : {}),
+        ...(args.pinned !== undefined ? { pinned: args.pinned } : {}),
+        ...(args.scope ? { scope: args.scope } : {}),
+        // The assistant reporting what it learned, through a tool rather than a `[MEMORY: …]` tag.
+        source: { kind: 'manual', layer: 'self-report', ...(args.files ? { files: args.files } : {}) },
+      });
+      const m = result.memory;
+      const verb = { created: 'Remembered', updated: 'Updated', unchanged: 'Unchanged', duplicate: 'Already remembered' }[result.action];
+      const lines = [`${verb}: ${m.id} [${m.type}] ${m.summary}`];
+      if (result.redacted.length > 0) lines.push(`note: redacted ${result.redacted.join(', ')} before writing`);
+      return textResult(lines.join('\n'), {
+        action: result.action,
+        id: m.id,
+        type: m.type,
+        summary: m.summary,
+        file: result.file,
+        redacted: result.redacted,
+      });
+    }),
+  );
+
+  server.registerTool(
+    'memory_forget',
+    {
+      title: 'Forget a memory',
+      description:
+        'Archive a memory that is wrong or no longer true: it leaves recall and the briefing but stays in ' +
+        '.cortex/ (memory_recall with status ["archived"] still finds it). hard: true deletes the file instead ' +
+        '(git history keeps it). Use it when the user says something is outdated, or a memory contradicts the ' +
+        'code; to correct a memory, remember the new version with the same topic instead.',
+      inputSchema: z.strictObject({
+        id,
+        hard: z.boolean().optional().describe('Delete the file instead of archiving it (default false).'),
+      }),
+      outputSchema: z.object({ action: z.enum(['archived', 'deleted']), id: z.string(), file: z.string() }),
+      annotations: { title: 'Forget a memory', ...closed, readOnlyHint: false, destructiveHint: true, idempotentHint: true },
+    },
+    guarded(async (args) => {
+      const cortex = await open();
+      // Only ever an id: the API would treat an unknown id as a search query and might
+      // archive whatever single memory matched it.
+      const got = cortex.get(args.id);
+      const out = await cortex.forget({ target: got.memory.id, hard: args.hard === true });
+      if (out.action !== 'archived' && out.action !== 'deleted') {
+        throw new UsageError(`Nothing was forgotten for "${args.id}".`);
+      }
+      const verb = out.action === 'deleted' ? 'Deleted' : 'Archived';
+      return textResult(`${verb}: ${got.memory.id} [${got.memory.type}] ${got.memory.summary}`, {
+        action: out.action,
+        id: got.memory.id,
+        file: got.file,
+      });
+    }),
+  );
+
+  server.registerTool(
+    'memory_status',
+    {
+      title: 'Memory status',
+      description:
+        'How many memories this repository (and the global tier) holds, by type and status, and whether the ' +
+        'search index is healthy. Use it to check that Cortex is set up here, or before a large clean-up.',
+      inputSchema: z.strictObject({}),
+      outputSchema: z.object({
+        root: z.string(),
+        tiers: z.array(
+          z.object({
+            scope: z.string(),
+            total: z.number(),
+            byType: z.record(z.string(), z.number()),
+            byStatus: z.record(z.string(), z.number()),
+            brokenFiles: z.number(),
+          }),
+        ),
+      }),
+      annotations: { title: 'Memory status', ...READ_ONLY },
+    },
+    guarded(async () => {
+      const cortex = await open();
+      const out = cortex.status();
+      const tiers = out.tiers.map((t) => ({
+        scope: t.scope,
+        total: t.total,
+        byType: t.byType as Record<string, number>,
+        byStatus: t.byStatus as Record<string, number>,
+        brokenFiles: t.index.brokenFiles,
+      }));
+      const counts = (r: Record<string, number>) =>
+        Object.entries(r)
+          .sort(([a], [b]) => a.localeCompare(b))
+          .map(([k, v]) => `${k} ${v}`)
+          .join(', ');
+      const lines = [`Project: ${out.root}`];
+      for (const t of tiers) {
+        lines.push(`${t.scope === 'project' ? 'Project' : 'Global'} memories: ${t.total}${t.total > 0 ? ` (${counts(t.byStatus)})` : ''}`);
+        if (t.total > 0) lines.push(`  by type: ${counts(t.byType)}`);
+        if (t.brokenFiles > 0) lines.push(`  ${t.brokenFiles} file(s) could not be read (run \`cortex lint\`)`);
+      }
+      return textResult(lines.join('\n'), { root: out.root, tiers });
+    }),
+  );
+
+  return server;
+}
+
+/**
+ * A stdout for the protocol alone. Everything else that would reach fd 1 (a library's
+ * `console.log`, a stray `process.stdout.write`) is sent to stderr instead, because a
+ * single non-JSON line there breaks the client's connection.
+ */
+function reserveStdout(): Writable {
+  const write = process.stdout.write.bind(process.stdout) as (chunk: unknown, cb: (err?: Error | null) => void) => boolean;
+  const toStderr = process.stderr.write.bind(process.stderr);
+  process.stdout.write = toStderr as typeof process.stdout.write;
+  for (const level of ['log', 'info', 'debug'] as const) {
+    console[level] = (...args: unknown[]) => console.error(...args);
+  }
+  return new Writable({
+    write(chunk, _encoding, callback) {
+      write(chunk, callback);
+    },
+  });
+}
+
+/**
+ * Serves the tools on stdin/stdout until the client closes stdin. Resolves then.
+ *
+ * @example
+ * await serveStdio({ dir: process.cwd() });
+ */
+export async function serveStdio(options: CortexMcpOptions = {}): Promise<void> {
+  const o = { ...DEFAULT_CORTEX_MCP, ...options };
+  // A failure outside a tool call is logged; the server keeps serving the next call.
+  process.on('unhandledRejection', (err) => o.log(`unhandled rejection: ${(err as Error)?.stack ?? String(err)}`));
+  const server = createMcpServer(o);
+  // Malformed input lines and transport failures: logged, and the connection stays up.
+  server.server.onerror = (err) => o.log(`protocol error: ${err.message}`);
+  const transport = new StdioServerTransport(process.stdin, reserveStdout());
+  const closed = new Promise<void>((resolve) => {
+    transport.onclose = () => resolve();
+  });
+  await server.connect(transport);
+  trackRequests(transport, () => void server.close());
+  await closed;
+}
+
+/**
+ * Calls `close` once stdin has ended and every request received has been answered: a
+ * client may write its last request and close stdin at once, and closing earlier would
+ * lose those answers.
+ */
+function trackRequests(transport: StdioServerTransport, close: () => void): void {
+  const pending = new Set<string | number>();
+  let ended = false;
+  const maybeClose = (): void => {
+    if (ended && pending.size === 0) close();
+  };
+  const onmessage = transport.onmessage;
+  transport.onmessage = (message) => {
+    if ('method' in message && 'id' in message) pending.add(message.id);
+    onmessage?.(message);
+  };
+  const send = transport.send.bind(transport);
+  transport.send = async (message) => {
+    await send(message);
+    if (!('method' in message) && 'id' in message && message.id !== undefined) {
+      pending.delete(message.id);
+      maybeClose();
+    }
+  };
+  process.stdin.once('end', () => {
+    ended = true;
+    maybeClose();
+  });
+}
