@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { bool, str, type CommandDef } from '../term/args.js';
-import { printJson } from './shared.js';
+// Not ./shared.js: it imports the API, which the server must not load before a tool call.
+import { jsonDocument } from '../term/output.js';
 
 const command: CommandDef = {
   name: 'mcp',
@@ -25,7 +26,7 @@ const command: CommandDef = {
       const { buildRegistration, resolveLaunch } = await import('../mcp/registration.js');
       const reg = buildRegistration(resolveLaunch({ env: io.env, ...(dirFlag !== undefined ? { dir: resolve(io.cwd, dirFlag) } : {}) }));
       if (inv.json) {
-        printJson(io, { name: reg.name, command: reg.command, args: reg.args, scope: reg.scope, claudeAdd: reg.claudeAdd, mcpJson: reg.mcpJson });
+        io.out(jsonDocument({ name: reg.name, command: reg.command, args: reg.args, scope: reg.scope, claudeAdd: reg.claudeAdd, mcpJson: reg.mcpJson }));
         return 0;
       }
       const p = io.paint;
