@@ -5,6 +5,7 @@
  * Pure: strings in, data out.
  */
 import type { Pair } from 'yaml';
+import { fastFrontmatter } from './fast-frontmatter.js';
 import { loadMatter, loadYaml } from './lazy.js';
 import {
   MEMORY_KEY_ORDER,
@@ -62,6 +63,8 @@ export interface ParsedFrontmatter {
  * Throws `YamlFrontmatterError` on invalid YAML.
  */
 export function splitFrontmatter(text: string): ParsedFrontmatter {
+  const fast = fastFrontmatter(text);
+  if (fast) return fast;
   const lines = new Map<string, number>();
   let data: unknown = undefined;
   const { LineCounter, isMap, isScalar, parseDocument } = loadYaml();

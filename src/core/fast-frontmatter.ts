@@ -1,0 +1,153 @@
+/**
+ * A fast reader for the frontmatter Cortex itself writes: `key: scalar`, flow lists of
+ * scalars, and one level of nested mappings (`source:`). Parsing 10,000 files with a full
+ * YAML parser dominates an index rebuild; this reader handles the canonical subset in a
+ * fraction of the time and returns `undefined` for anything it is not certain about,
+ * so the caller falls back to the real parser (gray-matter + yaml). Whenever it returns a
+ * value, that value equals what `yaml` would produce (property-tested).
+ */
+
+export interface FastFrontmatter {
+  data: Record<string, unknown>;
+  /** Top-level key → 1-based line in the file. */
+  lines: Map<string, number>;
+  body: string;
+}
+
+const KEY = /^([A-Za-z_][A-Za-z0-9_-]*):(?: (.*))?$/;
+const NESTED_KEY = /^ {2}([A-Za-z_][A-Za-z0-9_-]*):(?: (.*))?$/;
+const INT = /^[-+]?[0-9]+$/;
+const FLOAT = /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$/;
+// Plain scalars that YAML 1.2 (core schema) reads as something other than a string, or
+// that need care: special floats, hex/octal ints. Seen here → fall back.
+const SPECIAL = /^(?:[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN)|0x[0-9a-fA-F]+|0o[0-7]+)$/;
+const NULLS = new Set(['null', 'Null', 'NULL', '~']);
+const TRUES = new Set(['true', 'True', 'TRUE']);
+const FALSES = new Set(['false', 'False', 'FALSE']);
+// A plain scalar may not start with an indicator and may not contain ": " or " #".
+const INDICATOR_START = /^[-?:,[\]{}#&*!|>'"%@`]/;
+
+const FALLBACK = Symbol('fallback');
+type Scalar = string | number | boolean | null | typeof FALLBACK;
+
+function plainScalar(raw: string): Scalar {
+  const text = raw.trim();
+  if (text !== raw.trimStart() || text === '') return text === '' ? null : FALLBACK;
+  if (NULLS.has(text)) return null;
+  if (TRUES.has(text)) return true;
+  if (FALSES.has(text)) return false;
+  if (SPECIAL.test(text)) return FALLBACK;
+  if (INT.test(text)) {
+    const n = Number(text);
+    return Number.isSafeInteger(n) ? n : FALLBACK;
+  }
+  if (FLOAT.test(text)) return Number(text);
+  if (INDICATOR_START.test(text) && !/^[-?:][^\s]/.test(text)) return FALLBACK;
+  if (/^[-?:]\s/.test(text) || text === '-' || text === '?' || text === ':') return FALLBACK;
+  if (text.includes(': ') || text.includes(' #') || text.endsWith(':') || text.includes('\t')) return FALLBACK;
+  return text;
+}
+
+function quotedScalar(raw: string): Scalar {
+  const text = raw.trimEnd();
+  if (text.length >= 2 && text.startsWith("'") && text.endsWith("'")) {
+    const inner = text.slice(1, -1);
+    // An unescaped single quote inside means the scalar ended earlier: not canonical.
+    if (/(^|[^'])'(?!')/.test(inner.replace(/''/g, ''))) return FALLBACK;
+    return inner.replace(/''/g, "'");
+  }
+  if (text.length >= 2 && text.startsWith('"') && text.endsWith('"')) {
+    const inner = text.slice(1, -1);
+    if (inner.includes('\\') || inner.includes('"')) return FALLBACK;
+    return inner;
+  }
+  return FALLBACK;
+}
+
+function scalar(raw: string): Scalar {
+  const t = raw.trimStart();
+  if (t.startsWith("'") || t.startsWith('"')) return quotedScalar(t);
+  return plainScalar(raw);
+}
+
+function flowSeq(raw: string): unknown[] | typeof FALLBACK {
+  const text = raw.trim();
+  if (!text.startsWith('[') || !text.endsWith(']')) return FALLBACK;
+  const inner = text.slice(1, -1).trim();
+  if (inner === '') return [];
+  if (/[[\]{}"']/.test(inner)) return FALLBACK;
+  const items: unknown[] = [];
+  for (const part of inner.split(',')) {
+    const item = part.trim();
+    if (item === '') return FALLBACK;
+    const value = plainScalar(item);
+    if (value === FALLBACK || value === null) return FALLBACK;
+    items.push(value);
+  }
+  return items;
+}
+
+function value(raw: string): unknown {
+  const t = raw.trimStart();
+  if (t.startsWith('[')) return flowSeq(t);
+  if (t.startsWith('{') || t.startsWith('|') || t.startsWith('>') || t.startsWith('&') || t.startsWith('*') || t.startsWith('!')) return FALLBACK;
+  return scalar(raw);
+}
+
+function define(target: Record<string, unknown>, key: string, v: unknown): boolean {
+  if (Object.hasOwn(target, key) || key === '__proto__') return false;
+  target[key] = v;
+  return true;
+}
+
+/**
+ * Parses canonical frontmatter, or returns `undefined` when the text needs the full parser.
+ *
+ * @example
+ * fastFrontmatter('---\nid: a-abcdef\ntags: [x, y]\n---\nBody\n')?.data // { id: 'a-abcdef', tags: ['x', 'y'] }
+ */
+export function fastFrontmatter(text: string): FastFrontmatter | undefined {
+  if (!text.startsWith('---\n')) return undefined;
+  const close = text.indexOf('\n---', 3);
+  if (close === -1) return undefined;
+  const after = close + 4;
+  if (after < text.length && text[after] !== '\n') return undefined;
+  const block = text.slice(4, close);
+  const body = after >= text.length ? '' : text.slice(after + 1);
+  const data: Record<string, unknown> = {};
+  const lines = new Map<string, number>();
+  const rows = block.split('\n');
+  let nested: Record<string, unknown> | undefined;
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i]!;
+    if (row.trim() === '' || row.includes('\r')) return undefined;
+    if (row.startsWith(' ')) {
+      const m = NESTED_KEY.exec(row);
+      if (!m || !nested || m[2] === undefined || m[2].trim() === '') return undefined;
+      const v = value(m[2]);
+      if (v === FALLBACK || !define(nested, m[1]!, v)) return undefined;
+      continue;
+    }
+    const m = KEY.exec(row);
+    if (!m) return undefined;
+    const key = m[1]!;
+    if (m[2] === undefined || m[2].trim() === '') {
+      // A mapping follows (one level), or the value is null when nothing is indented below.
+      const next = rows[i + 1];
+      if (next !== undefined && next.startsWith('  ')) {
+        nested = {};
+        if (!define(data, key, nested)) return undefined;
+      } else {
+        nested = undefined;
+        if (m[2] !== undefined && m[2] !== '') return undefined;
+        if (!define(data, key, null)) return undefined;
+      }
+    } else {
+      nested = undefined;
+      const v = value(m[2]);
+      if (v === FALLBACK || !define(data, key, v)) return undefined;
+    }
+    lines.set(key, i + 2);
+  }
+  return { data, lines, body };
+}
