@@ -85,6 +85,17 @@ function distance(a: string, b: string): number {
   return dp[a.length]![b.length]!;
 }
 
+/** Set when a command trapped Ctrl-C (see `IO.trapInterrupt`). */
+let interrupt: AbortController | undefined;
+
+function onSigint(): void {
+  if (interrupt && !interrupt.signal.aborted) {
+    interrupt.abort();
+    return;
+  }
+  process.exit(130);
+}
+
 export function processIO(): IO {
   const env = process.env;
   return {
@@ -102,6 +113,7 @@ export function processIO(): IO {
     paint: painter(shouldColor(process.stdout, env)),
     env,
     cwd: process.cwd(),
+    trapInterrupt: () => (interrupt ??= new AbortController()).signal,
   };
 }
 
@@ -174,7 +186,7 @@ const invokedDirectly = (() => {
 })();
 
 if (invokedDirectly) {
-  process.on('SIGINT', () => process.exit(130));
+  process.on('SIGINT', onSigint);
   run(process.argv.slice(2), processIO()).then(
     (code) => {
       process.exitCode = code;

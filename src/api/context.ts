@@ -9,6 +9,7 @@ import { loadYaml } from '../core/lazy.js';
 import { NotInitializedError } from '../errors.js';
 import { resolveConfig, type CortexConfig } from '../core/config.js';
 import type { Diagnostic } from '../core/memory.js';
+import type { Embedder } from '../embed/embedder.js';
 import { findProjectRoot, globalPaths, projectPaths, type ProjectPaths, type TierPaths } from '../store/paths.js';
 
 export interface OpenCortexOptions {
@@ -24,6 +25,12 @@ export interface OpenCortexOptions {
   includeGlobal?: boolean;
   /** Configuration overrides applied over the config file (flags). */
   configOverrides?: (config: CortexConfig) => CortexConfig;
+  /**
+   * The embedder for semantic and hybrid recall (default: @huggingface/transformers with
+   * the configured model, imported and loaded only when vectors are needed). Pass one to
+   * reuse a loaded model across projects, or a deterministic one in tests.
+   */
+  embedder?: Embedder;
 }
 
 export interface Context {
@@ -36,6 +43,8 @@ export interface Context {
   env: NodeJS.ProcessEnv;
   now: () => Date;
   randomBytes: (n: number) => Uint8Array;
+  /** An injected embedder; `undefined` means the configured transformers model. */
+  embedder: Embedder | undefined;
 }
 
 /** Reads and validates `.cortex/config.yaml`; a broken file gives diagnostics and defaults. */
@@ -90,5 +99,6 @@ export function contextFor(root: string, options: OpenCortexOptions = {}): Conte
     env,
     now: options.now ?? (() => new Date()),
     randomBytes: options.randomBytes ?? ((n) => nodeRandomBytes(n)),
+    embedder: options.embedder,
   };
 }

@@ -3,6 +3,7 @@
  * functions and nothing below them.
  */
 import { openContext, type Context, type OpenCortexOptions } from './context.js';
+import type { EmbedIndexInput, EmbedIndexOutput } from './embed.js';
 import { lint, type LintOutput } from './lint.js';
 import {
   forget,
@@ -32,6 +33,11 @@ export interface Cortex {
   forget(input: ForgetInput): Promise<ForgetOutput>;
   lint(): Promise<LintOutput>;
   status(): StatusOutput;
+  /**
+   * Computes the missing embedding vectors (`cortex index --embed`). Loads the embedding
+   * model; never throws for an unavailable one (`available: false` and a `notice`).
+   */
+  embed(input?: Partial<EmbedIndexInput>): Promise<EmbedIndexOutput>;
 }
 
 /**
@@ -42,6 +48,12 @@ export interface Cortex {
  * const cortex = openCortex({ dir: '/path/to/repo' });
  * await cortex.remember({ text: 'Chose SQLite over Postgres', type: 'decision' });
  * const { results } = await cortex.recall({ query: 'which database' });
+ *
+ * @example
+ * // Semantic recall with your own embedder (any `Embedder`; the default loads the configured model)
+ * const cortex = openCortex({ dir: '/path/to/repo', embedder: myEmbedder });
+ * await cortex.embed();
+ * const { mode } = await cortex.recall({ query: 'what storage engine did we settle on' }); // 'hybrid'
  */
 export function openCortex(options: OpenCortexOptions = {}): Cortex {
   const ctx = openContext(options);
@@ -55,5 +67,7 @@ export function openCortex(options: OpenCortexOptions = {}): Cortex {
     forget: (input) => forget(ctx, input),
     lint: () => lint(ctx),
     status: () => status(ctx),
+    // Imported on demand: the vector code stays off every other command's path.
+    embed: async (input) => (await import('./embed.js')).embedIndex(ctx, input),
   };
 }

@@ -6,7 +6,21 @@ import type { Diagnostic, MemoryStatus, MemoryType, Scope } from '../core/memory
 import { MEMORY_STATUSES, MEMORY_TYPES, isMemoryStatus, isMemoryType, normalizeTag } from '../core/memory.js';
 import type { IndexedDoc, SearchOptions } from '../search/keyword-index.js';
 import type { Context } from './context.js';
-import { allDiagnostics, openIndexes } from './indexes.js';
+import { hasVectors } from './embed-settings.js';
+import { allDiagnostics, openIndexes, type TierIndex } from './indexes.js';
+
+/**
+ * `keyword`: BM25 only. `semantic`: cosine similarity of embeddings only. `hybrid`: both
+ * rankings fused by reciprocal rank fusion.
+ */
+export type RecallMode = 'keyword' | 'semantic' | 'hybrid';
+export const RECALL_MODES: readonly RecallMode[] = ['keyword', 'semantic', 'hybrid'];
+
+/**
+ * Memories without a vector that one recall embeds on the fly (a fresh `remember`, an
+ * edit). Beyond this, recall searches the vectors it has and says to run `index --embed`.
+ */
+export const DEFAULT_EMBED_ON_RECALL = 64;
 
 export interface RecallInput {
   query: string;
@@ -18,6 +32,21 @@ export interface RecallInput {
   scope?: Scope;
   /** ISO date or a relative age such as `7d`, `2w`. */
   since?: string;
+  /**
+   * Default: `hybrid` when vectors for the configured model exist (after
+   * `cortex index --embed`), else `keyword`. Without a usable model, `semantic` and
+   * `hybrid` fall back to keyword search and say why in `notice`.
+   */
+  mode?: RecallMode;
+  /**
+   * At most this many memories without a vector are embedded during the recall
+   * (default {@link DEFAULT_EMBED_ON_RECALL}); 0 searches only vectors already computed.
+   */
+  embedOnRecall?: number;
+  /** Fall back to keyword search when the model is not ready within this many ms (default: wait). */
+  modelTimeoutMs?: number;
+  /** Drop semantic candidates below this cosine similarity (default: `embed.minSimilarity`). */
+  minSimilarity?: number;
 }
 
 export interface RecallResult {
@@ -38,14 +67,19 @@ export interface RecallResult {
   preview: string;
   /** Query terms that matched. */
   matched: string[];
+  /** Cosine similarity to the query, when vectors were used and the memory has one. */
+  similarity?: number | undefined;
 }
 
 export interface RecallOutput {
   query: string;
-  mode: 'keyword';
+  /** The mode actually used: `keyword` also when semantic search was asked for but unavailable. */
+  mode: RecallMode;
   results: RecallResult[];
   /** Problems with individual memory files (they were skipped, not fatal). */
   diagnostics: Diagnostic[];
+  /** One line for people when recall was degraded or incomplete: the cause and the fix. */
+  notice?: string | undefined;
 }
 
 /** Global memories rank just below project memories of the same relevance. */
@@ -110,17 +144,10 @@ export function toResult(doc: IndexedDoc, score: number, matched: string[]): Rec
 }
 
 /**
- * Keyword recall over both tiers.
- *
- * @example
- * const { results } = await recall(ctx, { query: 'which database did we pick' });
+ * Keyword hits of every tier merged into one ranking, best first; global memories weigh
+ * {@link GLOBAL_SCORE_FACTOR} of project ones.
  */
-export async function recall(ctx: Context, input: RecallInput): Promise<RecallOutput> {
-  const query = input.query.trim();
-  if (query === '') throw new UsageError('The query is empty.', { hint: 'Example: cortex recall "database choice"' });
-  const limit = input.limit ?? ctx.config.recall.limit;
-  const options = { ...searchOptionsOf(ctx, input), limit };
-  const tiers = openIndexes(ctx, input.scope ? { scope: input.scope } : {});
+export function keywordResults(tiers: TierIndex[], query: string, options: SearchOptions & { limit: number }): RecallResult[] {
   const merged: RecallResult[] = [];
   for (const tier of tiers) {
     const factor = tier.scope === 'global' ? GLOBAL_SCORE_FACTOR : 1;
@@ -130,5 +157,31 @@ export async function recall(ctx: Context, input: RecallInput): Promise<RecallOu
     }
   }
   merged.sort((a, b) => b.score - a.score || (a.scope === b.scope ? a.id.localeCompare(b.id) : a.scope === 'project' ? -1 : 1));
-  return { query, mode: 'keyword', results: merged.slice(0, limit), diagnostics: allDiagnostics(tiers) };
+  return merged.slice(0, options.limit);
+}
+
+/**
+ * Recall over both tiers: keyword, semantic or hybrid (see {@link RecallMode}).
+ * The keyword path loads neither the vector cache nor the embedding library; deciding
+ * the default mode costs one small read of `.memory/vectors.bin`'s header.
+ *
+ * @example
+ * const { results, mode } = await recall(ctx, { query: 'which database did we pick' });
+ */
+export async function recall(ctx: Context, input: RecallInput): Promise<RecallOutput> {
+  const query = input.query.trim();
+  if (query === '') throw new UsageError('The query is empty.', { hint: 'Example: cortex recall "database choice"' });
+  if (input.mode !== undefined && !RECALL_MODES.includes(input.mode)) {
+    throw new UsageError(`Unknown recall mode "${input.mode}".`, { hint: `Use one of: ${RECALL_MODES.join(', ')}.` });
+  }
+  const limit = input.limit ?? ctx.config.recall.limit;
+  const options = { ...searchOptionsOf(ctx, input), limit };
+  const scope = input.scope ? { scope: input.scope } : {};
+  const mode = input.mode ?? (hasVectors(ctx, scope) ? 'hybrid' : 'keyword');
+  if (mode !== 'keyword') {
+    const { recallWithVectors } = await import('./hybrid.js');
+    return recallWithVectors(ctx, { ...input, query, limit, options, mode });
+  }
+  const tiers = openIndexes(ctx, scope);
+  return { query, mode: 'keyword', results: keywordResults(tiers, query, options), diagnostics: allDiagnostics(tiers) };
 }

@@ -1,33 +1,123 @@
-import type { CommandDef } from '../term/args.js';
-import { bool } from '../term/args.js';
+import { UsageError } from '../errors.js';
+import type { CommandDef, IO } from '../term/args.js';
+import { bool, int } from '../term/args.js';
 import { openIndexes } from '../api/indexes.js';
+import type { EmbedIndexOutput } from '../api/embed.js';
+import { createProgress } from '../term/progress.js';
 import { open, printJson, warnDiagnostics } from './shared.js';
+
+const PHASE_LABEL = { load: 'loading model', read: 'reading memories', embed: 'embedding' } as const;
 
 const command: CommandDef = {
   name: 'index',
   summary: 'Rebuild or refresh the local search index',
-  usage: ['index [--rebuild]'],
+  usage: ['index [--rebuild]', 'index --embed [--batch-size <n>] [--rebuild]'],
   description:
     'Brings .memory/ (the local, gitignored search cache) up to date with .cortex/. Only changed files\n' +
     'are re-read; --rebuild starts from scratch. Every command does this on its own when needed:\n' +
-    'running it by hand is only useful after large changes or to check timings.',
+    'running it by hand is only useful after large changes or to check timings.\n' +
+    '\n' +
+    'With --embed it also computes the embedding vector of every memory that has none yet (new or\n' +
+    'edited memories, or all of them after a model change) and stores them in .memory/vectors.bin;\n' +
+    'from then on `cortex recall` is hybrid (keyword + semantic). `code` memories are never embedded.\n' +
+    'Ctrl-C stops between batches and keeps what was embedded: run it again to resume. Without a\n' +
+    'usable model it prints one line saying why and exits 0 (recall stays keyword-only).\n' +
+    'Model: CORTEX_EMBED_MODEL (default Xenova/all-MiniLM-L6-v2), CORTEX_EMBED_DTYPE (default q8),\n' +
+    'CORTEX_MODEL_DIR (a local model directory, for offline use; relative to the project root), or\n' +
+    'embed: in .cortex/config.yaml. The model is downloaded to the library cache on first use.',
   options: {
-    rebuild: { type: 'boolean', description: 'Ignore the cache and index every file again.' },
+    rebuild: { type: 'boolean', description: 'Ignore the cache and index every file again (with --embed: re-embed every memory).' },
+    embed: { type: 'boolean', description: 'Also compute missing embedding vectors (for semantic and hybrid recall).' },
+    'batch-size': { type: 'string', value: '<n>', description: 'Memories per embedding batch (default 32); the unit of resumable progress.' },
   },
+  examples: ['cortex index', 'cortex index --embed', 'CORTEX_MODEL_DIR=~/models cortex index --embed --json'],
+  exitCodes: ['130 interrupted (--embed: what was embedded is saved; run it again to resume)'],
   async run(inv, io) {
     const cortex = open(inv, io);
+    const batchSize = int(inv, 'batch-size', [1, 4096]);
+    const embed = bool(inv, 'embed');
+    if (batchSize !== undefined && !embed) throw new UsageError('--batch-size only applies with --embed.', { hint: 'Run `cortex index --embed --batch-size <n>`.' });
     const started = Date.now();
     const tiers = openIndexes(cortex.context, { rebuild: bool(inv, 'rebuild') });
     const ms = Date.now() - started;
     warnDiagnostics(io, tiers.flatMap((t) => t.report.diagnostics));
     const summary = tiers.map((t) => ({ scope: t.scope, memories: t.index.size, ...t.report, diagnostics: t.report.diagnostics.length }));
-    if (inv.json) {
-      printJson(io, { ms, tiers: summary });
-      return 0;
+    let vectors: EmbedIndexOutput | undefined;
+    let embedMs = 0;
+    if (embed) {
+      const embedStarted = Date.now();
+      vectors = await embedVectors(inv.json, io, (onProgress, signal) =>
+        cortex.embed({ tiers, rebuild: bool(inv, 'rebuild'), onProgress, signal, ...(batchSize !== undefined ? { batchSize } : {}) }),
+      );
+      embedMs = Date.now() - embedStarted;
+      warnDiagnostics(io, vectors.diagnostics);
+      if (vectors.notice) io.err(`notice: ${vectors.notice}\n`);
     }
-    for (const t of summary) io.out(`${t.scope}: ${t.memories} memories (${t.added} added, ${t.updated} updated, ${t.removed} removed)\n`);
-    io.err(`${io.paint.dim(`${ms} ms`)}\n`);
+    if (inv.json) {
+      printJson(io, { ms, tiers: summary, ...(vectors ? { embed: { ...embedJson(vectors), ms: embedMs } } : {}) });
+    } else {
+      for (const t of summary) io.out(`${t.scope}: ${t.memories} memories (${t.added} added, ${t.updated} updated, ${t.removed} removed)\n`);
+      if (vectors?.available) {
+        for (const t of vectors.tiers) {
+          io.out(
+            `${t.scope} vectors: ${t.embeddable - t.missing}/${t.embeddable} (${t.embedded} embedded, ${t.cached} cached, ${t.removed} removed) with ${vectors.model}\n`,
+          );
+        }
+      }
+      io.err(`${io.paint.dim(`${ms + embedMs} ms`)}\n`);
+    }
+    if (vectors?.aborted) {
+      const missing = vectors.tiers.reduce((n, t) => n + t.missing, 0);
+      io.err(`interrupted: ${missing} memories still have no vector; what was embedded is saved. Run \`cortex index --embed\` again to resume.\n`);
+      return 130;
+    }
     return 0;
   },
 };
+
+type EmbedRun = (onProgress: (p: { phase: 'load' | 'read' | 'embed'; done: number; total: number }) => void, signal: AbortSignal | undefined) => Promise<EmbedIndexOutput>;
+
+/** Runs the backfill with a progress display on stderr and Ctrl-C trapped (stop, save, exit 130). */
+async function embedVectors(json: boolean, io: IO, run: EmbedRun): Promise<EmbedIndexOutput> {
+  const signal = io.trapInterrupt?.();
+  let phase: keyof typeof PHASE_LABEL | undefined;
+  let progress = createProgress(io, { silent: true });
+  let loading = false;
+  const endLoading = () => {
+    if (loading) io.err('\r\u001b[K');
+    loading = false;
+  };
+  const result = await run((p) => {
+    if (json) return;
+    if (p.phase === 'load') {
+      // A model load has no meaningful count: a transient line on a TTY, nothing in logs.
+      if (p.done === 0 && io.stderrIsTTY) {
+        io.err(`${PHASE_LABEL.load}…`);
+        loading = true;
+      }
+      return;
+    }
+    endLoading();
+    if (p.phase !== phase) {
+      progress.finish();
+      phase = p.phase;
+      progress = createProgress(io, { label: PHASE_LABEL[p.phase] });
+    }
+    progress.update(p.done, p.total);
+  }, signal);
+  endLoading();
+  progress.finish();
+  return result;
+}
+
+function embedJson(v: EmbedIndexOutput): Record<string, unknown> {
+  return {
+    available: v.available,
+    ...(v.notice ? { notice: v.notice } : {}),
+    ...(v.available ? { model: v.model, dims: v.dims, project: v.project, modelLoaded: v.modelLoaded } : {}),
+    aborted: v.aborted,
+    timings: v.timings,
+    tiers: v.tiers.map((t) => ({ scope: t.scope, embeddable: t.embeddable, cached: t.cached, embedded: t.embedded, removed: t.removed, missing: t.missing })),
+  };
+}
 export default command;

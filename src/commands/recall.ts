@@ -1,5 +1,7 @@
 import type { MemoryStatus, MemoryType, Scope } from '../core/memory.js';
 import { MEMORY_STATUSES } from '../core/memory.js';
+import { RECALL_MODES, type RecallMode } from '../api/recall.js';
+import { UsageError } from '../errors.js';
 import { int, list, str, type CommandDef } from '../term/args.js';
 import { formatResultLine, open, printJson, warnDiagnostics } from './shared.js';
 
@@ -11,12 +13,18 @@ export function statusesOf(values: string[] | undefined): MemoryStatus[] | undef
 const command: CommandDef = {
   name: 'recall',
   summary: 'Find the memories relevant to a query',
-  usage: ['recall <query> [--type <t>] [--tag <tag>] [--limit <n>]'],
+  usage: ['recall <query> [--type <t>] [--tag <tag>] [--limit <n>] [--mode keyword|semantic|hybrid]'],
   description:
     'Keyword search (BM25 with stemming, prefix and fuzzy matching; summary > tags > body) over the\n' +
     'project memories and the global ones ($CORTEX_HOME). A small thesaurus of coding terms connects\n' +
     'words such as "database" and "SQLite". Only active memories are searched unless --status says\n' +
-    'otherwise. Files that cannot be read are skipped with one warning each on stderr.',
+    'otherwise. Files that cannot be read are skipped with one warning each on stderr.\n' +
+    '\n' +
+    'Once `cortex index --embed` has computed embedding vectors, recall is hybrid by default: the\n' +
+    'keyword ranking fused with cosine similarity of local embeddings (reciprocal rank fusion), so a\n' +
+    'paraphrase finds a memory that shares no word with it. Memories added since are embedded on the\n' +
+    'fly (up to 64). Without a usable model, recall stays keyword-only and prints one notice line on\n' +
+    'stderr naming the cause and the fix; it never fails for that.',
   options: {
     type: { type: 'string', short: 't', value: '<type>', multiple: true, description: 'Only these types (comma-separated or repeated).' },
     tag: { type: 'string', value: '<tag>', multiple: true, description: 'Only memories with all these tags.' },
@@ -24,9 +32,23 @@ const command: CommandDef = {
     scope: { type: 'string', value: '<scope>', description: 'project or global (default both).' },
     since: { type: 'string', value: '<when>', description: 'Only memories updated since an ISO date or an age (7d, 2w, 12h).' },
     limit: { type: 'string', short: 'n', value: '<n>', description: 'At most n results (default 10).' },
+    mode: {
+      type: 'string',
+      short: 'm',
+      value: '<mode>',
+      description: 'keyword, semantic or hybrid (default: hybrid when `cortex index --embed` has run, else keyword).',
+    },
   },
-  examples: ['cortex recall "which database did we pick"', 'cortex recall auth --type decision,rejected --json | jq ".results[].id"'],
+  examples: [
+    'cortex recall "which database did we pick"',
+    'cortex recall auth --type decision,rejected --json | jq ".results[].id"',
+    'cortex recall "what storage engine did we settle on" --mode hybrid',
+  ],
   async run(inv, io) {
+    const mode = str(inv, 'mode');
+    if (mode !== undefined && !RECALL_MODES.includes(mode as RecallMode)) {
+      throw new UsageError(`--mode must be one of ${RECALL_MODES.join(', ')}, got "${mode}".`);
+    }
     const cortex = open(inv, io);
     const query = inv.positionals.join(' ');
     const out = await cortex.recall({
@@ -37,10 +59,12 @@ const command: CommandDef = {
       ...(str(inv, 'scope') ? { scope: str(inv, 'scope') as Scope } : {}),
       ...(str(inv, 'since') ? { since: str(inv, 'since')! } : {}),
       ...(int(inv, 'limit', [1, 1000]) !== undefined ? { limit: int(inv, 'limit', [1, 1000])! } : {}),
+      ...(mode !== undefined ? { mode: mode as RecallMode } : {}),
     });
     warnDiagnostics(io, out.diagnostics);
+    if (out.notice) io.err(`notice: ${out.notice}\n`);
     if (inv.json) {
-      printJson(io, { query: out.query, mode: out.mode, results: out.results });
+      printJson(io, { query: out.query, mode: out.mode, ...(out.notice ? { notice: out.notice } : {}), results: out.results });
       return 0;
     }
     if (out.results.length === 0) {

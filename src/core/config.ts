@@ -39,7 +39,15 @@ export interface CortexConfig {
   recall: { limit: number };
   extraction: { threshold: number };
   autolink: { relatesMin: number; suggestedMin: number; consolidateMin: number };
-  embed: { enabled: boolean; model: string; dtype: string; modelDir: string | null };
+  embed: {
+    enabled: boolean;
+    model: string;
+    dtype: string;
+    /** Local model root; a relative path is resolved against the project root. */
+    modelDir: string | null;
+    /** Semantic candidates below this cosine similarity are dropped from recall. */
+    minSimilarity: number;
+  };
 }
 
 /** Hook-injection limit of Claude Code: nothing Cortex injects may exceed it. */
@@ -92,7 +100,7 @@ export const DEFAULT_CONFIG: CortexConfig = {
   recall: { limit: 10 },
   extraction: { threshold: 0.7 },
   autolink: { relatesMin: 0.1, suggestedMin: 0.4, consolidateMin: 0.5 },
-  embed: { enabled: true, model: 'Xenova/all-MiniLM-L6-v2', dtype: 'q8', modelDir: null },
+  embed: { enabled: true, model: 'Xenova/all-MiniLM-L6-v2', dtype: 'q8', modelDir: null, minSimilarity: 0.2 },
 };
 
 type Range = readonly [min: number, max: number, integer?: 'int'];
@@ -124,6 +132,7 @@ const RANGES: Record<string, Range> = {
   'autolink.relatesMin': [0, 1],
   'autolink.suggestedMin': [0, 1],
   'autolink.consolidateMin': [0, 1],
+  'embed.minSimilarity': [-1, 1],
 };
 
 export interface ConfigResult {

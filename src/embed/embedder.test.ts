@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CortexError } from '../errors.js';
 import { DEFAULT_CONFIG, type CortexConfig } from '../core/config.js';
-import { EMBED_UNAVAILABLE, EmbedUnavailableError, embeddingText, isEmbeddable, resolveEmbedOptions } from './embedder.js';
+import { EMBED_UNAVAILABLE, EmbedUnavailableError, embeddingText, isEmbeddable, modelIdentity, queryEmbeddingText, resolveEmbedOptions } from './embedder.js';
 
 function configWith(embed: Partial<CortexConfig['embed']>): Pick<CortexConfig, 'embed'> {
   return { embed: { ...DEFAULT_CONFIG.embed, ...embed } };
@@ -93,5 +93,29 @@ describe('EmbedUnavailableError', () => {
     expect(err.code).toBe(EMBED_UNAVAILABLE);
     expect(err.name).toBe('EmbedUnavailableError');
     expect(err.toJSON()).toEqual({ code: 'EMBED_UNAVAILABLE', message: 'model directory not found: /x', hint: 'Set CORTEX_MODEL_DIR.' });
+  });
+});
+
+describe('queryEmbeddingText', () => {
+  it('gives the query the same metadata prefix as the memories', () => {
+    expect(queryEmbeddingText(' which database ', { project: 'cortex' })).toBe('[project:cortex] which database');
+    expect(queryEmbeddingText('which database', { project: 'cortex', type: 'decision' })).toBe('[decision] [project:cortex] which database');
+    expect(queryEmbeddingText('which database')).toBe('which database');
+  });
+
+  it('lines up with embeddingText: a memory whose text is the query differs only by its type tag', () => {
+    const memory = embeddingText({ type: 'decision', summary: 'which database', body: '' }, { project: 'cortex' });
+    expect(memory).toBe(queryEmbeddingText('which database', { project: 'cortex', type: 'decision' }));
+  });
+
+  it('caps the length', () => {
+    expect(queryEmbeddingText('x'.repeat(5_000))).toHaveLength(1_000);
+  });
+});
+
+describe('modelIdentity', () => {
+  it('includes the dtype, since q8 and fp32 vectors differ', () => {
+    expect(modelIdentity({ model: 'Xenova/all-MiniLM-L6-v2', dtype: 'q8' })).toBe('Xenova/all-MiniLM-L6-v2:q8');
+    expect(modelIdentity({ model: 'm', dtype: 'fp32' })).not.toBe(modelIdentity({ model: 'm', dtype: 'q8' }));
   });
 });

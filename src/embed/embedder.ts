@@ -78,6 +78,43 @@ export function embeddingText(memory: EmbeddableMemory, options: Partial<Embeddi
   return text.length > maxChars ? text.slice(0, maxChars) : text;
 }
 
+export interface QueryEmbeddingTextOptions {
+  /** Project name, written as `[project:<name>]` like the memories'; omitted when empty. */
+  project: string | undefined;
+  /** The memory type asked for, written as `[type]` when the query is about exactly one. */
+  type: string | undefined;
+  maxChars: number;
+}
+
+export const DEFAULT_QUERY_EMBEDDING_TEXT: QueryEmbeddingTextOptions = { project: undefined, type: undefined, maxChars: 1_000 };
+
+/**
+ * The text a query is embedded as: the same metadata prefix as the memories
+ * (`[type] [project:<name>] `, each part only when known), then the query. Without the
+ * prefix, every memory would share tokens the query lacks, which skews the similarities.
+ *
+ * @example
+ * queryEmbeddingText('which database', { project: 'cortex' }) // '[project:cortex] which database'
+ * queryEmbeddingText('which database', { project: 'cortex', type: 'decision' }) // '[decision] [project:cortex] which database'
+ */
+export function queryEmbeddingText(query: string, options: Partial<QueryEmbeddingTextOptions> = {}): string {
+  const { project, type, maxChars } = { ...DEFAULT_QUERY_EMBEDDING_TEXT, ...options };
+  const name = project?.trim();
+  const text = `${type ? `[${type}] ` : ''}${name ? `[project:${name}] ` : ''}${query.trim()}`;
+  return text.length > maxChars ? text.slice(0, maxChars) : text;
+}
+
+/**
+ * The identity of the vectors a transformers model produces: the model id and the dtype
+ * (q8 and fp32 vectors of one model differ). Vector caches are keyed by it.
+ *
+ * @example
+ * modelIdentity({ model: 'Xenova/all-MiniLM-L6-v2', dtype: 'q8' }) // 'Xenova/all-MiniLM-L6-v2:q8'
+ */
+export function modelIdentity(options: Pick<EmbedOptions, 'model' | 'dtype'>): string {
+  return `${options.model}:${options.dtype}`;
+}
+
 /**
  * Whether a memory gets an embedding. Raw `code` memories never do: source text embeds
  * poorly with a sentence model and would crowd out prose in semantic recall.

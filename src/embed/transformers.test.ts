@@ -15,7 +15,9 @@ import { EmbedUnavailableError, type Embedder } from './embedder.js';
 import { loadTransformersEmbedder } from './transformers.js';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const MODEL_DIR = process.env.CORTEX_MODEL_DIR ?? path.resolve(REPO, '../shared/models');
+// ../shared/models beside the clone (CI); /work/shared/models for checkouts elsewhere (worktrees).
+const MODEL_DIR =
+  process.env.CORTEX_MODEL_DIR ?? [path.resolve(REPO, '../shared/models'), '/work/shared/models'].find((d) => existsSync(d)) ?? path.resolve(REPO, '../shared/models');
 const MODEL = 'test/tiny-random-static';
 const TINY = { modelDir: MODEL_DIR, model: MODEL, dtype: 'fp32' };
 const available = existsSync(path.join(MODEL_DIR, MODEL, 'onnx', 'model.onnx'));

@@ -9,7 +9,7 @@
 import { createRequire } from 'node:module';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { EmbedUnavailableError, type EmbedOptions, type Embedder } from './embedder.js';
+import { EmbedUnavailableError, modelIdentity, type EmbedOptions, type Embedder } from './embedder.js';
 
 export { EmbedUnavailableError } from './embedder.js';
 
@@ -256,7 +256,7 @@ export async function loadTransformersEmbedder(options: Partial<TransformersEmbe
   let disposed = false;
   return {
     // dtype is part of the identity: q8 and fp32 vectors of one model differ.
-    model: `${opts.model}:${opts.dtype}`,
+    model: modelIdentity(opts),
     dims,
     async embed(texts: string[]): Promise<Float32Array[]> {
       if (disposed) throw new EmbedUnavailableError('the embedder was disposed', { hint: 'Load a new embedder.' });

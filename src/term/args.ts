@@ -27,6 +27,12 @@ export interface IO {
   paint: Painter;
   env: NodeJS.ProcessEnv;
   cwd: string;
+  /**
+   * Opts in to graceful interruption: the first Ctrl-C aborts the returned signal instead
+   * of ending the process (a second one still ends it, exit 130). For long work that
+   * saves its progress, such as `index --embed`. Absent in hosts without signals.
+   */
+  trapInterrupt?(): AbortSignal;
 }
 
 export interface Invocation {
