@@ -10,7 +10,8 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { parseMemory } from '../src/core/memory-format.js';
-import { CLI, json, tempRepo, type TempRepo } from './helpers/repo.js';
+import { MODEL_DIR, tinyEnv } from './helpers/models.js';
+import { CLI, json, REPO_ROOT, tempRepo, type TempRepo } from './helpers/repo.js';
 
 interface Session {
   client: Client;
@@ -194,35 +195,43 @@ describe('cortex mcp: bad arguments', () => {
 });
 
 describe('cortex mcp: stdout and startup', () => {
-  function trace(dir: string): { nodeArgs: string[]; file: string } {
-    // Module resolution hooks that record every URL the process resolves.
-    const hooks = join(dir, 'trace-hooks.mjs');
-    writeFileSync(
-      hooks,
-      "import { appendFileSync } from 'node:fs';\nlet file;\nexport function initialize(d) { file = d.file; }\n" +
-        'export async function resolve(s, c, next) { const r = await next(s, c); appendFileSync(file, r.url + "\\n"); return r; }\n',
-    );
-    const file = join(dir, 'trace.txt');
+  const TRACE = join(REPO_ROOT, 'test', 'helpers', 'trace-imports.mjs');
+  const heavy = (mods: string[]) => mods.filter((m) => /\/dist\/api\/|minisearch|isomorphic-git|\/yaml\/|gray-matter|remark|unified|@huggingface|onnxruntime/.test(m));
+  const traced = async (repo: TempRepo, env: NodeJS.ProcessEnv = {}) => {
+    const file = join(repo.home, 'trace.txt');
     writeFileSync(file, '');
-    const preload = join(dir, 'trace.mjs');
-    writeFileSync(preload, `import { register } from 'node:module';\nregister(${JSON.stringify(`file://${hooks}`)}, { data: { file: ${JSON.stringify(file)} } });\n`);
-    return { nodeArgs: ['--import', preload], file };
-  }
+    const s = await connect(repo, { nodeArgs: ['--import', TRACE], env: { ...env, CORTEX_TRACE_IMPORTS: file } });
+    return { s, modules: () => readFileSync(file, 'utf8').split('\n').filter(Boolean) };
+  };
 
   it('starts without the API, the index, YAML, git or the embedding stack, and loads them on the first call', async () => {
     const repo = initialised();
-    const t = trace(repo.home);
-    const s = await connect(repo, { nodeArgs: t.nodeArgs });
+    const { s, modules } = await traced(repo);
     await s.client.listTools();
-    const heavy = (mods: string[]) => mods.filter((m) => /\/dist\/api\/|minisearch|isomorphic-git|\/yaml\/|gray-matter|remark|unified|@huggingface|onnxruntime/.test(m));
-    const atStart = readFileSync(t.file, 'utf8').split('\n').filter(Boolean);
+    const atStart = modules();
     expect(atStart.some((m) => m.endsWith('/dist/mcp/server.js'))).toBe(true);
     expect(heavy(atStart)).toEqual([]);
     // The trace does see them once a tool needs them, so the check above can fail.
     await s.call('memory_remember', { summary: 'Loaded on demand', type: 'context' });
-    const later = readFileSync(t.file, 'utf8').split('\n').filter(Boolean);
-    expect(heavy(later).some((m) => m.endsWith('/dist/api/cortex.js'))).toBe(true);
-    expect(heavy(later).some((m) => m.includes('isomorphic-git'))).toBe(true);
+    const later = heavy(modules());
+    expect(later.some((m) => m.endsWith('/dist/api/cortex.js'))).toBe(true);
+    expect(later.some((m) => m.includes('isomorphic-git'))).toBe(true);
+    expect(later.filter((m) => /@huggingface|onnxruntime/.test(m))).toEqual([]);
+  });
+
+  it.skipIf(!MODEL_DIR)('loads the embedding model only for the first semantic recall', async () => {
+    const repo = initialised();
+    const { s, modules } = await traced(repo, tinyEnv());
+    await s.call('memory_remember', { summary: SQLITE, type: 'decision' });
+    await s.call('memory_remember', { summary: 'The CI runner has no GPU', type: 'gotcha' });
+    const keyword = await s.call('memory_recall', { query: 'database' });
+    expect(keyword.structuredContent).toMatchObject({ mode: 'keyword' });
+    expect(modules().filter((m) => m.includes('@huggingface'))).toEqual([]);
+    const semantic = await s.call('memory_recall', { query: 'which storage engine', mode: 'semantic' });
+    expect(semantic.isError, text(semantic)).toBeFalsy();
+    expect(semantic.structuredContent).toMatchObject({ mode: 'semantic' });
+    expect((semantic.structuredContent as { results: unknown[] }).results.length).toBeGreaterThan(0);
+    expect(modules().some((m) => m.includes('@huggingface'))).toBe(true);
   });
 
   it('writes only JSON-RPC messages on stdout, survives a malformed line, and answers requests sent just before stdin closes', async () => {

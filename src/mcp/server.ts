@@ -15,7 +15,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { Cortex } from '../api/cortex.js';
-import type { RecallInput } from '../api/recall.js';
+import type { RecallInput, RecallMode } from '../api/recall.js';
 import type { MemoryStatus } from '../core/memory.js';
 import { MEMORY_STATUSES, MEMORY_TYPES, SCOPES } from '../core/memory.js';
 import { UsageError } from '../errors.js';
@@ -63,6 +63,8 @@ const READ_ONLY: ToolAnnotations = { ...closed, readOnlyHint: true, idempotentHi
 
 const id = z.string().min(1).max(200).describe('A memory id, e.g. chose-sqlite-over-postgres-k3f9qa (from memory_recall).');
 const memoryType = z.enum(MEMORY_TYPES);
+// Spelled out rather than imported: api/recall.js would load the index at start-up.
+const RECALL_MODES = ['keyword', 'semantic', 'hybrid'] as const satisfies readonly RecallMode[];
 const scope = z.enum(SCOPES);
 
 const recallResult = z.object({
@@ -123,6 +125,12 @@ export function createMcpServer(options: CortexMcpOptions = {}): McpServer {
         scope: scope.optional().describe('project (this repository) or global (all projects); default both.'),
         since: z.string().optional().describe('Only memories updated since an ISO date or an age such as 7d, 2w, 12h.'),
         limit: z.number().int().min(1).max(MAX_RECALL_LIMIT).optional().describe('At most this many results (default 10).'),
+        mode: z
+          .enum(RECALL_MODES)
+          .optional()
+          .describe(
+            'keyword (exact words, fastest), semantic (meaning, finds paraphrases) or hybrid (both fused). Default: hybrid once `cortex index --embed` has run, else keyword.',
+          ),
       }),
       outputSchema: z.object({
         query: z.string(),
@@ -145,9 +153,10 @@ export function createMcpServer(options: CortexMcpOptions = {}): McpServer {
         ...(args.scope ? { scope: args.scope } : {}),
         ...(args.since ? { since: args.since } : {}),
         ...(args.limit !== undefined ? { limit: args.limit } : {}),
+        ...(args.mode !== undefined ? { mode: args.mode } : {}),
       };
       const out = await cortex.recall(input);
-      const notice = (out as { notice?: string }).notice;
+      const notice = out.notice;
       const results = out.results.map((r) => ({
         id: r.id,
         type: r.type,
