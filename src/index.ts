@@ -12,6 +12,9 @@ export { createTestEmbedder, type TestEmbedder, type TestEmbedderOptions } from 
 export type { ForgetInput, ForgetOutput, GetResult, ListInput, ListOutput, UpdateInput, UpdateResult } from './api/memories.js';
 export type { LintOutput } from './api/lint.js';
 export type { StatusOutput, TierStatus } from './api/status.js';
+export type { SurfaceInput, SurfaceItemInfo, SurfaceOutput, TargetWrite } from './api/surface.js';
+export type { LifecycleChange, LifecycleInput, LifecycleOutput } from './api/lifecycle.js';
+export { readCachedSurface, type SurfaceCacheOptions, type SurfaceVariant } from './fast/surface-cache.js';
 export {
   CortexError,
   ConflictError,

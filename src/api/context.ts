@@ -6,7 +6,8 @@ import { randomBytes as nodeRandomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { loadYaml } from '../core/lazy.js';
-import { NotInitializedError } from '../errors.js';
+import { NotInitializedError, UsageError } from '../errors.js';
+import { SURFACE_ENV, readNowEnv } from '../fast/surface-cache.js';
 import { resolveConfig, type CortexConfig } from '../core/config.js';
 import type { Diagnostic } from '../core/memory.js';
 import type { Embedder } from '../embed/embedder.js';
@@ -17,7 +18,7 @@ export interface OpenCortexOptions {
   dir?: string;
   /** Environment (default: `process.env`). */
   env?: NodeJS.ProcessEnv;
-  /** Clock (default: the system clock). */
+  /** Clock (default: `CORTEX_NOW` when set — reproducible runs and tests — else the system clock). */
   now?: () => Date;
   /** Random bytes for new ids (default: crypto). */
   randomBytes?: (n: number) => Uint8Array;
@@ -83,6 +84,13 @@ export function openContext(options: OpenCortexOptions = {}): Context {
   return contextFor(root, options);
 }
 
+/** `CORTEX_NOW` (an ISO date) fixes the clock; an invalid value is a usage error naming it. */
+function clockOf(env: NodeJS.ProcessEnv): () => Date {
+  const { now, error } = readNowEnv(env);
+  if (error) throw new UsageError(`${error}.`, { hint: `Unset ${SURFACE_ENV.now} to use the system clock.` });
+  return now ? () => new Date(now.getTime()) : () => new Date();
+}
+
 /** A context for `root` whether or not it is initialised (used by `init`). */
 export function contextFor(root: string, options: OpenCortexOptions = {}): Context {
   const env = options.env ?? process.env;
@@ -97,7 +105,7 @@ export function contextFor(root: string, options: OpenCortexOptions = {}): Conte
     config,
     configDiagnostics: loaded.diagnostics,
     env,
-    now: options.now ?? (() => new Date()),
+    now: options.now ?? clockOf(env),
     randomBytes: options.randomBytes ?? ((n) => nodeRandomBytes(n)),
     embedder: options.embedder,
   };

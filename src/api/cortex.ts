@@ -18,15 +18,19 @@ import {
   type UpdateInput,
   type UpdateResult,
 } from './memories.js';
+import { lifecycle, type LifecycleInput, type LifecycleOutput } from './lifecycle.js';
 import { recall, type RecallInput, type RecallOutput } from './recall.js';
 import { remember, type RememberInput, type RememberResult } from './remember.js';
+import { recordAccess } from './signals.js';
 import { status, type StatusOutput } from './status.js';
+import { surface, type SurfaceInput, type SurfaceOutput } from './surface.js';
 
 export interface Cortex {
   /** The resolved context: root, paths, configuration. */
   readonly context: Context;
   remember(input: RememberInput): Promise<RememberResult>;
   recall(input: RecallInput): Promise<RecallOutput>;
+  /** Reads one memory; counts as an access in the usage signals. */
   get(id: string): GetResult;
   list(input?: ListInput): ListOutput;
   update(id: string, input: UpdateInput): Promise<UpdateResult>;
@@ -38,6 +42,10 @@ export interface Cortex {
    * model; never throws for an unavailable one (`available: false` and a `notice`).
    */
   embed(input?: Partial<EmbedIndexInput>): Promise<EmbedIndexOutput>;
+  /** The session briefing (and the surface cache, and `--write` targets). */
+  surface(input?: SurfaceInput): Promise<SurfaceOutput>;
+  /** Archive, reactivate and prune memories as DESIGN §3 says (or only plan it). */
+  lifecycle(input?: LifecycleInput): Promise<LifecycleOutput>;
 }
 
 /**
@@ -61,7 +69,11 @@ export function openCortex(options: OpenCortexOptions = {}): Cortex {
     context: ctx,
     remember: (input) => remember(ctx, input),
     recall: (input) => recall(ctx, input),
-    get: (id) => getMemory(ctx, id),
+    get: (id) => {
+      const got = getMemory(ctx, id);
+      recordAccess(ctx, [{ id: got.memory.id, scope: got.scope }]);
+      return got;
+    },
     list: (input) => listMemories(ctx, input),
     update: (id, input) => updateMemory(ctx, id, input),
     forget: (input) => forget(ctx, input),
@@ -69,5 +81,7 @@ export function openCortex(options: OpenCortexOptions = {}): Cortex {
     status: () => status(ctx),
     // Imported on demand: the vector code stays off every other command's path.
     embed: async (input) => (await import('./embed.js')).embedIndex(ctx, input),
+    surface: (input) => surface(ctx, input),
+    lifecycle: (input) => lifecycle(ctx, input),
   };
 }

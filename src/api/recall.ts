@@ -21,6 +21,7 @@ export const RECALL_MODES: readonly RecallMode[] = ['keyword', 'semantic', 'hybr
  * edit). Beyond this, recall searches the vectors it has and says to run `index --embed`.
  */
 export const DEFAULT_EMBED_ON_RECALL = 64;
+import { recordAccess } from './signals.js';
 
 export interface RecallInput {
   query: string;
@@ -47,6 +48,8 @@ export interface RecallInput {
   modelTimeoutMs?: number;
   /** Drop semantic candidates below this cosine similarity (default: `embed.minSimilarity`). */
   minSimilarity?: number;
+  /** Count the results as accessed in the usage signals (default true). */
+  recordAccess?: boolean;
 }
 
 export interface RecallResult {
@@ -178,10 +181,14 @@ export async function recall(ctx: Context, input: RecallInput): Promise<RecallOu
   const options = { ...searchOptionsOf(ctx, input), limit };
   const scope = input.scope ? { scope: input.scope } : {};
   const mode = input.mode ?? (hasVectors(ctx, scope) ? 'hybrid' : 'keyword');
+  let out: RecallOutput;
   if (mode !== 'keyword') {
     const { recallWithVectors } = await import('./hybrid.js');
-    return recallWithVectors(ctx, { ...input, query, limit, options, mode });
+    out = await recallWithVectors(ctx, { ...input, query, limit, options, mode });
+  } else {
+    const tiers = openIndexes(ctx, scope);
+    out = { query, mode: 'keyword', results: keywordResults(tiers, query, options), diagnostics: allDiagnostics(tiers) };
   }
-  const tiers = openIndexes(ctx, scope);
-  return { query, mode: 'keyword', results: keywordResults(tiers, query, options), diagnostics: allDiagnostics(tiers) };
+  if (input.recordAccess !== false) recordAccess(ctx, out.results);
+  return out;
 }

@@ -33,6 +33,14 @@ export interface CortexConfig {
     charsPerToken: number;
     budgets: Record<MemoryType, number>;
     decisions: { fullCap: number; oneLineCap: number; recentDays: number };
+    /** Token budget of the compact briefing (SessionStart after a compaction, `--compact`). */
+    compactTokens: number;
+    /** Decayed confidence below which an item shows its `(~0.6)` marker. */
+    lowConfidenceBelow: number;
+    /** Longest body excerpt shown for a full-tier decision, in characters. */
+    detailChars: number;
+    /** Share of the token target the active plan's steps may take. */
+    planShare: number;
     /** Files `cortex surface --write` updates, relative to the repository root. */
     targets: string[];
   };
@@ -95,6 +103,10 @@ export const DEFAULT_CONFIG: CortexConfig = {
       code: 0,
     },
     decisions: { fullCap: 50, oneLineCap: 30, recentDays: 30 },
+    compactTokens: 200,
+    lowConfidenceBelow: 0.7,
+    detailChars: 160,
+    planShare: 0.5,
     targets: ['.claude/cortex-memory.local.md'],
   },
   recall: { limit: 10 },
@@ -127,6 +139,10 @@ const RANGES: Record<string, Range> = {
   'surface.decisions.fullCap': [0, 10_000, 'int'],
   'surface.decisions.oneLineCap': [0, 10_000, 'int'],
   'surface.decisions.recentDays': [0, 36_500],
+  'surface.compactTokens': [10, 2_500, 'int'],
+  'surface.lowConfidenceBelow': [0, 1],
+  'surface.detailChars': [0, 2_000, 'int'],
+  'surface.planShare': [0, 1],
   'recall.limit': [1, 1_000, 'int'],
   'extraction.threshold': [0, 1],
   'autolink.relatesMin': [0, 1],

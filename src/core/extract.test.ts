@@ -403,7 +403,7 @@ describe('extractMemories', () => {
       afterCompletion?: Expected[];
       mustNotContain: string[];
     }
-    const names = readdirSync(FIXTURES).sort();
+    const names = readdirSync(FIXTURES, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
 
     const matches = (c: Candidate, bucket: string, e: Expected): boolean =>
       e.bucket === bucket &&

@@ -28,11 +28,19 @@ const FALSES = new Set(['false', 'False', 'FALSE']);
 const INDICATOR_START = /^[-?:,[\]{}#&*!|>'"%@`]/;
 
 const FALLBACK = Symbol('fallback');
+// Characters YAML treats differently from JavaScript (control characters, unicode line
+// separators, BOM, non-breaking spaces that JS `trim` removes but YAML keeps): fall back.
+const UNUSUAL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u00a0\u1680\u2000-\u200b\u2028\u2029\u202f\u205f\u3000\ufeff]/;
+
+/** YAML trims only spaces and tabs. */
+function ytrim(s: string): string {
+  return s.replace(/^[ \t]+|[ \t]+$/g, '');
+}
 type Scalar = string | number | boolean | null | typeof FALLBACK;
 
 function plainScalar(raw: string): Scalar {
-  const text = raw.trim();
-  if (text !== raw.trimStart() || text === '') return text === '' ? null : FALLBACK;
+  const text = ytrim(raw);
+  if (text !== raw.replace(/^[ \t]+/, '') || text === '') return text === '' ? null : FALLBACK;
   if (NULLS.has(text)) return null;
   if (TRUES.has(text)) return true;
   if (FALSES.has(text)) return false;
@@ -49,7 +57,7 @@ function plainScalar(raw: string): Scalar {
 }
 
 function quotedScalar(raw: string): Scalar {
-  const text = raw.trimEnd();
+  const text = raw.replace(/[ \t]+$/, '');
   if (text.length >= 2 && text.startsWith("'") && text.endsWith("'")) {
     const inner = text.slice(1, -1);
     // An unescaped single quote inside means the scalar ended earlier: not canonical.
@@ -65,20 +73,20 @@ function quotedScalar(raw: string): Scalar {
 }
 
 function scalar(raw: string): Scalar {
-  const t = raw.trimStart();
+  const t = raw.replace(/^[ \t]+/, '');
   if (t.startsWith("'") || t.startsWith('"')) return quotedScalar(t);
   return plainScalar(raw);
 }
 
 function flowSeq(raw: string): unknown[] | typeof FALLBACK {
-  const text = raw.trim();
+  const text = ytrim(raw);
   if (!text.startsWith('[') || !text.endsWith(']')) return FALLBACK;
-  const inner = text.slice(1, -1).trim();
+  const inner = ytrim(text.slice(1, -1));
   if (inner === '') return [];
   if (/[[\]{}"']/.test(inner)) return FALLBACK;
   const items: unknown[] = [];
   for (const part of inner.split(',')) {
-    const item = part.trim();
+    const item = ytrim(part);
     if (item === '') return FALLBACK;
     const value = plainScalar(item);
     if (value === FALLBACK || value === null) return FALLBACK;
@@ -88,7 +96,7 @@ function flowSeq(raw: string): unknown[] | typeof FALLBACK {
 }
 
 function value(raw: string): unknown {
-  const t = raw.trimStart();
+  const t = raw.replace(/^[ \t]+/, '');
   if (t.startsWith('[')) return flowSeq(t);
   if (t.startsWith('{') || t.startsWith('|') || t.startsWith('>') || t.startsWith('&') || t.startsWith('*') || t.startsWith('!')) return FALLBACK;
   return scalar(raw);
@@ -113,6 +121,7 @@ export function fastFrontmatter(text: string): FastFrontmatter | undefined {
   const after = close + 4;
   if (after < text.length && text[after] !== '\n') return undefined;
   const block = text.slice(4, close);
+  if (UNUSUAL.test(block)) return undefined;
   const body = after >= text.length ? '' : text.slice(after + 1);
   const data: Record<string, unknown> = {};
   const lines = new Map<string, number>();
@@ -120,10 +129,10 @@ export function fastFrontmatter(text: string): FastFrontmatter | undefined {
   let nested: Record<string, unknown> | undefined;
   for (let i = 0; i < rows.length; i++) {
     const row = rows[i]!;
-    if (row.trim() === '' || row.includes('\r')) return undefined;
+    if (ytrim(row) === '' || row.includes('\r')) return undefined;
     if (row.startsWith(' ')) {
       const m = NESTED_KEY.exec(row);
-      if (!m || !nested || m[2] === undefined || m[2].trim() === '') return undefined;
+      if (!m || !nested || m[2] === undefined || ytrim(m[2]) === '') return undefined;
       const v = value(m[2]);
       if (v === FALLBACK || !define(nested, m[1]!, v)) return undefined;
       continue;
@@ -131,7 +140,7 @@ export function fastFrontmatter(text: string): FastFrontmatter | undefined {
     const m = KEY.exec(row);
     if (!m) return undefined;
     const key = m[1]!;
-    if (m[2] === undefined || m[2].trim() === '') {
+    if (m[2] === undefined || ytrim(m[2]) === '') {
       // A mapping follows (one level), or the value is null when nothing is indented below.
       const next = rows[i + 1];
       if (next !== undefined && next.startsWith('  ')) {

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { parseTranscriptChunk, type TranscriptEvent } from './transcript.js';
 
 const FIXTURES = fileURLToPath(new URL('../../test/fixtures/transcripts/', import.meta.url));
-const fixtureNames = readdirSync(FIXTURES).sort();
+const fixtureNames = readdirSync(FIXTURES, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
 const fixture = (name: string): Buffer => readFileSync(`${FIXTURES}${name}/transcript.jsonl`);
 
 const envelope = { isSidechain: false, userType: 'external', cwd: '/repo', sessionId: 's1', version: '2.0.42', gitBranch: 'main' };

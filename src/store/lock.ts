@@ -79,3 +79,34 @@ export async function withLock<T>(path: string, fn: () => Promise<T> | T, option
     rmSync(path, { force: true });
   }
 }
+
+/** Sleeps the thread without spinning the CPU (synchronous callers only). */
+function sleepSync(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+/**
+ * Synchronous `withLock`, for short critical sections on paths that are synchronous
+ * (recording usage signals from `get`). Same lock files, so it excludes `withLock` holders.
+ * Throws `LockError` after `timeoutMs`; callers that must not fail catch it and skip.
+ */
+export function withLockSync<T>(path: string, fn: () => T, options: LockOptions = {}): T {
+  const { timeoutMs, staleMs } = { ...DEFAULT_LOCK, ...options };
+  mkdirSync(dirname(path), { recursive: true });
+  const deadline = Date.now() + timeoutMs;
+  let wait = 2;
+  while (!tryAcquire(path, staleMs)) {
+    if (Date.now() >= deadline) {
+      throw new LockError(`Another cortex process holds ${path}.`, {
+        hint: 'Wait for it to finish; if no cortex process is running, delete the lock file.',
+      });
+    }
+    sleepSync(wait + Math.random() * wait);
+    wait = Math.min(wait * 2, 50);
+  }
+  try {
+    return fn();
+  } finally {
+    rmSync(path, { force: true });
+  }
+}

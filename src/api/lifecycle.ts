@@ -1,0 +1,126 @@
+/**
+ * `lifecycle`: applies the transitions the pure core plans (DESIGN §3) as ordinary file
+ * changes, reviewable in a diff: active → archived and archived → active are status
+ * edits (with `updated` set to the transition time, which is how the core tells later
+ * accesses from earlier ones), archived → pruned deletes the file (git history keeps it).
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Diagnostic, Memory, Scope } from '../core/memory.js';
+import { planLifecycle, type LifecycleTransition } from '../core/lifecycle.js';
+import { UsageError } from '../errors.js';
+import { withLock } from '../store/lock.js';
+import { deleteMemory, displayPath, writeMemory } from '../store/memory-store.js';
+import { memoryPath, type TierPaths } from '../store/paths.js';
+import { updateSignals } from '../store/signals.js';
+import type { Context } from './context.js';
+import { centralityOf } from './providers.js';
+import { loadSignals } from './signals.js';
+import { loadMemories } from './surface.js';
+
+export interface LifecycleInput {
+  /** Plan only: list what would change, write nothing. */
+  dryRun?: boolean;
+  /** Which tier to maintain (default: the project). */
+  scope?: Scope | 'all';
+}
+
+export const DEFAULT_LIFECYCLE_INPUT: Required<LifecycleInput> = { dryRun: false, scope: 'project' };
+
+export interface LifecycleChange extends LifecycleTransition {
+  scope: Scope;
+  /** The memory file, relative to the repository root for project memories. */
+  file: string;
+  /** The file change this transition is (or would be). */
+  change: 'modified' | 'deleted';
+  summary: string;
+}
+
+export interface LifecycleOutput {
+  changes: LifecycleChange[];
+  /** False for a dry run. */
+  applied: boolean;
+  /** The clock the plan was made at (ISO). */
+  now: string;
+  diagnostics: Diagnostic[];
+}
+
+function tierOf(ctx: Context, scope: Scope): { paths: TierPaths; base: string } {
+  return scope === 'project' ? { paths: ctx.paths, base: ctx.root } : { paths: ctx.global, base: ctx.global.cortexDir };
+}
+
+function plan(ctx: Context, scope: Scope, now: Date): { changes: LifecycleChange[]; memories: Map<string, Memory>; diagnostics: Diagnostic[] } {
+  const loaded = loadMemories(ctx, [scope]);
+  const memories = new Map(loaded.memories.map((m) => [m.id, m]));
+  const transitions = planLifecycle(loaded.memories, {
+    now,
+    config: ctx.config,
+    signals: loadSignals(ctx, [scope]),
+    centrality: centralityOf(ctx, loaded.memories),
+  });
+  const { paths, base } = tierOf(ctx, scope);
+  const changes = transitions.map((t) => ({
+    ...t,
+    scope,
+    file: displayPath(memoryPath(paths, t.id), base),
+    change: t.to === 'pruned' ? ('deleted' as const) : ('modified' as const),
+    summary: memories.get(t.id)?.summary ?? '',
+  }));
+  return { changes, memories, diagnostics: loaded.diagnostics };
+}
+
+/**
+ * Plans the lifecycle transitions due now and (unless `dryRun`) applies them under the
+ * tier's write lock. Running it twice in a row changes nothing the second time.
+ *
+ * @example
+ * const { changes } = await lifecycle(ctx, { dryRun: true });
+ * changes.map((c) => `${c.from} → ${c.to}: ${c.id}`) // ['active → archived: old-progress-abcdef']
+ */
+export async function lifecycle(ctx: Context, input: LifecycleInput = {}): Promise<LifecycleOutput> {
+  const { dryRun, scope } = { ...DEFAULT_LIFECYCLE_INPUT, ...input };
+  if (scope !== 'project' && scope !== 'global' && scope !== 'all') {
+    throw new UsageError(`Unknown scope "${String(scope)}".`, { hint: 'Use project, global or all.' });
+  }
+  const now = ctx.now();
+  const scopes: Scope[] = scope === 'all' ? ['project', 'global'] : [scope];
+  const changes: LifecycleChange[] = [];
+  const diagnostics: Diagnostic[] = [...ctx.configDiagnostics];
+  for (const s of scopes) {
+    // No global tier yet: nothing to maintain, and no reason to create $CORTEX_HOME.
+    if (s === 'global' && (!ctx.includeGlobal || !existsSync(ctx.global.memoriesDir))) continue;
+    const { paths } = tierOf(ctx, s);
+    if (dryRun) {
+      const planned = plan(ctx, s, now);
+      changes.push(...planned.changes);
+      diagnostics.push(...planned.diagnostics);
+      continue;
+    }
+    // Planned inside the lock, so it is made from the files as they are when applied.
+    await withLock(join(paths.cacheDir, 'locks', 'write.lock'), () => {
+      const planned = plan(ctx, s, now);
+      diagnostics.push(...planned.diagnostics);
+      for (const change of planned.changes) {
+        const memory = planned.memories.get(change.id);
+        if (!memory) continue;
+        if (change.to === 'pruned') deleteMemory(paths, change.id);
+        else writeMemory(paths, { ...memory, status: change.to, updated: change.at });
+        changes.push(change);
+      }
+      const pruned = planned.changes.filter((c) => c.to === 'pruned').map((c) => c.id);
+      if (pruned.length > 0) {
+        try {
+          // The signals of deleted memories are dead weight; dropping them is best effort.
+          updateSignals(paths, (signals) => {
+            let changed = false;
+            for (const id of pruned) if (id in signals) changed = delete signals[id];
+            return changed;
+          });
+        } catch {
+          // Kept until the next lifecycle run.
+        }
+      }
+    });
+  }
+  return { changes, applied: !dryRun, now: now.toISOString(), diagnostics };
+}

@@ -1,0 +1,328 @@
+/**
+ * `surface`: the session briefing (DESIGN §4). Loads the memories of both tiers, the
+ * usage signals, centrality and the reality checks, selects and renders through the pure
+ * core, stores the result in the surface cache (`src/fast/surface-cache.ts`, what the
+ * SessionStart hook serves) and optionally writes it into target files.
+ *
+ * Speed (DESIGN §10, cold briefing of 10,000 memories ≤ 1.5 s): memory files are read
+ * directly — canonical files take the fast frontmatter reader — and neither the keyword
+ * index nor a git library is loaded (the branch is read from `.git/HEAD` as text).
+ */
+import { existsSync } from 'node:fs';
+import { isAbsolute, relative, resolve } from 'node:path';
+import { configFingerprint } from '../core/config.js';
+import type { Diagnostic, Memory, MemoryType, Scope } from '../core/memory.js';
+import type { UsageSignal } from '../core/rank.js';
+import { renderSurface, type RenderedSurface } from '../core/surface-render.js';
+import { buildSurface, type ExplainRow, type SurfaceLimits, type SurfaceResult, type SurfaceStage } from '../core/surface.js';
+import { spliceSurface } from '../core/surface-target.js';
+import type { DecisionTierName } from '../core/lifecycle.js';
+import { ParseError, UsageError } from '../errors.js';
+import {
+  BUDGET_RANGE,
+  readGitHead,
+  surfaceCacheKey,
+  writeSurfaceCache,
+  type SurfaceCacheKey,
+  type SurfaceVariant,
+} from '../fast/surface-cache.js';
+import { readFileIfExists, writeIfChanged } from '../store/atomic.js';
+import { readAllMemories } from '../store/memory-store.js';
+import { readTemplate } from '../templates.js';
+import { loadConfig, type Context } from './context.js';
+import { centralityOf, stalenessOf } from './providers.js';
+import { loadSignals } from './signals.js';
+
+export interface SurfaceInput {
+  /**
+   * Token budget (target and hard maximum), already resolved by the caller from
+   * `--budget` or `CORTEX_SURFACE_BUDGET`; the configuration's targets otherwise.
+   */
+  budget?: number | undefined;
+  /** `compact`: the smaller briefing re-injected after a compaction (`surface.compactTokens`). */
+  variant?: SurfaceVariant;
+  /** Write the briefing into target files: `true` for `surface.targets`, or these paths. */
+  write?: boolean | string[];
+  /** Store the result in the surface cache (default true). */
+  cache?: boolean;
+  /**
+   * Explain every memory, archived and superseded ones too (default false: `explain`
+   * then covers the active memories, the only candidates — and the build is faster).
+   */
+  explainAll?: boolean;
+}
+
+export const DEFAULT_SURFACE_INPUT: Required<Omit<SurfaceInput, 'budget'>> = {
+  variant: 'full',
+  write: false,
+  cache: true,
+  explainAll: false,
+};
+
+export interface SurfaceItemInfo {
+  id: string;
+  type: MemoryType;
+  scope: Scope;
+  section: string;
+  stage: SurfaceStage;
+  rank: number;
+  tier?: DecisionTierName | undefined;
+  tokens: number;
+  stale: string[];
+}
+
+export interface TargetWrite {
+  /** Path relative to the repository root. */
+  file: string;
+  action: 'created' | 'updated' | 'unchanged';
+}
+
+export interface SurfaceOutput {
+  text: string;
+  tokens: number;
+  chars: number;
+  variant: SurfaceVariant;
+  limits: SurfaceLimits;
+  /** The clock the briefing was built at (ISO). */
+  now: string;
+  branch?: string | undefined;
+  /** Memories read (all statuses, both tiers). */
+  memories: number;
+  items: SurfaceItemInfo[];
+  /** One row per memory, in rank order: why it is in or out. */
+  explain: ExplainRow[];
+  written: TargetWrite[];
+  /** Whether the surface cache was written. */
+  cached: boolean;
+  diagnostics: Diagnostic[];
+}
+
+export interface LoadedMemories {
+  memories: Memory[];
+  diagnostics: Diagnostic[];
+}
+
+/**
+ * Reads every memory of the wanted tiers (project first). A broken file is a diagnostic.
+ *
+ * @example
+ * loadMemories(ctx).memories.length // 42
+ */
+export function loadMemories(ctx: Context, scopes: readonly Scope[] = ['project', 'global']): LoadedMemories {
+  const memories: Memory[] = [];
+  const diagnostics: Diagnostic[] = [];
+  const tiers: { paths: typeof ctx.global; base: string }[] = [];
+  if (scopes.includes('project')) tiers.push({ paths: ctx.paths, base: ctx.root });
+  if (scopes.includes('global') && ctx.includeGlobal && existsSync(ctx.global.memoriesDir)) {
+    tiers.push({ paths: ctx.global, base: ctx.global.cortexDir });
+  }
+  for (const tier of tiers) {
+    const read = readAllMemories(tier.paths, tier.base);
+    for (const m of read.memories) memories.push(m);
+    diagnostics.push(...read.diagnostics);
+  }
+  return { memories, diagnostics };
+}
+
+function checkBudget(budget: number | undefined): void {
+  if (budget === undefined) return;
+  if (!Number.isInteger(budget) || budget < BUDGET_RANGE[0] || budget > BUDGET_RANGE[1]) {
+    throw new UsageError(`The surface budget must be an integer from ${BUDGET_RANGE[0]} to ${BUDGET_RANGE[1]} tokens, got ${budget}.`);
+  }
+}
+
+/**
+ * The token budget a variant is built to: compact is capped by `surface.compactTokens`.
+ *
+ * @example
+ * budgetFor(ctx, 'compact', 300) // 200 with the default surface.compactTokens
+ */
+export function budgetFor(ctx: Context, variant: SurfaceVariant, budget: number | undefined): number | undefined {
+  if (variant === 'full') return budget;
+  return Math.min(budget ?? Number.POSITIVE_INFINITY, ctx.config.surface.compactTokens);
+}
+
+interface Inputs {
+  now: Date;
+  branch: string | undefined;
+  loaded: LoadedMemories;
+  /** What the selection sees: only active memories can be selected, the rest only explained. */
+  candidates: Memory[];
+  signals: Record<string, UsageSignal>;
+  centrality: Record<string, number>;
+  staleness: Record<string, string[]>;
+  template: string;
+}
+
+function gather(ctx: Context, explainAll: boolean): Inputs {
+  const now = ctx.now();
+  const loaded = loadMemories(ctx);
+  return {
+    now,
+    branch: readGitHead(ctx.root)?.branch,
+    loaded,
+    candidates: explainAll ? loaded.memories : loaded.memories.filter((m) => m.status === 'active'),
+    signals: loadSignals(ctx),
+    centrality: centralityOf(ctx, loaded.memories),
+    staleness: stalenessOf(ctx, loaded.memories),
+    template: readTemplate('surface.md'),
+  };
+}
+
+interface Built {
+  rendered: RenderedSurface;
+  selection: SurfaceResult;
+}
+
+function build(ctx: Context, inputs: Inputs, variant: SurfaceVariant, budget: number | undefined): Built {
+  const s = ctx.config.surface;
+  const selection = buildSurface(inputs.candidates, {
+    now: inputs.now,
+    config: ctx.config,
+    signals: inputs.signals,
+    centrality: inputs.centrality,
+    currentBranch: inputs.branch,
+    staleness: inputs.staleness,
+    budget: budgetFor(ctx, variant, budget),
+    template: inputs.template,
+    lowConfidenceBelow: s.lowConfidenceBelow,
+    detailChars: s.detailChars,
+    planShare: s.planShare,
+  });
+  return { rendered: renderSurface(selection), selection };
+}
+
+/**
+ * The cache must only hold what the fast path would compute the key for: a context
+ * whose configuration was overridden in code (library option) is not cached.
+ */
+function cacheable(ctx: Context): boolean {
+  try {
+    return configFingerprint(loadConfig(ctx.paths).config) === configFingerprint(ctx.config);
+  } catch {
+    return false;
+  }
+}
+
+function cacheKeyFor(ctx: Context, variant: SurfaceVariant, budget: number | undefined, now: Date): SurfaceCacheKey | undefined {
+  return surfaceCacheKey({ root: ctx.root, budget, variant, env: ctx.env, now, includeGlobal: ctx.includeGlobal });
+}
+
+/**
+ * Builds the briefing; stores it in the surface cache (with the other variant, when no
+ * explicit budget was asked for, so the hook finds both); writes the target files when asked.
+ *
+ * @example
+ * const { text, tokens } = await surface(ctx, {});
+ * text.startsWith('<!-- CORTEX_MEMORY_START -->') // true
+ * await surface(ctx, { write: ['AGENTS.md'] }); // replaces only AGENTS.md's marked section
+ */
+export async function surface(ctx: Context, input: SurfaceInput = {}): Promise<SurfaceOutput> {
+  const { variant, write, cache, explainAll } = { ...DEFAULT_SURFACE_INPUT, ...input };
+  if (variant !== 'full' && variant !== 'compact') throw new UsageError(`Unknown surface variant "${String(variant)}".`, { hint: 'Use full or compact.' });
+  checkBudget(input.budget);
+  const targets = write === true ? ctx.config.surface.targets : write === false ? [] : write;
+  const planned = planTargets(ctx, targets);
+
+  const now = ctx.now();
+  const useCache = cache && cacheable(ctx);
+  // Keys are taken before anything is read: a change made meanwhile makes them stale, never wrong.
+  const variants: SurfaceVariant[] = input.budget === undefined ? [variant, variant === 'full' ? 'compact' : 'full'] : [variant];
+  const keys = useCache ? variants.map((v) => cacheKeyFor(ctx, v, input.budget, now)) : [];
+
+  const inputs = gather({ ...ctx, now: () => now }, explainAll);
+  const { rendered, selection } = build(ctx, inputs, variant, input.budget);
+  let cached = false;
+  if (useCache) {
+    cached = keys[0] ? writeSurfaceCache(keys[0], rendered) : false;
+    if (keys[1]) writeSurfaceCache(keys[1], build(ctx, inputs, variants[1] as SurfaceVariant, input.budget).rendered);
+  }
+
+  const written = writeTargets(planned, rendered.text);
+  const scopeOf = new Map<string, Scope>();
+  for (const m of inputs.loaded.memories) if (!scopeOf.has(m.id)) scopeOf.set(m.id, m.scope);
+  return {
+    text: rendered.text,
+    tokens: rendered.tokens,
+    chars: rendered.chars,
+    variant,
+    limits: selection.limits,
+    now: now.toISOString(),
+    branch: inputs.branch,
+    memories: inputs.loaded.memories.length,
+    items: rendered.items.map((i) => ({
+      id: i.id,
+      type: i.type,
+      scope: scopeOf.get(i.id) ?? 'project',
+      section: selection.template.sections[i.section]?.title ?? '',
+      stage: i.stage,
+      rank: i.rank,
+      tier: i.tier,
+      tokens: Math.ceil(i.tokens),
+      stale: i.stale,
+    })),
+    explain: rendered.explain,
+    written,
+    cached,
+    diagnostics: [...ctx.configDiagnostics, ...inputs.loaded.diagnostics, ...selection.diagnostics],
+  };
+}
+
+interface PlannedTarget {
+  file: string;
+  path: string;
+  existing: string | undefined;
+}
+
+/** Validates target paths (inside the repository) and reads them, before anything is written. */
+function planTargets(ctx: Context, targets: readonly string[]): PlannedTarget[] {
+  const planned: PlannedTarget[] = [];
+  for (const target of targets) {
+    const path = resolve(ctx.root, target);
+    const rel = relative(ctx.root, path);
+    if (target.trim() === '' || rel === '' || rel.startsWith('..') || isAbsolute(rel)) {
+      throw new UsageError(`The surface target "${target}" is outside the repository.`, {
+        hint: 'Targets are files relative to the repository root, e.g. AGENTS.md or .claude/cortex-memory.local.md.',
+      });
+    }
+    if (planned.some((p) => p.path === path)) continue;
+    const file = rel.split('\\').join('/');
+    let existing: string | undefined;
+    try {
+      existing = readFileIfExists(path)?.toString('utf8');
+    } catch (err) {
+      throw new UsageError(`Cannot use ${file} as a surface target: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}.`, {
+        hint: 'Targets are files relative to the repository root, e.g. AGENTS.md.',
+        cause: err,
+      });
+    }
+    planned.push({ file, path, existing });
+  }
+  return planned;
+}
+
+/** Splices the briefing into every target first; writes only when all of them can take it. */
+function writeTargets(planned: readonly PlannedTarget[], text: string): TargetWrite[] {
+  const next = planned.map((t) => ({ target: t, result: spliceSurface(t.existing, text) }));
+  const bad = next.find((n) => !n.result.ok);
+  if (bad && !bad.result.ok) {
+    throw new ParseError(`${bad.target.file} ${bad.result.reason}; no target was written.`, {
+      hint: `Leave exactly one <!-- CORTEX_MEMORY_START --> … <!-- CORTEX_MEMORY_END --> pair in ${bad.target.file} (or none, to append the briefing).`,
+    });
+  }
+  return next.map(({ target, result }) => ({
+    file: target.file,
+    action: writeIfChanged(target.path, (result as { text: string }).text),
+  }));
+}
+
+/**
+ * Rebuilds the cached briefings (both variants, configured budget) without printing or
+ * writing targets: for hooks that run after memory changed (SessionEnd, post-merge).
+ *
+ * @example
+ * await refreshSurfaceCache(ctx); // true when the cache was written
+ */
+export async function refreshSurfaceCache(ctx: Context): Promise<boolean> {
+  return (await surface(ctx, { cache: true })).cached;
+}

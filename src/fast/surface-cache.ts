@@ -1,0 +1,360 @@
+/**
+ * The surface cache: the rendered briefing in `.memory/surface-cache/`, and the fast path
+ * that serves it. This is what the SessionStart hook runs, so it must cost little more
+ * than starting node (DESIGN §10: ≤ 1.6 × `node -e 0`). It therefore imports **node
+ * built-ins only** — no index, no markdown toolchain, no YAML, no git library, no
+ * embeddings — and does a handful of `stat` calls and one small read. It never throws:
+ * anything unexpected is a miss, and the caller builds the briefing the slow way.
+ *
+ * ## The key
+ *
+ * A cache entry is used only when its stored key equals the key computed now from:
+ * - the format version, the variant (`full` | `compact`) and the requested budget
+ *   (`--budget`, else `CORTEX_SURFACE_BUDGET`, else "from the config");
+ * - the day (UTC) of `now`: decay and decision tiering move with the date;
+ * - the branch, read from `.git/HEAD` as text (worktrees' `gitdir:` files and detached
+ *   HEADs handled): the branch boost and provenance labels depend on it;
+ * - a fingerprint of the inputs: `stat` (mtime in ns, size, inode) of
+ *   `.cortex/memories/` and `.cortex/edges/` (the directories), `.cortex/config.yaml`,
+ *   `.memory/index.json` (the keyword index's stat cache), `.memory/signals.json` (usage
+ *   signals), the same for the global tier (`$CORTEX_HOME`), and the briefing template
+ *   and `package.json` shipped with Cortex (so an upgrade or reinstall invalidates).
+ *
+ * ## What is detected, and when
+ *
+ * Detected immediately: every change made by Cortex (it writes atomically — a temp file
+ * renamed into place — and deletes files, which changes the directory's mtime); a git
+ * checkout, merge, pull, reset or stash that adds, deletes or replaces memory or edge
+ * files (git writes new files and renames them into place); new or deleted files however
+ * they are made; any change to `config.yaml`; every recall or show (they update the
+ * usage signals); a branch switch; a new day.
+ *
+ * Not detected immediately: an editor that saves an existing memory file *in place*
+ * (truncate and write, without a rename) changes neither the directory nor the index.
+ * That edit is caught by the next Cortex command that refreshes the index (recall, list,
+ * status, index, remember, edit …: the index's stat cache notices the new mtime and
+ * re-saves `.memory/index.json`), by `cortex surface` (which always rebuilds), or the
+ * next day. Whether a referenced source file still exists (`[POSSIBLY OUTDATED]`) is
+ * checked when the briefing is built, not when it is served from the cache.
+ *
+ * On file systems with whole-second timestamps (HFS+, FAT) two changes within the same
+ * second could share an mtime; an entry is not written while any fingerprinted mtime is
+ * that coarse and less than two seconds old (git's "racy" rule).
+ */
+import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** Bump when the entry format or the key changes. */
+export const SURFACE_CACHE_VERSION = 1;
+
+/** Environment variables of the briefing (flag > environment > config > default). */
+export const SURFACE_ENV = {
+  /** Token budget of the briefing (target and hard maximum), like `--budget`. */
+  budget: 'CORTEX_SURFACE_BUDGET',
+  /** Comma-separated target files for `cortex surface --write` (replaces `surface.targets`). */
+  targets: 'CORTEX_SURFACE_TARGETS',
+  /** The clock, as an ISO-8601 date: reproducible runs and tests. */
+  now: 'CORTEX_NOW',
+} as const;
+
+/** Allowed token budgets for `--budget` and `CORTEX_SURFACE_BUDGET`. */
+export const BUDGET_RANGE = [10, 2_500] as const;
+
+export type SurfaceVariant = 'full' | 'compact';
+
+export interface SurfaceCacheOptions {
+  /** A directory inside the project (the project root is found from it). */
+  root: string;
+  /** Explicit token budget (`--budget`); `CORTEX_SURFACE_BUDGET` otherwise. */
+  budget?: number | undefined;
+  variant?: SurfaceVariant;
+  /** Default: `process.env`. */
+  env?: NodeJS.ProcessEnv;
+  /** Default: `CORTEX_NOW`, else the clock. */
+  now?: Date;
+  /** Whether the briefing includes the global tier (default true, as the API does). */
+  includeGlobal?: boolean;
+}
+
+export const DEFAULT_SURFACE_CACHE: Required<Pick<SurfaceCacheOptions, 'variant' | 'includeGlobal'>> = {
+  variant: 'full',
+  includeGlobal: true,
+};
+
+export interface SurfaceCacheKey {
+  /** The project root. */
+  root: string;
+  /** The entry's file. */
+  file: string;
+  /** The key string stored in, and compared with, the entry. */
+  key: string;
+  /** True when a fingerprinted file's whole-second mtime is too recent to trust. */
+  racy: boolean;
+}
+
+export interface SurfaceCacheEntry {
+  version: number;
+  key: string;
+  text: string;
+  tokens: number;
+  chars: number;
+  /** When the entry was written (wall clock, for people reading the file). */
+  builtAt: string;
+}
+
+export interface HeadText {
+  /** Short branch name (also for an unborn branch); undefined when detached. */
+  branch?: string | undefined;
+  /** The commit, only when HEAD is detached. */
+  commit?: string | undefined;
+  detached: boolean;
+}
+
+/**
+ * Reads `CORTEX_SURFACE_BUDGET`: an integer within `BUDGET_RANGE`, or an error message
+ * naming the variable and the range.
+ *
+ * @example
+ * readBudgetEnv({ CORTEX_SURFACE_BUDGET: '300' }) // { budget: 300 }
+ * readBudgetEnv({ CORTEX_SURFACE_BUDGET: 'lots' }).error // 'CORTEX_SURFACE_BUDGET is "lots"; allowed: an integer from 10 to 2500'
+ */
+export function readBudgetEnv(env: NodeJS.ProcessEnv): { budget?: number; error?: string } {
+  const raw = env[SURFACE_ENV.budget];
+  if (raw === undefined || raw.trim() === '') return {};
+  const n = Number(raw.trim());
+  if (!Number.isInteger(n) || n < BUDGET_RANGE[0] || n > BUDGET_RANGE[1]) {
+    return { error: `${SURFACE_ENV.budget} is "${raw}"; allowed: an integer from ${BUDGET_RANGE[0]} to ${BUDGET_RANGE[1]}` };
+  }
+  return { budget: n };
+}
+
+/**
+ * Reads `CORTEX_NOW`: an ISO-8601 date, or an error message naming the variable.
+ *
+ * @example
+ * readNowEnv({ CORTEX_NOW: '2026-12-01T09:00:00Z' }).now?.toISOString() // '2026-12-01T09:00:00.000Z'
+ */
+export function readNowEnv(env: NodeJS.ProcessEnv): { now?: Date; error?: string } {
+  const raw = env[SURFACE_ENV.now];
+  if (raw === undefined || raw.trim() === '') return {};
+  const ms = Date.parse(raw.trim());
+  if (Number.isNaN(ms)) return { error: `${SURFACE_ENV.now} is "${raw}"; allowed: an ISO-8601 date such as 2026-12-01T09:00:00Z` };
+  return { now: new Date(ms) };
+}
+
+function isDir(path: string): boolean {
+  return statSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
+}
+
+function exists(path: string): boolean {
+  return statSync(path, { throwIfNoEntry: false }) !== undefined;
+}
+
+/** `$CORTEX_HOME`, default `~/.cortex`: the global tier. */
+export function globalHome(env: NodeJS.ProcessEnv): string {
+  return resolve(env.CORTEX_HOME || join(homedir(), '.cortex'));
+}
+
+/**
+ * The nearest directory at or above `start` holding `.cortex/`, stopping at a git work
+ * tree root (the same rule as the store's `findProjectRoot`).
+ *
+ * @example
+ * findProjectRootFast('/repo/src', process.env) // '/repo'
+ */
+export function findProjectRootFast(start: string, env: NodeJS.ProcessEnv): string | undefined {
+  const globalDir = globalHome(env);
+  let dir = resolve(start);
+  for (;;) {
+    const candidate = join(dir, '.cortex');
+    if (candidate !== globalDir && isDir(candidate)) return dir;
+    if (exists(join(dir, '.git'))) return undefined;
+    const parent = dirname(dir);
+    if (parent === dir) return undefined;
+    dir = parent;
+  }
+}
+
+/** The git directory of the work tree containing `dir`: `.git/`, or where a `.git` file's `gitdir:` points. */
+export function findGitDir(dir: string): string | undefined {
+  let current = resolve(dir);
+  for (;;) {
+    const dotGit = join(current, '.git');
+    const st = statSync(dotGit, { throwIfNoEntry: false });
+    if (st?.isDirectory()) return dotGit;
+    if (st?.isFile()) {
+      try {
+        const m = /^gitdir:\s*(.+?)\s*$/m.exec(readFileSync(dotGit, 'utf8'));
+        if (!m?.[1]) return undefined;
+        return isAbsolute(m[1]) ? m[1] : resolve(current, m[1]);
+      } catch {
+        return undefined;
+      }
+    }
+    const parent = dirname(current);
+    if (parent === current) return undefined;
+    current = parent;
+  }
+}
+
+/**
+ * HEAD, read as text: `ref: refs/heads/<branch>` or a detached commit id. No git library.
+ *
+ * @example
+ * readGitHead('/repo') // { branch: 'main', detached: false }
+ */
+export function readGitHead(dir: string): HeadText | undefined {
+  const gitDir = findGitDir(dir);
+  if (!gitDir) return undefined;
+  let text: string;
+  try {
+    text = readFileSync(join(gitDir, 'HEAD'), 'utf8').trim();
+  } catch {
+    return undefined;
+  }
+  const ref = /^ref:\s*(\S+)$/.exec(text);
+  if (ref?.[1]) return { branch: ref[1].replace(/^refs\/heads\//, ''), detached: false };
+  if (/^[0-9a-f]{40}(?:[0-9a-f]{24})?$/.test(text)) return { commit: text, detached: true };
+  return undefined;
+}
+
+/** stat signature: mtime (ns), size, inode; `-` when absent. */
+function signature(path: string, coarse: { recent: boolean }): string {
+  let st;
+  try {
+    st = statSync(path, { bigint: true, throwIfNoEntry: false });
+  } catch {
+    return '?';
+  }
+  if (!st) return '-';
+  if (st.mtimeNs % 1_000_000_000n === 0n && Date.now() - Number(st.mtimeMs) < 2_000) coarse.recent = true;
+  return `${st.mtimeNs}.${st.size}.${st.ino}`;
+}
+
+/**
+ * Shipped files whose change invalidates every entry: the briefing template and
+ * package.json (a new version, a reinstall). Paths are the same from `src/` and `dist/`.
+ */
+const PACKAGE_FILES = ['../../templates/surface.md', '../../package.json'];
+
+/**
+ * The cache key for a briefing request, or `undefined` when there is no project or the
+ * environment is invalid (the slow path reports that).
+ *
+ * @example
+ * surfaceCacheKey({ root: '/repo' })?.file // '/repo/.memory/surface-cache/full-config.json'
+ */
+export function surfaceCacheKey(options: SurfaceCacheOptions): SurfaceCacheKey | undefined {
+  const { root: start, variant, includeGlobal } = { ...DEFAULT_SURFACE_CACHE, ...options };
+  const env = options.env ?? process.env;
+  const root = findProjectRootFast(start, env);
+  if (!root) return undefined;
+  let budget = options.budget;
+  if (budget === undefined) {
+    const fromEnv = readBudgetEnv(env);
+    if (fromEnv.error) return undefined;
+    budget = fromEnv.budget;
+  }
+  if (budget !== undefined && !Number.isFinite(budget)) return undefined;
+  let now = options.now;
+  if (now === undefined) {
+    const fromEnv = readNowEnv(env);
+    if (fromEnv.error) return undefined;
+    now = fromEnv.now ?? new Date();
+  }
+  if (Number.isNaN(now.getTime())) return undefined;
+
+  const head = readGitHead(root);
+  const coarse = { recent: false };
+  const cortex = join(root, '.cortex');
+  const cache = join(root, '.memory');
+  const parts = [
+    `v${SURFACE_CACHE_VERSION}`,
+    variant,
+    budget === undefined ? 'config' : String(budget),
+    now.toISOString().slice(0, 10),
+    head?.branch !== undefined ? `branch:${head.branch}` : head?.commit !== undefined ? `detached:${head.commit}` : 'no-git',
+    `memories=${signature(join(cortex, 'memories'), coarse)}`,
+    `edges=${signature(join(cortex, 'edges'), coarse)}`,
+    `config=${signature(join(cortex, 'config.yaml'), coarse)}`,
+    `index=${signature(join(cache, 'index.json'), coarse)}`,
+    `signals=${signature(join(cache, 'signals.json'), coarse)}`,
+  ];
+  if (includeGlobal) {
+    const home = globalHome(env);
+    parts.push(
+      `global=${home}`,
+      `global.memories=${signature(join(home, 'memories'), coarse)}`,
+      `global.edges=${signature(join(home, 'edges'), coarse)}`,
+      `global.index=${signature(join(home, '.memory', 'index.json'), coarse)}`,
+      `global.signals=${signature(join(home, '.memory', 'signals.json'), coarse)}`,
+    );
+  } else parts.push('global=off');
+  for (const file of PACKAGE_FILES) {
+    let path: string;
+    try {
+      path = fileURLToPath(new URL(file, import.meta.url));
+    } catch {
+      continue;
+    }
+    // Code stamps say nothing about the repository: they must not make an entry racy.
+    parts.push(`code=${signature(path, { recent: false })}`);
+  }
+  const file = join(cache, 'surface-cache', `${variant}-${budget === undefined ? 'config' : budget}.json`);
+  return { root, file, key: JSON.stringify(parts), racy: coarse.recent };
+}
+
+/**
+ * The cached briefing for this request when it is fresh (see the module comment), else
+ * `undefined`. Node built-ins only; never throws. What the SessionStart hook calls.
+ *
+ * @example
+ * const text = readCachedSurface({ root: process.cwd(), variant: 'full' });
+ * if (text === undefined) {
+ *   // build it: (await import('../api/surface.js')).surface(ctx, { … })
+ * }
+ */
+export function readCachedSurface(options: SurfaceCacheOptions): string | undefined {
+  try {
+    const key = surfaceCacheKey(options);
+    if (!key) return undefined;
+    const entry = JSON.parse(readFileSync(key.file, 'utf8')) as Partial<SurfaceCacheEntry>;
+    if (entry?.version !== SURFACE_CACHE_VERSION || entry.key !== key.key || typeof entry.text !== 'string') return undefined;
+    return entry.text;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Stores a briefing under a key computed *before* it was built (so a change made while
+ * building makes the entry stale rather than wrong). Atomic; never throws. Returns
+ * false when nothing was written (racy key, read-only disk …).
+ */
+export function writeSurfaceCache(key: SurfaceCacheKey, rendered: { text: string; tokens: number; chars: number }): boolean {
+  if (key.racy) return false;
+  const entry: SurfaceCacheEntry = {
+    version: SURFACE_CACHE_VERSION,
+    key: key.key,
+    text: rendered.text,
+    tokens: rendered.tokens,
+    chars: rendered.chars,
+    builtAt: new Date().toISOString(),
+  };
+  const tmp = join(dirname(key.file), `.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`);
+  try {
+    mkdirSync(dirname(key.file), { recursive: true });
+    writeFileSync(tmp, `${JSON.stringify(entry)}\n`);
+    renameSync(tmp, key.file);
+    return true;
+  } catch {
+    try {
+      rmSync(tmp, { force: true });
+    } catch {
+      // Nothing more to do: the cache is an optimisation.
+    }
+    return false;
+  }
+}
