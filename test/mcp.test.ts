@@ -127,8 +127,13 @@ describe('cortex mcp: a memory through its life', () => {
     expect(got.isError, text(got)).toBeFalsy();
     expect(text(got)).toBe(repo.read(made.file));
 
+    // Reading counts as an access (usage signals); forgetting does not.
+    const accesses = () => (JSON.parse(repo.read('.memory/signals.json')) as { signals: Record<string, { accessCount: number }> }).signals[made.id]?.accessCount;
+    const read = accesses();
+    expect(read).toBeGreaterThan(0);
     const forgotten = await s.call('memory_forget', { id: made.id });
     expect(forgotten.structuredContent).toMatchObject({ action: 'archived', id: made.id });
+    expect(accesses()).toBe(read);
     expect(parseMemory(repo.read(made.file), { file: made.file }).memory?.status).toBe('archived');
     const after = (await s.call('memory_recall', { query: 'which database did we pick' })).structuredContent as { results: { id: string }[] };
     expect(after.results.map((r) => r.id)).not.toContain(made.id);

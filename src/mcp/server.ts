@@ -285,8 +285,10 @@ export function createMcpServer(options: CortexMcpOptions = {}): McpServer {
     guarded(async (args) => {
       const cortex = await open();
       // Only ever an id: the API would treat an unknown id as a search query and might
-      // archive whatever single memory matched it.
-      const got = cortex.get(args.id);
+      // archive whatever single memory matched it. getMemory, not cortex.get: checking that
+      // the memory exists is not reading it, and must not count as an access.
+      const { getMemory } = await import('../api/memories.js');
+      const got = getMemory(cortex.context, args.id);
       const out = await cortex.forget({ target: got.memory.id, hard: args.hard === true });
       if (out.action !== 'archived' && out.action !== 'deleted') {
         throw new UsageError(`Nothing was forgotten for "${args.id}".`);
