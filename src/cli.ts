@@ -28,6 +28,11 @@ export const COMMANDS: Record<string, Entry> = {
   index: { summary: 'Rebuild or refresh the local search index', load: () => import('./commands/index.js') },
   surface: { summary: 'Print the session briefing (what the SessionStart hook injects)', load: () => import('./commands/surface.js') },
   lifecycle: { summary: 'Archive decayed memories, reactivate accessed ones, prune old archives', load: () => import('./commands/lifecycle.js') },
+  project: { summary: 'Regenerate the decisions and plan projections (--check for CI)', load: () => import('./commands/project.js') },
+  diff: { summary: 'What a revision range changes in memory (for pull requests)', load: () => import('./commands/diff.js') },
+  doctor: { summary: 'Check the git integration, projections and index, with fixes', load: () => import('./commands/doctor.js') },
+  'merge-driver': { summary: 'Git merge driver for .cortex/ files (set up by init)', load: () => import('./commands/merge-driver.js') },
+  'git-hook': { summary: 'Run a git hook event (installed by init)', load: () => import('./commands/git-hook.js') },
   mcp: { summary: 'Serve the memory tools to an assistant over MCP (stdio)', load: () => import('./commands/mcp.js') },
 };
 
@@ -95,7 +100,9 @@ function onSigint(): void {
     interrupt.abort();
     return;
   }
-  process.exit(130);
+  // git (2.42+) takes a merge driver exit above 128 for a crash and aborts the whole merge;
+  // an interrupted driver reports a conflict instead (%A still holds our side).
+  process.exit(process.argv[2] === 'merge-driver' ? 1 : 130);
 }
 
 export function processIO(): IO {

@@ -19,3 +19,14 @@ export function readTemplate(name: string): string {
 export function templatePath(name: string): string {
   return new URL(`../templates/${name}`, import.meta.url).pathname;
 }
+
+/** Reads `hooks/<name>`: the git hook scripts `cortex init` installs. */
+export function readHookTemplate(name: string): string {
+  const key = `hooks/${name}`;
+  let text = cache.get(key);
+  if (text === undefined) {
+    text = readFileSync(new URL(`../hooks/${name}`, import.meta.url), 'utf8');
+    cache.set(key, text);
+  }
+  return text;
+}

@@ -28,11 +28,22 @@ export function tierBase(ctx: Context, scope: Scope): string {
   return scope === 'project' ? ctx.root : ctx.global.cortexDir;
 }
 
+/**
+ * Indexes this process has already loaded, per context and tier. A long-lived process (the
+ * MCP server, a library user asking many questions) then only re-stats the files on each
+ * call instead of parsing the whole cache file again; the refresh against the files keeps
+ * it exact when another process changed memories meanwhile.
+ */
+const loaded = new WeakMap<Context, Map<Scope, KeywordIndex>>();
+
 /** Loads and refreshes one tier's index; saves it when something changed. */
 export function openTierIndex(ctx: Context, scope: Scope, options: { save?: boolean; rebuild?: boolean } = {}): TierIndex {
   const paths = scope === 'project' ? ctx.paths : ctx.global;
   const base = tierBase(ctx, scope);
-  const index = options.rebuild ? KeywordIndex.empty() : KeywordIndex.load(paths);
+  let byScope = loaded.get(ctx);
+  if (!byScope) loaded.set(ctx, (byScope = new Map()));
+  const index = options.rebuild ? KeywordIndex.empty() : (byScope.get(scope) ?? KeywordIndex.load(paths));
+  byScope.set(scope, index);
   const report = index.refresh(paths, { base, ...(linkExtractor ? { links: linkExtractor } : {}) });
   if (options.save !== false) saveQuietly(index, paths);
   return { scope, paths, base, index, report };

@@ -50,6 +50,10 @@ export interface RecallInput {
   minSimilarity?: number;
   /** Count the results as accessed in the usage signals (default true). */
   recordAccess?: boolean;
+  /** Read this branch's `.cortex/` from git instead of the work tree (keyword search; see branches.ts). */
+  branch?: string;
+  /** The work tree plus every other local branch. */
+  allBranches?: boolean;
 }
 
 export interface RecallResult {
@@ -72,6 +76,8 @@ export interface RecallResult {
   matched: string[];
   /** Cosine similarity to the query, when vectors were used and the memory has one. */
   similarity?: number | undefined;
+  /** Set when the memory was read from another branch (`--branch`, `--all-branches`). */
+  ref?: import('./branches.js').RefInfo | undefined;
 }
 
 export interface RecallOutput {
@@ -172,6 +178,7 @@ export function keywordResults(tiers: TierIndex[], query: string, options: Searc
  * const { results, mode } = await recall(ctx, { query: 'which database did we pick' });
  */
 export async function recall(ctx: Context, input: RecallInput): Promise<RecallOutput> {
+  if (input.branch !== undefined || input.allBranches) return (await import('./branches.js')).recallBranches(ctx, input);
   const query = input.query.trim();
   if (query === '') throw new UsageError('The query is empty.', { hint: 'Example: cortex recall "database choice"' });
   if (input.mode !== undefined && !RECALL_MODES.includes(input.mode)) {

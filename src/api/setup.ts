@@ -2,6 +2,21 @@
  * The init steps contributed by optional parts (git integration, Claude Code settings),
  * registered in one place so `cortex init` and the library agree.
  */
+import { registerInitStep, type InitStepFn } from './init.js';
+import { setUpGit } from './git-setup.js';
+import { project } from './project.js';
+
+const gitStep: InitStepFn = (ctx, options) => setUpGit(ctx, typeof options.cortexCommand === 'string' ? { cortexCommand: options.cortexCommand } : {});
+
+/** The projections exist from the start, so the first commit of a memory can include them. */
+const projectionStep: InitStepFn = async (ctx) =>
+  (await project(ctx)).files.map((f) => ({
+    target: f.file,
+    action: f.state === 'created' || f.state === 'updated' ? f.state : 'unchanged',
+    detail: f.state === 'unchanged' ? 'projection up to date' : 'generated projection (commit it with .cortex/)',
+  }));
+
 export function registerDefaultSteps(): void {
-  // Filled in as parts land: git attributes and hooks, Claude Code settings.
+  registerInitStep(gitStep);
+  registerInitStep(projectionStep);
 }

@@ -32,6 +32,8 @@ const command: CommandDef = {
     scope: { type: 'string', value: '<scope>', description: 'project or global (default both).' },
     since: { type: 'string', value: '<when>', description: 'Only memories updated since an ISO date or an age (7d, 2w, 12h).' },
     limit: { type: 'string', short: 'n', value: '<n>', description: 'At most n results (default 10).' },
+    branch: { type: 'string', short: 'b', value: '<branch>', description: "Search that branch's memories, read from git (no checkout)." },
+    'all-branches': { type: 'boolean', description: 'Search the work tree and every other local branch; marks what is not merged.' },
     mode: {
       type: 'string',
       short: 'm',
@@ -59,6 +61,8 @@ const command: CommandDef = {
       ...(str(inv, 'scope') ? { scope: str(inv, 'scope') as Scope } : {}),
       ...(str(inv, 'since') ? { since: str(inv, 'since')! } : {}),
       ...(int(inv, 'limit', [1, 1000]) !== undefined ? { limit: int(inv, 'limit', [1, 1000])! } : {}),
+      ...(str(inv, 'branch') ? { branch: str(inv, 'branch')! } : {}),
+      ...(inv.values['all-branches'] === true ? { allBranches: true } : {}),
       ...(mode !== undefined ? { mode: mode as RecallMode } : {}),
     });
     warnDiagnostics(io, out.diagnostics);
@@ -71,7 +75,8 @@ const command: CommandDef = {
       io.err(`No memories match "${out.query}".\n`);
       return 0;
     }
-    out.results.forEach((r, i) => io.out(`${formatResultLine(r, io, i)}\n`));
+    const where = (r: (typeof out.results)[number]) => (r.ref ? io.paint.dim(` (on ${r.ref.branch}${r.ref.merged ? '' : ', not merged'})`) : '');
+    out.results.forEach((r, i) => io.out(`${formatResultLine(r, io, i)}${where(r)}\n`));
     return 0;
   },
 };

@@ -12,6 +12,8 @@ import {
   PROJECTION_MARKER,
   isProjectionFile,
   parseProjectionIds,
+  projectedTypes,
+  renderEntry,
   renderProjections,
 } from './projection.js';
 
@@ -105,6 +107,14 @@ describe('renderProjections', () => {
     expect(ids(files['decisions.md'])).toEqual(['c-cccccc', 'a-aaaaaa', 'b-bbbbbb']);
   });
 
+  it('orders entries of one day by id, not by time, so the order can be read from the entries', () => {
+    const files = renderProjections([
+      memory({ id: 'a-aaaaaa', created: '2026-01-02T18:00:00Z' }),
+      memory({ id: 'b-bbbbbb', created: '2026-01-02T09:00:00Z' }),
+    ]);
+    expect(ids(files['decisions.md'])).toEqual(['a-aaaaaa', 'b-bbbbbb']);
+  });
+
   it('starts every file with the generated marker', () => {
     const files = renderProjections([]);
     for (const name of PROJECTION_FILES) expect(files[name].split('\n')[0]).toBe(PROJECTION_MARKER);
@@ -152,6 +162,16 @@ describe('renderProjections', () => {
   });
 });
 
+describe('projectedTypes', () => {
+  it('lists the types of the default templates', () => {
+    expect([...projectedTypes()].sort()).toEqual(['decision', 'plan', 'progress', 'rejected']);
+  });
+
+  it('follows custom templates', () => {
+    expect(projectedTypes({ templates: { 'decisions.md': '# X\n\n## Arch\n<!-- types: architecture -->\n' } }).has('architecture')).toBe(true);
+  });
+});
+
 describe('parseProjectionIds', () => {
   it('returns ids in order, keeping duplicates a text merge left behind', () => {
     const a = renderProjections([memory({ id: 'a-aaaaaa' }), memory({ id: 'b-bbbbbb', created: '2026-02-01T00:00:00Z' })])['decisions.md'];
@@ -186,5 +206,54 @@ describe('DEFAULT_*_TEMPLATE', () => {
     ['projection-archive.md', DEFAULT_ARCHIVE_TEMPLATE],
   ])('equals templates/%s', (name, value) => {
     expect(value).toBe(readFileSync(new URL(`templates/${name}`, ROOT), 'utf8'));
+  });
+});
+
+describe('renderEntry', () => {
+  const LINES = [
+    'Plain words and [[link-abcdef]], 2 * 3, _this_ and snake_case.',
+    'Another line: with `code`, <b>inline</b> & entities &amp; stars *x*.',
+    '(parenthesised) "quoted" \'single\'',
+    '2026 was the year',
+    'x',
+    '- a list item',
+    '- [ ] a task',
+    '- [x] done task',
+    '- another item',
+    '',
+    '',
+    '# Heading',
+    '> quote',
+    '1. ordered',
+    '2) ordered',
+    '* star item',
+    '+ plus item',
+    '  indented',
+    '    code',
+    '```',
+    '~~~',
+    '---',
+    '===',
+    '- - -',
+    '<div>',
+    '[ref]: https://example.com',
+    'trailing space ',
+    'hard break\\',
+    '-',
+    '- ',
+    '-  two spaces',
+    '\ttab',
+    '- # heading item',
+    '- 1. nested',
+    '|a|b|',
+  ];
+  it('writes the same bytes on the fast path as through remark', () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...LINES), { maxLength: 8 }), (lines) => {
+        const m = memory({ id: 'a-aaaaaa', body: lines.join('\n').trim() });
+        expect(renderEntry(m).text).toBe(renderEntry(m, { fastPath: false }).text);
+      }),
+      { numRuns: 400 },
+    );
   });
 });

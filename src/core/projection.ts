@@ -4,7 +4,9 @@
  *
  * Built as mdast and serialised by remark-stringify. Deterministic: the same memories in
  * any order give the same bytes, so the projection merge driver can simply regenerate and
- * two branches that both added decisions merge without conflict. Each entry carries its
+ * two branches that both added decisions merge without conflict. Entries are sorted by the
+ * day they were created, then by id: both are visible in the entry, so a projection can
+ * also be merged entry by entry when the memories are out of reach (projection-merge.ts). Each entry carries its
  * memory id in an HTML comment (`<!-- memory: <id> -->`), so a projection can be checked
  * against the memory set, and duplicates left by a plain text merge can be found.
  *
@@ -14,7 +16,7 @@
  * - `plan.md`: status active.
  * So every decision is in exactly one of the two decision files.
  */
-import type { Emphasis, Heading, Html, Nodes, Paragraph, Root, RootContent, Text } from 'mdast';
+import type { Emphasis, Heading, Html, Nodes, Paragraph, RootContent, Text } from 'mdast';
 import remarkParse from 'remark-parse';
 import remarkStringify from 'remark-stringify';
 import { unified } from 'unified';
@@ -209,48 +211,195 @@ function parseTemplate(template: string): { header: RootContent[]; sections: Sec
 
 const text = (value: string): Text => ({ type: 'text', value });
 
-/** Stable total order: created, then id, then the whole memory (duplicated ids stay deterministic). */
-function compareMemories(a: Memory, b: Memory): number {
-  const key = (m: Memory) => [m.created, m.id];
-  const [ac, ai] = key(a);
-  const [bc, bi] = key(b);
-  if (ac !== bc) return (ac ?? '') < (bc ?? '') ? -1 : 1;
-  if (ai !== bi) return (ai ?? '') < (bi ?? '') ? -1 : 1;
-  const aj = JSON.stringify(a);
-  const bj = JSON.stringify(b);
-  return aj === bj ? 0 : aj < bj ? -1 : 1;
+/**
+ * The day an entry shows (`created` up to the date) and its id: the whole sort key is
+ * visible in the entry, so a projection can be merged entry by entry without the memories
+ * (see projection-merge.ts).
+ */
+export function entrySortKey(memory: Pick<Memory, 'created' | 'id'>): [string, string] {
+  return [memory.created.slice(0, 10), memory.id];
 }
 
-function entryNodes(memory: Memory): RootContent[] {
+function headNodes(memory: Memory): RootContent[] {
   const heading: Heading = { type: 'heading', depth: 3, children: [text(memory.summary)] };
   const id: Html = { type: 'html', value: `<!-- memory: ${memory.id} -->` };
-  const facts = [memory.created.slice(0, 10), `priority ${memory.priority}`];
+  const facts = [entrySortKey(memory)[0], `priority ${memory.priority}`];
   if (memory.status !== 'active') facts.push(memory.status);
   if (memory.pinned) facts.push('pinned');
   if (memory.tags.length > 0) facts.push(`tags: ${memory.tags.join(', ')}`);
   const meta: Paragraph = { type: 'paragraph', children: [{ type: 'emphasis', children: [text(facts.join(' · '))] } satisfies Emphasis] };
-  // Body headings move below the entry's own `###`, so they cannot break the outline.
-  return [heading, id, meta, ...(memory.body.trim() === '' ? [] : fragment(memory.body, 3))];
+  return [heading, id, meta];
 }
 
-function renderProjection(template: string, memories: readonly Memory[], fallbackTypes: readonly MemoryType[]): string {
-  const { header, sections } = parseTemplate(template);
-  const children: RootContent[] = [{ type: 'html', value: PROJECTION_MARKER }, ...header];
-  const typed = sections.filter((s) => s.types.length > 0);
-  if (typed.length === 0) {
-    for (const s of sections) children.push(...(s.heading ? [s.heading] : []), ...s.intro);
-    for (const m of memories.filter((x) => fallbackTypes.includes(x.type))) children.push(...entryNodes(m));
+function entryNodes(memory: Memory): RootContent[] {
+  // Body headings move below the entry's own `###`, so they cannot break the outline.
+  return [...headNodes(memory), ...(memory.body.trim() === '' ? [] : fragment(memory.body, 3))];
+}
+
+// A line that can only be text in a paragraph: it starts with a letter, digit (but is not
+// an ordered-list marker), or an opening quote or parenthesis, and ends in a non-space
+// character that is not a backslash. Nothing in it can open or interrupt a block.
+const PLAIN_LINE = /^(?![0-9]+[.)](?:[ \t]|$))[\p{L}\p{N}("'][^\t\r]*?[^\s\\]$|^[\p{L}\p{N}]$/u;
+// A tight "- " list item holding one such line (or a task box followed by one).
+const PLAIN_ITEM = /^- (?:\[[ xX]\] )?(?![0-9]+[.)](?:[ \t]|$))[\p{L}\p{N}("'][^\t\r]*?[^\s\\]$|^- [\p{L}\p{N}]$/u;
+
+/**
+ * The body as remark would write it, without remark, when the body is only paragraphs of
+ * plain lines and tight "- " lists of one-line items: such text is written back as it was,
+ * blocks one blank line apart. Anything else (headings, quotes, code, other lists,
+ * indentation, trailing spaces …) returns undefined and takes the full path. A property
+ * test holds the two paths to the same bytes.
+ */
+function plainBody(body: string): string | undefined {
+  const blocks: string[] = [];
+  let current: string[] = [];
+  let kind: 'p' | 'li' | undefined;
+  for (const line of body.split('\n')) {
+    if (/^[ \t]*$/.test(line)) {
+      if (current.length > 0) blocks.push(current.join('\n'));
+      current = [];
+      kind = undefined;
+      continue;
+    }
+    const k = line.startsWith('- ') ? (PLAIN_ITEM.test(line) ? 'li' : undefined) : PLAIN_LINE.test(line) ? 'p' : undefined;
+    if (k === undefined || (kind !== undefined && k !== kind)) return undefined;
+    kind = k;
+    current.push(line);
+  }
+  if (current.length > 0) blocks.push(current.join('\n'));
+  return blocks.join('\n\n');
+}
+
+/** One entry, rendered once, with what placing it needs: a memory's whole contribution to a projection. */
+export interface RenderedEntry {
+  id: string;
+  type: MemoryType;
+  status: Memory['status'];
+  /** The day the entry shows: its sort key, with the id. */
+  day: string;
+  /** From the `###` heading to the entry's last line, without a final newline. */
+  text: string;
+}
+
+/**
+ * Renders one memory's entry (`fastPath: false` forces the remark path; only tests need
+ * it). Projections are these entries laid out in the template's
+ * skeleton, so a cache of rendered entries (keyed by the memory file's blob id) spares
+ * both parsing and rendering unchanged memories.
+ *
+ * @example
+ * renderEntry(memory).text.startsWith(`### ${memory.summary}`) // true for a plain summary
+ */
+export function renderEntry(memory: Memory, options: { fastPath?: boolean } = {}): RenderedEntry {
+  const plain = options.fastPath === false || memory.body.trim() === '' ? undefined : plainBody(memory.body);
+  const text =
+    plain === undefined
+      ? stringifier.stringify({ type: 'root', children: entryNodes(memory) }).replace(/\n+$/, '')
+      : `${stringifier.stringify({ type: 'root', children: headNodes(memory) }).replace(/\n+$/, '')}\n\n${plain}`;
+  return { id: memory.id, type: memory.type, status: memory.status, day: entrySortKey(memory)[0], text };
+}
+
+/** The fixed parts of a projection: what comes before the sections, and each section's head. */
+export interface ProjectionSkeleton {
+  /** The generated marker, title and intro. */
+  prefix: string;
+  sections: {
+    /** The `##` heading line. */
+    heading: string;
+    /** Heading and intro, shown above the entries. */
+    head: string;
+    /** Shown after the head when the section has no entries ('' when the template has none). */
+    empty: string;
+    types: MemoryType[];
+  }[];
+  /** False when no section lists types: then entries of `fallbackTypes` follow the last section. */
+  typed: boolean;
+  fallbackTypes: readonly MemoryType[];
+}
+
+const skeletons = new Map<string, ProjectionSkeleton>();
+
+function block(nodes: RootContent[]): string {
+  return nodes.length === 0 ? '' : stringifier.stringify({ type: 'root', children: nodes }).replace(/\n+$/, '');
+}
+
+/**
+ * The skeleton a template gives a projection (memoised per template text).
+ *
+ * @example
+ * projectionSkeleton('decisions.md').sections.map((s) => s.heading) // ['## Decisions', '## Rejected approaches']
+ */
+export function projectionSkeleton(file: ProjectionFile, options: Pick<RenderProjectionsOptions, 'templates'> = {}): ProjectionSkeleton {
+  const templates = { ...DEFAULT_RENDER_PROJECTIONS.templates, ...options.templates };
+  const template = templates[file] ?? DEFAULT_RENDER_PROJECTIONS.templates[file] ?? '';
+  const key = `${file}\0${template}`;
+  let skeleton = skeletons.get(key);
+  if (!skeleton) {
+    const { header, sections } = parseTemplate(template);
+    skeleton = {
+      prefix: block([{ type: 'html', value: PROJECTION_MARKER }, ...header]),
+      sections: sections.map((s) => ({
+        heading: s.heading ? block([s.heading]) : '',
+        head: block([...(s.heading ? [s.heading] : []), ...s.intro]),
+        empty: block(s.empty),
+        types: s.types,
+      })),
+      typed: sections.some((s) => s.types.length > 0),
+      fallbackTypes: FALLBACK_TYPES[file],
+    };
+    skeletons.set(key, skeleton);
+  }
+  return skeleton;
+}
+
+/** Sort order of entries: the day shown, then id, then text (duplicated ids stay deterministic). */
+function compareEntries(a: RenderedEntry, b: RenderedEntry): number {
+  if (a.day !== b.day) return a.day < b.day ? -1 : 1;
+  if (a.id !== b.id) return a.id < b.id ? -1 : 1;
+  return a.text === b.text ? 0 : a.text < b.text ? -1 : 1;
+}
+
+/**
+ * Lays rendered entries out in a projection: the same bytes as rendering the memories.
+ *
+ * @example
+ * renderProjectionEntries('decisions.md', memories.map(renderEntry)) === renderProjection('decisions.md', memories) // true
+ */
+export function renderProjectionEntries(file: ProjectionFile, entries: readonly RenderedEntry[], options: RenderProjectionsOptions = {}): string {
+  const o = { ...DEFAULT_RENDER_PROJECTIONS, ...options };
+  const archive = new Set(o.archiveIds);
+  const archived = (e: RenderedEntry) => e.status !== 'active' || archive.has(e.id);
+  const pick: Record<ProjectionFile, (e: RenderedEntry) => boolean> = {
+    'decisions.md': (e) => !archived(e),
+    'plan.md': (e) => e.status === 'active',
+    'decisions-archive.md': archived,
+  };
+  const sorted = entries.filter(pick[file]).sort(compareEntries);
+  const skeleton = projectionSkeleton(file, o);
+  const blocks = [skeleton.prefix];
+  if (!skeleton.typed) {
+    blocks.push(...skeleton.sections.map((s) => s.head));
+    blocks.push(...sorted.filter((e) => skeleton.fallbackTypes.includes(e.type)).map((e) => e.text));
   } else {
-    for (const s of sections) {
-      const entries = memories.filter((m) => s.types.includes(m.type));
-      if (s.heading) children.push(s.heading);
-      children.push(...s.intro);
-      if (s.types.length > 0 && entries.length === 0) children.push(...s.empty);
-      for (const m of entries) children.push(...entryNodes(m));
+    for (const s of skeleton.sections) {
+      const mine = sorted.filter((e) => s.types.includes(e.type));
+      blocks.push(s.head);
+      if (s.types.length > 0 && mine.length === 0) blocks.push(s.empty);
+      blocks.push(...mine.map((e) => e.text));
     }
   }
-  const root: Root = { type: 'root', children };
-  return stringifier.stringify(root);
+  return `${blocks.filter((b) => b !== '').join('\n\n')}\n`;
+}
+
+/**
+ * Renders one projection of a memory set (what `renderProjections` gives for `file`),
+ * for callers that need only one, such as the merge driver.
+ *
+ * @example
+ * renderProjection('plan.md', memories).includes('## Active plan') // true
+ */
+export function renderProjection(file: ProjectionFile, memories: readonly Memory[], options: RenderProjectionsOptions = {}): string {
+  return renderProjectionEntries(file, memories.map((m) => renderEntry(m)), options);
 }
 
 /**
@@ -262,18 +411,28 @@ function renderProjection(template: string, memories: readonly Memory[], fallbac
  * files['decisions.md'].startsWith('<!-- Generated by cortex project.') // true
  */
 export function renderProjections(memories: readonly Memory[], options: RenderProjectionsOptions = {}): Projections {
-  const o = { ...DEFAULT_RENDER_PROJECTIONS, ...options };
-  const templates = { ...DEFAULT_RENDER_PROJECTIONS.templates, ...o.templates };
-  const archive = new Set(o.archiveIds);
-  const sorted = [...memories].sort(compareMemories);
-  const archived = (m: Memory) => m.status !== 'active' || archive.has(m.id);
-  const render = (file: ProjectionFile, pick: (m: Memory) => boolean) =>
-    renderProjection(templates[file] ?? DEFAULT_RENDER_PROJECTIONS.templates[file] ?? '', sorted.filter(pick), FALLBACK_TYPES[file]);
   return {
-    'decisions.md': render('decisions.md', (m) => !archived(m)),
-    'plan.md': render('plan.md', (m) => m.status === 'active'),
-    'decisions-archive.md': render('decisions-archive.md', archived),
+    'decisions.md': renderProjection('decisions.md', memories, options),
+    'plan.md': renderProjection('plan.md', memories, options),
+    'decisions-archive.md': renderProjection('decisions-archive.md', memories, options),
   };
+}
+
+/**
+ * The memory types any projection lists, from the templates' `types:` sections. Memories
+ * of other types cannot change a projection, so callers may skip reading them.
+ *
+ * @example
+ * [...projectedTypes()].sort() // ['decision', 'plan', 'progress', 'rejected']
+ */
+export function projectedTypes(options: Pick<RenderProjectionsOptions, 'templates'> = {}): Set<MemoryType> {
+  const templates = { ...DEFAULT_RENDER_PROJECTIONS.templates, ...options.templates };
+  const types = new Set<MemoryType>();
+  for (const file of PROJECTION_FILES) {
+    const typed = parseTemplate(templates[file] ?? '').sections.filter((s) => s.types.length > 0);
+    for (const t of typed.length > 0 ? typed.flatMap((s) => s.types) : FALLBACK_TYPES[file]) types.add(t);
+  }
+  return types;
 }
 
 /**

@@ -50,11 +50,26 @@ const TYPE_HINTS: readonly { words: readonly string[]; types: readonly MemoryTyp
   { words: ['prefer', 'preference', 'like', 'likes', 'want', 'wants'], types: ['preference'] },
 ];
 
+/**
+ * Words that date an event in a note ("yesterday", "last week", "in March"). A question
+ * asking when something happened is answered by the note that says when, and these are how
+ * notes say it; the question itself rarely contains them.
+ */
+export const TIME_WORDS: readonly string[] = (
+  'yesterday today tomorrow last next week weekend month year ago recently since days ' +
+  'monday tuesday wednesday thursday friday saturday sunday ' +
+  'january february march april may june july august september october november december'
+).split(' ');
+
+const TEMPORAL_QUESTION = /\bwhen\b|\bwhat (?:year|date|month|day|time)\b|\bhow long ago\b/i;
+
 export interface QueryPlan {
   /** The query's own terms, analysed like the index. */
   terms: string[];
   /** Extra terms from the thesaurus, not already in `terms`. */
   expansions: string[];
+  /** For a question about when something happened: time words, not already in `terms` or `expansions`. */
+  timeTerms: string[];
   /** Types the question hints at (boosted, never filtered). */
   typeHints: MemoryType[];
 }
@@ -70,6 +85,8 @@ GROUPS.forEach((group, i) => {
   for (const term of group) GROUP_OF.set(term, [...(GROUP_OF.get(term) ?? []), i]);
 });
 
+const TIME_TERMS: readonly string[] = [...new Set(TIME_WORDS.flatMap(termsOf))];
+
 const HINTS = TYPE_HINTS.map((h) => ({ words: new Set(h.words), types: h.types }));
 
 /**
@@ -77,6 +94,7 @@ const HINTS = TYPE_HINTS.map((h) => ({ words: new Set(h.words), types: h.types }
  *
  * @example
  * planQuery('which database did we pick').expansions.includes('sqlite') // true
+ * planQuery('when did we drop Prisma').timeTerms.includes('yesterdai') // true
  */
 export function planQuery(query: string, options: { expand?: boolean } = {}): QueryPlan {
   const terms = [...new Set(analyze(query))];
@@ -96,5 +114,70 @@ export function planQuery(query: string, options: { expand?: boolean } = {}): Qu
       for (const t of hint.types) if (!typeHints.includes(t)) typeHints.push(t);
     }
   }
-  return { terms, expansions: [...expansions], typeHints };
+  const timeTerms = options.expand !== false && TEMPORAL_QUESTION.test(query) ? TIME_TERMS.filter((t) => !own.has(t) && !expansions.has(t)) : [];
+  return { terms, expansions: [...expansions], timeTerms, typeHints };
+}
+
+/** One of the first results, as pseudo-relevance feedback sees it. */
+export interface FeedbackDoc {
+  /** The memory's text (or its beginning). */
+  text: string;
+  /** Its first-pass score. */
+  score: number;
+}
+
+export interface FeedbackOptions {
+  /** Terms the query already has: never added again. */
+  exclude: ReadonlySet<string>;
+  /** Number of indexed memories containing a term. */
+  docFreq: (term: string) => number;
+  /** Number of indexed memories. */
+  totalDocs: number;
+  /** How many terms to add (default 10). */
+  terms?: number;
+  /** Weight of the strongest added term relative to a query word (default 0.3). */
+  weight?: number;
+  /** Terms in fewer memories than this are ignored: a word only one memory has adds nothing (default 2). */
+  minDocFreq?: number;
+}
+
+export const DEFAULT_FEEDBACK = { terms: 10, weight: 0.3, minDocFreq: 2 } as const;
+
+/**
+ * Pseudo-relevance feedback, RM3-style: the words that characterise the best first results
+ * (frequent in them, weighted by their score, rare in the collection) become extra, lower-weighted
+ * query terms. It finds memories that answer the question in other words than the question's
+ * but in the words of the memories it already found. Returns term → weight.
+ *
+ * @example
+ * feedbackTerms([{ text: 'Melanie painted a sunrise at the lake', score: 2 }], {
+ *   exclude: new Set(['paint']), docFreq: () => 3, totalDocs: 100,
+ * }) // Map { 'sunris' => 0.3, 'lake' => 0.3, 'melani' => 0.3 }
+ */
+export function feedbackTerms(docs: readonly FeedbackDoc[], options: FeedbackOptions): Map<string, number> {
+  const { terms: count, weight, minDocFreq } = { ...DEFAULT_FEEDBACK, ...options };
+  const top = docs[0]?.score ?? 0;
+  const weights = new Map<string, number>();
+  if (top <= 0 || count <= 0) return weights;
+  const idf = new Map<string, number>();
+  for (const doc of docs) {
+    const words = analyze(doc.text);
+    if (words.length === 0) continue;
+    const tf = new Map<string, number>();
+    for (const w of words) tf.set(w, (tf.get(w) ?? 0) + 1);
+    for (const [term, n] of tf) {
+      if (options.exclude.has(term)) continue;
+      let w = idf.get(term);
+      if (w === undefined) {
+        const df = options.docFreq(term);
+        w = df < minDocFreq ? 0 : Math.log(1 + (options.totalDocs - df + 0.5) / (df + 0.5));
+        idf.set(term, w);
+      }
+      if (w > 0) weights.set(term, (weights.get(term) ?? 0) + (n / words.length) * (doc.score / top) * w);
+    }
+  }
+  // Ties broken by term so the expansion, and so the ranking, never depends on map order.
+  const best = [...weights].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, count);
+  const max = best[0]?.[1] ?? 0;
+  return new Map(best.map(([term, v]) => [term, (weight * v) / max]));
 }

@@ -7,16 +7,55 @@ import { stemmer } from 'stemmer';
 /** English stop words dropped from the index and from queries. */
 export const STOP_WORDS: ReadonlySet<string> = new Set(
   (
-    'a about above after again against all am an and any are aren\'t as at be because been before being below between both but by ' +
-    'can can\'t cannot could couldn\'t did didn\'t do does doesn\'t doing don\'t down during each few for from further had hadn\'t has hasn\'t ' +
-    'have haven\'t having he he\'d he\'ll he\'s her here here\'s hers herself him himself his how how\'s i i\'d i\'ll i\'m i\'ve if in into is ' +
-    'isn\'t it it\'s its itself let\'s me more most mustn\'t my myself no nor not of off on once only or other ought our ours ourselves out ' +
-    'over own same shan\'t she she\'d she\'ll she\'s should shouldn\'t so some such than that that\'s the their theirs them themselves then ' +
-    'there there\'s these they they\'d they\'ll they\'re they\'ve this those through to too under until up very was wasn\'t we we\'d we\'ll ' +
-    'we\'re we\'ve were weren\'t what what\'s when when\'s where where\'s which while who who\'s whom why why\'s with won\'t would wouldn\'t ' +
+  'a about above after again against all am an and any are aren\'t as at be because been before being below between both but by ' +
+  'can can\'t cannot could couldn\'t did didn\'t do does doesn\'t doing don\'t down during each few for from further had hadn\'t has hasn\'t ' +
+  'have haven\'t having he he\'d he\'ll he\'s her here here\'s hers herself him himself his how how\'s i i\'d i\'ll i\'m i\'ve if in into is ' +
+  'isn\'t it it\'s its itself let\'s me more most mustn\'t my myself no nor not of off on once only or other ought our ours ourselves out ' +
+  'over own same shan\'t she she\'d she\'ll she\'s should shouldn\'t so some such than that that\'s the their theirs them themselves then ' +
+  'there there\'s these they they\'d they\'ll they\'re they\'ve this those through to too under until up very was wasn\'t we we\'d we\'ll ' +
+  'we\'re we\'ve were weren\'t what what\'s when when\'s where where\'s which while who who\'s whom why why\'s with won\'t would wouldn\'t ' +
     'you you\'d you\'ll you\'re you\'ve your yours yourself yourselves also just will shall may might must us ever'
   ).split(' '),
 );
+
+/**
+ * Irregular English verbs: base form, then past tense and participle. Porter stemming cannot
+ * see that "went" is "go" or "bought" is "buy", so a question in one tense misses a note in
+ * another. Forms that are mostly other words ("ground", "rose", "bound", "wound", "lay", "bit",
+ * "bore", "dove") are left out.
+ */
+const IRREGULAR_VERBS =
+  'arise arose arisen|awake awoke awoken|be was were been|beat beat beaten|become became become|' +
+  'begin began begun|bend bent|bet bet|bite bitten|bleed bled|blow blew blown|break broke broken|breed bred|' +
+  'bring brought|build built|burn burnt|buy bought|catch caught|choose chose chosen|cling clung|come came come|' +
+  'cost cost|creep crept|cut cut|deal dealt|dig dug|do did done|draw drew drawn|dream dreamt|drink drank drunk|' +
+  'drive drove driven|eat ate eaten|fall fell fallen|feed fed|feel felt|fight fought|find found|flee fled|' +
+  'fly flew flown|forbid forbade forbidden|forget forgot forgotten|forgive forgave forgiven|freeze froze frozen|' +
+  'get got gotten|give gave given|go went gone|grow grew grown|hang hung|have had|hear heard|hide hid hidden|' +
+  'hit hit|hold held|hurt hurt|keep kept|kneel knelt|know knew known|lead led|lean leant|leap leapt|learn learnt|' +
+  'leave left|lend lent|let let|light lit|lose lost|make made|mean meant|meet met|pay paid|put put|quit quit|' +
+  'read read|ride rode ridden|ring rang rung|run ran run|say said|see saw seen|seek sought|sell sold|send sent|' +
+  'set set|shake shook shaken|shine shone|shoot shot|show showed shown|shrink shrank shrunk|shut shut|' +
+  'sing sang sung|sink sank sunk|sit sat|sleep slept|slide slid|speak spoke spoken|speed sped|spend spent|' +
+  'spin spun|split split|spread spread|spring sprang sprung|stand stood|steal stole stolen|stick stuck|' +
+  'sting stung|stink stank stunk|strike struck stricken|strive strove striven|swear swore sworn|sweep swept|' +
+  'swim swam swum|swing swung|take took taken|teach taught|tear tore torn|tell told|think thought|' +
+  'throw threw thrown|understand understood|wake woke woken|wear wore worn|weave wove woven|weep wept|win won|' +
+  'write wrote written|undergo underwent undergone|overcome overcame|withdraw withdrew withdrawn|rebuild rebuilt|' +
+  'rewrite rewrote rewritten|undo undid undone|upset upset|mislead misled|misunderstand misunderstood|' +
+  'outgrow outgrew outgrown|overhear overheard|oversee oversaw overseen|overtake overtook overtaken|' +
+  'withstand withstood|foresee foresaw foreseen|partake partook partaken|uphold upheld|broadcast broadcast|' +
+  'forecast forecast|sew sewed sewn|tread trod trodden';
+
+/** Past forms of irregular verbs → base form. */
+export const IRREGULAR_BASE: ReadonlyMap<string, string> = (() => {
+  const map = new Map<string, string>();
+  for (const group of IRREGULAR_VERBS.split('|')) {
+    const [base, ...forms] = group.split(' ');
+    for (const form of forms) if (base && form !== base && !map.has(form)) map.set(form, base);
+  }
+  return map;
+})();
 
 /** Word characters: letters, digits and marks of any script. */
 const SPLIT = /[^\p{L}\p{N}\p{M}']+/u;
@@ -50,16 +89,18 @@ export function stem(word: string): string {
 }
 
 /**
- * Turns one raw word into index terms: lower-cased, possessive dropped, stop words removed,
- * stemmed. camelCase identifiers also yield their parts, so `getUserById` matches "user".
+ * Turns one raw word into index terms: lower-cased, possessive dropped, irregular past forms
+ * turned into their base form, stop words removed, stemmed. camelCase identifiers also yield their parts, so `getUserById` matches "user".
  *
  * @example
  * processTerm('Databases') // 'databas'
  * processTerm('the') // null
+ * processTerm('bought') // 'bui' (as 'buy')
  */
 export function processTerm(word: string): string | string[] | null {
   const parts = word.length > 3 && /[a-z][A-Z]/.test(word) ? splitCamel(word) : undefined;
-  const lower = word.toLowerCase().replace(/'s$/, '').replace(/'/g, '');
+  const folded = word.toLowerCase().replace(/'s$/, '').replace(/'/g, '');
+  const lower = IRREGULAR_BASE.get(folded) ?? folded;
   const main = lower.length < 2 && !/\d/.test(lower) ? null : STOP_WORDS.has(lower) ? null : stem(lower);
   if (!parts) return main;
   const terms = new Set<string>();

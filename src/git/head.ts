@@ -6,6 +6,7 @@
 import * as fs from 'node:fs';
 import git from 'isomorphic-git';
 import { findGitRoot } from '../store/paths.js';
+import { commonGitDirOf, gitDirOf } from './dirs.js';
 
 export interface HeadInfo {
   /** False when the directory is not inside a git work tree. */
@@ -32,13 +33,16 @@ export async function readHead(dir: string): Promise<HeadInfo> {
   if (!gitRoot) return { isRepo: false, detached: false, unborn: false };
   let branch: string | undefined;
   try {
-    branch = (await git.currentBranch({ fs, dir: gitRoot, fullname: false })) ?? undefined;
+    // A linked worktree has its own HEAD (in its git dir) and shares branches (in the common one).
+    branch = (await git.currentBranch({ fs, dir: gitRoot, gitdir: gitDirOf(gitRoot), fullname: false })) ?? undefined;
   } catch {
     branch = undefined;
   }
   let commit: string | undefined;
   try {
-    commit = await git.resolveRef({ fs, dir: gitRoot, ref: 'HEAD' });
+    commit = branch
+      ? await git.resolveRef({ fs, dir: gitRoot, gitdir: commonGitDirOf(gitRoot), ref: `refs/heads/${branch}` })
+      : await git.resolveRef({ fs, dir: gitRoot, gitdir: gitDirOf(gitRoot), ref: 'HEAD' });
   } catch {
     commit = undefined;
   }

@@ -1,0 +1,228 @@
+#!/usr/bin/env node
+/**
+ * LoCoMo retrieval benchmark for Cortex recall.
+ *
+ *   npm run bench:locomo -- --mode keyword
+ *
+ * For each of the 10 conversations, every turn of every session becomes one memory
+ * (the paper's Dialog unit), written with the library's own `renderMemory` into a fresh
+ * temporary project, exactly as `cortex remember "<unit>"` would split it into summary and
+ * body. Each question is then asked through `openCortex({ dir }).recall()` — the code path of
+ * `cortex recall` — with limit 50, and scored as R@k against its evidence turns.
+ * Results: a markdown table on stdout (ours beside the published DRAGON row), timings and
+ * notes on stderr, per-question rankings in bench/.out/locomo-<mode>.json.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { performance } from 'node:perf_hooks';
+import { REPO_ROOT, findData, loadLocomo, normaliseEvidence, parseSessionDate, turnsOf } from './dataset.mjs';
+import { aggregate, renderTable, shortfalls } from './score.mjs';
+
+const MODES = ['keyword', 'hybrid', 'semantic'];
+const LIMIT = 50;
+
+const HELP = `Usage: node bench/locomo/run.mjs [options]   (or: npm run bench:locomo -- [options])
+
+  --mode <m>      keyword (default) | hybrid | semantic (these two first compute every
+                  turn's vector with the configured model: CORTEX_MODEL_DIR, CORTEX_EMBED_MODEL)
+  --conv <ids>    only these sample ids, comma-separated (e.g. conv-26,conv-30)
+  --json          print one JSON document on stdout instead of the markdown table
+  --out <file>    per-question results (default bench/.out/locomo-<mode>.json)
+  --keep          keep the temporary projects (their paths go to stderr)
+  -h, --help      this text
+
+Data: ../shared/bench-data/locomo/locomo10.json beside the clone, or LOCOMO_DATA=<path>.
+The data is CC BY-NC 4.0 (Maharana et al. 2024): read in place, never copied into the repository.`;
+
+function die(message, code = 1) {
+  process.stderr.write(`${message}\n`);
+  process.exit(code);
+}
+
+let args;
+try {
+  args = parseArgs({
+    options: {
+      mode: { type: 'string', default: 'keyword' },
+      conv: { type: 'string' },
+      json: { type: 'boolean', default: false },
+      out: { type: 'string' },
+      keep: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  }).values;
+} catch (err) {
+  die(`${err.message}\n\n${HELP}`, 2);
+}
+if (args.help) {
+  process.stdout.write(`${HELP}\n`);
+  process.exit(0);
+}
+if (!MODES.includes(args.mode)) die(`Unknown --mode "${args.mode}". Use one of: ${MODES.join(', ')}.`, 2);
+
+let lib;
+let splitText;
+try {
+  lib = await import(pathToFileURL(join(REPO_ROOT, 'dist/index.js')).href);
+  ({ splitText } = await import(pathToFileURL(join(REPO_ROOT, 'dist/api/remember.js')).href));
+} catch (err) {
+  die(`Cannot load the built library (dist/): ${err.message}\nRun \`npm run build\` first (npm run bench:locomo does).`);
+}
+const { openCortex, renderMemory } = lib;
+
+let dataPath;
+try {
+  dataPath = findData();
+} catch (err) {
+  die(err.message);
+}
+let samples = loadLocomo(dataPath);
+if (args.conv) {
+  const wanted = new Set(args.conv.split(',').map((s) => s.trim()));
+  samples = samples.filter((s) => wanted.has(s.sample_id));
+  if (samples.length === 0) die(`No conversation matches --conv ${args.conv}.`, 2);
+}
+
+/** One memory per turn, shaped as `remember` shapes free text (first line/sentence → summary). */
+function memoryOf(turn, index) {
+  const { summary, body } = splitText(turn.text);
+  const date = parseSessionDate(turn.dateTime) ?? '2023-01-01T00:00:00Z';
+  return {
+    // An opaque id: the dia_id lives only in the bench's own map, never in searchable text.
+    id: `turn-${String(index).padStart(5, '0')}`,
+    type: 'context',
+    summary,
+    scope: 'project',
+    priority: 5,
+    confidence: 1,
+    pinned: false,
+    status: 'active',
+    tags: [],
+    created: date,
+    updated: date,
+    source: { kind: 'import', layer: 'manual' },
+    body,
+    extra: {},
+  };
+}
+
+const loadBefore = loadavg()[0];
+const env = { ...process.env, CORTEX_HOME: join(tmpdir(), 'cortex-locomo-no-global') };
+/** Temporary projects still on disk: removed on any exit, including `die`. */
+const temporary = new Set();
+process.on('exit', () => {
+  for (const dir of temporary) rmSync(dir, { recursive: true, force: true });
+});
+const rows = [];
+const perConv = [];
+let sessionsIndexed = 0;
+let turnsIndexed = 0;
+let droppedEvidence = 0;
+let emptyEvidence = 0;
+let modeUsed;
+
+for (const sample of samples) {
+  const { sessions, turns } = turnsOf(sample);
+  sessionsIndexed += sessions;
+  turnsIndexed += turns.length;
+  const dir = mkdtempSync(join(tmpdir(), `cortex-locomo-${sample.sample_id}-`));
+  if (!args.keep) temporary.add(dir);
+  try {
+    const t0 = performance.now();
+    const memories = join(dir, '.cortex', 'memories');
+    mkdirSync(memories, { recursive: true });
+    const diaOf = new Map();
+    turns.forEach((turn, i) => {
+      const memory = memoryOf(turn, i);
+      diaOf.set(memory.id, turn.diaId);
+      writeFileSync(join(memories, `${memory.id}.md`), renderMemory(memory));
+    });
+    const cortex = openCortex({ dir, env, includeGlobal: false });
+    const status = cortex.status();
+    const indexed = status.tiers.reduce((n, t) => n + t.total, 0);
+    if (indexed !== turns.length) die(`${sample.sample_id}: indexed ${indexed} of ${turns.length} turns.`);
+    let indexMs = performance.now() - t0;
+    if (args.mode !== 'keyword') {
+      // Vectors for every turn first (`cortex index --embed`), so recall never embeds on the fly.
+      const embedded = typeof cortex.embed === 'function' ? await cortex.embed({}) : { available: false, notice: 'this build has no embeddings' };
+      if (!embedded.available) die(`--mode ${args.mode} is unavailable: ${embedded.notice ?? 'no embedding model could be loaded'}`);
+      indexMs = performance.now() - t0;
+    }
+
+    const known = new Set(turns.map((t) => t.diaId));
+    const t1 = performance.now();
+    for (const qa of sample.qa) {
+      const { ids: evidence, dropped } = normaliseEvidence(qa.evidence, known);
+      droppedEvidence += dropped;
+      if (evidence.length === 0) emptyEvidence++;
+      const out = await cortex.recall({ query: qa.question, limit: LIMIT, mode: args.mode, embedOnRecall: 0, recordAccess: false });
+      const got = out.mode ?? 'keyword';
+      if (got !== args.mode) die(`--mode ${args.mode} is unavailable: recall answered in ${got} mode${out.notice ? ` (${out.notice})` : '.'}`);
+      modeUsed = got;
+      rows.push({
+        conv: sample.sample_id,
+        question: qa.question,
+        category: qa.category,
+        evidence,
+        ranked: out.results.map((r) => diaOf.get(r.id)),
+      });
+    }
+    const queryMs = performance.now() - t1;
+    perConv.push({ conv: sample.sample_id, sessions, turns: turns.length, questions: sample.qa.length, indexMs, queryMs });
+  } finally {
+    if (args.keep) process.stderr.write(`kept ${dir}\n`);
+    else {
+      rmSync(dir, { recursive: true, force: true });
+      temporary.delete(dir);
+    }
+  }
+}
+
+const result = aggregate(rows);
+const indexMs = perConv.reduce((s, c) => s + c.indexMs, 0);
+const queryMs = perConv.reduce((s, c) => s + c.queryMs, 0);
+const machine =
+  `${cpus()[0]?.model?.trim() ?? 'unknown CPU'}, ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GB, Node ${process.version}, ${process.platform}; ` +
+  `load average ${loadBefore.toFixed(1)} → ${loadavg()[0].toFixed(1)} (times stretch on a busy machine; the recall figures do not change)`;
+const summary = {
+  schemaVersion: 1,
+  mode: modeUsed,
+  limit: LIMIT,
+  data: { conversations: samples.length, sessions: sessionsIndexed, turns: turnsIndexed, questions: rows.length, emptyEvidence, droppedEvidenceIds: droppedEvidence },
+  recall: result.table,
+  counts: result.counts,
+  shortfalls: shortfalls(result),
+  timing: { indexMs: Math.round(indexMs), queryMs: Math.round(queryMs), perQueryMs: +(queryMs / rows.length).toFixed(2) },
+  machine,
+  perConversation: perConv.map((c) => ({ ...c, indexMs: Math.round(c.indexMs), queryMs: Math.round(c.queryMs) })),
+};
+
+const outFile = args.out ?? join(REPO_ROOT, 'bench', '.out', `locomo-${args.mode}.json`);
+mkdirSync(join(outFile, '..'), { recursive: true });
+writeFileSync(outFile, `${JSON.stringify({ ...summary, questions: rows }, null, 1)}\n`);
+
+if (args.json) {
+  process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
+} else {
+  const label = `Cortex ${modeUsed}`;
+  process.stdout.write(`${renderTable(result, label)}\n\n`);
+  process.stdout.write(
+    `Indexed ${samples.length} conversations, ${sessionsIndexed} sessions (all), ${turnsIndexed} turns; ${rows.length} questions, top ${LIMIT}.\n` +
+      `Index: ${(indexMs / 1000).toFixed(2)} s total (write files + build index${args.mode === 'keyword' ? '' : ' + embed'}). ` +
+      `Query: ${(queryMs / 1000).toFixed(2)} s total, ${(queryMs / rows.length).toFixed(1)} ms per question.\n` +
+      `Machine: ${machine}.\n`,
+  );
+  const short = summary.shortfalls.filter((s) => !(s.delta > 0));
+  process.stdout.write(
+    short.length === 0
+      ? 'Above the DRAGON row at every published k.\n'
+      : `Below DRAGON at ${short.map((s) => `R@${s.k} by ${(-s.delta).toFixed(1)} points`).join(', ')}.\n`,
+  );
+}
+process.stderr.write(
+  `${emptyEvidence} questions have no usable evidence (counted as 1); ${droppedEvidence} malformed evidence ids dropped. ` +
+    `Per-question results: ${outFile}\n`,
+);

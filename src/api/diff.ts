@@ -1,0 +1,146 @@
+/**
+ * `diff`: what a revision range changes in memory, read straight from the commits with
+ * isomorphic-git (no checkout, no `git` binary). `a..b` and `a...b` both mean "what b
+ * adds since it left a" (from their merge base, like a pull request); a single revision
+ * means that revision's changes up to HEAD.
+ */
+import { parseEdge } from '../core/edge-format.js';
+import { parseEdgeFileName, type Edge } from '../core/edge.js';
+import type { Memory } from '../core/memory.js';
+import { parseMemory } from '../core/memory-format.js';
+import { diffEdge, diffMemory, sortChanges, type DiffFlag, type EdgeChange, type MemoryChange, type MemoryDiff } from '../core/memory-diff.js';
+import { findSecrets } from '../core/redact.js';
+import { extractWikilinks } from '../core/wikilinks.js';
+import { GitError, UsageError } from '../errors.js';
+import { blobAt, gitReader, mergeBases, readBlobText, readCortexTree, resolveCommit, type CortexTree, type GitReader } from '../git/repo.js';
+import { findGitRoot } from '../store/paths.js';
+import type { Context } from './context.js';
+
+export interface DiffInput {
+  /** `main..feature`, `main...feature`, or one revision (compared with HEAD). */
+  range: string;
+}
+
+export interface DiffOutput extends MemoryDiff {
+  range: string;
+  /** Commit the changes are measured from (the merge base). */
+  base: string;
+  /** Commit the changes lead to. */
+  head: string;
+}
+
+function splitRange(range: string): [string, string] {
+  const m = /^(.*?)(\.\.\.?)(.*)$/.exec(range.trim());
+  if (!m) return [range.trim(), 'HEAD'];
+  return [m[1] || 'HEAD', m[3] || 'HEAD'];
+}
+
+async function readSide<T>(
+  r: GitReader,
+  oid: string | undefined,
+  parse: (text: string) => { value: T | undefined; text: string },
+): Promise<{ value: T | undefined; text: string | undefined }> {
+  if (oid === undefined) return { value: undefined, text: undefined };
+  const text = await readBlobText(r, oid);
+  return { ...parse(text), text };
+}
+
+/**
+ * Lists the memory and edge changes of a range, with flags: secrets in added or edited
+ * files, `contradicts` edges added or touching a changed memory, references to files,
+ * memories or edge endpoints that do not exist at the range's end.
+ *
+ * @example
+ * const d = await diffRange(ctx, { range: 'main..feature' });
+ * d.memories.filter((m) => m.change === 'added').map((m) => m.id)
+ */
+export async function diffRange(ctx: Context, input: DiffInput): Promise<DiffOutput> {
+  const root = findGitRoot(ctx.root);
+  if (!root) throw new GitError('cortex diff needs a git repository.', { hint: 'Run it inside the repository whose memory changes you want to see.' });
+  if (input.range.trim() === '') throw new UsageError('Say which revisions to compare.', { hint: 'Example: cortex diff main..feature' });
+  const r = gitReader(root);
+  const [from, to] = splitRange(input.range);
+  const fromOid = await resolveCommit(r, from);
+  const head = await resolveCommit(r, to);
+  const bases = await mergeBases(r, fromOid, head);
+  const base = bases[0] ?? fromOid;
+  const [before, after] = await Promise.all([readCortexTree(r, base), readCortexTree(r, head)]);
+
+  const memories: MemoryChange[] = [];
+  const edges: EdgeChange[] = [];
+  const flags: DiffFlag[] = [];
+  const changedMemories = new Set<string>();
+  const secretCheck = (file: string, text: string | undefined) => {
+    if (text === undefined) return;
+    for (const f of findSecrets(text)) flags.push({ kind: 'secret', file, line: f.line, message: `looks like a secret (${f.kind})` });
+  };
+
+  for (const id of new Set([...before.memories.keys(), ...after.memories.keys()])) {
+    const [ob, oa] = [before.memories.get(id), after.memories.get(id)];
+    if (ob === oa) continue;
+    const file = `.cortex/memories/${id}.md`;
+    const parse = (text: string) => ({ value: parseMemory(text, { file, expectedId: id }).memory, text });
+    const [b, a] = await Promise.all([readSide<Memory>(r, ob, parse), readSide<Memory>(r, oa, parse)]);
+    if ((oa !== undefined && a.value === undefined) || (ob !== undefined && b.value === undefined && oa === undefined)) {
+      flags.push({ kind: 'unreadable', file, message: 'cannot be parsed; run `cortex lint` on that revision' });
+      if (oa !== undefined && a.value === undefined) {
+        secretCheck(file, a.text);
+        continue;
+      }
+    }
+    const change = diffMemory(b.value, a.value);
+    if (!change) continue;
+    const shown = (a.value ?? b.value)!;
+    memories.push({ id, type: shown.type, summary: shown.summary, change: change.change, fields: change.fields, file });
+    changedMemories.add(id);
+    if (a.value) {
+      secretCheck(file, a.text);
+      await staleReferences(r, head, after, a.value, file, flags);
+    }
+  }
+
+  for (const name of new Set([...before.edges.keys(), ...after.edges.keys()])) {
+    const [ob, oa] = [before.edges.get(name), after.edges.get(name)];
+    if (ob === oa) continue;
+    const file = `.cortex/edges/${name}`;
+    const parse = (text: string) => ({ value: parseEdge(text, { file }).edge, text });
+    const [b, a] = await Promise.all([readSide<Edge>(r, ob, parse), readSide<Edge>(r, oa, parse)]);
+    const key = parseEdgeFileName(name);
+    if (!key) {
+      flags.push({ kind: 'unreadable', file, message: 'is not named <source>--<relation>--<target>.md' });
+      continue;
+    }
+    if (oa !== undefined && a.value === undefined) flags.push({ kind: 'unreadable', file, message: 'cannot be parsed; run `cortex lint` on that revision' });
+    const change = diffEdge(b.value, a.value);
+    if (!change && !(oa !== undefined && a.value === undefined)) continue;
+    edges.push({ id: name.slice(0, -3), ...key, change: change?.change ?? 'edited', fields: change?.fields ?? [], file });
+    if (oa === undefined) continue;
+    secretCheck(file, a.text);
+    if (key.relation === 'contradicts' && (a.value?.status ?? 'active') === 'active') {
+      flags.push({ kind: 'contradiction', file, message: `${key.source} contradicts ${key.target}: decide which holds, then supersede or archive the other` });
+    }
+    for (const end of [key.source, key.target]) {
+      if (!after.memories.has(end)) flags.push({ kind: 'stale-reference', file, message: `points to ${end}, which does not exist in ${to}` });
+    }
+  }
+
+  // Changed memories that an existing (unchanged) `contradicts` edge involves.
+  for (const name of after.edges.keys()) {
+    const key = parseEdgeFileName(name);
+    if (!key || key.relation !== 'contradicts' || before.edges.get(name) !== after.edges.get(name)) continue;
+    const touched = [key.source, key.target].filter((id) => changedMemories.has(id));
+    if (touched.length === 0) continue;
+    flags.push({ kind: 'contradiction', file: `.cortex/edges/${name}`, message: `${touched.join(' and ')} changed, and ${key.source} contradicts ${key.target}` });
+  }
+
+  return { range: input.range, base, head, ...sortChanges({ memories, edges, flags }) };
+}
+
+async function staleReferences(r: GitReader, head: string, after: CortexTree, memory: Memory, file: string, flags: DiffFlag[]): Promise<void> {
+  for (const path of memory.source.files ?? []) {
+    if ((await blobAt(r, head, path.replace(/^\.?\//, ''))) === null) flags.push({ kind: 'stale-reference', file, message: `refers to ${path}, which does not exist at the end of the range` });
+  }
+  for (const id of extractWikilinks(memory.body)) {
+    if (!after.memories.has(id)) flags.push({ kind: 'stale-reference', file, message: `links to [[${id}]], which does not exist at the end of the range` });
+  }
+}

@@ -1,0 +1,34 @@
+import { diffRange } from '../api/diff.js';
+import { renderDiffMarkdown } from '../core/memory-diff.js';
+import { UsageError } from '../errors.js';
+import { bool, type CommandDef } from '../term/args.js';
+import { open, printJson } from './shared.js';
+
+const command: CommandDef = {
+  name: 'diff',
+  summary: 'What a revision range changes in memory (for pull requests)',
+  usage: ['diff <rev-range> [--json] [--fail-on-flags]'],
+  description:
+    'Summarises the memory changes of a range: memories and edges added, edited (with the fields),\n' +
+    'superseded, archived, restored and deleted, grouped by type, with flags for secrets,\n' +
+    'contradictions (`contradicts` edges) and references to files or memories that do not exist.\n' +
+    '`main..feature` and `main...feature` both compare feature with where it left main (its merge\n' +
+    'base), as a pull request does; a single revision is compared with HEAD the same way.\n' +
+    'Prints markdown, ready to post as a pull-request comment; --json for tools.\n' +
+    'Reads the commits directly: nothing is checked out.',
+  options: {
+    'fail-on-flags': { type: 'boolean', description: 'Exit 1 when a secret, contradiction or stale reference is flagged (for CI).' },
+  },
+  exitCodes: ['1 with --fail-on-flags when something is flagged'],
+  examples: ['cortex diff main..feature', 'cortex diff origin/main...HEAD --json', 'cortex diff main... > memory-changes.md'],
+  async run(inv, io) {
+    const range = inv.positionals[0];
+    if (!range) throw new UsageError('Say which revisions to compare.', { hint: 'Example: cortex diff main..feature' });
+    const out = await diffRange(open(inv, io).context, { range });
+    const failed = bool(inv, 'fail-on-flags') && out.flags.length > 0;
+    if (inv.json) printJson(io, { ...out });
+    else io.out(renderDiffMarkdown(out, { range }));
+    return failed ? 1 : 0;
+  },
+};
+export default command;

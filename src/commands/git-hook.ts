@@ -1,0 +1,65 @@
+import { openContext } from '../api/context.js';
+import { preCommitCheck, refreshAfterGit } from '../api/git-hook.js';
+import { GIT_HOOK_EVENTS, type GitHookEvent } from '../api/git-setup.js';
+import { NotInitializedError, UsageError } from '../errors.js';
+import type { CommandDef } from '../term/args.js';
+import { printJson } from './shared.js';
+
+/** The pre-commit refusal: distinct from 1, so a cortex that cannot start never blocks a commit. */
+export const REFUSED = 3;
+
+const command: CommandDef = {
+  name: 'git-hook',
+  summary: 'Run a git hook event (installed by cortex init)',
+  usage: ['git-hook <pre-commit|post-merge|post-checkout|post-rewrite> [git hook arguments]'],
+  description:
+    'Called by the hook scripts `cortex init` installs (hooks/git/ in the package).\n' +
+    'pre-commit refuses a commit whose staged .cortex/ files hold a secret or conflict markers, or\n' +
+    'whose staged projections do not match the staged memories, and prints the command that fixes it.\n' +
+    'post-merge and post-rewrite regenerate the projections and refresh the search index;\n' +
+    'post-checkout refreshes the index after a branch switch. Failures print one line on stderr\n' +
+    'and never fail the git operation; only a pre-commit refusal does.',
+  options: {},
+  exitCodes: [`${REFUSED} pre-commit refused the commit (the hook script turns this into a refusal; other failures let the commit through)`],
+  examples: ['cortex git-hook pre-commit'],
+  async run(inv, io) {
+    const [event, ...args] = inv.positionals;
+    if (!event || !(GIT_HOOK_EVENTS as readonly string[]).includes(event)) {
+      throw new UsageError(`Unknown git hook event "${event ?? ''}".`, { hint: `Use one of: ${GIT_HOOK_EVENTS.join(', ')}.` });
+    }
+    let ctx;
+    try {
+      ctx = openContext({ dir: inv.dir, env: io.env });
+    } catch (err) {
+      // A branch or repository without .cortex/: nothing to do.
+      if (err instanceof NotInitializedError) return 0;
+      throw err;
+    }
+    try {
+      return await runEvent(event as GitHookEvent, args, ctx, inv.json, io);
+    } catch (err) {
+      io.err(`cortex: ${event} hook skipped: ${(err as Error).message}\n`);
+      return 0;
+    }
+  },
+};
+
+async function runEvent(event: GitHookEvent, args: string[], ctx: ReturnType<typeof openContext>, json: boolean, io: Parameters<CommandDef['run']>[1]): Promise<number> {
+  if (event === 'pre-commit') {
+    const out = preCommitCheck(ctx);
+    if (json) printJson(io, { event, ok: out.refusals.length === 0, ...out });
+    if (out.refusals.length === 0) return 0;
+    io.err('cortex: commit refused:\n');
+    for (const r of out.refusals) io.err(`  ${r.file}${r.line ? `:${r.line}` : ''}: ${r.reason}\n`);
+    for (const f of out.fixes) io.err(`fix: ${f}\n`);
+    io.err('(to commit anyway: git commit --no-verify)\n');
+    return REFUSED;
+  }
+  // post-checkout: <previous HEAD> <new HEAD> <1 for a branch checkout, 0 for files>.
+  if (event === 'post-checkout' && (args[2] !== '1' || args[0] === args[1])) return 0;
+  const out = await refreshAfterGit(ctx, { projections: event !== 'post-checkout' });
+  if (json) printJson(io, { event, ...out });
+  if (out.regenerated.length > 0) io.err(`cortex: regenerated ${out.regenerated.join(', ')} from the merged memories; commit them.\n`);
+  return 0;
+}
+export default command;
