@@ -151,6 +151,31 @@ describe('cortex mcp: a memory through its life', () => {
     expect(s.errors).toEqual([]);
   });
 
+  it("reads another branch's memories from git, and says which branch", async () => {
+    const repo = initialised();
+    expect(repo.git(['add', '-A']).code).toBe(0);
+    expect(repo.git(['commit', '-qm', 'init']).code).toBe(0);
+    expect(repo.git(['checkout', '-qb', 'feat/storage']).code).toBe(0);
+    const s = await connect(repo);
+    const made = (await s.call('memory_remember', { summary: SQLITE, type: 'decision' })).structuredContent as { id: string };
+    expect(repo.cortex(['project']).code).toBe(0);
+    repo.git(['add', '-A']);
+    const committed = repo.git(['commit', '-qm', 'storage decision']);
+    expect(committed.code, committed.stderr).toBe(0);
+    expect(repo.git(['checkout', '-q', 'main']).code).toBe(0);
+
+    const here = (await s.call('memory_recall', { query: 'which database did we pick' })).structuredContent as { results: unknown[] };
+    expect(here.results).toEqual([]);
+    const there = await s.call('memory_recall', { query: 'which database did we pick', branch: 'feat/storage' });
+    expect(there.isError, text(there)).toBeFalsy();
+    expect((there.structuredContent as { results: unknown[] }).results[0]).toMatchObject({ id: made.id, ref: { branch: 'feat/storage', merged: false } });
+    expect(text(there)).toContain('(on feat/storage, not merged)');
+    const all = (await s.call('memory_recall', { query: 'which database did we pick', all_branches: true })).structuredContent as { results: { id: string }[] };
+    expect(all.results.map((r) => r.id)).toContain(made.id);
+    const missing = await s.call('memory_recall', { query: 'x', branch: 'no-such-branch' });
+    expect(missing.isError).toBe(true);
+  });
+
   it('finds a .cortex/ created after the server started', async () => {
     const repo = tempRepo();
     const s = await connect(repo);

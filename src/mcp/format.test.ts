@@ -86,6 +86,12 @@ describe('formatRecall', () => {
     ]);
   });
 
+  it('names the branch a result was read from', () => {
+    expect(formatRecall('db', [{ ...hit, ref: { branch: 'feat/x', merged: false } }]).split('\n')[1]).toBe(
+      '1. chose-sqlite-k3f9qa [decision] Chose SQLite (on feat/x, not merged) (score 1.23)',
+    );
+  });
+
   it('says so when nothing matches', () => {
     expect(formatRecall('zebra', [])).toBe('No memories match "zebra".');
   });

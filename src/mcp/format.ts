@@ -75,6 +75,8 @@ export interface RecallLine {
   preview: string;
   status: string;
   scope: string;
+  /** Set for a memory read from another branch. */
+  ref?: { branch: string; merged: boolean } | undefined;
 }
 
 /**
@@ -89,7 +91,13 @@ export function formatRecall(query: string, results: readonly RecallLine[], noti
   if (results.length === 0) lines.push(`No memories match "${query}".`);
   else lines.push(`${results.length} ${results.length === 1 ? 'memory' : 'memories'} for "${query}":`);
   results.forEach((r, i) => {
-    const extra = [r.status !== 'active' ? r.status : '', r.scope === 'global' ? 'global' : ''].filter(Boolean).join(', ');
+    const extra = [
+      r.status !== 'active' ? r.status : '',
+      r.scope === 'global' ? 'global' : '',
+      r.ref ? `on ${r.ref.branch}${r.ref.merged ? '' : ', not merged'}` : '',
+    ]
+      .filter(Boolean)
+      .join(', ');
     lines.push(`${i + 1}. ${r.id} [${r.type}] ${r.summary}${extra ? ` (${extra})` : ''} (score ${roundScore(r.score)})`);
     if (r.preview !== '') lines.push(`   ${r.preview}`);
   });

@@ -76,6 +76,8 @@ const recallResult = z.object({
   status: z.string(),
   scope: z.string(),
   tags: z.array(z.string()),
+  /** Set when the memory was read from another branch. */
+  ref: z.object({ branch: z.string(), merged: z.boolean() }).optional(),
 });
 
 /**
@@ -125,6 +127,13 @@ export function createMcpServer(options: CortexMcpOptions = {}): McpServer {
         scope: scope.optional().describe('project (this repository) or global (all projects); default both.'),
         since: z.string().optional().describe('Only memories updated since an ISO date or an age such as 7d, 2w, 12h.'),
         limit: z.number().int().min(1).max(MAX_RECALL_LIMIT).optional().describe('At most this many results (default 10).'),
+        branch: z
+          .string()
+          .min(1)
+          .max(250)
+          .optional()
+          .describe("Search this git branch's memories, read from git without a checkout (e.g. another feature branch)."),
+        all_branches: z.boolean().optional().describe('Search this work tree and every other local branch; results from elsewhere name their branch.'),
         mode: z
           .enum(RECALL_MODES)
           .optional()
@@ -154,6 +163,8 @@ export function createMcpServer(options: CortexMcpOptions = {}): McpServer {
         ...(args.since ? { since: args.since } : {}),
         ...(args.limit !== undefined ? { limit: args.limit } : {}),
         ...(args.mode !== undefined ? { mode: args.mode } : {}),
+        ...(args.branch !== undefined ? { branch: args.branch } : {}),
+        ...(args.all_branches === true ? { allBranches: true } : {}),
       };
       const out = await cortex.recall(input);
       const notice = out.notice;
@@ -166,6 +177,7 @@ export function createMcpServer(options: CortexMcpOptions = {}): McpServer {
         status: r.status,
         scope: r.scope,
         tags: r.tags,
+        ...(r.ref ? { ref: { branch: r.ref.branch, merged: r.ref.merged } } : {}),
       }));
       return textResult(formatRecall(out.query, results, notice), {
         query: out.query,
