@@ -196,6 +196,13 @@ const invokedDirectly = (() => {
 
 if (invokedDirectly) {
   process.on('SIGINT', onSigint);
+  // `cortex list | head` closes the pipe early: that is the reader's choice, not an error.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EPIPE') throw err;
+      process.exit(typeof process.exitCode === 'number' ? process.exitCode : 0);
+    });
+  }
   run(process.argv.slice(2), processIO()).then(
     (code) => {
       process.exitCode = code;
