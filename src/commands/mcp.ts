@@ -17,7 +17,7 @@ const command: CommandDef = {
     '--print-config prints the `claude mcp add` command line and the .mcp.json entry that register the\n' +
     'server with Claude Code.',
   options: {
-    'print-config': { type: 'boolean', description: 'Print how to register the server with Claude Code, and exit.' },
+    'print-config': { type: 'boolean', description: 'Print how to register the server with Claude Code (with --json, as one document), and exit.' },
   },
   examples: ['cortex mcp --print-config', 'claude mcp add --scope project cortex -- cortex mcp', 'cortex mcp --dir ~/src/my-project'],
   async run(inv, io) {
@@ -46,6 +46,10 @@ const command: CommandDef = {
         ].join('\n'),
       );
       return 0;
+    }
+    if (io.stdinIsTTY) {
+      // Someone typed `cortex mcp` by hand: say what it is waiting for (on stderr).
+      io.err('cortex mcp: serving MCP on stdin/stdout for an assistant; Ctrl-C to stop. To register it: cortex mcp --print-config\n');
     }
     const { serveStdio } = await import('../mcp/server.js');
     await serveStdio({ ...(dirFlag !== undefined ? { dir: resolve(io.cwd, dirFlag) } : { dir: io.cwd }), env: io.env });
