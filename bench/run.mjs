@@ -32,7 +32,6 @@ const README = join(BENCH_DIR, 'README.md');
  * Planned (add them here as the features land; budgets from DESIGN §10):
  *   briefing    `cortex surface` cold (≤ 1.5 s at 10k) and `cortex hook session-start`
  *               with a cached surface (≤ 1.6 × `node -e 0` at 10k): use `budget metric 'ratio'`
- *   graph       traverse / centrality over generateEdges({ n: 30000 }) on 10k memories
  *   merge       `cortex merge-driver %O %A %B` on memory and edge files
  *   hooks       Stop-hook extraction, incremental, 5 MB transcript (≤ 300 ms)
  *   embeddings  index backfill and hybrid recall with the local model (CORTEX_MODEL_DIR)
@@ -40,6 +39,7 @@ const README = join(BENCH_DIR, 'README.md');
  */
 export const suites = {
   foundation: async (ctx) => (await import('./suites/foundation.mjs')).default(ctx),
+  graph: async (ctx) => (await import('./suites/graph.mjs')).default(ctx),
 };
 
 const HELP = `Usage: node bench/run.mjs [options]

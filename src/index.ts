@@ -12,6 +12,22 @@ export { createTestEmbedder, type TestEmbedder, type TestEmbedderOptions } from 
 export type { ForgetInput, ForgetOutput, GetResult, ListInput, ListOutput, UpdateInput, UpdateResult } from './api/memories.js';
 export type { LintOutput } from './api/lint.js';
 export type { StatusOutput, TierStatus } from './api/status.js';
+export type {
+  GraphNodeSummary,
+  GraphView,
+  LinkInput,
+  LinkResult,
+  OpenGraphOptions,
+  TraverseInput,
+  TraverseOutput,
+  UnlinkInput,
+  UnlinkOutput,
+} from './api/graph.js';
+export type { ConsolidateList, DuplicateProposal, MergeInput, MergeResult, ReviewPairInput, ReviewPairOutput, SuggestedEdge } from './api/consolidate.js';
+export type { AutoLinkResult } from './api/autolink.js';
+export type { CodeLink, RelatedMemory } from './api/enrich.js';
+export type { ReviewEntry, ReviewKind } from './api/review-queue.js';
+export { RELATIONS, type Edge, type EdgeOrigin, type EdgeStatus, type Relation } from './core/edge.js';
 export type { SurfaceInput, SurfaceItemInfo, SurfaceOutput, TargetWrite } from './api/surface.js';
 export type { LifecycleChange, LifecycleInput, LifecycleOutput } from './api/lifecycle.js';
 export { readCachedSurface, type SurfaceCacheOptions, type SurfaceVariant } from './fast/surface-cache.js';

@@ -42,7 +42,8 @@ function ctxOf(repo: TempRepo, dir = repo.dir) {
 }
 
 async function mem(repo: TempRepo, summary: string, type: MemoryType = 'decision', extra: { body?: string; files?: string[]; dir?: string } = {}): Promise<string> {
-  const r = await remember(ctxOf(repo, extra.dir), { summary, body: extra.body ?? `Why: ${summary.toLowerCase()}.`, type, ...(extra.files ? { source: { files: extra.files } } : {}) });
+  // No auto-links: the edge files they would add are not what these tests are about.
+  const r = await remember(ctxOf(repo, extra.dir), { summary, body: extra.body ?? `Why: ${summary.toLowerCase()}.`, type, autoLink: false, ...(extra.files ? { source: { files: extra.files } } : {}) });
   return r.memory.id;
 }
 

@@ -2,7 +2,32 @@
  * `openCortex`: the library API. The CLI, the hooks and the MCP server call these
  * functions and nothing below them.
  */
+import {
+  acceptSuggested,
+  listConsolidation,
+  mergeMemories,
+  rejectSuggested,
+  type ConsolidateList,
+  type MergeInput,
+  type MergeResult,
+  type ReviewPairInput,
+  type ReviewPairOutput,
+} from './consolidate.js';
 import { openContext, type Context, type OpenCortexOptions } from './context.js';
+import {
+  link,
+  openGraph,
+  traverseMemories,
+  unlink,
+  type GraphView,
+  type LinkInput,
+  type LinkResult,
+  type OpenGraphOptions,
+  type TraverseInput,
+  type TraverseOutput,
+  type UnlinkInput,
+  type UnlinkOutput,
+} from './graph.js';
 import type { EmbedIndexInput, EmbedIndexOutput } from './embed.js';
 import { lint, type LintOutput } from './lint.js';
 import {
@@ -37,6 +62,20 @@ export interface Cortex {
   forget(input: ForgetInput): Promise<ForgetOutput>;
   lint(): Promise<LintOutput>;
   status(): StatusOutput;
+  /** Links two memories with an edge file. */
+  link(input: LinkInput): Promise<LinkResult>;
+  /** Removes edge files between two memories. */
+  unlink(input: UnlinkInput): Promise<UnlinkOutput>;
+  /** Breadth-first walk from a memory, grouped by depth. */
+  traverse(input: TraverseInput): TraverseOutput;
+  /** The graph with its centrality (for ranking and the lifecycle's hub protection). */
+  graph(options?: OpenGraphOptions): GraphView;
+  consolidate: {
+    list(): ConsolidateList;
+    accept(input: ReviewPairInput): Promise<ReviewPairOutput>;
+    reject(input: ReviewPairInput): Promise<ReviewPairOutput>;
+    merge(input: MergeInput): Promise<MergeResult>;
+  };
   /**
    * Computes the missing embedding vectors (`cortex index --embed`). Loads the embedding
    * model; never throws for an unavailable one (`available: false` and a `notice`).
@@ -77,8 +116,22 @@ export function openCortex(options: OpenCortexOptions = {}): Cortex {
     list: (input) => listMemories(ctx, input),
     update: (id, input) => updateMemory(ctx, id, input),
     forget: (input) => forget(ctx, input),
-    lint: () => lint(ctx),
+    lint: async () => {
+      // Registers the graph rules; loaded here so other commands never pay for it.
+      await import('./graph-lint.js');
+      return lint(ctx);
+    },
     status: () => status(ctx),
+    link: (input) => link(ctx, input),
+    unlink: (input) => unlink(ctx, input),
+    traverse: (input) => traverseMemories(ctx, input),
+    graph: (options) => openGraph(ctx, options),
+    consolidate: {
+      list: () => listConsolidation(ctx),
+      accept: (input) => acceptSuggested(ctx, input),
+      reject: (input) => rejectSuggested(ctx, input),
+      merge: (input) => mergeMemories(ctx, input),
+    },
     // Imported on demand: the vector code stays off every other command's path.
     embed: async (input) => (await import('./embed.js')).embedIndex(ctx, input),
     surface: (input) => surface(ctx, input),

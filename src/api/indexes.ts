@@ -4,6 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import type { Diagnostic, Scope } from '../core/memory.js';
+import { extractWikilinks } from '../core/wikilinks.js';
 import { KeywordIndex, type LinkExtractor, type RefreshReport } from '../search/keyword-index.js';
 import type { TierPaths } from '../store/paths.js';
 import type { Context } from './context.js';
@@ -17,11 +18,18 @@ export interface TierIndex {
   report: RefreshReport;
 }
 
-let linkExtractor: LinkExtractor | undefined;
+// `[[id]]` links are relates_to edges (DESIGN §2.1): the index keeps them per memory so
+// the graph never reads bodies. The markdown parser behind it loads only on demand.
+let linkExtractor: LinkExtractor | undefined = extractWikilinks;
 
 /** Installs the `[[id]]` link parser used when indexing bodies. */
 export function setLinkExtractor(fn: LinkExtractor): void {
   linkExtractor = fn;
+}
+
+/** The link parser the indexes use (for `KeywordIndex.upsert` after a write). */
+export function currentLinkExtractor(): LinkExtractor | undefined {
+  return linkExtractor;
 }
 
 export function tierBase(ctx: Context, scope: Scope): string {

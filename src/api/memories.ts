@@ -278,7 +278,7 @@ export async function forget(ctx: Context, input: ForgetInput): Promise<ForgetOu
   if (isId) {
     ids = [{ id: target, scope: locate(ctx, target)!.scope }];
   } else {
-    candidates = (await recall(ctx, { query: target, limit: 20, recordAccess: false } satisfies RecallInput)).results;
+    candidates = (await recall(ctx, { query: target, limit: 20, recordAccess: false, enrich: false } satisfies RecallInput)).results;
     if (candidates.length === 0) return { action: 'none', memories: [] };
     if (candidates.length > 1 && !input.yes) {
       return { action: 'ambiguous', memories: candidates.map((c) => ({ id: c.id, type: c.type, summary: c.summary, file: c.file })) };

@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import type { Memory } from '../core/memory.js';
 import type { Context } from './context.js';
+import { centralityFor } from './graph-view.js';
 
 /** Centrality by memory id, 0..1 (absent ids count as 0). */
 export type CentralityProvider = (ctx: Context, memories: readonly Memory[]) => Record<string, number>;
@@ -15,7 +16,8 @@ export type CentralityProvider = (ctx: Context, memories: readonly Memory[]) => 
 /** Reasons by memory id why a memory may be outdated; only ids with reasons need be present. */
 export type StalenessProvider = (ctx: Context, memories: readonly Memory[]) => Record<string, string[]>;
 
-let centralityProvider: CentralityProvider | undefined;
+// The graph's centrality, from .memory/graph.json when nothing changed (no search index).
+let centralityProvider: CentralityProvider | undefined = centralityFor;
 let stalenessProviders: StalenessProvider[] = [];
 
 /**

@@ -6,6 +6,7 @@ import type { Diagnostic, MemoryStatus, MemoryType, Scope } from '../core/memory
 import { MEMORY_STATUSES, MEMORY_TYPES, isMemoryStatus, isMemoryType, normalizeTag } from '../core/memory.js';
 import type { IndexedDoc, SearchOptions } from '../search/keyword-index.js';
 import type { Context } from './context.js';
+import { enrichResults, type CodeLink, type RelatedMemory } from './enrich.js';
 import { hasVectors } from './embed-settings.js';
 import { allDiagnostics, openIndexes, type TierIndex } from './indexes.js';
 
@@ -54,6 +55,8 @@ export interface RecallInput {
   branch?: string;
   /** The work tree plus every other local branch. */
   allBranches?: boolean;
+  /** Add graph neighbours and linked code to each result (default true). */
+  enrich?: boolean;
 }
 
 export interface RecallResult {
@@ -78,6 +81,10 @@ export interface RecallResult {
   similarity?: number | undefined;
   /** Set when the memory was read from another branch (`--branch`, `--all-branches`). */
   ref?: import('./branches.js').RefInfo | undefined;
+  /** Graph neighbours (depth ≤ 2), when enriched. */
+  related?: RelatedMemory[];
+  /** The code this memory describes (over `source_of`), when enriched. */
+  code?: CodeLink[];
 }
 
 export interface RecallOutput {
@@ -189,13 +196,17 @@ export async function recall(ctx: Context, input: RecallInput): Promise<RecallOu
   const scope = input.scope ? { scope: input.scope } : {};
   const mode = input.mode ?? (hasVectors(ctx, scope) ? 'hybrid' : 'keyword');
   let out: RecallOutput;
+  let keywordTiers: TierIndex[] | undefined;
   if (mode !== 'keyword') {
     const { recallWithVectors } = await import('./hybrid.js');
     out = await recallWithVectors(ctx, { ...input, query, limit, options, mode });
   } else {
     const tiers = openIndexes(ctx, scope);
     out = { query, mode: 'keyword', results: keywordResults(tiers, query, options), diagnostics: allDiagnostics(tiers) };
+    keywordTiers = tiers;
   }
+  // Graph neighbours and linked code (the hybrid path opens its indexes itself: enrichment reopens them).
+  if (input.enrich !== false) out = { ...out, results: enrichResults(ctx, out.results, keywordTiers ? { tiers: keywordTiers } : {}) };
   if (input.recordAccess !== false) recordAccess(ctx, out.results);
   return out;
 }

@@ -22,8 +22,9 @@ import { redactSecrets } from '../core/redact.js';
 import { contentKeyOf } from '../search/keyword-index.js';
 import { withLock } from '../store/lock.js';
 import { readMemoryById, writeMemory } from '../store/memory-store.js';
+import { autoLinkMemory, type AutoLinkResult } from './autolink.js';
 import type { Context } from './context.js';
-import { openTierIndex, saveQuietly, type TierIndex } from './indexes.js';
+import { currentLinkExtractor, openTierIndex, saveQuietly, type TierIndex } from './indexes.js';
 
 export interface RememberInput {
   /** Free text: the first line (or sentence) becomes the summary, the rest the body. */
@@ -42,6 +43,8 @@ export interface RememberInput {
   scope?: Scope;
   /** Provenance; branch and commit default to the repository's HEAD. */
   source?: Partial<MemorySource>;
+  /** Link the memory to similar ones after writing (default true). */
+  autoLink?: boolean;
 }
 
 export interface RememberResult {
@@ -52,6 +55,8 @@ export interface RememberResult {
   file: string;
   /** Kinds of secrets that were redacted before writing. */
   redacted: string[];
+  /** Edges written and duplicates queued by auto-linking (created and updated memories). */
+  links?: AutoLinkResult;
 }
 
 export const DEFAULT_REMEMBER = { type: 'context' as MemoryType, priority: 5, confidence: 1, scope: 'project' as Scope };
@@ -171,7 +176,7 @@ export async function remember(ctx: Context, input: RememberInput): Promise<Reme
             return { action: 'unchanged', memory: current, file: existing.file, redacted };
           }
           next.updated = now;
-          return commit(tier, next, 'updated', redacted);
+          return commit(ctx, tier, next, 'updated', redacted, input.autoLink);
         }
       }
     }
@@ -205,14 +210,33 @@ export async function remember(ctx: Context, input: RememberInput): Promise<Reme
       body,
       extra: {},
     };
-    return commit(tier, memory, 'created', redacted);
+    return commit(ctx, tier, memory, 'created', redacted, input.autoLink);
   });
 }
 
-function commit(tier: TierIndex, memory: Memory, action: 'created' | 'updated', redacted: string[]): RememberResult {
+async function commit(
+  ctx: Context,
+  tier: TierIndex,
+  memory: Memory,
+  action: 'created' | 'updated',
+  redacted: string[],
+  autoLink: boolean | undefined,
+): Promise<RememberResult> {
   const { path } = writeMemory(tier.paths, memory);
   const st = statSync(path);
-  tier.index.upsert(memory, { path, id: memory.id, size: st.size, mtimeMs: st.mtimeMs }, renderMemory(memory), { base: tier.base });
+  tier.index.upsert(memory, { path, id: memory.id, size: st.size, mtimeMs: st.mtimeMs }, renderMemory(memory), {
+    base: tier.base,
+    ...(currentLinkExtractor() ? { links: currentLinkExtractor()! } : {}),
+  });
   saveQuietly(tier.index, tier.paths);
-  return { action, memory, file: tier.index.docs.get(memory.id)?.file ?? path, redacted };
+  const file = tier.index.docs.get(memory.id)?.file ?? path;
+  if (autoLink === false) return { action, memory, file, redacted };
+  let links: AutoLinkResult;
+  try {
+    links = await autoLinkMemory(ctx, { tier, memory });
+  } catch (err) {
+    // The memory is written; a failed link must not turn that into a failure.
+    links = { edges: [], consolidate: [], compared: 0, error: (err as Error)?.message ?? String(err) };
+  }
+  return { action, memory, file, redacted, links };
 }

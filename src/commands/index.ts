@@ -24,7 +24,10 @@ const command: CommandDef = {
     'usable model it prints one line saying why and exits 0 (recall stays keyword-only).\n' +
     'Model: CORTEX_EMBED_MODEL (default Xenova/all-MiniLM-L6-v2), CORTEX_EMBED_DTYPE (default q8),\n' +
     'CORTEX_MODEL_DIR (a local model directory, for offline use; relative to the project root), or\n' +
-    'embed: in .cortex/config.yaml. The model is downloaded to the library cache on first use.',
+    'embed: in .cortex/config.yaml. The model is downloaded to the library cache on first use.\n' +
+    '\n' +
+    'It also re-checks every edge file, which catches edge files edited in place (other commands\n' +
+    'notice an edge change when a file is added, deleted or replaced).',
   options: {
     rebuild: { type: 'boolean', description: 'Ignore the cache and index every file again (with --embed: re-embed every memory).' },
     embed: { type: 'boolean', description: 'Also compute missing embedding vectors (for semantic and hybrid recall).' },
@@ -39,8 +42,9 @@ const command: CommandDef = {
     if (batchSize !== undefined && !embed) throw new UsageError('--batch-size only applies with --embed.', { hint: 'Run `cortex index --embed --batch-size <n>`.' });
     const started = Date.now();
     const tiers = openIndexes(cortex.context, { rebuild: bool(inv, 'rebuild') });
+    const graph = cortex.graph({ tiers, verify: true });
     const ms = Date.now() - started;
-    warnDiagnostics(io, tiers.flatMap((t) => t.report.diagnostics));
+    warnDiagnostics(io, [...tiers.flatMap((t) => t.report.diagnostics), ...graph.diagnostics]);
     const summary = tiers.map((t) => ({ scope: t.scope, memories: t.index.size, ...t.report, diagnostics: t.report.diagnostics.length }));
     let vectors: EmbedIndexOutput | undefined;
     let embedMs = 0;
@@ -54,9 +58,10 @@ const command: CommandDef = {
       if (vectors.notice) io.err(`notice: ${vectors.notice}\n`);
     }
     if (inv.json) {
-      printJson(io, { ms, tiers: summary, ...(vectors ? { embed: { ...embedJson(vectors), ms: embedMs } } : {}) });
+      printJson(io, { ms, tiers: summary, edges: graph.graph.edges.length, ...(vectors ? { embed: { ...embedJson(vectors), ms: embedMs } } : {}) });
     } else {
       for (const t of summary) io.out(`${t.scope}: ${t.memories} memories (${t.added} added, ${t.updated} updated, ${t.removed} removed)\n`);
+      io.out(`graph: ${graph.graph.edges.length} edges\n`);
       if (vectors?.available) {
         for (const t of vectors.tiers) {
           io.out(

@@ -1,8 +1,8 @@
 import type { MemoryStatus, MemoryType, Scope } from '../core/memory.js';
 import { MEMORY_STATUSES } from '../core/memory.js';
-import { RECALL_MODES, type RecallMode } from '../api/recall.js';
+import { RECALL_MODES, type RecallMode, type RecallResult } from '../api/recall.js';
 import { UsageError } from '../errors.js';
-import { int, list, str, type CommandDef } from '../term/args.js';
+import { bool, int, list, str, type CommandDef, type IO } from '../term/args.js';
 import { formatResultLine, open, printJson, warnDiagnostics } from './shared.js';
 
 export function statusesOf(values: string[] | undefined): MemoryStatus[] | undefined {
@@ -34,6 +34,7 @@ const command: CommandDef = {
     limit: { type: 'string', short: 'n', value: '<n>', description: 'At most n results (default 10).' },
     branch: { type: 'string', short: 'b', value: '<branch>', description: "Search that branch's memories, read from git (no checkout)." },
     'all-branches': { type: 'boolean', description: 'Search the work tree and every other local branch; marks what is not merged.' },
+    'no-enrich': { type: 'boolean', description: 'Do not add linked code and graph neighbours to the results.' },
     mode: {
       type: 'string',
       short: 'm',
@@ -63,6 +64,7 @@ const command: CommandDef = {
       ...(int(inv, 'limit', [1, 1000]) !== undefined ? { limit: int(inv, 'limit', [1, 1000])! } : {}),
       ...(str(inv, 'branch') ? { branch: str(inv, 'branch')! } : {}),
       ...(inv.values['all-branches'] === true ? { allBranches: true } : {}),
+      ...(bool(inv, 'no-enrich') ? { enrich: false } : {}),
       ...(mode !== undefined ? { mode: mode as RecallMode } : {}),
     });
     warnDiagnostics(io, out.diagnostics);
@@ -76,8 +78,21 @@ const command: CommandDef = {
       return 0;
     }
     const where = (r: (typeof out.results)[number]) => (r.ref ? io.paint.dim(` (on ${r.ref.branch}${r.ref.merged ? '' : ', not merged'})`) : '');
-    out.results.forEach((r, i) => io.out(`${formatResultLine(r, io, i)}${where(r)}\n`));
+    out.results.forEach((r, i) => io.out(`${formatResultLine(r, io, i)}${where(r)}\n${formatEnrichment(r, io)}`));
     return 0;
   },
 };
+/** Indented lines under a result: the code it describes, then its graph neighbours. */
+export function formatEnrichment(r: Pick<RecallResult, 'code' | 'related'>, io: IO): string {
+  const p = io.paint;
+  let text = '';
+  for (const c of r.code ?? []) text += `      ${p.dim('code')} ${p.cyan(c.id)}  ${c.summary}\n`;
+  for (const n of r.related ?? []) {
+    const arrow = n.direction === 'out' ? '→' : '←';
+    const indent = n.depth > 1 ? '        ' : '      ';
+    text += `${indent}${p.dim(`${arrow} ${n.relation}`)} ${p.cyan(n.id)}  ${n.summary}${n.depth > 1 ? p.dim(`  (via ${n.from})`) : ''}\n`;
+  }
+  return text;
+}
+
 export default command;

@@ -63,6 +63,7 @@ const command: CommandDef = {
     summary: { type: 'string', value: '<text>', description: 'Summary line, when the text argument is the body.' },
     edit: { type: 'boolean', short: 'e', description: 'Write the memory in $EDITOR from a template.' },
     file: { type: 'string', value: '<path>', description: 'Read the memory from a file written from the --edit template.' },
+    'no-link': { type: 'boolean', description: 'Do not link the memory to similar ones.' },
   },
   examples: [
     'cortex remember "Chose SQLite over Postgres because zero-config matters" --type decision --tags storage',
@@ -106,11 +107,12 @@ const command: CommandDef = {
       ...(str(inv, 'topic') !== undefined ? { topic: str(inv, 'topic')! } : {}),
       ...(bool(inv, 'pin') ? { pinned: true } : {}),
       ...(str(inv, 'scope') !== undefined ? { scope: str(inv, 'scope') as Scope } : {}),
+      ...(bool(inv, 'no-link') ? { autoLink: false } : {}),
     };
     const result = await cortex.remember(opts);
     cleanup?.();
     if (inv.json) {
-      printJson(io, { action: result.action, id: result.memory.id, file: result.file, redacted: result.redacted, memory: result.memory });
+      printJson(io, { action: result.action, id: result.memory.id, file: result.file, redacted: result.redacted, links: result.links ?? null, memory: result.memory });
       return 0;
     }
     const p = io.paint;
@@ -118,6 +120,17 @@ const command: CommandDef = {
     io.out(`${verb}: ${p.cyan(result.memory.id)}  ${p.dim(`[${result.memory.type}]`)}  ${result.memory.summary}\n`);
     io.err(`${p.dim(result.file)}\n`);
     if (result.redacted.length > 0) io.err(`${p.yellow('note')}: redacted ${result.redacted.join(', ')} before writing\n`);
+    const links = result.links;
+    if (links?.error) io.err(`${p.yellow('warning')}: auto-linking failed: ${links.error}\n`);
+    if (links && (links.edges.length > 0 || links.consolidate.length > 0)) {
+      const active = links.edges.filter((e) => e.status === 'active').length;
+      const parts = [
+        active > 0 ? `linked to ${active}` : '',
+        links.edges.length > active ? `${links.edges.length - active} suggested` : '',
+        links.consolidate.length > 0 ? `${links.consolidate.length} possible duplicate(s): see \`cortex consolidate\`` : '',
+      ].filter(Boolean);
+      io.err(`${p.dim(parts.join('; '))}\n`);
+    }
     return 0;
   },
 };

@@ -3,8 +3,7 @@
  * `wikilink` that have no edge file. Pure: strings in, data out.
  */
 import type { Nodes, Root } from 'mdast';
-import remarkParse from 'remark-parse';
-import { unified } from 'unified';
+import { loadMarkdownParser } from './lazy.js';
 import { checkIdSafety } from './memory.js';
 
 export { WIKILINK_STRENGTH } from './edge.js';
@@ -12,8 +11,8 @@ export { WIKILINK_STRENGTH } from './edge.js';
 const WIKILINK = /\[\[([^[\]\n]+)\]\]/g;
 
 // Parsing markdown is the expensive part of an index rebuild over 10,000 bodies; most
-// bodies have no link, so one substring test decides whether to parse at all.
-const parser = unified().use(remarkParse);
+// bodies have no link, so one substring test decides whether to parse at all. The
+// parser itself loads on the first body that needs it (see loadMarkdownParser).
 
 const MAY_HOLD_LITERALS = /[`<\t]|~~~| {4}/;
 
@@ -57,7 +56,9 @@ export function extractWikilinks(body: string): string[] {
   // Without these markers the body can hold no code or HTML node, so the markdown parse
   // (the slow part: ~0.5 ms a body) would exclude nothing. Indented code always needs
   // four spaces or a tab, whatever container (list, quote) it sits in.
-  const ranges = MAY_HOLD_LITERALS.test(body) ? literalRanges(parser.parse(body)) : [];
+  // Without require(esm) (Node < 20.19) there is no parser: links in code then count too.
+  const parser = MAY_HOLD_LITERALS.test(body) ? loadMarkdownParser() : undefined;
+  const ranges = parser ? literalRanges(parser.parse(body)) : [];
   const ids: string[] = [];
   const seen = new Set<string>();
   let r = 0;

@@ -16,7 +16,8 @@ import { displayPath, listMemoryFiles, readMemoryFile, type MemoryFileEntry } fr
 import type { TierPaths } from '../store/paths.js';
 
 /** Bump when the cache layout or the text analysis changes: old caches are rebuilt. */
-export const INDEX_FORMAT_VERSION = 5;
+// 6: `[[links]]` are indexed (graph), on top of 5 (field weights).
+export const INDEX_FORMAT_VERSION = 6;
 
 /**
  * Search-time field weights. `text` is the whole memory (summary and body, the summary once),
@@ -250,7 +251,10 @@ const NO_LINKS: LinkExtractor = () => [];
 export class KeywordIndex {
   private files: Record<string, FileEntry>;
   readonly docs: Map<string, IndexedDoc>;
-  private search: MiniSearch;
+  // Loading the MiniSearch tree is the largest cost of opening the index (10,000 memories:
+  // hundreds of ms), and only a query needs it: list, status and graph walks never do.
+  private searchIndex: MiniSearch | undefined;
+  private searchData: unknown;
   private dirty: boolean;
   /** True when the cache could not be used and the index was built from scratch. */
   readonly rebuilt: boolean;
@@ -259,16 +263,33 @@ export class KeywordIndex {
     if (data) {
       this.files = data.files;
       this.docs = new Map(Object.entries(data.docs));
-      this.search = MiniSearch.loadJS(data.search as never, MINISEARCH_OPTIONS);
+      this.searchData = data.search;
       this.dirty = false;
       this.rebuilt = false;
     } else {
       this.files = {};
       this.docs = new Map();
-      this.search = new MiniSearch(MINISEARCH_OPTIONS);
+      this.searchIndex = new MiniSearch(MINISEARCH_OPTIONS);
       this.dirty = true;
       this.rebuilt = true;
     }
+  }
+
+  private get search(): MiniSearch {
+    if (!this.searchIndex) {
+      try {
+        this.searchIndex = MiniSearch.loadJS(this.searchData as never, MINISEARCH_OPTIONS);
+      } catch {
+        // Damaged beyond what `load` checks: forget every file so this run's refresh
+        // (or the next one) re-reads them all into a fresh index. Never fatal.
+        this.searchIndex = new MiniSearch(MINISEARCH_OPTIONS);
+        this.files = {};
+        this.docs.clear();
+        this.dirty = true;
+      }
+      this.searchData = undefined;
+    }
+    return this.searchIndex;
   }
 
   static indexPath(paths: TierPaths): string {
@@ -280,7 +301,15 @@ export class KeywordIndex {
     let data: IndexFile | undefined;
     try {
       const parsed = JSON.parse(readFileSync(KeywordIndex.indexPath(paths), 'utf8')) as IndexFile;
-      if (parsed?.version === INDEX_FORMAT_VERSION && parsed.optionsHash === OPTIONS_HASH && parsed.files && parsed.docs && parsed.search) {
+      const search = parsed?.search as { serializationVersion?: unknown; index?: unknown } | undefined;
+      if (
+        parsed?.version === INDEX_FORMAT_VERSION &&
+        parsed.optionsHash === OPTIONS_HASH &&
+        parsed.files &&
+        parsed.docs &&
+        typeof search?.serializationVersion === 'number' &&
+        search.index !== undefined
+      ) {
         data = parsed;
       }
     } catch {
@@ -395,13 +424,14 @@ export class KeywordIndex {
   /** Saves the cache atomically when anything changed. */
   save(paths: TierPaths): void {
     if (!this.dirty) return;
-    if (this.search.dirtCount > 0) this.search.vacuum();
+    if (this.searchIndex && this.searchIndex.dirtCount > 0) this.searchIndex.vacuum();
     const data: IndexFile = {
       version: INDEX_FORMAT_VERSION,
       optionsHash: OPTIONS_HASH,
       files: this.files,
       docs: Object.fromEntries(this.docs),
-      search: this.search.toJSON(),
+      // Never loaded: the search data is unchanged, written back as read.
+      search: this.searchIndex ? this.searchIndex.toJSON() : this.searchData,
     };
     writeFileAtomic(KeywordIndex.indexPath(paths), JSON.stringify(data));
     this.dirty = false;

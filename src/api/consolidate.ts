@@ -1,0 +1,334 @@
+/**
+ * `consolidate`: review what auto-linking proposed — likely duplicates and suggested
+ * edges — and merge two memories into one. Every outcome is a plain file change that
+ * git can show and roll back.
+ */
+import { join } from 'node:path';
+import { ConflictError, MemoryNotFoundError, UsageError } from '../errors.js';
+import { buildEdge, edgeFileName, RELATIONS, type Edge, type Relation } from '../core/edge.js';
+import { buildId, formatDate, normalizeTags, type Memory } from '../core/memory.js';
+import { renderMemory } from '../core/memory-format.js';
+import { readEdge } from '../store/edge-store.js';
+import { withLock } from '../store/lock.js';
+import { displayPath, writeMemory } from '../store/memory-store.js';
+import { assertSafeId, memoryPath, type TierPaths } from '../store/paths.js';
+import type { Context } from './context.js';
+import {
+  deleteEdgeRecorded,
+  findDoc,
+  openGraph,
+  relationOf,
+  writeEdgeRecorded,
+  type GraphNodeSummary,
+} from './graph.js';
+import { EdgeCache } from '../search/edge-cache.js';
+import { openTierIndex, tierBase } from './indexes.js';
+import { getMemory } from './memories.js';
+import { appendReview, listReview, pairId, removeReview } from './review-queue.js';
+
+export interface DuplicateProposal {
+  /** Queue id. */
+  id: string;
+  a: GraphNodeSummary;
+  b: GraphNodeSummary;
+  score: number;
+  created: string;
+}
+
+export interface SuggestedEdge {
+  source: GraphNodeSummary;
+  target: GraphNodeSummary;
+  relation: Relation;
+  strength: number;
+  origin: Edge['origin'];
+  file: string;
+}
+
+export interface ConsolidateList {
+  duplicates: DuplicateProposal[];
+  suggested: SuggestedEdge[];
+}
+
+function node(doc: { id: string; type: GraphNodeSummary['type']; summary: string; status: GraphNodeSummary['status']; scope: GraphNodeSummary['scope'] }): GraphNodeSummary {
+  return { id: doc.id, type: doc.type, summary: doc.summary, status: doc.status, scope: doc.scope };
+}
+
+/**
+ * Likely duplicate pairs from the review queue (both memories still active) and every
+ * suggested edge, strongest first.
+ *
+ * @example
+ * listConsolidation(ctx).duplicates[0] // { a: {...}, b: {...}, score: 0.62, … }
+ */
+export function listConsolidation(ctx: Context): ConsolidateList {
+  const view = openGraph(ctx);
+  const duplicates: DuplicateProposal[] = [];
+  for (const entry of listReview(ctx.paths, { kind: 'consolidate' })) {
+    const a = typeof entry.a === 'string' ? findDoc(view.tiers, entry.a) : undefined;
+    const b = typeof entry.b === 'string' ? findDoc(view.tiers, entry.b) : undefined;
+    if (!a || !b || a.doc.status !== 'active' || b.doc.status !== 'active') continue;
+    duplicates.push({ id: entry.id, a: node(a.doc), b: node(b.doc), score: typeof entry.score === 'number' ? entry.score : 0, created: entry.created });
+  }
+  duplicates.sort((x, y) => y.score - x.score || (x.id < y.id ? -1 : 1));
+  const suggested: SuggestedEdge[] = [];
+  for (const e of view.graph.edges) {
+    if (e.status !== 'suggested') continue;
+    const a = findDoc(view.tiers, e.source);
+    const b = findDoc(view.tiers, e.target);
+    if (!a || !b) continue;
+    const tier = a.tier.scope === 'global' && b.tier.scope === 'global' ? a.tier : view.tiers[0]!;
+    suggested.push({
+      source: node(a.doc),
+      target: node(b.doc),
+      relation: e.relation,
+      strength: e.strength,
+      origin: e.origin,
+      file: displayPath(join(tier.paths.edgesDir, edgeFileName(e)), tier.base),
+    });
+  }
+  suggested.sort((x, y) => y.strength - x.strength || (x.file < y.file ? -1 : 1));
+  return { duplicates, suggested };
+}
+
+export interface ReviewPairInput {
+  a: string;
+  b: string;
+  /** Only this relation (aliases accepted); any relation when omitted. */
+  relation?: string;
+}
+
+export interface ReviewPairOutput {
+  /** Edge files changed (accept) or removed (reject). */
+  edges: Array<{ source: string; relation: Relation; target: string; file: string }>;
+  /** True when a duplicate proposal for the pair was taken off the queue. */
+  dismissed: boolean;
+}
+
+/** The tier whose edge directory holds edges between these two memories. */
+function pairTier(ctx: Context, a: string, b: string): { paths: TierPaths; base: string } {
+  const view = openGraph(ctx);
+  const x = findDoc(view.tiers, a);
+  const y = findDoc(view.tiers, b);
+  if (!x) throw new MemoryNotFoundError(a, { hint: 'Run `cortex consolidate` to see the pending proposals.' });
+  if (!y) throw new MemoryNotFoundError(b, { hint: 'Run `cortex consolidate` to see the pending proposals.' });
+  const scope = x.tier.scope === 'global' && y.tier.scope === 'global' ? 'global' : 'project';
+  return { paths: scope === 'project' ? ctx.paths : ctx.global, base: tierBase(ctx, scope) };
+}
+
+function suggestedBetween(tier: { paths: TierPaths; base: string }, a: string, b: string, relation: string | undefined): Edge[] {
+  const relations: Relation[] = relation === undefined ? [...RELATIONS] : [relationOf(relation).relation];
+  const found: Edge[] = [];
+  for (const r of relations) {
+    for (const [source, target] of [
+      [a, b],
+      [b, a],
+    ] as const) {
+      const edge = readEdge(tier.paths, { source, relation: r, target }, tier.base)?.edge;
+      if (edge && edge.status === 'suggested') found.push(edge);
+    }
+  }
+  return found;
+}
+
+async function withTierEdges<T>(tier: { paths: TierPaths; base: string }, fn: (cache: EdgeCache) => T | Promise<T>): Promise<T> {
+  return withLock(join(tier.paths.cacheDir, 'locks', 'write.lock'), async () => {
+    const cache = EdgeCache.load(tier.paths);
+    cache.refresh(tier.paths, { base: tier.base });
+    try {
+      return await fn(cache);
+    } finally {
+      try {
+        cache.save(tier.paths);
+      } catch {
+        // A cache.
+      }
+    }
+  });
+}
+
+/**
+ * Accepts the suggested edges between two memories: they become active.
+ *
+ * @example
+ * await acceptSuggested(ctx, { a: 'wal-mode-p2x81d', b: 'locking-q7m2zz' }); // { edges: [{ … }], dismissed: false }
+ */
+export async function acceptSuggested(ctx: Context, input: ReviewPairInput): Promise<ReviewPairOutput> {
+  assertSafeId(input.a);
+  assertSafeId(input.b);
+  const tier = pairTier(ctx, input.a, input.b);
+  const edges = await withTierEdges(tier, (cache) =>
+    suggestedBetween(tier, input.a, input.b, input.relation).map((edge) => {
+      const { file } = writeEdgeRecorded(tier, cache, { ...edge, status: 'active' });
+      return { source: edge.source, relation: edge.relation, target: edge.target, file };
+    }),
+  );
+  return { edges, dismissed: false };
+}
+
+/**
+ * Rejects what was proposed for two memories: their suggested edges are deleted and a
+ * duplicate proposal is dismissed. The pair is remembered locally, so auto-linking does
+ * not propose it again.
+ *
+ * @example
+ * await rejectSuggested(ctx, { a: 'wal-mode-p2x81d', b: 'locking-q7m2zz' });
+ */
+export async function rejectSuggested(ctx: Context, input: ReviewPairInput): Promise<ReviewPairOutput> {
+  assertSafeId(input.a);
+  assertSafeId(input.b);
+  const tier = pairTier(ctx, input.a, input.b);
+  const edges = await withTierEdges(tier, (cache) =>
+    suggestedBetween(tier, input.a, input.b, input.relation).map((edge) => {
+      deleteEdgeRecorded(tier, cache, edge);
+      return {
+        source: edge.source,
+        relation: edge.relation,
+        target: edge.target,
+        file: displayPath(join(tier.paths.edgesDir, edgeFileName(edge)), tier.base),
+      };
+    }),
+  );
+  const dismissed = (await removeReview(ctx.paths, [pairId('consolidate', input.a, input.b)])) > 0;
+  if (edges.length > 0 || dismissed) {
+    await appendReview(ctx.paths, [{ kind: 'rejected', id: pairId('rejected', input.a, input.b), created: formatDate(ctx.now()), a: input.a, b: input.b }]);
+  }
+  return { edges, dismissed };
+}
+
+export interface MergeInput {
+  a: string;
+  b: string;
+  /** Merge even when the two files have uncommitted changes (git cannot roll those back). */
+  force?: boolean;
+  /** Summary of the merged memory (default: that of the memory with the higher priority). */
+  summary?: string;
+}
+
+export interface MergeResult {
+  memory: Memory;
+  /** Path of the new memory file. */
+  file: string;
+  superseded: Array<{ id: string; file: string }>;
+  edges: Array<{ source: string; relation: Relation; target: string; file: string }>;
+}
+
+function mergedBody(summary: string, primary: Memory, secondary: Memory): string {
+  const parts: string[] = [];
+  for (const text of [primary.summary, primary.body, secondary.summary, secondary.body]) {
+    const t = text.trim();
+    if (t === '' || t === summary.trim() || parts.includes(t)) continue;
+    parts.push(t);
+  }
+  return parts.join('\n\n');
+}
+
+/**
+ * Merges two memories: writes one new memory (confidence 1.0, the higher priority, the
+ * union of tags, both bodies), `supersedes` edges from it to both, and marks both
+ * `superseded`. Refuses when either file has uncommitted changes, unless `force`.
+ *
+ * @example
+ * const { memory } = await mergeMemories(ctx, { a: 'use-wal-k3f9qa', b: 'wal-mode-p2x81d' });
+ */
+export async function mergeMemories(ctx: Context, input: MergeInput): Promise<MergeResult> {
+  if (input.a === input.b) throw new UsageError('Cannot merge a memory with itself.', { hint: 'Name two different memories.' });
+  const x = getMemory(ctx, input.a);
+  const y = getMemory(ctx, input.b);
+  if (x.scope !== y.scope) {
+    throw new UsageError(`${input.a} is a ${x.scope} memory and ${input.b} a ${y.scope} one.`, { hint: 'Merge memories of the same scope.' });
+  }
+  for (const m of [x.memory, y.memory]) {
+    if (m.status === 'superseded') {
+      throw new UsageError(`${m.id} is already superseded.`, { hint: `Run \`cortex traverse ${m.id} --types supersedes --direction in\` to find what replaced it.` });
+    }
+  }
+  const paths = x.scope === 'project' ? ctx.paths : ctx.global;
+  const base = tierBase(ctx, x.scope);
+  const files = [memoryPath(paths, input.a), memoryPath(paths, input.b)];
+  if (!input.force) {
+    const { fileStatuses } = await import('../git/status.js');
+    const statuses = await fileStatuses(x.scope === 'project' ? ctx.root : paths.cortexDir, files);
+    if (!statuses) {
+      throw new ConflictError('Not in a git repository: nothing could undo this merge.', { hint: 'Run it inside a git repository, or pass --force.' });
+    }
+    const dirty = statuses.filter((s) => !s.clean);
+    if (dirty.length > 0) {
+      throw new ConflictError(`Uncommitted changes: ${dirty.map((s) => `${s.path} (${s.status.replace(/^\*/, '')})`).join(', ')}.`, {
+        hint: 'Commit them first so git can undo the merge, or pass --force.',
+        data: { files: dirty.map((s) => s.path) },
+      });
+    }
+  }
+  const head = x.scope === 'project' ? await (await import('../git/head.js')).readHead(ctx.root) : undefined;
+
+  return withLock(join(paths.cacheDir, 'locks', 'write.lock'), async () => {
+    const a = x.memory;
+    const b = y.memory;
+    const aFirst = a.priority !== b.priority ? a.priority > b.priority : a.updated >= b.updated;
+    const [primary, secondary] = aFirst ? [a, b] : [b, a];
+    const summary = (input.summary ?? primary.summary).replace(/\s+/g, ' ').trim();
+    if (summary === '') throw new UsageError('The summary must not be empty.');
+    const now = formatDate(ctx.now());
+    const tier = openTierIndex(ctx, x.scope, { save: false });
+    let id = buildId(summary, ctx.randomBytes);
+    while (tier.index.docs.has(id)) id = buildId(summary, ctx.randomBytes);
+    const files = [...new Set([...(primary.source.files ?? []), ...(secondary.source.files ?? [])])];
+    const merged: Memory = {
+      id,
+      type: primary.type,
+      summary,
+      scope: primary.scope,
+      priority: Math.max(a.priority, b.priority),
+      confidence: 1,
+      pinned: a.pinned || b.pinned,
+      status: 'active',
+      tags: normalizeTags([...primary.tags, ...secondary.tags]),
+      ...((primary.topic ?? secondary.topic) !== undefined ? { topic: primary.topic ?? secondary.topic } : {}),
+      created: now,
+      updated: now,
+      source: {
+        kind: 'consolidation',
+        layer: 'manual',
+        ...(head?.branch !== undefined ? { branch: head.branch } : {}),
+        ...(head?.commit !== undefined ? { commit: head.commit.slice(0, 12) } : {}),
+        ...(files.length > 0 ? { files } : {}),
+      },
+      body: mergedBody(summary, primary, secondary),
+      extra: { ...secondary.extra, ...primary.extra },
+    };
+    // Sanity: the rendering must parse back before anything is touched.
+    renderMemory(merged);
+    const written = writeMemory(paths, merged);
+    const superseded: MergeResult['superseded'] = [];
+    for (const old of [a, b]) {
+      const w = writeMemory(paths, { ...old, status: 'superseded', updated: now });
+      superseded.push({ id: old.id, file: displayPath(w.path, base) });
+    }
+    const tierPaths = { paths, base };
+    const cache = EdgeCache.load(paths);
+    cache.refresh(paths, { base });
+    const edges: MergeResult['edges'] = [];
+    for (const old of [a, b]) {
+      const edge = buildEdge({
+        source: id,
+        target: old.id,
+        relation: 'supersedes',
+        created: now,
+        strength: 1,
+        origin: 'consolidation',
+        body: `Merged ${a.id} and ${b.id} into ${id} (cortex consolidate --merge).`,
+      });
+      const { file } = writeEdgeRecorded(tierPaths, cache, edge);
+      edges.push({ source: id, relation: 'supersedes', target: old.id, file });
+    }
+    try {
+      cache.save(paths);
+    } catch {
+      // A cache.
+    }
+    // Re-reads the three changed memory files and saves the index.
+    openTierIndex(ctx, x.scope);
+    await removeReview(paths, [pairId('consolidate', a.id, b.id)]);
+    return { memory: merged, file: displayPath(written.path, base), superseded, edges };
+  });
+}

@@ -1,0 +1,42 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { appendReview, listReview, pairId, removeReview, reviewQueuePath } from './review-queue.js';
+
+function cache(): { cacheDir: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'cortex-review-'));
+  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+  return { cacheDir: join(dir, '.memory') };
+}
+
+const entry = (kind: string, id: string, extra: Record<string, unknown> = {}) => ({ kind, id, created: '2026-01-01T00:00:00Z', ...extra });
+
+describe('review queue', () => {
+  it('appends new ids only, lists by kind in order, and removes by id or predicate', async () => {
+    const paths = cache();
+    expect(listReview(paths)).toEqual([]);
+    expect(await appendReview(paths, [entry('consolidate', 'c1', { a: 'x', b: 'y', score: 0.6 }), entry('candidate', 'k1', { text: 'maybe' })])).toBe(2);
+    expect(await appendReview(paths, [entry('consolidate', 'c1'), entry('candidate', 'k2')])).toBe(1);
+    expect(listReview(paths).map((e) => e.id)).toEqual(['c1', 'k1', 'k2']);
+    expect(listReview(paths, { kind: 'candidate' }).map((e) => e.id)).toEqual(['k1', 'k2']);
+    expect(listReview(paths)[0]).toEqual(entry('consolidate', 'c1', { a: 'x', b: 'y', score: 0.6 }));
+    expect(await removeReview(paths, ['k1', 'nope'])).toBe(1);
+    expect(await removeReview(paths, (e) => e.kind === 'consolidate')).toBe(1);
+    expect(listReview(paths).map((e) => e.id)).toEqual(['k2']);
+  });
+
+  it('skips torn and foreign lines, and drops them at the next write', async () => {
+    const paths = cache();
+    mkdirSync(paths.cacheDir, { recursive: true });
+    writeFileSync(reviewQueuePath(paths), `${JSON.stringify(entry('candidate', 'ok'))}\n[1,2]\n{"kind":"x"}\n{"kind":"candidate","id":"torn","cre`);
+    expect(listReview(paths).map((e) => e.id)).toEqual(['ok']);
+    await appendReview(paths, [entry('candidate', 'new')]);
+    expect(readFileSync(reviewQueuePath(paths), 'utf8').trim().split('\n').map((l) => JSON.parse(l).id)).toEqual(['ok', 'new']);
+  });
+
+  it('names a pair the same whichever memory comes first', () => {
+    expect(pairId('consolidate', 'b', 'a')).toBe(pairId('consolidate', 'a', 'b'));
+    expect(pairId('consolidate', 'a', 'b')).not.toBe(pairId('rejected', 'a', 'b'));
+  });
+});

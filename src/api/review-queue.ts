@@ -1,0 +1,133 @@
+/**
+ * The local review queue, `.memory/review.jsonl`: things a person should look at before
+ * they reach git (DESIGN §2.2) — likely duplicates from auto-linking (`consolidate`),
+ * low-confidence extraction candidates (`candidate`), pairs a person rejected
+ * (`rejected`) … One JSON object per line. Personal and rebuildable: never tracked.
+ * Writes take a lock and replace the file atomically; a torn or foreign line is skipped.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { isErrnoCode } from '../errors.js';
+import { writeFileAtomic } from '../store/atomic.js';
+import { withLock } from '../store/lock.js';
+import type { TierPaths } from '../store/paths.js';
+
+/** Known kinds; the queue accepts any string so new producers need no change here. */
+export type ReviewKind = 'consolidate' | 'candidate' | 'rejected' | (string & {});
+
+/** One queued item. `id` is unique in the queue: appending an id already queued is a no-op. */
+export interface ReviewEntry {
+  kind: ReviewKind;
+  id: string;
+  /** ISO-8601 UTC. */
+  created: string;
+  [field: string]: unknown;
+}
+
+/**
+ * Where a tier's queue lives.
+ *
+ * @example
+ * reviewQueuePath(ctx.paths) // '/repo/.memory/review.jsonl'
+ */
+export function reviewQueuePath(paths: Pick<TierPaths, 'cacheDir'>): string {
+  return join(paths.cacheDir, 'review.jsonl');
+}
+
+function lockPath(paths: Pick<TierPaths, 'cacheDir'>): string {
+  return join(paths.cacheDir, 'locks', 'review.lock');
+}
+
+function isEntry(value: unknown): value is ReviewEntry {
+  const v = value as ReviewEntry;
+  return typeof v === 'object' && v !== null && typeof v.kind === 'string' && typeof v.id === 'string' && typeof v.created === 'string';
+}
+
+function readAll(paths: Pick<TierPaths, 'cacheDir'>): ReviewEntry[] {
+  let text: string;
+  try {
+    text = readFileSync(reviewQueuePath(paths), 'utf8');
+  } catch (err) {
+    if (isErrnoCode(err, 'ENOENT') || isErrnoCode(err, 'ENOTDIR')) return [];
+    throw err;
+  }
+  const entries: ReviewEntry[] = [];
+  const seen = new Set<string>();
+  for (const line of text.split('\n')) {
+    if (line.trim() === '') continue;
+    try {
+      const value = JSON.parse(line) as unknown;
+      if (isEntry(value) && !seen.has(value.id)) {
+        seen.add(value.id);
+        entries.push(value);
+      }
+    } catch {
+      // A torn line from a crash: skipped, and dropped at the next write.
+    }
+  }
+  return entries;
+}
+
+function writeAll(paths: Pick<TierPaths, 'cacheDir'>, entries: ReviewEntry[]): void {
+  writeFileAtomic(reviewQueuePath(paths), entries.map((e) => `${JSON.stringify(e)}\n`).join(''));
+}
+
+/**
+ * The queued entries, oldest first, optionally of one kind.
+ *
+ * @example
+ * listReview(ctx.paths, { kind: 'consolidate' }).map((e) => e.id)
+ */
+export function listReview(paths: Pick<TierPaths, 'cacheDir'>, options: { kind?: ReviewKind } = {}): ReviewEntry[] {
+  const all = readAll(paths);
+  return options.kind === undefined ? all : all.filter((e) => e.kind === options.kind);
+}
+
+/**
+ * Appends entries whose ids are not queued yet; returns how many were added.
+ *
+ * @example
+ * await appendReview(ctx.paths, [{ kind: 'candidate', id: 'candidate:3f2a', created: '2026-11-21T10:00:00Z', text: '…' }]);
+ */
+export async function appendReview(paths: Pick<TierPaths, 'cacheDir'>, entries: ReviewEntry[]): Promise<number> {
+  if (entries.length === 0) return 0;
+  return withLock(lockPath(paths), () => {
+    const all = readAll(paths);
+    const ids = new Set(all.map((e) => e.id));
+    let added = 0;
+    for (const entry of entries) {
+      if (!isEntry(entry) || ids.has(entry.id)) continue;
+      ids.add(entry.id);
+      all.push(entry);
+      added++;
+    }
+    if (added > 0) writeAll(paths, all);
+    return added;
+  });
+}
+
+/**
+ * Removes the entries with these ids (or matching the predicate); returns how many.
+ *
+ * @example
+ * await removeReview(ctx.paths, ['consolidate:a-k3f9qa:b-p2x81d']);
+ */
+export async function removeReview(paths: Pick<TierPaths, 'cacheDir'>, which: string[] | ((entry: ReviewEntry) => boolean)): Promise<number> {
+  const drop = Array.isArray(which) ? ((ids: Set<string>) => (e: ReviewEntry) => ids.has(e.id))(new Set(which)) : which;
+  return withLock(lockPath(paths), () => {
+    const all = readAll(paths);
+    const kept = all.filter((e) => !drop(e));
+    if (kept.length !== all.length) writeAll(paths, kept);
+    return all.length - kept.length;
+  });
+}
+
+/**
+ * The queue id of a pair of memories, the same whichever comes first.
+ *
+ * @example
+ * pairId('consolidate', 'b', 'a') // 'consolidate:a:b'
+ */
+export function pairId(kind: string, a: string, b: string): string {
+  return a < b ? `${kind}:${a}:${b}` : `${kind}:${b}:${a}`;
+}

@@ -1,0 +1,87 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { EDGE_ORIGINS, RELATIONS } from '../core/edge.js';
+import { buildGraph, centrality, followSourceOf, neighbours, traverse, type GraphEdgeInput } from '../core/graph.js';
+import { graphCachePath, loadGraphCache, saveGraphCache, type GraphCacheKey } from './graph-cache.js';
+
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'cortex-graph-cache-'));
+  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+const KEY: GraphCacheKey = { stamps: [{ exists: true, mtimeMs: 1000, ino: 7 }], memories: 'abc' };
+
+const ids = ['a', 'b', 'c', 'd', 'e', 'f'];
+const edgeArb = fc.record({
+  source: fc.constantFrom(...ids, 'ghost'),
+  target: fc.constantFrom(...ids),
+  relation: fc.constantFrom(...RELATIONS),
+  strength: fc.double({ min: 0, max: 1, noNaN: true }),
+  status: fc.constantFrom('active' as const, 'suggested' as const),
+  bidirectional: fc.boolean(),
+  origin: fc.constantFrom(...EDGE_ORIGINS),
+});
+const linksArb = fc.dictionary(fc.constantFrom(...ids), fc.array(fc.constantFrom(...ids, 'ghost'), { maxLength: 3 }));
+
+describe('saveGraphCache / loadGraphCache', () => {
+  it('gives back a graph that walks, ranks and enriches exactly like the one saved (property)', () => {
+    const dir = tempDir();
+    fc.assert(
+      fc.property(fc.array(edgeArb, { maxLength: 25 }), linksArb, (edges: GraphEdgeInput[], wikilinks) => {
+        const graph = buildGraph({ memoryIds: ids, edges, wikilinks });
+        const c = centrality(graph);
+        saveGraphCache(dir, KEY, graph, c, []);
+        const loaded = loadGraphCache(dir, KEY)!;
+        expect(loaded).toBeDefined();
+        expect([...loaded.graph.nodes]).toEqual([...graph.nodes]);
+        expect(loaded.graph.edges).toEqual(graph.edges);
+        expect({ ...loaded.centrality }).toEqual({ ...c });
+        for (const id of ids) {
+          for (const direction of ['out', 'in', 'both'] as const) {
+            expect(traverse(loaded.graph, id, { depth: 3, direction, includeSuggested: true })).toEqual(
+              traverse(graph, id, { depth: 3, direction, includeSuggested: true }),
+            );
+          }
+          expect(neighbours(loaded.graph, id, { limit: 5 })).toEqual(neighbours(graph, id, { limit: 5 }));
+          expect(loaded.graph.out.get(id)).toEqual(graph.out.get(id));
+          expect(loaded.graph.in.get(id)).toEqual(graph.in.get(id));
+        }
+        expect(followSourceOf(loaded.graph, ids)).toEqual(followSourceOf(graph, ids));
+        expect(new Map(loaded.graph.out)).toEqual(new Map(graph.out));
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('refuses a cache saved under another key: other memories, or an edge directory that changed', () => {
+    const dir = tempDir();
+    const graph = buildGraph({ memoryIds: ['a', 'b'], edges: [], wikilinks: { a: ['b'] } });
+    saveGraphCache(dir, KEY, graph, centrality(graph), []);
+    expect(loadGraphCache(dir, KEY)).toBeDefined();
+    expect(loadGraphCache(dir, { ...KEY, memories: 'other' })).toBeUndefined();
+    expect(loadGraphCache(dir, { ...KEY, stamps: [{ exists: true, mtimeMs: 1001, ino: 7 }] })).toBeUndefined();
+    expect(loadGraphCache(dir, { ...KEY, stamps: [] })).toBeUndefined();
+  });
+
+  it('never trusts a racy stamp: one taken right after the directory changed', () => {
+    const dir = tempDir();
+    const graph = buildGraph({ memoryIds: ['a'], edges: [] });
+    const racy: GraphCacheKey = { stamps: [{ exists: true, mtimeMs: 1000, ino: 7, racy: true }], memories: 'abc' };
+    saveGraphCache(dir, racy, graph, centrality(graph), []);
+    expect(loadGraphCache(dir, KEY)).toBeUndefined();
+  });
+
+  it('treats a corrupt or foreign file as no cache', () => {
+    const dir = tempDir();
+    writeFileSync(graphCachePath(dir), '{"version":1,"key":');
+    expect(loadGraphCache(dir, KEY)).toBeUndefined();
+    writeFileSync(graphCachePath(dir), JSON.stringify({ version: 1, key: KEY, nodes: ['a'], edges: [0, 0, 0], centrality: [0] }));
+    expect(loadGraphCache(dir, KEY)).toBeUndefined();
+    writeFileSync(graphCachePath(dir), JSON.stringify({ version: 99, key: KEY, nodes: [], edges: [], centrality: [] }));
+    expect(loadGraphCache(dir, KEY)).toBeUndefined();
+  });
+});

@@ -1,0 +1,163 @@
+/**
+ * The file store for edges: `.cortex/edges/<source>--<relation>--<target>.md`, one edge
+ * per file, the name its unique key (DESIGN §2.1). One unreadable or malformed file
+ * yields a diagnostic; it never aborts a listing. A file is never rewritten unless its
+ * bytes change.
+ */
+import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { UsageError, isErrnoCode } from '../errors.js';
+import { checkEdgeId, edgeFileName, type Edge, type EdgeKey } from '../core/edge.js';
+import { parseEdge, renderEdge } from '../core/edge-format.js';
+import { formatDate, type Diagnostic } from '../core/memory.js';
+import { writeIfChanged } from './atomic.js';
+import { displayPath } from './memory-store.js';
+import { assertSafeId, type TierPaths } from './paths.js';
+
+/** An edge file is refused above this size: the rationale belongs in a memory. */
+export const MAX_EDGE_FILE_BYTES = 64 * 1024;
+
+export interface EdgeFileEntry {
+  /** Absolute path. */
+  path: string;
+  /** File name, `<source>--<relation>--<target>.md`. */
+  name: string;
+  size: number;
+  mtimeMs: number;
+}
+
+export interface ReadEdgeResult {
+  edge: Edge | undefined;
+  diagnostics: Diagnostic[];
+  /** The file's text, when it could be read. */
+  text: string | undefined;
+}
+
+/** True for a name the edge listing considers: `*.md`, not hidden, not a temp file. */
+export function isEdgeFileName(name: string): boolean {
+  return name.endsWith('.md') && !name.startsWith('.');
+}
+
+/**
+ * The names of the edge files (no stat), sorted. A missing directory has none.
+ */
+export function listEdgeNames(paths: TierPaths): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(paths.edgesDir);
+  } catch (err) {
+    if (isErrnoCode(err, 'ENOENT') || isErrnoCode(err, 'ENOTDIR')) return [];
+    throw err;
+  }
+  return names.filter(isEdgeFileName).sort();
+}
+
+/** The edge files with their size and mtime, sorted by name (directories skipped). */
+export function listEdgeFiles(paths: TierPaths): EdgeFileEntry[] {
+  const entries: EdgeFileEntry[] = [];
+  for (const name of listEdgeNames(paths)) {
+    const path = join(paths.edgesDir, name);
+    try {
+      const st = statSync(path);
+      if (st.isFile()) entries.push({ path, name, size: st.size, mtimeMs: st.mtimeMs });
+    } catch (err) {
+      if (!isErrnoCode(err, 'ENOENT')) throw err;
+    }
+  }
+  return entries;
+}
+
+/**
+ * Reads and parses one edge file. Never throws for a bad file: I/O and parse problems
+ * come back as diagnostics naming the file.
+ */
+export function readEdgeFile(entry: Pick<EdgeFileEntry, 'path'>, shownAs: string): ReadEdgeResult {
+  let text: string;
+  let mtime: Date;
+  const problem = (reason: string, ruleId: string, hint: string): ReadEdgeResult => ({
+    edge: undefined,
+    text: undefined,
+    diagnostics: [{ file: shownAs, reason, ruleId, severity: 'error', hint }],
+  });
+  try {
+    const st = statSync(entry.path);
+    if (st.size > MAX_EDGE_FILE_BYTES) {
+      return problem(
+        `file is ${Math.round(st.size / 1024)} KB; an edge file may be at most ${MAX_EDGE_FILE_BYTES / 1024} KB`,
+        'file-too-large',
+        'Keep the rationale short; put long explanations in a memory.',
+      );
+    }
+    mtime = st.mtime;
+    text = readFileSync(entry.path, 'utf8');
+  } catch (err) {
+    return problem(`cannot read file: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, 'file-unreadable', 'Check the file permissions.');
+  }
+  const { edge, diagnostics } = parseEdge(text, { file: shownAs, fallbackDate: formatDate(mtime) });
+  return { edge, diagnostics, text };
+}
+
+/** Validates both endpoints of an edge from the user; throws a usage error (exit 2). */
+export function assertEdgeKey(key: EdgeKey): EdgeKey {
+  for (const [id, what] of [
+    [key.source, 'edge source'],
+    [key.target, 'edge target'],
+  ] as const) {
+    assertSafeId(id, what);
+    const problem = checkEdgeId(id);
+    if (problem) throw new UsageError(`Invalid ${what} "${id}": it ${problem}.`);
+  }
+  return key;
+}
+
+/** Absolute path of the edge file for `key` (validated). */
+export function edgePath(paths: TierPaths, key: EdgeKey): string {
+  return join(paths.edgesDir, edgeFileName(assertEdgeKey(key)));
+}
+
+/** Reads the edge file for `key`, or `undefined` when there is none. */
+export function readEdge(paths: TierPaths, key: EdgeKey, base: string): (ReadEdgeResult & { path: string }) | undefined {
+  const path = edgePath(paths, key);
+  try {
+    statSync(path);
+  } catch (err) {
+    if (isErrnoCode(err, 'ENOENT')) return undefined;
+    throw err;
+  }
+  return { ...readEdgeFile({ path }, displayPath(path, base)), path };
+}
+
+/** Writes an edge file atomically; a no-op when the rendered bytes are unchanged. */
+export function writeEdge(paths: TierPaths, edge: Edge): { path: string; name: string; result: 'created' | 'updated' | 'unchanged' } {
+  const path = edgePath(paths, edge);
+  const name = edgeFileName(edge);
+  return { path, name, result: writeIfChanged(path, renderEdge(edge)) };
+}
+
+/** Deletes the edge file for `key`; false when it did not exist. */
+export function deleteEdge(paths: TierPaths, key: EdgeKey): boolean {
+  const path = edgePath(paths, key);
+  try {
+    rmSync(path);
+    return true;
+  } catch (err) {
+    if (isErrnoCode(err, 'ENOENT')) return false;
+    throw err;
+  }
+}
+
+/**
+ * Reads every edge file of a tier (no cache): the parsed edges with the path each came
+ * from, and every problem found.
+ */
+export function readAllEdges(paths: TierPaths, base: string): { edges: Array<{ edge: Edge; file: string }>; diagnostics: Diagnostic[] } {
+  const edges: Array<{ edge: Edge; file: string }> = [];
+  const diagnostics: Diagnostic[] = [];
+  for (const entry of listEdgeFiles(paths)) {
+    const shown = displayPath(entry.path, base);
+    const read = readEdgeFile(entry, shown);
+    diagnostics.push(...read.diagnostics);
+    if (read.edge) edges.push({ edge: read.edge, file: shown });
+  }
+  return { edges, diagnostics };
+}

@@ -1,0 +1,142 @@
+/**
+ * Auto-linking on write, against a fixture corpus whose word overlaps put one memory in
+ * each tier by construction; the expected tier of each is computed from the thresholds.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { autoLinkMemory, vectorKeyOf } from '../src/api/autolink.js';
+import { openCortex, type Cortex } from '../src/api/cortex.js';
+import { openTierIndex } from '../src/api/indexes.js';
+import { listReview } from '../src/api/review-queue.js';
+import { DEFAULT_CONFIG } from '../src/core/config.js';
+import { parseEdge } from '../src/core/edge-format.js';
+import type { Memory } from '../src/core/memory.js';
+import { jaccard, tokenSet } from '../src/core/similarity.js';
+import { embeddingText } from '../src/embed/embedder.js';
+import { VectorCache, saveVectorCache } from '../src/search/vectors.js';
+import { tempRepo, type TempRepo } from './helpers/repo.js';
+
+// Ten made-up words: no stop words, no stems in common, so Jaccard is set arithmetic.
+const W = ['zephyr', 'quokka', 'lumen', 'vortex', 'nimbus', 'cobalt', 'tundra', 'saffron', 'ember', 'glyph'];
+const NEW = { summary: W.slice(0, 4).join(' '), body: W.slice(4).join(' ') };
+const other = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}${'abcdefghij'[i]}word`);
+
+/** shares k of the new memory's ten words and adds `extra` words of its own. */
+const CORPUS = {
+  none: { summary: `${W[0]} ${other('a', 4).join(' ')}`, body: other('b', 5).join(' ') }, // 1 / 19
+  relates: { summary: `${W[1]} ${W[2]} ${other('c', 2).join(' ')}`, body: `${W[5]} ${other('d', 3).join(' ')}` }, // 3 / 15
+  suggested: { summary: `${W.slice(0, 3).join(' ')} ${other('e', 1).join(' ')}`, body: `${W.slice(5, 8).join(' ')} ${other('f', 2).join(' ')}` }, // 6 / 13
+  duplicate: { summary: W.slice(0, 4).join(' '), body: `${W.slice(4, 8).join(' ')} ${other('g', 1).join(' ')}` }, // 8 / 11
+};
+
+type Tier = 'nothing' | 'relates' | 'suggested' | 'consolidate';
+
+function tierOf(score: number): Tier {
+  const t = DEFAULT_CONFIG.autolink;
+  return score >= t.consolidateMin ? 'consolidate' : score >= t.suggestedMin ? 'suggested' : score >= t.relatesMin ? 'relates' : 'nothing';
+}
+
+const words = (m: { summary: string; body: string }) => tokenSet(`${m.summary}\n${m.body}`);
+
+async function setup(repo: TempRepo, filler = 0): Promise<{ cortex: Cortex; ids: Record<keyof typeof CORPUS, string> }> {
+  repo.cortex(['init']);
+  const cortex = openCortex({ dir: repo.dir, env: repo.env });
+  const ids = {} as Record<keyof typeof CORPUS, string>;
+  for (const [name, m] of Object.entries(CORPUS)) {
+    ids[name as keyof typeof CORPUS] = (await cortex.remember({ ...m, type: 'context', autoLink: false })).memory.id;
+  }
+  for (let i = 0; i < filler; i++) {
+    await cortex.remember({ summary: `${W[i % 4]} filler note ${i}`, body: `padding text number ${i}`, autoLink: false });
+  }
+  return { cortex, ids };
+}
+
+function edgeFiles(repo: TempRepo) {
+  return repo.list('.cortex/edges').map((name) => parseEdge(repo.read(`.cortex/edges/${name}`), { file: `.cortex/edges/${name}` }).edge!);
+}
+
+describe('auto-linking on remember', () => {
+  it('creates the tiered edges the thresholds imply, queues the duplicate, and never writes supersedes', async () => {
+    const repo = tempRepo();
+    const { cortex, ids } = await setup(repo);
+    const expectedTier = Object.fromEntries(Object.entries(CORPUS).map(([name, m]) => [name, tierOf(jaccard(words(NEW), words(m)))]));
+    // The corpus is built so that each tier occurs exactly once.
+    expect(Object.values(expectedTier).sort()).toEqual(['consolidate', 'nothing', 'relates', 'suggested']);
+
+    const result = await cortex.remember({ ...NEW, type: 'context', topic: 'test/new' });
+    const id = result.memory.id;
+    const edges = edgeFiles(repo);
+    for (const [name, other] of Object.entries(ids)) {
+      const tier = expectedTier[name];
+      const linking = edges.filter((e) => (e.source === id && e.target === other) || (e.source === other && e.target === id));
+      if (tier === 'relates' || tier === 'suggested') {
+        expect(linking, name).toHaveLength(1);
+        expect(linking[0]).toMatchObject({
+          source: id,
+          target: other,
+          relation: 'relates_to',
+          status: tier === 'relates' ? 'active' : 'suggested',
+          bidirectional: true,
+          origin: 'jaccard',
+        });
+        expect(linking[0]!.strength).toBeCloseTo(jaccard(words(NEW), words(CORPUS[name as keyof typeof CORPUS])), 3);
+      } else {
+        expect(linking, name).toEqual([]);
+      }
+    }
+    expect(edges.filter((e) => e.relation !== 'relates_to')).toEqual([]);
+    expect(result.links!.consolidate).toEqual([{ a: id, b: ids.duplicate, score: expect.closeTo(8 / 11, 6) }]);
+    expect(listReview(cortex.context.paths, { kind: 'consolidate' })).toEqual([expect.objectContaining({ a: id, b: ids.duplicate })]);
+
+    // What consolidate lists for review, and what accept and reject do.
+    const list = cortex.consolidate.list();
+    expect(list.duplicates.map((d) => [d.a.id, d.b.id])).toEqual([[id, ids.duplicate]]);
+    expect(list.suggested.map((s) => [s.source.id, s.target.id])).toEqual([[id, ids.suggested]]);
+    expect((await cortex.consolidate.accept({ a: ids.suggested, b: id })).edges).toHaveLength(1);
+    expect(edgeFiles(repo).find((e) => e.target === ids.suggested)?.status).toBe('active');
+    expect(await cortex.consolidate.reject({ a: id, b: ids.duplicate })).toEqual({ edges: [], dismissed: true });
+    expect(cortex.consolidate.list()).toEqual({ duplicates: [], suggested: [] });
+
+    // An update of the same memory links nothing twice and does not bring back the rejected pair.
+    const before = repo.list('.cortex/edges');
+    const again = await cortex.remember({ ...NEW, body: `${NEW.body} extra`, type: 'context', topic: 'test/new' });
+    expect(again.action).toBe('updated');
+    expect(again.links!.consolidate).toEqual([]);
+    expect(repo.list('.cortex/edges')).toEqual(before);
+    expect(listReview(cortex.context.paths, { kind: 'consolidate' })).toEqual([]);
+  });
+
+  it('compares a bounded number of candidates from the index, not every memory', async () => {
+    const repo = tempRepo();
+    const { cortex } = await setup(repo, 40);
+    const result = await cortex.remember({ ...NEW, type: 'context' });
+    expect(result.links!.compared).toBe(20);
+  });
+
+  it('uses the cosine from .memory/vectors.bin when it exists, without loading a model', async () => {
+    const repo = tempRepo();
+    const { cortex, ids } = await setup(repo);
+    const ctx = cortex.context;
+    // The "none" memory shares one word but means the same: its vector says so.
+    const same = new Float32Array([1, 0, 0]);
+    const cache = new VectorCache({ model: `${ctx.config.embed.model}:${ctx.config.embed.dtype}` });
+    const key = (m: Pick<Memory, 'type' | 'summary' | 'body'>) => vectorKeyOf(m, (x) => embeddingText(x));
+    cache.set(key({ type: 'context', ...NEW }), same);
+    cache.set(key({ type: 'context', ...CORPUS.none }), new Float32Array([0.95, 0.31, 0]));
+    await saveVectorCache(join(ctx.paths.cacheDir, 'vectors.bin'), cache);
+
+    const result = await cortex.remember({ ...NEW, type: 'context' });
+    const edge = result.links!.edges.find((e) => e.target === ids.none);
+    expect(edge).toBeUndefined(); // cosine ≈ 0.95: a duplicate, not an edge
+    expect(result.links!.consolidate.map((c) => c.b).sort()).toEqual([ids.duplicate, ids.none].sort());
+
+    // With an explicit lookup the cosine picks the tier; null switches it off.
+    const tier = openTierIndex(ctx, 'project');
+    const memory = cortex.get(result.memory.id).memory;
+    const lowCosine = await autoLinkMemory(ctx, { tier, memory, options: { vectors: { get: (m) => (m.summary === CORPUS.none.summary ? new Float32Array([0.3, 0.95, 0]) : same) } } });
+    expect(lowCosine.edges.find((e) => e.target === ids.none)).toMatchObject({ origin: 'embedding', status: 'active' });
+    const written = readFileSync(join(repo.dir, lowCosine.edges.find((e) => e.target === ids.none)!.file), 'utf8');
+    expect(written).toMatch(/cosine 0\.3/);
+  });
+});
