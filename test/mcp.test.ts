@@ -188,6 +188,71 @@ describe('cortex mcp: a memory through its life', () => {
   });
 });
 
+describe('cortex mcp: the graph', () => {
+  it('links memories, walks the links, and shows them in recall', async () => {
+    const repo = initialised();
+    const s = await connect(repo);
+    const idOf = async (summary: string, type: string, extra: Record<string, unknown> = {}) => {
+      const r = await s.call('memory_remember', { summary, type, ...extra });
+      expect(r.isError, text(r)).toBeFalsy();
+      return (r.structuredContent as { id: string }).id;
+    };
+    const sqlite = await idOf(SQLITE, 'decision');
+    const wal = await idOf('Hooks write concurrently, so the SQLite database runs in WAL mode', 'gotcha');
+    const code = await idOf('src/db.ts opens the database', 'code');
+    const old = await idOf('Chose flat JSON files for storage', 'decision');
+
+    const linked = await s.call('memory_link', { source: wal, relation: 'refines', target: sqlite, note: 'WAL is how SQLite copes with the hooks.' });
+    expect(linked.isError, text(linked)).toBeFalsy();
+    expect(linked.structuredContent).toMatchObject({ action: 'created', source: wal, relation: 'refines', target: sqlite, status: 'active' });
+    const edgeFile = (linked.structuredContent as { file: string }).file;
+    expect(edgeFile).toBe(`.cortex/edges/${wal}--refines--${sqlite}.md`);
+    expect(repo.read(edgeFile)).toContain('WAL is how SQLite copes with the hooks.');
+    const again = await s.call('memory_link', { source: wal, relation: 'refines', target: sqlite, note: 'WAL is how SQLite copes with the hooks.' });
+    expect(again.structuredContent).toMatchObject({ action: 'unchanged' });
+    await s.call('memory_link', { source: code, relation: 'source_of', target: sqlite });
+
+    // Only a person creates supersedes edges: from the assistant it is a suggestion.
+    const supersedes = await s.call('memory_link', { source: sqlite, relation: 'supersedes', target: old });
+    expect(supersedes.structuredContent).toMatchObject({ status: 'suggested' });
+    expect(text(supersedes)).toMatch(/cortex consolidate --accept/);
+
+    const walked = await s.call('memory_traverse', { id: sqlite });
+    expect(walked.isError, text(walked)).toBeFalsy();
+    const w = walked.structuredContent as { total: number; nodes: { id: string; depth: number; relation: string; direction: string }[] };
+    expect(w.nodes.map((n) => n.id).sort()).toEqual([code, wal].sort());
+    expect(w.nodes.find((n) => n.id === wal)).toMatchObject({ depth: 1, relation: 'refines', direction: 'in' });
+    expect(text(walked)).toMatch(new RegExp(`← refines ${wal} \\[gotcha\\]`));
+    const out = (await s.call('memory_traverse', { id: wal, direction: 'out', depth: 2 })).structuredContent as { nodes: { id: string; depth: number }[] };
+    expect(out.nodes).toEqual([expect.objectContaining({ id: sqlite, depth: 1 })]);
+    const limited = (await s.call('memory_traverse', { id: sqlite, limit: 1 })).structuredContent as { total: number; shown: number };
+    expect(limited).toMatchObject({ total: 2, shown: 1 });
+
+    const recalled = (await s.call('memory_recall', { query: 'which database did we pick' })).structuredContent as {
+      results: { id: string; related?: { id: string }[]; code?: { id: string }[] }[];
+    };
+    const hit = recalled.results.find((r) => r.id === sqlite)!;
+    expect(hit.related?.map((r) => r.id)).toContain(wal);
+    expect(hit.code?.map((c) => c.id)).toEqual([code]);
+
+    for (const [args, expected] of [
+      [{ source: wal, relation: 'refines', target: wal }, /^Cannot link .* to itself/],
+      [{ source: wal, relation: 'refines', target: 'no-such-memory-abcdef' }, /^No memory with id "no-such-memory-abcdef"/],
+      [{ source: wal, relation: 'is_like', target: sqlite }, /relation/],
+      [{ source: '../x', relation: 'refines', target: sqlite }, /^Invalid memory id/],
+      [{ source: wal, relation: 'refines', target: sqlite, strength: 2 }, /strength/],
+    ] as const) {
+      const r = await s.call('memory_link', args);
+      expect(r.isError, JSON.stringify(args)).toBe(true);
+      expect(text(r)).toMatch(expected);
+    }
+    const missing = await s.call('memory_traverse', { id: 'no-such-memory-abcdef' });
+    expect(missing.isError).toBe(true);
+    expect(text(missing)).toMatch(/^No memory with id/);
+    expect(s.errors).toEqual([]);
+  });
+});
+
 describe('cortex mcp: bad arguments', () => {
   it('answers each with a tool error and keeps serving', async () => {
     const repo = initialised();

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { InternalError, MemoryNotFoundError, UsageError } from '../errors.js';
-import { errorResult, formatRecall, PREVIEW_CHARS, roundScore, shortPreview, textResult } from './format.js';
+import { errorResult, formatRecall, formatTraverse, PREVIEW_CHARS, roundScore, shortPreview, textResult } from './format.js';
 
 describe('shortPreview', () => {
   it('keeps short text whole, on one line', () => {
@@ -94,5 +94,41 @@ describe('formatRecall', () => {
 
   it('says so when nothing matches', () => {
     expect(formatRecall('zebra', [])).toBe('No memories match "zebra".');
+  });
+
+  it('lists linked memories and code under a result', () => {
+    const text = formatRecall('db', [{ ...hit, related: [{ id: 'wal-p2x81d', relation: 'refines', direction: 'in' }], code: [{ id: 'db-code-aaaaaa', summary: 'src/db.ts' }] }]);
+    expect(text.split('\n').slice(3)).toEqual(['   linked: ← refines wal-p2x81d', '   code: db-code-aaaaaa (src/db.ts)']);
+  });
+});
+
+describe('formatTraverse', () => {
+  const start = { id: 'sqlite-k3f9qa', type: 'decision', summary: 'Chose SQLite' };
+  const node = (id: string, depth: number, direction: 'out' | 'in', from = 'sqlite-k3f9qa') => ({
+    id,
+    type: 'gotcha',
+    summary: id.toUpperCase(),
+    status: 'active',
+    depth,
+    relation: 'refines',
+    direction,
+    from,
+  });
+
+  it('groups by depth, with arrows and the node each was reached from below depth 1', () => {
+    const text = formatTraverse(start, [node('a', 1, 'in'), node('b', 1, 'out'), { ...node('c', 2, 'in', 'a'), status: 'archived' }], 3);
+    expect(text.split('\n')).toEqual([
+      'sqlite-k3f9qa [decision] Chose SQLite',
+      'depth 1:',
+      '  ← refines a [gotcha] A',
+      '  → refines b [gotcha] B',
+      'depth 2:',
+      '  ← refines c [gotcha] C (archived, via a)',
+    ]);
+  });
+
+  it('says how many were left out, and when nothing is linked', () => {
+    expect(formatTraverse(start, [node('a', 1, 'in')], 5).split('\n').at(-1)).toMatch(/^… and 4 more/);
+    expect(formatTraverse(start, [], 0)).toBe('sqlite-k3f9qa [decision] Chose SQLite\nNo memory is linked to it.');
   });
 });

@@ -77,10 +77,13 @@ export interface RecallLine {
   scope: string;
   /** Set for a memory read from another branch. */
   ref?: { branch: string; merged: boolean } | undefined;
+  related?: { id: string; relation: string; direction: 'out' | 'in' }[] | undefined;
+  code?: { id: string; summary: string }[] | undefined;
 }
 
 /**
- * One numbered entry per memory (id, type, summary, score) with its preview indented below.
+ * One numbered entry per memory (id, type, summary, score) with its preview, linked
+ * memories and code indented below.
  *
  * @example
  * formatRecall('db', [{ id: 'a', type: 'decision', summary: 'Chose SQLite', score: 1.2, preview: '', status: 'active', scope: 'project' }])
@@ -100,7 +103,48 @@ export function formatRecall(query: string, results: readonly RecallLine[], noti
       .join(', ');
     lines.push(`${i + 1}. ${r.id} [${r.type}] ${r.summary}${extra ? ` (${extra})` : ''} (score ${roundScore(r.score)})`);
     if (r.preview !== '') lines.push(`   ${r.preview}`);
+    if (r.related && r.related.length > 0) {
+      lines.push(`   linked: ${r.related.map((n) => `${n.direction === 'out' ? '→' : '←'} ${n.relation} ${n.id}`).join(', ')}`);
+    }
+    if (r.code && r.code.length > 0) lines.push(`   code: ${r.code.map((c) => `${c.id} (${c.summary})`).join(', ')}`);
   });
   if (notice) lines.push(`notice: ${notice}`);
+  return lines.join('\n');
+}
+
+export interface TraverseLine {
+  id: string;
+  type: string;
+  summary: string;
+  status: string;
+  depth: number;
+  relation: string;
+  /** `out`: reached along the edge's arrow from `from`; `in`: against it. */
+  direction: 'out' | 'in';
+  from: string;
+}
+
+/**
+ * The start memory, then one line per memory reached, grouped by depth: `→` along the
+ * edge's arrow, `←` against it, and the memory it was reached from below depth 1.
+ *
+ * @example
+ * formatTraverse({ id: 'a', type: 'decision', summary: 'A' }, [{ id: 'b', type: 'gotcha', summary: 'B', status: 'active', depth: 1, relation: 'refines', direction: 'in', from: 'a' }], 1)
+ * // 'a [decision] A\ndepth 1:\n  ← refines b [gotcha] B'
+ */
+export function formatTraverse(start: { id: string; type: string; summary: string }, nodes: readonly TraverseLine[], total: number): string {
+  const lines = [`${start.id} [${start.type}] ${start.summary}`];
+  if (total === 0) lines.push('No memory is linked to it.');
+  let depth = 0;
+  for (const n of nodes) {
+    if (n.depth !== depth) {
+      depth = n.depth;
+      lines.push(`depth ${depth}:`);
+    }
+    const arrow = n.direction === 'out' ? '→' : '←';
+    const extra = [n.status !== 'active' ? n.status : '', n.depth > 1 ? `via ${n.from}` : ''].filter(Boolean).join(', ');
+    lines.push(`  ${arrow} ${n.relation} ${n.id} [${n.type}] ${n.summary}${extra ? ` (${extra})` : ''}`);
+  }
+  if (total > nodes.length) lines.push(`… and ${total - nodes.length} more (raise limit, lower depth, or filter relations)`);
   return lines.join('\n');
 }

@@ -16,10 +16,11 @@ import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/
 import { z } from 'zod';
 import type { Cortex } from '../api/cortex.js';
 import type { RecallInput, RecallMode } from '../api/recall.js';
+import { RELATIONS } from '../core/edge.js';
 import type { MemoryStatus } from '../core/memory.js';
 import { MEMORY_STATUSES, MEMORY_TYPES, SCOPES } from '../core/memory.js';
 import { UsageError } from '../errors.js';
-import { errorResult, formatRecall, roundScore, shortPreview, textResult } from './format.js';
+import { errorResult, formatRecall, formatTraverse, roundScore, shortPreview, textResult } from './format.js';
 
 export interface CortexMcpOptions {
   /** A directory inside the project (default: the working directory). */
@@ -38,6 +39,11 @@ export const DEFAULT_CORTEX_MCP = {
 
 /** Most results one recall returns over MCP: every line costs the assistant context. */
 export const MAX_RECALL_LIMIT = 50;
+
+/** Memories a traversal lists by default, and at most: a hub can reach hundreds. */
+export const DEFAULT_TRAVERSE_NODES = 30;
+export const MAX_TRAVERSE_NODES = 200;
+const MAX_TRAVERSE_DEPTH = 10;
 
 export const SERVER_NAME = 'cortex';
 
@@ -65,6 +71,7 @@ const id = z.string().min(1).max(200).describe('A memory id, e.g. chose-sqlite-o
 const memoryType = z.enum(MEMORY_TYPES);
 // Spelled out rather than imported: api/recall.js would load the index at start-up.
 const RECALL_MODES = ['keyword', 'semantic', 'hybrid'] as const satisfies readonly RecallMode[];
+const relation = z.enum(RELATIONS);
 const scope = z.enum(SCOPES);
 
 const recallResult = z.object({
@@ -78,7 +85,14 @@ const recallResult = z.object({
   tags: z.array(z.string()),
   /** Set when the memory was read from another branch. */
   ref: z.object({ branch: z.string(), merged: z.boolean() }).optional(),
+  /** Directly linked memories (graph enrichment), strongest first. */
+  related: z.array(z.object({ id: z.string(), relation: z.string(), direction: z.enum(['out', 'in']) })).optional(),
+  /** The code memories this one describes (over `source_of`). */
+  code: z.array(z.object({ id: z.string(), summary: z.string() })).optional(),
 });
+
+/** Linked memories listed per recall result: enough to follow up with memory_traverse. */
+export const RELATED_PER_RESULT = 3;
 
 /**
  * Builds the server with its seven tools, not yet connected to a transport.
@@ -178,6 +192,15 @@ export function createMcpServer(options: CortexMcpOptions = {}): McpServer {
         scope: r.scope,
         tags: r.tags,
         ...(r.ref ? { ref: { branch: r.ref.branch, merged: r.ref.merged } } : {}),
+        ...(r.related && r.related.length > 0
+          ? {
+              related: r.related
+                .filter((n) => n.depth === 1)
+                .slice(0, RELATED_PER_RESULT)
+                .map((n) => ({ id: n.id, relation: n.relation, direction: n.direction })),
+            }
+          : {}),
+        ...(r.code && r.code.length > 0 ? { code: r.code.map((c) => ({ id: c.id, summary: c.summary })) } : {}),
       }));
       return textResult(formatRecall(out.query, results, notice), {
         query: out.query,
@@ -267,6 +290,13 @@ export function createMcpServer(options: CortexMcpOptions = {}): McpServer {
       const verb = { created: 'Remembered', updated: 'Updated', unchanged: 'Unchanged', duplicate: 'Already remembered' }[result.action];
       const lines = [`${verb}: ${m.id} [${m.type}] ${m.summary}`];
       if (result.redacted.length > 0) lines.push(`note: redacted ${result.redacted.join(', ')} before writing`);
+      const edges = result.links?.edges ?? [];
+      if (edges.length > 0) {
+        lines.push(`linked to similar memories: ${edges.map((e) => `${e.source === m.id ? e.target : e.source}${e.status === 'suggested' ? ' (suggested)' : ''}`).join(', ')}`);
+      }
+      for (const c of result.links?.consolidate ?? []) {
+        lines.push(`note: may duplicate ${c.a === m.id ? c.b : c.a}; queued for review (\`cortex consolidate\`)`);
+      }
       return textResult(lines.join('\n'), {
         action: result.action,
         id: m.id,
@@ -311,6 +341,128 @@ export function createMcpServer(options: CortexMcpOptions = {}): McpServer {
         id: got.memory.id,
         file: got.file,
       });
+    }),
+  );
+
+  server.registerTool(
+    'memory_link',
+    {
+      title: 'Link two memories',
+      description:
+        'Record how two memories relate, as an edge "source <relation> target": refines (narrows or elaborates), ' +
+        'derived_from (builds on), exemplifies (is an example of), contradicts, supersedes (replaces), source_of ' +
+        '(e.g. code → its description), relates_to (anything weaker). Use it when a new memory builds on, corrects ' +
+        'or replaces an earlier one, so recall and memory_traverse bring them together. A supersedes edge is ' +
+        'written as suggested until a person confirms it. Linking the same pair again updates the edge.',
+      inputSchema: z.strictObject({
+        source: id.describe('The memory the sentence starts from (the one that refines, supersedes …).'),
+        relation,
+        target: id.describe('The memory the sentence ends at.'),
+        note: z.string().max(2000).optional().describe('Why they are linked, in a sentence (kept in the edge file).'),
+        strength: z.number().min(0).max(1).optional().describe('0 to 1, how strong the relation is (default 0.5).'),
+        bidirectional: z.boolean().optional().describe('The relation holds both ways.'),
+      }),
+      outputSchema: z.object({
+        action: z.enum(['created', 'updated', 'unchanged']),
+        source: z.string(),
+        relation: z.string(),
+        target: z.string(),
+        status: z.string(),
+        strength: z.number(),
+        file: z.string(),
+      }),
+      annotations: { title: 'Link two memories', ...closed, readOnlyHint: false, destructiveHint: false, idempotentHint: true },
+    },
+    guarded(async (args) => {
+      const cortex = await open();
+      const result = await cortex.link({
+        source: args.source,
+        relation: args.relation,
+        target: args.target,
+        ...(args.note !== undefined ? { note: args.note } : {}),
+        ...(args.strength !== undefined ? { strength: args.strength } : {}),
+        ...(args.bidirectional !== undefined ? { bidirectional: args.bidirectional } : {}),
+        // DESIGN §2.1: only a person (or a confirmed consolidation) creates supersedes edges.
+        ...(args.relation === 'supersedes' ? { suggested: true } : {}),
+      });
+      const e = result.edge;
+      const verb = { created: 'Linked', updated: 'Updated', unchanged: 'Unchanged' }[result.action];
+      const lines = [`${verb}: ${e.source} ${e.relation} ${e.target} (${e.status}, strength ${e.strength})`];
+      if (e.status === 'suggested') {
+        lines.push(`note: suggested until a person confirms it with \`cortex consolidate --accept ${e.source} ${e.target}\``);
+      }
+      return textResult(lines.join('\n'), {
+        action: result.action,
+        source: e.source,
+        relation: e.relation,
+        target: e.target,
+        status: e.status,
+        strength: e.strength,
+        file: result.file,
+      });
+    }),
+  );
+
+  server.registerTool(
+    'memory_traverse',
+    {
+      title: 'Walk the memory graph',
+      description:
+        'The memories linked to one memory, level by level (depth 1 = directly linked), each with the relation ' +
+        'it was reached by. Use it to see what a decision builds on, what refines or replaces it, and the code ' +
+        'it describes, after memory_recall found the memory.',
+      inputSchema: z.strictObject({
+        id,
+        depth: z.number().int().min(1).max(MAX_TRAVERSE_DEPTH).optional().describe(`Levels to walk, 1 to ${MAX_TRAVERSE_DEPTH} (default 2).`),
+        direction: z
+          .enum(['out', 'in', 'both'])
+          .optional()
+          .describe('out follows edges from this memory, in walks them backwards, both (default) does both.'),
+        relations: z.array(relation).optional().describe('Only these relations (default all).'),
+        limit: z.number().int().min(1).max(MAX_TRAVERSE_NODES).optional().describe(`At most this many memories in the answer (default ${DEFAULT_TRAVERSE_NODES}).`),
+      }),
+      outputSchema: z.object({
+        start: z.object({ id: z.string(), type: z.string(), summary: z.string() }),
+        total: z.number(),
+        shown: z.number(),
+        nodes: z.array(
+          z.object({
+            id: z.string(),
+            type: z.string(),
+            summary: z.string(),
+            status: z.string(),
+            depth: z.number(),
+            relation: z.string(),
+            direction: z.enum(['out', 'in']),
+            from: z.string(),
+          }),
+        ),
+      }),
+      annotations: { title: 'Walk the memory graph', ...READ_ONLY },
+    },
+    guarded(async (args) => {
+      const cortex = await open();
+      const out = cortex.traverse({
+        id: args.id,
+        ...(args.depth !== undefined ? { depth: args.depth } : {}),
+        ...(args.direction !== undefined ? { direction: args.direction } : {}),
+        ...(args.relations ? { types: args.relations } : {}),
+      });
+      const all = out.levels.flatMap((level) =>
+        level.nodes.map((n) => ({
+          id: n.id,
+          type: n.type,
+          summary: n.summary,
+          status: n.status,
+          depth: level.depth,
+          relation: n.via.relation,
+          direction: n.via.direction,
+          from: n.via.from,
+        })),
+      );
+      const nodes = all.slice(0, args.limit ?? DEFAULT_TRAVERSE_NODES);
+      const start = { id: out.start.id, type: out.start.type, summary: out.start.summary };
+      return textResult(formatTraverse(start, nodes, out.total), { start, total: out.total, shown: nodes.length, nodes });
     }),
   );
 
