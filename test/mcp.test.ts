@@ -235,6 +235,12 @@ describe('cortex mcp: the graph', () => {
     expect(hit.related?.map((r) => r.id)).toContain(wal);
     expect(hit.code?.map((c) => c.id)).toEqual([code]);
 
+    // One a person made stays active when the assistant links the pair again.
+    const newer = await idOf('Chose SQLite with WAL after measuring the hooks', 'decision');
+    expect(repo.cortex(['link', newer, 'supersedes', sqlite]).code).toBe(0);
+    const relinked = await s.call('memory_link', { source: newer, relation: 'supersedes', target: sqlite, note: 'Measured.' });
+    expect(relinked.structuredContent).toMatchObject({ action: 'updated', status: 'active' });
+
     for (const [args, expected] of [
       [{ source: wal, relation: 'refines', target: wal }, /^Cannot link .* to itself/],
       [{ source: wal, relation: 'refines', target: 'no-such-memory-abcdef' }, /^No memory with id "no-such-memory-abcdef"/],

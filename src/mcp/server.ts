@@ -17,6 +17,7 @@ import { z } from 'zod';
 import type { Cortex } from '../api/cortex.js';
 import type { RecallInput, RecallMode } from '../api/recall.js';
 import { RELATIONS } from '../core/edge.js';
+import { MAX_TRAVERSE_DEPTH } from '../core/graph.js';
 import type { MemoryStatus } from '../core/memory.js';
 import { MEMORY_STATUSES, MEMORY_TYPES, SCOPES } from '../core/memory.js';
 import { UsageError } from '../errors.js';
@@ -43,7 +44,6 @@ export const MAX_RECALL_LIMIT = 50;
 /** Memories a traversal lists by default, and at most: a hub can reach hundreds. */
 export const DEFAULT_TRAVERSE_NODES = 30;
 export const MAX_TRAVERSE_NODES = 200;
-const MAX_TRAVERSE_DEPTH = 10;
 
 export const SERVER_NAME = 'cortex';
 
@@ -182,26 +182,25 @@ export function createMcpServer(options: CortexMcpOptions = {}): McpServer {
       };
       const out = await cortex.recall(input);
       const notice = out.notice;
-      const results = out.results.map((r) => ({
-        id: r.id,
-        type: r.type,
-        summary: r.summary,
-        score: roundScore(r.score),
-        preview: shortPreview(r.preview),
-        status: r.status,
-        scope: r.scope,
-        tags: r.tags,
-        ...(r.ref ? { ref: { branch: r.ref.branch, merged: r.ref.merged } } : {}),
-        ...(r.related && r.related.length > 0
-          ? {
-              related: r.related
-                .filter((n) => n.depth === 1)
-                .slice(0, RELATED_PER_RESULT)
-                .map((n) => ({ id: n.id, relation: n.relation, direction: n.direction })),
-            }
-          : {}),
-        ...(r.code && r.code.length > 0 ? { code: r.code.map((c) => ({ id: c.id, summary: c.summary })) } : {}),
-      }));
+      const results = out.results.map((r) => {
+        const related = (r.related ?? [])
+          .filter((n) => n.depth === 1)
+          .slice(0, RELATED_PER_RESULT)
+          .map((n) => ({ id: n.id, relation: n.relation, direction: n.direction }));
+        return {
+          id: r.id,
+          type: r.type,
+          summary: r.summary,
+          score: roundScore(r.score),
+          preview: shortPreview(r.preview),
+          status: r.status,
+          scope: r.scope,
+          tags: r.tags,
+          ...(r.ref ? { ref: { branch: r.ref.branch, merged: r.ref.merged } } : {}),
+          ...(related.length > 0 ? { related } : {}),
+          ...(r.code && r.code.length > 0 ? { code: r.code.map((c) => ({ id: c.id, summary: c.summary })) } : {}),
+        };
+      });
       return textResult(formatRecall(out.query, results, notice), {
         query: out.query,
         mode: out.mode,
@@ -268,6 +267,8 @@ export function createMcpServer(options: CortexMcpOptions = {}): McpServer {
         summary: z.string(),
         file: z.string(),
         redacted: z.array(z.string()),
+        /** Edges auto-linking wrote to similar memories. */
+        linked: z.array(z.object({ id: z.string(), relation: z.string(), status: z.string() })).optional(),
       }),
       // Same arguments twice store one memory: the second call finds the duplicate.
       annotations: { title: 'Remember', ...closed, readOnlyHint: false, destructiveHint: false, idempotentHint: true },
@@ -290,9 +291,9 @@ export function createMcpServer(options: CortexMcpOptions = {}): McpServer {
       const verb = { created: 'Remembered', updated: 'Updated', unchanged: 'Unchanged', duplicate: 'Already remembered' }[result.action];
       const lines = [`${verb}: ${m.id} [${m.type}] ${m.summary}`];
       if (result.redacted.length > 0) lines.push(`note: redacted ${result.redacted.join(', ')} before writing`);
-      const edges = result.links?.edges ?? [];
-      if (edges.length > 0) {
-        lines.push(`linked to similar memories: ${edges.map((e) => `${e.source === m.id ? e.target : e.source}${e.status === 'suggested' ? ' (suggested)' : ''}`).join(', ')}`);
+      const linked = (result.links?.edges ?? []).map((e) => ({ id: e.source === m.id ? e.target : e.source, relation: e.relation, status: e.status }));
+      if (linked.length > 0) {
+        lines.push(`linked to similar memories: ${linked.map((l) => `${l.id}${l.status === 'suggested' ? ' (suggested)' : ''}`).join(', ')}`);
       }
       for (const c of result.links?.consolidate ?? []) {
         lines.push(`note: may duplicate ${c.a === m.id ? c.b : c.a}; queued for review (\`cortex consolidate\`)`);
@@ -304,6 +305,7 @@ export function createMcpServer(options: CortexMcpOptions = {}): McpServer {
         summary: m.summary,
         file: result.file,
         redacted: result.redacted,
+        ...(linked.length > 0 ? { linked } : {}),
       });
     }),
   );
@@ -375,6 +377,11 @@ export function createMcpServer(options: CortexMcpOptions = {}): McpServer {
     },
     guarded(async (args) => {
       const cortex = await open();
+      // DESIGN §2.1: only a person (or a confirmed consolidation) creates supersedes edges,
+      // so the assistant's is a suggestion; one a person already made stays active.
+      const confirmed =
+        args.relation === 'supersedes' &&
+        cortex.graph().graph.edges.some((e) => e.source === args.source && e.relation === 'supersedes' && e.target === args.target && e.status === 'active');
       const result = await cortex.link({
         source: args.source,
         relation: args.relation,
@@ -382,8 +389,7 @@ export function createMcpServer(options: CortexMcpOptions = {}): McpServer {
         ...(args.note !== undefined ? { note: args.note } : {}),
         ...(args.strength !== undefined ? { strength: args.strength } : {}),
         ...(args.bidirectional !== undefined ? { bidirectional: args.bidirectional } : {}),
-        // DESIGN §2.1: only a person (or a confirmed consolidation) creates supersedes edges.
-        ...(args.relation === 'supersedes' ? { suggested: true } : {}),
+        ...(args.relation === 'supersedes' && !confirmed ? { suggested: true } : {}),
       });
       const e = result.edge;
       const verb = { created: 'Linked', updated: 'Updated', unchanged: 'Unchanged' }[result.action];
