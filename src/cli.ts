@@ -5,7 +5,7 @@
  */
 import { readFileSync, realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { CortexError, InternalError, UsageError } from './errors.js';
+import { CortexError, ISSUES_URL, InternalError, UsageError } from './errors.js';
 import { commandHelp, parseInvocation, type CommandDef, type IO } from './term/args.js';
 import { painter, shouldColor } from './term/color.js';
 
@@ -40,7 +40,6 @@ export const COMMANDS: Record<string, Entry> = {
   mcp: { summary: 'Serve the memory tools to an assistant over MCP (stdio)', load: () => import('./commands/mcp.js') },
 };
 
-export const ISSUES_URL = 'https://github.com/cortex-memory/cortex/issues';
 
 function version(): string {
   try {

@@ -3,12 +3,11 @@
  * results. Plain data in, plain data out, so every shape is testable without a server.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { CortexError, InternalError } from '../errors.js';
+import { CortexError, ISSUES_URL, InternalError } from '../errors.js';
 
 /** Longest preview of a memory body in a recall result (the full text is one `memory_get` away). */
 export const PREVIEW_CHARS = 120;
 
-export const ISSUES_URL = 'https://github.com/cortex-memory/cortex/issues';
 
 /**
  * A body's first characters on one line, cut at a word boundary.
