@@ -5,7 +5,7 @@
  */
 import { readFileSync, realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { CortexError, InternalError, UsageError } from './errors.js';
+import { CortexError, ISSUES_URL, InternalError, UsageError } from './errors.js';
 import { commandHelp, parseInvocation, type CommandDef, type IO } from './term/args.js';
 import { painter, shouldColor } from './term/color.js';
 
@@ -39,9 +39,9 @@ export const COMMANDS: Record<string, Entry> = {
   'git-hook': { summary: 'Run a git hook event (installed by init)', load: () => import('./commands/git-hook.js') },
   review: { summary: 'Accept or reject the low-confidence memories extraction queued', load: () => import('./commands/review.js') },
   hook: { summary: 'Run a Claude Code hook (reads the hook JSON on stdin)', load: () => import('./commands/hook.js') },
+  mcp: { summary: 'Serve the memory tools to an assistant over MCP (stdio)', load: () => import('./commands/mcp.js') },
 };
 
-export const ISSUES_URL = 'https://github.com/cortex-memory/cortex/issues';
 
 function version(): string {
   try {

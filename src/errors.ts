@@ -5,6 +5,9 @@
  * Only `cli.ts` turns them into output and exit codes.
  */
 
+/** Where bugs (InternalError, exit 70) are reported. */
+export const ISSUES_URL = 'https://github.com/cortex-memory/cortex/issues';
+
 export interface CortexErrorOptions {
   /** The next command to run, or what to change, in one sentence. */
   hint?: string | undefined;

@@ -90,13 +90,13 @@ describe('auto-linking on remember', () => {
     expect(listReview(cortex.context.paths, { kind: 'consolidate' })).toEqual([expect.objectContaining({ a: id, b: ids.duplicate })]);
 
     // What consolidate lists for review, and what accept and reject do.
-    const list = cortex.consolidate.list();
+    const list = await cortex.consolidate.list();
     expect(list.duplicates.map((d) => [d.a.id, d.b.id])).toEqual([[id, ids.duplicate]]);
     expect(list.suggested.map((s) => [s.source.id, s.target.id])).toEqual([[id, ids.suggested]]);
     expect((await cortex.consolidate.accept({ a: ids.suggested, b: id })).edges).toHaveLength(1);
     expect(edgeFiles(repo).find((e) => e.target === ids.suggested)?.status).toBe('active');
     expect(await cortex.consolidate.reject({ a: id, b: ids.duplicate })).toEqual({ edges: [], dismissed: true });
-    expect(cortex.consolidate.list()).toEqual({ duplicates: [], suggested: [] });
+    expect(await cortex.consolidate.list()).toEqual({ duplicates: [], suggested: [] });
 
     // An update of the same memory links nothing twice and does not bring back the rejected pair.
     const before = repo.list('.cortex/edges');

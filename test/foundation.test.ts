@@ -1,7 +1,7 @@
 /**
  * The foundation, end to end: the built CLI in real temporary git repositories.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseMemory } from '../src/core/memory-format.js';
@@ -290,5 +290,22 @@ describe('cortex --help', () => {
       expect(h.stdout).toContain(`cortex ${c}`);
       expect(h.stdout).toContain('--json');
     }
+  });
+});
+
+describe('the split index cache', () => {
+  it('rebuilds silently when the search-tree file is missing or damaged', () => {
+    const repo = tempRepo();
+    repo.cortex(['init']);
+    repo.cortex(['remember', SQLITE, '--type', 'decision']);
+    const searchFile = () => readdirSync(join(repo.dir, '.memory')).find((n) => n.startsWith('index-search-'));
+    expect(searchFile()).toBeDefined();
+    repo.write(`.memory/${searchFile()}`, 'garbage');
+    const r = repo.cortex(['recall', 'sqlite', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(json<{ results: unknown[] }>(r).results).toHaveLength(1);
+    rmSync(join(repo.dir, '.memory', searchFile()!));
+    const again = repo.cortex(['recall', 'sqlite', '--json']);
+    expect(json<{ results: unknown[] }>(again).results).toHaveLength(1);
   });
 });

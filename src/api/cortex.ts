@@ -4,17 +4,7 @@
  */
 import type { AnticipateInput, AnticipateOutput } from './anticipate.js';
 import type { CaptureInput, CaptureOutput } from './capture.js';
-import {
-  acceptSuggested,
-  listConsolidation,
-  mergeMemories,
-  rejectSuggested,
-  type ConsolidateList,
-  type MergeInput,
-  type MergeResult,
-  type ReviewPairInput,
-  type ReviewPairOutput,
-} from './consolidate.js';
+import type { ConsolidateList, MergeInput, MergeResult, ReviewPairInput, ReviewPairOutput } from './consolidate.js';
 import { openContext, type Context, type OpenCortexOptions } from './context.js';
 import {
   link,
@@ -45,13 +35,13 @@ import {
   type UpdateInput,
   type UpdateResult,
 } from './memories.js';
-import { lifecycle, type LifecycleInput, type LifecycleOutput } from './lifecycle.js';
+import type { LifecycleInput, LifecycleOutput } from './lifecycle.js';
 import { recall, type RecallInput, type RecallOutput } from './recall.js';
 import { remember, type RememberInput, type RememberResult } from './remember.js';
 import type { ReviewItem } from './review.js';
 import { recordAccess } from './signals.js';
 import { status, type StatusOutput } from './status.js';
-import { surface, type SurfaceInput, type SurfaceOutput } from './surface.js';
+import type { SurfaceInput, SurfaceOutput } from './surface.js';
 
 export interface Cortex {
   /** The resolved context: root, paths, configuration. */
@@ -74,7 +64,7 @@ export interface Cortex {
   /** The graph with its centrality (for ranking and the lifecycle's hub protection). */
   graph(options?: OpenGraphOptions): GraphView;
   consolidate: {
-    list(): ConsolidateList;
+    list(): Promise<ConsolidateList>;
     accept(input: ReviewPairInput): Promise<ReviewPairOutput>;
     reject(input: ReviewPairInput): Promise<ReviewPairOutput>;
     merge(input: MergeInput): Promise<MergeResult>;
@@ -140,16 +130,17 @@ export function openCortex(options: OpenCortexOptions = {}): Cortex {
     unlink: (input) => unlink(ctx, input),
     traverse: (input) => traverseMemories(ctx, input),
     graph: (options) => openGraph(ctx, options),
+    // Imported on demand, so that recall, remember and the hooks do not load the markdown
+    // toolchain (the briefing), the consolidation code or the vector code.
     consolidate: {
-      list: () => listConsolidation(ctx),
-      accept: (input) => acceptSuggested(ctx, input),
-      reject: (input) => rejectSuggested(ctx, input),
-      merge: (input) => mergeMemories(ctx, input),
+      list: async () => (await import('./consolidate.js')).listConsolidation(ctx),
+      accept: async (input) => (await import('./consolidate.js')).acceptSuggested(ctx, input),
+      reject: async (input) => (await import('./consolidate.js')).rejectSuggested(ctx, input),
+      merge: async (input) => (await import('./consolidate.js')).mergeMemories(ctx, input),
     },
-    // Imported on demand: the vector code stays off every other command's path.
     embed: async (input) => (await import('./embed.js')).embedIndex(ctx, input),
-    surface: (input) => surface(ctx, input),
-    lifecycle: (input) => lifecycle(ctx, input),
+    surface: async (input) => (await import('./surface.js')).surface(ctx, input),
+    lifecycle: async (input) => (await import('./lifecycle.js')).lifecycle(ctx, input),
     // Imported on demand, like embed: transcript parsing and extraction are large modules.
     capture: async (input) => (await import('./capture.js')).captureTranscript(ctx, input),
     anticipate: async (input) => (await import('./anticipate.js')).anticipate(ctx, input),

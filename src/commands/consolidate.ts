@@ -32,7 +32,7 @@ const command: CommandDef = {
     const p = io.paint;
     if (mode === undefined) {
       if (inv.positionals.length > 0) throw new UsageError('Listing takes no arguments.', { hint: 'Did you mean --merge, --accept or --reject?' });
-      const out = cortex.consolidate.list();
+      const out = await cortex.consolidate.list();
       if (inv.json) {
         printJson(io, { duplicates: out.duplicates, suggested: out.suggested });
         return 0;

@@ -253,7 +253,12 @@ describe('renderEntry', () => {
         const m = memory({ id: 'a-aaaaaa', body: lines.join('\n').trim() });
         expect(renderEntry(m).text).toBe(renderEntry(m, { fastPath: false }).text);
       }),
-      { numRuns: 400 },
+      { numRuns: 2000 },
     );
+  });
+
+  it('leaves a list that continues after a blank line to remark (loose lists)', () => {
+    const m = memory({ id: 'a-aaaaaa', body: '- [ ] a task\n\n- [x] done task\n- a list item' });
+    expect(renderEntry(m).text).toBe(renderEntry(m, { fastPath: false }).text);
   });
 });

@@ -254,15 +254,20 @@ function plainBody(body: string): string | undefined {
   const blocks: string[] = [];
   let current: string[] = [];
   let kind: 'p' | 'li' | undefined;
+  let previous: 'p' | 'li' | undefined;
   for (const line of body.split('\n')) {
     if (/^[ \t]*$/.test(line)) {
       if (current.length > 0) blocks.push(current.join('\n'));
       current = [];
+      if (kind !== undefined) previous = kind;
       kind = undefined;
       continue;
     }
     const k = line.startsWith('- ') ? (PLAIN_ITEM.test(line) ? 'li' : undefined) : PLAIN_LINE.test(line) ? 'p' : undefined;
     if (k === undefined || (kind !== undefined && k !== kind)) return undefined;
+    // List items after a blank line continue one loose list, which remark spaces out
+    // differently: leave that to remark.
+    if (kind === undefined && k === 'li' && previous === 'li') return undefined;
     kind = k;
     current.push(line);
   }

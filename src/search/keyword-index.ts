@@ -3,8 +3,8 @@
  * plus a stat cache (file → size, mtime, content hash) so a warm run re-reads only
  * the files that changed. A missing, corrupt or mismatched cache is rebuilt silently.
  */
-import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import MiniSearch, { type SearchResult } from 'minisearch';
 import type { Diagnostic, Memory, MemoryStatus, MemoryType, Scope } from '../core/memory.js';
@@ -12,12 +12,13 @@ import { normalizeBody } from '../core/memory-format.js';
 import { feedbackTerms, planQuery } from '../core/query.js';
 import { processTerm, tokenize } from '../core/text.js';
 import { writeFileAtomic } from '../store/atomic.js';
+import { loadSearchState, saveSearchState } from './search-state.js';
 import { displayPath, listMemoryFiles, readMemoryFile, type MemoryFileEntry } from '../store/memory-store.js';
 import type { TierPaths } from '../store/paths.js';
 
 /** Bump when the cache layout or the text analysis changes: old caches are rebuilt. */
-// 6: `[[links]]` are indexed (graph), on top of 5 (field weights).
-export const INDEX_FORMAT_VERSION = 6;
+// 6: `[[links]]` are indexed (graph), on top of 5 (field weights). 7: the search tree in its own file.
+export const INDEX_FORMAT_VERSION = 7;
 
 /**
  * Search-time field weights. `text` is the whole memory (summary and body, the summary once),
@@ -100,8 +101,12 @@ interface IndexFile {
   optionsHash: string;
   files: Record<string, FileEntry>;
   docs: Record<string, IndexedDoc>;
-  search: unknown;
+  /** Name of the file in `.memory/` that holds the search tree (see search-state.ts). */
+  searchFile: string;
 }
+
+/** Search-tree files older than this that no index points to are deleted on save. */
+const STALE_SEARCH_FILE_MS = 60_000;
 
 const MINISEARCH_OPTIONS = {
   fields: FIELDS,
@@ -241,6 +246,24 @@ function coordinate(results: SearchResult[], expansions: ReadonlySet<string>): S
   return out.sort((a, b) => b.score * Math.max(1, b.count) - a.score * Math.max(1, a.count));
 }
 
+function removeStaleSearchFiles(dir: string, keep: string): void {
+  const now = Date.now();
+  const others: { name: string; mtimeMs: number }[] = [];
+  for (const name of readdirSync(dir)) {
+    if (name === keep || !name.startsWith('index-search-') || !name.endsWith('.v8')) continue;
+    try {
+      others.push({ name, mtimeMs: statSync(join(dir, name)).mtimeMs });
+    } catch {
+      // Removed by another process meanwhile.
+    }
+  }
+  // The newest previous file may be what a concurrent reader is about to load: keep it.
+  others.sort((a, b) => b.mtimeMs - a.mtimeMs);
+  for (const { name, mtimeMs } of others.slice(1)) {
+    if (now - mtimeMs > STALE_SEARCH_FILE_MS) rmSync(join(dir, name), { force: true });
+  }
+}
+
 /** Extracts `[[id]]` links; replaced by the graph module's parser when present. */
 export type LinkExtractor = (body: string) => string[];
 const NO_LINKS: LinkExtractor = () => [];
@@ -252,44 +275,65 @@ export class KeywordIndex {
   private files: Record<string, FileEntry>;
   readonly docs: Map<string, IndexedDoc>;
   // Loading the MiniSearch tree is the largest cost of opening the index (10,000 memories:
-  // hundreds of ms), and only a query needs it: list, status and graph walks never do.
+  // tens of ms even from V8's serializer), and only a query needs it: list, status and
+  // graph walks never do. It lives in its own file, read on first use.
   private searchIndex: MiniSearch | undefined;
-  private searchData: unknown;
+  private searchFile: string | undefined;
+  private readonly cacheDir: string | undefined;
+  private lastRefresh: { paths: TierPaths; options: Parameters<KeywordIndex['refresh']>[1] } | undefined;
   private dirty: boolean;
+  /** The search tree changed since it was loaded: save writes a new search file. */
+  private searchDirty: boolean;
   /** True when the cache could not be used and the index was built from scratch. */
   readonly rebuilt: boolean;
 
-  private constructor(data: IndexFile | undefined) {
+  private constructor(data: IndexFile | undefined, cacheDir?: string) {
+    this.cacheDir = cacheDir;
     if (data) {
       this.files = data.files;
       this.docs = new Map(Object.entries(data.docs));
-      this.searchData = data.search;
+      this.searchFile = data.searchFile;
       this.dirty = false;
+      this.searchDirty = false;
       this.rebuilt = false;
     } else {
       this.files = {};
       this.docs = new Map();
       this.searchIndex = new MiniSearch(MINISEARCH_OPTIONS);
       this.dirty = true;
+      this.searchDirty = true;
       this.rebuilt = true;
     }
   }
 
   private get search(): MiniSearch {
     if (!this.searchIndex) {
+      const path = this.cacheDir && this.searchFile ? join(this.cacheDir, this.searchFile) : undefined;
+      let loaded: MiniSearch | undefined;
       try {
-        this.searchIndex = MiniSearch.loadJS(this.searchData as never, MINISEARCH_OPTIONS);
+        loaded = path ? loadSearchState(readFileSync(path), MINISEARCH_OPTIONS) : undefined;
       } catch {
-        // Damaged beyond what `load` checks: forget every file so this run's refresh
-        // (or the next one) re-reads them all into a fresh index. Never fatal.
+        loaded = undefined;
+      }
+      if (loaded) {
+        this.searchIndex = loaded;
+      } else {
+        // The search file is gone or damaged (another process replaced it, a crash):
+        // forget every file and index them all again now. Never fatal, never empty results.
         this.searchIndex = new MiniSearch(MINISEARCH_OPTIONS);
         this.files = {};
         this.docs.clear();
         this.dirty = true;
+        this.searchDirty = true;
+        if (this.lastRefresh) this.refresh(this.lastRefresh.paths, this.lastRefresh.options);
       }
-      this.searchData = undefined;
     }
     return this.searchIndex;
+  }
+
+  private markSearchChanged(): void {
+    this.searchDirty = true;
+    this.dirty = true;
   }
 
   static indexPath(paths: TierPaths): string {
@@ -301,14 +345,14 @@ export class KeywordIndex {
     let data: IndexFile | undefined;
     try {
       const parsed = JSON.parse(readFileSync(KeywordIndex.indexPath(paths), 'utf8')) as IndexFile;
-      const search = parsed?.search as { serializationVersion?: unknown; index?: unknown } | undefined;
       if (
         parsed?.version === INDEX_FORMAT_VERSION &&
         parsed.optionsHash === OPTIONS_HASH &&
         parsed.files &&
         parsed.docs &&
-        typeof search?.serializationVersion === 'number' &&
-        search.index !== undefined
+        typeof parsed.searchFile === 'string' &&
+        /^index-search-[0-9a-f]+\.v8$/.test(parsed.searchFile) &&
+        existsSync(join(paths.cacheDir, parsed.searchFile))
       ) {
         data = parsed;
       }
@@ -317,12 +361,12 @@ export class KeywordIndex {
     }
     if (data) {
       try {
-        return new KeywordIndex(data);
+        return new KeywordIndex(data, paths.cacheDir);
       } catch {
         // A cache that parses as JSON but not as an index: rebuild.
       }
     }
-    return new KeywordIndex(undefined);
+    return new KeywordIndex(undefined, paths.cacheDir);
   }
 
   /** An empty index that ignores any cache (a full rebuild). */
@@ -343,6 +387,7 @@ export class KeywordIndex {
    * those whose size or mtime changed, and parse only those whose content changed.
    */
   refresh(paths: TierPaths, options: { base: string; links?: LinkExtractor; entries?: MemoryFileEntry[] }): RefreshReport {
+    this.lastRefresh = { paths, options: { base: options.base, ...(options.links ? { links: options.links } : {}) } };
     const links = options.links ?? NO_LINKS;
     const entries = options.entries ?? listMemoryFiles(paths);
     const report: RefreshReport = { added: 0, updated: 0, removed: 0, diagnostics: [] };
@@ -372,6 +417,7 @@ export class KeywordIndex {
         if (this.docs.has(memory.id)) this.removeDoc(memory.id);
         this.docs.set(memory.id, toDoc(memory, shown, links(memory.body)));
         this.search.add(searchDoc(memory));
+        this.markSearchChanged();
         fileEntry.id = memory.id;
         if (known) report.updated++;
         else report.added++;
@@ -398,7 +444,10 @@ export class KeywordIndex {
   private removeDoc(id: string): void {
     if (!this.docs.has(id)) return;
     this.docs.delete(id);
-    if (this.search.has(id)) this.search.discard(id);
+    if (this.search.has(id)) {
+      this.search.discard(id);
+      this.markSearchChanged();
+    }
   }
 
   /** Records a memory just written by this process, so the index need not re-read it. */
@@ -410,8 +459,8 @@ export class KeywordIndex {
     const shown = displayPath(entry.path, options.base);
     this.docs.set(memory.id, toDoc(memory, shown, (options.links ?? NO_LINKS)(memory.body)));
     this.search.add(searchDoc(memory));
+    this.markSearchChanged();
     this.files[name] = { size: entry.size, mtimeMs: entry.mtimeMs, hash: sha1(text), id: memory.id };
-    this.dirty = true;
   }
 
   /** Forgets a memory whose file was deleted by this process. */
@@ -421,20 +470,29 @@ export class KeywordIndex {
     this.dirty = true;
   }
 
-  /** Saves the cache atomically when anything changed. */
+  /**
+   * Saves the cache atomically when anything changed: a new search-tree file when the tree
+   * changed (then the index that points to it), otherwise only the index. Readers that
+   * loaded the previous index keep a valid search file for a while; older ones are removed.
+   */
   save(paths: TierPaths): void {
     if (!this.dirty) return;
-    if (this.searchIndex && this.searchIndex.dirtCount > 0) this.searchIndex.vacuum();
+    if (this.searchDirty || this.searchFile === undefined) {
+      const name = `index-search-${randomBytes(6).toString('hex')}.v8`;
+      writeFileAtomic(join(paths.cacheDir, name), saveSearchState(this.search));
+      this.searchFile = name;
+    }
     const data: IndexFile = {
       version: INDEX_FORMAT_VERSION,
       optionsHash: OPTIONS_HASH,
       files: this.files,
       docs: Object.fromEntries(this.docs),
-      // Never loaded: the search data is unchanged, written back as read.
-      search: this.searchIndex ? this.searchIndex.toJSON() : this.searchData,
+      searchFile: this.searchFile,
     };
     writeFileAtomic(KeywordIndex.indexPath(paths), JSON.stringify(data));
+    if (this.searchDirty) removeStaleSearchFiles(paths.cacheDir, this.searchFile);
     this.dirty = false;
+    this.searchDirty = false;
   }
 
   /** True when `doc` passes the filters. */

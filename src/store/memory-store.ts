@@ -4,7 +4,7 @@
  * A file is never rewritten unless its bytes change.
  */
 import { closeSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { MemoryNotFoundError, isErrnoCode } from '../errors.js';
 import { formatDate, type Diagnostic, type Memory } from '../core/memory.js';
 import { parseMemory, renderMemory } from '../core/memory-format.js';
@@ -40,16 +40,15 @@ export function listMemoryFiles(paths: TierPaths): MemoryFileEntry[] {
     throw err;
   }
   const entries: MemoryFileEntry[] = [];
+  // Every warm command stats every memory file: keep this loop lean (no path.join, no
+  // exception for a file deleted meanwhile).
+  const dir = paths.memoriesDir.endsWith(sep) ? paths.memoriesDir : paths.memoriesDir + sep;
   for (const name of names.sort()) {
-    if (!name.endsWith('.md') || name.startsWith('.')) continue;
-    const path = join(paths.memoriesDir, name);
-    try {
-      const st = statSync(path);
-      if (!st.isFile()) continue;
-      entries.push({ path, id: name.slice(0, -3), size: st.size, mtimeMs: st.mtimeMs });
-    } catch (err) {
-      if (!isErrnoCode(err, 'ENOENT')) throw err;
-    }
+    if (!name.endsWith('.md') || name.charCodeAt(0) === 46 /* . */) continue;
+    const path = dir + name;
+    const st = statSync(path, { throwIfNoEntry: false });
+    if (!st || !st.isFile()) continue;
+    entries.push({ path, id: name.slice(0, -3), size: st.size, mtimeMs: st.mtimeMs });
   }
   return entries;
 }

@@ -1,0 +1,396 @@
+/**
+ * `cortex mcp`, end to end: the BUILT cli started as a child process, driven by the
+ * SDK's real Client over stdio in real temporary git repositories.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { parseMemory } from '../src/core/memory-format.js';
+import { MODEL_DIR, tinyEnv } from './helpers/models.js';
+import { CLI, json, REPO_ROOT, tempRepo, type TempRepo } from './helpers/repo.js';
+
+interface Session {
+  client: Client;
+  /** Calls a tool; the result, never an exception, for tool errors. */
+  call(name: string, args?: Record<string, unknown>): Promise<CallToolResult>;
+  /** Everything the server wrote on stderr so far. */
+  stderr(): string;
+  /** Errors the client saw on the connection (a non-JSON line on stdout would land here). */
+  errors: Error[];
+}
+
+async function connect(repo: TempRepo, options: { args?: string[]; nodeArgs?: string[]; env?: NodeJS.ProcessEnv } = {}): Promise<Session> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [...(options.nodeArgs ?? []), CLI, 'mcp', ...(options.args ?? [])],
+    cwd: repo.dir,
+    env: { ...repo.env, ...options.env } as Record<string, string>,
+    stderr: 'pipe',
+  });
+  let stderr = '';
+  transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString('utf8')));
+  const client = new Client({ name: 'cortex-test', version: '0.0.0' });
+  const errors: Error[] = [];
+  client.onerror = (err) => errors.push(err);
+  await client.connect(transport);
+  onTestFinished(() => client.close());
+  return {
+    client,
+    call: async (name, args = {}) => (await client.callTool({ name, arguments: args })) as CallToolResult,
+    stderr: () => stderr,
+    errors,
+  };
+}
+
+function text(result: CallToolResult): string {
+  return result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
+}
+
+function initialised(): TempRepo {
+  const repo = tempRepo();
+  expect(repo.cortex(['init']).code).toBe(0);
+  return repo;
+}
+
+const SQLITE = 'Chose SQLite over Postgres because zero-config matters on every laptop';
+
+describe('cortex mcp: tools/list', () => {
+  it('lists the seven memory tools with schemas, descriptions and annotations', async () => {
+    const repo = initialised();
+    const s = await connect(repo);
+    const { tools } = await s.client.listTools();
+    const byName = new Map(tools.map((t) => [t.name, t]));
+    expect([...byName.keys()].sort()).toEqual([
+      'memory_forget',
+      'memory_get',
+      'memory_link',
+      'memory_recall',
+      'memory_remember',
+      'memory_status',
+      'memory_traverse',
+    ]);
+    for (const t of tools) {
+      expect(t.description!.length, t.name).toBeGreaterThan(80);
+      expect(t.inputSchema.type, t.name).toBe('object');
+      expect(t.annotations?.openWorldHint, t.name).toBe(false);
+    }
+    for (const name of ['memory_recall', 'memory_get', 'memory_traverse', 'memory_status']) {
+      expect(byName.get(name)!.annotations, name).toMatchObject({ readOnlyHint: true, idempotentHint: true });
+    }
+    expect(byName.get('memory_forget')!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
+    expect(byName.get('memory_remember')!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false });
+    expect(byName.get('memory_link')!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false });
+    expect(byName.get('memory_recall')!.inputSchema.required).toEqual(['query']);
+    expect(byName.get('memory_remember')!.inputSchema.required).toEqual(expect.arrayContaining(['summary', 'type']));
+    expect(byName.get('memory_get')!.inputSchema.required).toEqual(['id']);
+    expect(s.errors).toEqual([]);
+  });
+});
+
+describe('cortex mcp: a memory through its life', () => {
+  it('remembers, recalls, reads, archives and deletes through the real client', async () => {
+    const repo = initialised();
+    const s = await connect(repo);
+
+    const remembered = await s.call('memory_remember', {
+      summary: SQLITE,
+      type: 'decision',
+      body: 'PostgreSQL was rejected: it needs a running daemon.',
+      tags: ['storage'],
+      files: ['src/db.ts'],
+    });
+    expect(remembered.isError, text(remembered)).toBeFalsy();
+    const made = remembered.structuredContent as { action: string; id: string; file: string };
+    expect(made.action).toBe('created');
+    expect(text(remembered)).toContain(made.id);
+    const onDisk = repo.read(made.file);
+    const parsed = parseMemory(onDisk, { file: made.file, expectedId: made.id });
+    expect(parsed.memory).toMatchObject({ type: 'decision', summary: SQLITE, tags: ['storage'], source: { files: ['src/db.ts'], branch: 'main' } });
+
+    // The same arguments again store nothing new (the tool is marked idempotent).
+    const again = await s.call('memory_remember', { summary: SQLITE, type: 'decision', body: 'PostgreSQL was rejected: it needs a running daemon.', tags: ['storage'], files: ['src/db.ts'] });
+    expect(again.structuredContent).toMatchObject({ action: 'duplicate', id: made.id });
+
+    await s.call('memory_remember', { summary: 'The CI runner has no GPU', type: 'gotcha' });
+    const recalled = await s.call('memory_recall', { query: 'which database did we pick' });
+    expect(recalled.isError, text(recalled)).toBeFalsy();
+    const hits = (recalled.structuredContent as { results: { id: string; preview: string; type: string }[] }).results;
+    expect(hits[0]).toMatchObject({ id: made.id, type: 'decision' });
+    expect(hits[0]!.preview).toContain('PostgreSQL was rejected');
+    expect(text(recalled).split('\n')[1]).toContain(made.id);
+
+    const got = await s.call('memory_get', { id: made.id });
+    expect(got.isError, text(got)).toBeFalsy();
+    expect(text(got)).toBe(repo.read(made.file));
+
+    // Reading counts as an access (usage signals); forgetting does not.
+    const accesses = () => (JSON.parse(repo.read('.memory/signals.json')) as { signals: Record<string, { accessCount: number }> }).signals[made.id]?.accessCount;
+    const read = accesses();
+    expect(read).toBeGreaterThan(0);
+    const forgotten = await s.call('memory_forget', { id: made.id });
+    expect(forgotten.structuredContent).toMatchObject({ action: 'archived', id: made.id });
+    expect(accesses()).toBe(read);
+    expect(parseMemory(repo.read(made.file), { file: made.file }).memory?.status).toBe('archived');
+    const after = (await s.call('memory_recall', { query: 'which database did we pick' })).structuredContent as { results: { id: string }[] };
+    expect(after.results.map((r) => r.id)).not.toContain(made.id);
+    const archived = (await s.call('memory_recall', { query: 'which database did we pick', status: ['archived'] })).structuredContent as {
+      results: { id: string; status: string }[];
+    };
+    expect(archived.results[0]).toMatchObject({ id: made.id, status: 'archived' });
+
+    const deleted = await s.call('memory_forget', { id: made.id, hard: true });
+    expect(deleted.structuredContent).toMatchObject({ action: 'deleted' });
+    expect(existsSync(join(repo.dir, made.file))).toBe(false);
+
+    const status = await s.call('memory_status');
+    expect(status.structuredContent).toMatchObject({ tiers: [{ scope: 'project', total: 1, byType: { gotcha: 1 } }] });
+    expect(s.errors).toEqual([]);
+  });
+
+  it("reads another branch's memories from git, and says which branch", async () => {
+    const repo = initialised();
+    expect(repo.git(['add', '-A']).code).toBe(0);
+    expect(repo.git(['commit', '-qm', 'init']).code).toBe(0);
+    expect(repo.git(['checkout', '-qb', 'feat/storage']).code).toBe(0);
+    const s = await connect(repo);
+    const made = (await s.call('memory_remember', { summary: SQLITE, type: 'decision' })).structuredContent as { id: string };
+    expect(repo.cortex(['project']).code).toBe(0);
+    repo.git(['add', '-A']);
+    const committed = repo.git(['commit', '-qm', 'storage decision']);
+    expect(committed.code, committed.stderr).toBe(0);
+    expect(repo.git(['checkout', '-q', 'main']).code).toBe(0);
+
+    const here = (await s.call('memory_recall', { query: 'which database did we pick' })).structuredContent as { results: unknown[] };
+    expect(here.results).toEqual([]);
+    const there = await s.call('memory_recall', { query: 'which database did we pick', branch: 'feat/storage' });
+    expect(there.isError, text(there)).toBeFalsy();
+    expect((there.structuredContent as { results: unknown[] }).results[0]).toMatchObject({ id: made.id, ref: { branch: 'feat/storage', merged: false } });
+    expect(text(there)).toContain('(on feat/storage, not merged)');
+    const all = (await s.call('memory_recall', { query: 'which database did we pick', all_branches: true })).structuredContent as { results: { id: string }[] };
+    expect(all.results.map((r) => r.id)).toContain(made.id);
+    const missing = await s.call('memory_recall', { query: 'x', branch: 'no-such-branch' });
+    expect(missing.isError).toBe(true);
+  });
+
+  it('finds a .cortex/ created after the server started', async () => {
+    const repo = tempRepo();
+    const s = await connect(repo);
+    const before = await s.call('memory_recall', { query: 'anything' });
+    expect(before.isError).toBe(true);
+    expect(text(before)).toMatch(/^No \.cortex\/ directory found in .*\nhint: Run `cortex init`/);
+    expect(repo.cortex(['init']).code).toBe(0);
+    const after = await s.call('memory_remember', { summary: 'Set up after the server started', type: 'context' });
+    expect(after.isError, text(after)).toBeFalsy();
+  });
+});
+
+describe('cortex mcp: the graph', () => {
+  it('links memories, walks the links, and shows them in recall', async () => {
+    const repo = initialised();
+    const s = await connect(repo);
+    const idOf = async (summary: string, type: string, extra: Record<string, unknown> = {}) => {
+      const r = await s.call('memory_remember', { summary, type, ...extra });
+      expect(r.isError, text(r)).toBeFalsy();
+      return (r.structuredContent as { id: string }).id;
+    };
+    const sqlite = await idOf(SQLITE, 'decision');
+    const wal = await idOf('Hooks write concurrently, so the SQLite database runs in WAL mode', 'gotcha');
+    const code = await idOf('src/db.ts opens the database', 'code');
+    const old = await idOf('Chose flat JSON files for storage', 'decision');
+
+    const linked = await s.call('memory_link', { source: wal, relation: 'refines', target: sqlite, note: 'WAL is how SQLite copes with the hooks.' });
+    expect(linked.isError, text(linked)).toBeFalsy();
+    expect(linked.structuredContent).toMatchObject({ action: 'created', source: wal, relation: 'refines', target: sqlite, status: 'active' });
+    const edgeFile = (linked.structuredContent as { file: string }).file;
+    expect(edgeFile).toBe(`.cortex/edges/${wal}--refines--${sqlite}.md`);
+    expect(repo.read(edgeFile)).toContain('WAL is how SQLite copes with the hooks.');
+    const again = await s.call('memory_link', { source: wal, relation: 'refines', target: sqlite, note: 'WAL is how SQLite copes with the hooks.' });
+    expect(again.structuredContent).toMatchObject({ action: 'unchanged' });
+    await s.call('memory_link', { source: code, relation: 'source_of', target: sqlite });
+
+    // Only a person creates supersedes edges: from the assistant it is a suggestion.
+    const supersedes = await s.call('memory_link', { source: sqlite, relation: 'supersedes', target: old });
+    expect(supersedes.structuredContent).toMatchObject({ status: 'suggested' });
+    expect(text(supersedes)).toMatch(/cortex consolidate --accept/);
+
+    const walked = await s.call('memory_traverse', { id: sqlite });
+    expect(walked.isError, text(walked)).toBeFalsy();
+    const w = walked.structuredContent as { total: number; nodes: { id: string; depth: number; relation: string; direction: string }[] };
+    expect(w.nodes.map((n) => n.id).sort()).toEqual([code, wal].sort());
+    expect(w.nodes.find((n) => n.id === wal)).toMatchObject({ depth: 1, relation: 'refines', direction: 'in' });
+    expect(text(walked)).toMatch(new RegExp(`← refines ${wal} \\[gotcha\\]`));
+    const out = (await s.call('memory_traverse', { id: wal, direction: 'out', depth: 2 })).structuredContent as { nodes: { id: string; depth: number }[] };
+    expect(out.nodes).toEqual([expect.objectContaining({ id: sqlite, depth: 1 })]);
+    const limited = (await s.call('memory_traverse', { id: sqlite, limit: 1 })).structuredContent as { total: number; shown: number };
+    expect(limited).toMatchObject({ total: 2, shown: 1 });
+
+    const recalled = (await s.call('memory_recall', { query: 'which database did we pick' })).structuredContent as {
+      results: { id: string; related?: { id: string }[]; code?: { id: string }[] }[];
+    };
+    const hit = recalled.results.find((r) => r.id === sqlite)!;
+    expect(hit.related?.map((r) => r.id)).toContain(wal);
+    expect(hit.code?.map((c) => c.id)).toEqual([code]);
+
+    // One a person made stays active when the assistant links the pair again.
+    const newer = await idOf('Chose SQLite with WAL after measuring the hooks', 'decision');
+    expect(repo.cortex(['link', newer, 'supersedes', sqlite]).code).toBe(0);
+    const relinked = await s.call('memory_link', { source: newer, relation: 'supersedes', target: sqlite, note: 'Measured.' });
+    expect(relinked.structuredContent).toMatchObject({ action: 'updated', status: 'active' });
+
+    for (const [args, expected] of [
+      [{ source: wal, relation: 'refines', target: wal }, /^Cannot link .* to itself/],
+      [{ source: wal, relation: 'refines', target: 'no-such-memory-abcdef' }, /^No memory with id "no-such-memory-abcdef"/],
+      [{ source: wal, relation: 'is_like', target: sqlite }, /relation/],
+      [{ source: '../x', relation: 'refines', target: sqlite }, /^Invalid memory id/],
+      [{ source: wal, relation: 'refines', target: sqlite, strength: 2 }, /strength/],
+    ] as const) {
+      const r = await s.call('memory_link', args);
+      expect(r.isError, JSON.stringify(args)).toBe(true);
+      expect(text(r)).toMatch(expected);
+    }
+    const missing = await s.call('memory_traverse', { id: 'no-such-memory-abcdef' });
+    expect(missing.isError).toBe(true);
+    expect(text(missing)).toMatch(/^No memory with id/);
+    expect(s.errors).toEqual([]);
+  });
+});
+
+describe('cortex mcp: bad arguments', () => {
+  it('answers each with a tool error and keeps serving', async () => {
+    const repo = initialised();
+    const s = await connect(repo);
+    const bad: [string, Record<string, unknown>, RegExp][] = [
+      ['memory_get', { id: 42 }, /expected string/],
+      ['memory_get', {}, /id/],
+      ['memory_get', { id: '../../etc/passwd' }, /^Invalid memory id "\.\.\/\.\.\/etc\/passwd": it contains a path separator\.\nhint: /],
+      ['memory_get', { id: 'no-such-memory-abcdef' }, /^No memory with id "no-such-memory-abcdef"\.\nhint: .*memory_recall/],
+      ['memory_forget', { id: '/etc/passwd' }, /^Invalid memory id/],
+      ['memory_forget', { id: 'no-such-memory-abcdef' }, /^No memory with id/],
+      ['memory_recall', { query: 'x', limit: 'ten' }, /limit/],
+      ['memory_recall', { query: 'x', limit: 0 }, /limit/],
+      ['memory_recall', { query: 'x', types: ['opinion'] }, /types/],
+      ['memory_recall', { query: 'x', since: 'last tuesday' }, /^Cannot read --since "last tuesday"\.\nhint: /],
+      ['memory_recall', { query: '   ' }, /^The query is empty\./],
+      ['memory_recall', { querry: 'typo' }, /querry|query/],
+      ['memory_remember', { summary: 'No type given' }, /type/],
+      ['memory_remember', { summary: 'x', type: 'decision', priority: 11 }, /priority/],
+      ['memory_remember', { summary: '  ', type: 'decision' }, /^Nothing to remember/],
+      ['memory_status', { verbose: true }, /verbose/],
+    ];
+    for (const [name, args, expected] of bad) {
+      const r = await s.call(name, args);
+      expect(r.isError, `${name} ${JSON.stringify(args)}: ${text(r)}`).toBe(true);
+      expect(text(r), `${name} ${JSON.stringify(args)}`).toMatch(expected);
+    }
+    // Nothing was written, nothing was read outside .cortex/, and the server still works.
+    expect(repo.list('.cortex/memories')).toEqual([]);
+    const ok = await s.call('memory_remember', { summary: 'Still serving after bad arguments', type: 'context' });
+    expect(ok.isError, text(ok)).toBeFalsy();
+    expect(s.errors).toEqual([]);
+    expect(s.stderr()).not.toMatch(/bug in cortex|TypeError|at .*\.js:\d+/);
+  });
+});
+
+describe('cortex mcp: stdout and startup', () => {
+  const TRACE = join(REPO_ROOT, 'test', 'helpers', 'trace-imports.mjs');
+  const heavy = (mods: string[]) => mods.filter((m) => /\/dist\/api\/|minisearch|isomorphic-git|\/yaml\/|gray-matter|remark|unified|@huggingface|onnxruntime/.test(m));
+  const traced = async (repo: TempRepo, env: NodeJS.ProcessEnv = {}) => {
+    const file = join(repo.home, 'trace.txt');
+    writeFileSync(file, '');
+    const s = await connect(repo, { nodeArgs: ['--import', TRACE], env: { ...env, CORTEX_TRACE_IMPORTS: file } });
+    return { s, modules: () => readFileSync(file, 'utf8').split('\n').filter(Boolean) };
+  };
+
+  it('starts without the API, the index, YAML, git or the embedding stack, and loads them on the first call', async () => {
+    const repo = initialised();
+    const { s, modules } = await traced(repo);
+    await s.client.listTools();
+    const atStart = modules();
+    expect(atStart.some((m) => m.endsWith('/dist/mcp/server.js'))).toBe(true);
+    expect(heavy(atStart)).toEqual([]);
+    // The trace does see them once a tool needs them, so the check above can fail.
+    await s.call('memory_remember', { summary: 'Loaded on demand', type: 'context' });
+    const later = heavy(modules());
+    expect(later.some((m) => m.endsWith('/dist/api/cortex.js'))).toBe(true);
+    expect(later.some((m) => m.includes('isomorphic-git'))).toBe(true);
+    expect(later.filter((m) => /@huggingface|onnxruntime/.test(m))).toEqual([]);
+  });
+
+  it.skipIf(!MODEL_DIR)('loads the embedding model only for the first semantic recall', async () => {
+    const repo = initialised();
+    const { s, modules } = await traced(repo, tinyEnv());
+    await s.call('memory_remember', { summary: SQLITE, type: 'decision' });
+    await s.call('memory_remember', { summary: 'The CI runner has no GPU', type: 'gotcha' });
+    const keyword = await s.call('memory_recall', { query: 'database' });
+    expect(keyword.structuredContent).toMatchObject({ mode: 'keyword' });
+    expect(modules().filter((m) => m.includes('@huggingface'))).toEqual([]);
+    const semantic = await s.call('memory_recall', { query: 'which storage engine', mode: 'semantic' });
+    expect(semantic.isError, text(semantic)).toBeFalsy();
+    expect(semantic.structuredContent).toMatchObject({ mode: 'semantic' });
+    expect((semantic.structuredContent as { results: unknown[] }).results.length).toBeGreaterThan(0);
+    expect(modules().some((m) => m.includes('@huggingface'))).toBe(true);
+  });
+
+  it('writes only JSON-RPC messages on stdout, survives a malformed line, and answers requests sent just before stdin closes', async () => {
+    const repo = initialised();
+    const lines = [
+      { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      'this is not json',
+      { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'memory_remember', arguments: { summary: SQLITE, type: 'decision' } } },
+      { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'memory_get', arguments: { id: 7 } } },
+      { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'no_such_tool', arguments: {} } },
+      { jsonrpc: '2.0', id: 5, method: 'tools/list' },
+    ].map((l) => (typeof l === 'string' ? l : JSON.stringify(l)));
+    const child = spawn(process.execPath, [CLI, 'mcp'], { cwd: repo.dir, env: repo.env });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    child.stdin.end(`${lines.join('\n')}\n`);
+    expect(await exited, stderr).toBe(0);
+    const messages = stdout
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => JSON.parse(l) as { jsonrpc: string; id: number; result?: CallToolResult & { tools?: unknown[] } });
+    for (const m of messages) expect(m.jsonrpc).toBe('2.0');
+    expect(messages.map((m) => m.id).sort()).toEqual([1, 2, 3, 4, 5]);
+    const byId = new Map(messages.map((m) => [m.id, m.result!]));
+    expect(byId.get(2)!.isError).toBeFalsy();
+    expect(byId.get(3)!.isError).toBe(true);
+    expect(byId.get(4)!.isError).toBe(true);
+    expect(byId.get(5)!.tools).toHaveLength(7);
+    expect(stderr).toMatch(/not valid JSON/);
+    expect(repo.list('.cortex/memories')).toHaveLength(1);
+  });
+});
+
+describe('cortex mcp --print-config', () => {
+  it('prints the claude mcp add line and a .mcp.json entry that starts this cortex', () => {
+    const repo = initialised();
+    const doc = json<{ schemaVersion: number; command: string; args: string[]; claudeAdd: string; mcpJson: { mcpServers: Record<string, { command: string; args: string[] }> } }>(
+      repo.cortex(['mcp', '--print-config', '--json']),
+    );
+    expect(doc.schemaVersion).toBe(1);
+    expect(doc.mcpJson.mcpServers.cortex).toEqual({ command: doc.command, args: doc.args });
+    expect(doc.claudeAdd).toMatch(/^claude mcp add --scope (project|local) cortex -- /);
+    // The printed command really starts a server that answers initialize.
+    const r = spawnSync(doc.command === 'node' ? process.execPath : doc.command, doc.args, {
+      cwd: repo.dir,
+      env: repo.env,
+      input: `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } })}\n`,
+      encoding: 'utf8',
+    });
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout.trim())).toMatchObject({ id: 1, result: { serverInfo: { name: 'cortex' } } });
+    const plain = repo.cortex(['mcp', '--print-config']);
+    expect(plain.code).toBe(0);
+    expect(plain.stdout).toContain(doc.claudeAdd);
+    expect(plain.stdout).toContain('"mcpServers"');
+  });
+});
