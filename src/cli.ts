@@ -37,6 +37,8 @@ export const COMMANDS: Record<string, Entry> = {
   doctor: { summary: 'Check the git integration, projections and index, with fixes', load: () => import('./commands/doctor.js') },
   'merge-driver': { summary: 'Git merge driver for .cortex/ files (set up by init)', load: () => import('./commands/merge-driver.js') },
   'git-hook': { summary: 'Run a git hook event (installed by init)', load: () => import('./commands/git-hook.js') },
+  review: { summary: 'Accept or reject the low-confidence memories extraction queued', load: () => import('./commands/review.js') },
+  hook: { summary: 'Run a Claude Code hook (reads the hook JSON on stdin)', load: () => import('./commands/hook.js') },
   mcp: { summary: 'Serve the memory tools to an assistant over MCP (stdio)', load: () => import('./commands/mcp.js') },
 };
 

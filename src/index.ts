@@ -31,6 +31,12 @@ export { RELATIONS, type Edge, type EdgeOrigin, type EdgeStatus, type Relation }
 export type { SurfaceInput, SurfaceItemInfo, SurfaceOutput, TargetWrite } from './api/surface.js';
 export type { LifecycleChange, LifecycleInput, LifecycleOutput } from './api/lifecycle.js';
 export { readCachedSurface, type SurfaceCacheOptions, type SurfaceVariant } from './fast/surface-cache.js';
+export type { CaptureInput, CaptureOutput } from './api/capture.js';
+export type { AnticipateInput, AnticipateOutput } from './api/anticipate.js';
+export type { ReviewItem } from './api/review.js';
+export { setupClaude, type ClaudeSetupOptions } from './api/claude-setup.js';
+export { runHook, type HookRunOptions, type HookRunResult } from './hooks/run.js';
+export { HOOK_EVENTS, type HookEvent } from './core/hook-events.js';
 export {
   CortexError,
   ConflictError,

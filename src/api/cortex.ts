@@ -2,6 +2,8 @@
  * `openCortex`: the library API. The CLI, the hooks and the MCP server call these
  * functions and nothing below them.
  */
+import type { AnticipateInput, AnticipateOutput } from './anticipate.js';
+import type { CaptureInput, CaptureOutput } from './capture.js';
 import type { ConsolidateList, MergeInput, MergeResult, ReviewPairInput, ReviewPairOutput } from './consolidate.js';
 import { openContext, type Context, type OpenCortexOptions } from './context.js';
 import {
@@ -36,6 +38,7 @@ import {
 import type { LifecycleInput, LifecycleOutput } from './lifecycle.js';
 import { recall, type RecallInput, type RecallOutput } from './recall.js';
 import { remember, type RememberInput, type RememberResult } from './remember.js';
+import type { ReviewItem } from './review.js';
 import { recordAccess } from './signals.js';
 import { status, type StatusOutput } from './status.js';
 import type { SurfaceInput, SurfaceOutput } from './surface.js';
@@ -75,6 +78,17 @@ export interface Cortex {
   surface(input?: SurfaceInput): Promise<SurfaceOutput>;
   /** Archive, reactivate and prune memories as DESIGN §3 says (or only plan it). */
   lifecycle(input?: LifecycleInput): Promise<LifecycleOutput>;
+  /** Extracts memories from a Claude Code transcript since its checkpoint (what the Stop hook runs). */
+  capture(input: CaptureInput): Promise<CaptureOutput>;
+  /** The memories relevant enough to volunteer for a prompt (what the UserPromptSubmit hook runs). */
+  anticipate(input: AnticipateInput): Promise<AnticipateOutput>;
+  /** The review queue of low-confidence extraction candidates. */
+  review: {
+    list(): Promise<{ items: ReviewItem[] }>;
+    /** Numbers (as listed) or ids, or `'all'`. */
+    accept(select: readonly string[] | 'all'): Promise<{ accepted: { item: ReviewItem; result: RememberResult }[]; skipped: ReviewItem[] }>;
+    reject(select: readonly string[] | 'all'): Promise<{ rejected: ReviewItem[] }>;
+  };
 }
 
 /**
@@ -127,5 +141,13 @@ export function openCortex(options: OpenCortexOptions = {}): Cortex {
     embed: async (input) => (await import('./embed.js')).embedIndex(ctx, input),
     surface: async (input) => (await import('./surface.js')).surface(ctx, input),
     lifecycle: async (input) => (await import('./lifecycle.js')).lifecycle(ctx, input),
+    // Imported on demand, like embed: transcript parsing and extraction are large modules.
+    capture: async (input) => (await import('./capture.js')).captureTranscript(ctx, input),
+    anticipate: async (input) => (await import('./anticipate.js')).anticipate(ctx, input),
+    review: {
+      list: async () => (await import('./review.js')).listReview(ctx),
+      accept: async (select) => (await import('./review.js')).acceptReview(ctx, { select }),
+      reject: async (select) => (await import('./review.js')).rejectReview(ctx, { select }),
+    },
   };
 }

@@ -132,13 +132,70 @@ function contentOf(input: RememberInput): { summary: string; body: string; redac
  * await remember(ctx, { text: 'Chose SQLite over Postgres because zero-config matters', type: 'decision', tags: ['storage'] });
  */
 export async function remember(ctx: Context, input: RememberInput): Promise<RememberResult> {
-  validate(input);
-  const { summary, body, redacted } = contentOf(input);
-  const type = input.type ?? DEFAULT_REMEMBER.type;
-  const scope = input.scope ?? DEFAULT_REMEMBER.scope;
-  const tags = normalizeTags(input.tags ?? []);
-  // isomorphic-git loads only here, not on the read paths.
-  const head = input.source?.branch !== undefined || scope === 'global' ? undefined : await (await import('../git/head.js')).readHead(ctx.root);
+  return (await rememberMany(ctx, [input]))[0] as RememberResult;
+}
+
+interface Prepared {
+  input: RememberInput;
+  summary: string;
+  body: string;
+  redacted: string[];
+  type: MemoryType;
+  scope: Scope;
+  tags: string[];
+}
+
+/**
+ * Stores several memories with one lock, one index load and one index save per tier
+ * (what extraction needs: a dozen candidates per turn must not reload a 10k-memory index
+ * a dozen times). Each input behaves exactly as in `remember`, in order: a later input
+ * with the topic of an earlier one updates it. Every input is validated before anything
+ * is written.
+ *
+ * @example
+ * const [a, b] = await rememberMany(ctx, [{ text: 'Use WAL mode', type: 'decision' }, { text: 'Plan: 1/3 done', type: 'plan', topic: 'plan/main' }]);
+ */
+export async function rememberMany(ctx: Context, inputs: readonly RememberInput[]): Promise<RememberResult[]> {
+  const prepared: Prepared[] = inputs.map((input) => {
+    validate(input);
+    return {
+      input,
+      ...contentOf(input),
+      type: input.type ?? DEFAULT_REMEMBER.type,
+      scope: input.scope ?? DEFAULT_REMEMBER.scope,
+      tags: normalizeTags(input.tags ?? []),
+    };
+  });
+  // isomorphic-git loads only here, not on the read paths, and only when a caller did not say.
+  const needsHead = prepared.some((p) => p.input.source?.branch === undefined && p.scope !== 'global');
+  const head = needsHead ? await (await import('../git/head.js')).readHead(ctx.root) : undefined;
+  const results: RememberResult[] = new Array(prepared.length);
+  for (const scope of SCOPES) {
+    const mine = prepared.map((p, i) => [p, i] as const).filter(([p]) => p.scope === scope);
+    if (mine.length === 0) continue;
+    const paths = scope === 'project' ? ctx.paths : ctx.global;
+    await withLock(join(paths.cacheDir, 'locks', 'write.lock'), async () => {
+      const tier = openTierIndex(ctx, scope, { save: false });
+      const now = formatDate(ctx.now());
+      try {
+        for (const [p, i] of mine) results[i] = await rememberInTier(ctx, tier, p, scope === 'global' ? undefined : head, now);
+      } finally {
+        saveQuietly(tier.index, paths);
+      }
+    });
+  }
+  return results;
+}
+
+async function rememberInTier(
+  ctx: Context,
+  tier: TierIndex,
+  p: Prepared,
+  head: { branch?: string | undefined; commit?: string | undefined } | undefined,
+  now: string,
+): Promise<RememberResult> {
+  const { input, summary, body, redacted, type, scope, tags } = p;
+  const paths = tier.paths;
   const source: MemorySource = {
     kind: input.source?.kind ?? 'manual',
     layer: input.source?.layer ?? 'manual',
@@ -147,73 +204,63 @@ export async function remember(ctx: Context, input: RememberInput): Promise<Reme
     ...((input.source?.commit ?? head?.commit) !== undefined ? { commit: (input.source?.commit ?? head?.commit)?.slice(0, 12) } : {}),
     ...(input.source?.files && input.source.files.length > 0 ? { files: [...input.source.files] } : {}),
   };
-  const paths = scope === 'project' ? ctx.paths : ctx.global;
-  const lockPath = join(paths.cacheDir, 'locks', 'write.lock');
 
-  return withLock(lockPath, async () => {
-    const tier = openTierIndex(ctx, scope, { save: false });
-    const now = formatDate(ctx.now());
-
-    if (input.topic !== undefined) {
-      const existing = tier.index.findByTopic(input.topic, scope)[0];
-      if (existing) {
-        const current = readMemoryById(paths, existing.id, tier.base).memory;
-        if (current) {
-          const next: Memory = {
-            ...current,
-            type,
-            summary,
-            body,
-            tags: input.tags !== undefined ? tags : current.tags,
-            priority: input.priority ?? current.priority,
-            confidence: input.confidence ?? current.confidence,
-            pinned: input.pinned ?? current.pinned,
-            status: 'active',
-            source: { ...current.source, ...source, kind: current.source.kind, extra: current.source.extra },
-          };
-          if (renderMemory({ ...next, updated: current.updated }) === renderMemory(current)) {
-            saveQuietly(tier.index, paths);
-            return { action: 'unchanged', memory: current, file: existing.file, redacted };
-          }
-          next.updated = now;
-          return commit(ctx, tier, next, 'updated', redacted, input.autoLink);
-        }
-      }
-    }
-
-    const key = contentKeyOf({ type, summary, body });
-    const duplicate = tier.index.findByContentKey(key);
-    if (duplicate && duplicate.status !== 'superseded') {
-      const current = readMemoryById(paths, duplicate.id, tier.base).memory;
+  if (input.topic !== undefined) {
+    const existing = tier.index.findByTopic(input.topic, scope)[0];
+    if (existing) {
+      const current = readMemoryById(paths, existing.id, tier.base).memory;
       if (current) {
-        saveQuietly(tier.index, paths);
-        return { action: 'duplicate', memory: current, file: duplicate.file, redacted };
+        const next: Memory = {
+          ...current,
+          type,
+          summary,
+          body,
+          tags: input.tags !== undefined ? tags : current.tags,
+          priority: input.priority ?? current.priority,
+          confidence: input.confidence ?? current.confidence,
+          pinned: input.pinned ?? current.pinned,
+          status: 'active',
+          source: { ...current.source, ...source, kind: current.source.kind, extra: current.source.extra },
+        };
+        if (renderMemory({ ...next, updated: current.updated }) === renderMemory(current)) {
+          return { action: 'unchanged', memory: current, file: existing.file, redacted };
+        }
+        next.updated = now;
+        return commit(ctx, tier, next, 'updated', redacted, input.autoLink);
       }
     }
+  }
 
-    let id = buildId(summary, ctx.randomBytes);
-    while (tier.index.docs.has(id)) id = buildId(summary, ctx.randomBytes);
-    const memory: Memory = {
-      id,
-      type,
-      summary,
-      scope,
-      priority: input.priority ?? DEFAULT_REMEMBER.priority,
-      confidence: input.confidence ?? DEFAULT_REMEMBER.confidence,
-      pinned: input.pinned ?? false,
-      status: 'active',
-      tags,
-      ...(input.topic !== undefined ? { topic: input.topic.trim() } : {}),
-      created: now,
-      updated: now,
-      source,
-      body,
-      extra: {},
-    };
-    return commit(ctx, tier, memory, 'created', redacted, input.autoLink);
-  });
+  const key = contentKeyOf({ type, summary, body });
+  const duplicate = tier.index.findByContentKey(key);
+  if (duplicate && duplicate.status !== 'superseded') {
+    const current = readMemoryById(paths, duplicate.id, tier.base).memory;
+    if (current) return { action: 'duplicate', memory: current, file: duplicate.file, redacted };
+  }
+
+  let id = buildId(summary, ctx.randomBytes);
+  while (tier.index.docs.has(id)) id = buildId(summary, ctx.randomBytes);
+  const memory: Memory = {
+    id,
+    type,
+    summary,
+    scope,
+    priority: input.priority ?? DEFAULT_REMEMBER.priority,
+    confidence: input.confidence ?? DEFAULT_REMEMBER.confidence,
+    pinned: input.pinned ?? false,
+    status: 'active',
+    tags,
+    ...(input.topic !== undefined ? { topic: input.topic.trim() } : {}),
+    created: now,
+    updated: now,
+    source,
+    body,
+    extra: {},
+  };
+  return commit(ctx, tier, memory, 'created', redacted, input.autoLink);
 }
 
+/** Writes the file and updates the in-memory index; the caller saves the index once. */
 async function commit(
   ctx: Context,
   tier: TierIndex,
@@ -228,7 +275,6 @@ async function commit(
     base: tier.base,
     ...(currentLinkExtractor() ? { links: currentLinkExtractor()! } : {}),
   });
-  saveQuietly(tier.index, tier.paths);
   const file = tier.index.docs.get(memory.id)?.file ?? path;
   if (autoLink === false) return { action, memory, file, redacted };
   let links: AutoLinkResult;

@@ -2,6 +2,7 @@
  * The init steps contributed by optional parts (git integration, Claude Code settings),
  * registered in one place so `cortex init` and the library agree.
  */
+import { claudeInitStep } from './claude-setup.js';
 import { registerInitStep, type InitStepFn } from './init.js';
 import { setUpGit } from './git-setup.js';
 import { project } from './project.js';
@@ -19,4 +20,6 @@ const projectionStep: InitStepFn = async (ctx) =>
 export function registerDefaultSteps(): void {
   registerInitStep(gitStep);
   registerInitStep(projectionStep);
+  // `cortex init --claude`: hooks, rules and slash commands for Claude Code.
+  registerInitStep(claudeInitStep);
 }

@@ -1,8 +1,10 @@
 import { realpathSync } from 'node:fs';
-import { init } from '../api/init.js';
+import { setupClaude } from '../api/claude-setup.js';
 import { shellQuote } from '../api/git-setup.js';
+import { init, type InitStep } from '../api/init.js';
 import { registerDefaultSteps } from '../api/setup.js';
-import { str, type CommandDef } from '../term/args.js';
+import { UsageError } from '../errors.js';
+import { bool, str, type CommandDef, type IO } from '../term/args.js';
 import { printJson } from './shared.js';
 
 /**
@@ -17,10 +19,18 @@ function currentCommand(): string {
   }
 }
 
+function printSteps(io: IO, steps: InitStep[]): void {
+  const p = io.paint;
+  for (const s of steps) {
+    const mark = s.action === 'unchanged' ? p.dim('ok     ') : s.action === 'created' ? p.green('created') : p.yellow('updated');
+    io.out(`${mark}  ${s.target}  ${p.dim(s.detail)}\n`);
+  }
+}
+
 const command: CommandDef = {
   name: 'init',
   summary: 'Set up .cortex/ in this repository (safe to re-run)',
-  usage: ['init [--dir <path>]'],
+  usage: ['init [--dir <path>] [--command <cmd>]', 'init --claude', 'init --claude --global'],
   description:
     'Creates .cortex/memories/ and .cortex/edges/ at the repository root and adds .memory/ (the local\n' +
     'search cache) to .gitignore. In a git repository it also declares the merge driver for .cortex/\n' +
@@ -28,27 +38,45 @@ const command: CommandDef = {
     'and installs the pre-commit, post-merge, post-checkout and post-rewrite hooks: existing hooks are\n' +
     'kept and run first; core.hooksPath, husky and lefthook are respected. It also generates the\n' +
     'projections (.cortex/decisions.md, plan.md, decisions-archive.md). See docs/git.md.\n' +
-    'Re-running changes nothing that is already set up; run it in every fresh clone.',
+    'Re-running changes nothing that is already set up; run it in every fresh clone.\n' +
+    '\n' +
+    'With --claude it also wires Claude Code: the Cortex hooks are merged into .claude/settings.json\n' +
+    '(every existing setting and hook is kept), and .claude/rules/cortex-memory.md (how to record a\n' +
+    'memory with a [MEMORY: type] tag) and the /recall and /remember commands are written unless they\n' +
+    'exist. The hooks run `cortex` from PATH (the settings file is shared). With --global as well, the\n' +
+    'same goes into your own Claude Code settings ($CLAUDE_CONFIG_DIR or ~/.claude) for every project,\n' +
+    'and the repository is left alone. See docs/claude-code.md.',
   options: {
     command: {
       type: 'string',
       value: '<cmd>',
       description: 'How git hooks and the merge driver run cortex (default: this node and cortex, by absolute path).',
     },
+    claude: { type: 'boolean', description: 'Also set up Claude Code hooks, rules and slash commands.' },
+    global: { type: 'boolean', description: 'With --claude: set up your user-level Claude Code settings instead.' },
   },
-  examples: ['cortex init', 'cortex init --json', "cortex init --command 'npx --no-install cortex'"],
+  examples: ['cortex init', 'cortex init --claude', 'cortex init --claude --global', 'cortex init --json', "cortex init --command 'npx --no-install cortex'"],
   async run(inv, io) {
+    if (bool(inv, 'global')) {
+      if (!bool(inv, 'claude')) {
+        throw new UsageError('--global only applies to --claude.', { hint: 'Run `cortex init --claude --global`.' });
+      }
+      const steps = await setupClaude({ global: true, env: io.env });
+      if (inv.json) {
+        printJson(io, { root: null, steps });
+        return 0;
+      }
+      printSteps(io, steps);
+      io.out('Claude Code is set up for Cortex in your user settings. Run `cortex init` in each repository to start its memory.\n');
+      return 0;
+    }
     registerDefaultSteps();
     const out = await init({ dir: inv.dir, env: io.env, ...inv.values, cortexCommand: str(inv, 'command') ?? currentCommand() });
     if (inv.json) {
       printJson(io, { root: out.root, steps: out.steps });
       return 0;
     }
-    const p = io.paint;
-    for (const s of out.steps) {
-      const mark = s.action === 'unchanged' ? p.dim('ok     ') : s.action === 'created' ? p.green('created') : p.yellow('updated');
-      io.out(`${mark}  ${s.target}  ${p.dim(s.detail)}\n`);
-    }
+    printSteps(io, out.steps);
     io.out(`Cortex is set up in ${out.root}\n`);
     return 0;
   },

@@ -100,6 +100,11 @@ export interface SurfaceCacheEntry {
   text: string;
   tokens: number;
   chars: number;
+  /**
+   * Ids of the memories the text shows: anticipatory recall (UserPromptSubmit) does not
+   * repeat what the briefing already put into the session.
+   */
+  ids?: string[] | undefined;
   /** When the entry was written (wall clock, for people reading the file). */
   builtAt: string;
 }
@@ -317,12 +322,24 @@ export function surfaceCacheKey(options: SurfaceCacheOptions): SurfaceCacheKey |
  * }
  */
 export function readCachedSurface(options: SurfaceCacheOptions): string | undefined {
+  return readCachedSurfaceEntry(options)?.text;
+}
+
+/**
+ * Like `readCachedSurface`, with the ids of the memories the briefing shows (`undefined`
+ * for an entry written without them). Node built-ins only; never throws.
+ *
+ * @example
+ * readCachedSurfaceEntry({ root: process.cwd(), variant: 'compact' }) // { text: '<!-- CORTEX_MEMORY_START -->…', ids: ['chose-sqlite-k3f9qa', …] }
+ */
+export function readCachedSurfaceEntry(options: SurfaceCacheOptions): { text: string; ids: string[] | undefined } | undefined {
   try {
     const key = surfaceCacheKey(options);
     if (!key) return undefined;
     const entry = JSON.parse(readFileSync(key.file, 'utf8')) as Partial<SurfaceCacheEntry>;
     if (entry?.version !== SURFACE_CACHE_VERSION || entry.key !== key.key || typeof entry.text !== 'string') return undefined;
-    return entry.text;
+    const ids = Array.isArray(entry.ids) ? entry.ids.filter((id): id is string => typeof id === 'string') : undefined;
+    return { text: entry.text, ids };
   } catch {
     return undefined;
   }
@@ -333,7 +350,10 @@ export function readCachedSurface(options: SurfaceCacheOptions): string | undefi
  * building makes the entry stale rather than wrong). Atomic; never throws. Returns
  * false when nothing was written (racy key, read-only disk …).
  */
-export function writeSurfaceCache(key: SurfaceCacheKey, rendered: { text: string; tokens: number; chars: number }): boolean {
+export function writeSurfaceCache(
+  key: SurfaceCacheKey,
+  rendered: { text: string; tokens: number; chars: number; items?: readonly { id: string }[] | undefined },
+): boolean {
   if (key.racy) return false;
   const entry: SurfaceCacheEntry = {
     version: SURFACE_CACHE_VERSION,
@@ -341,6 +361,7 @@ export function writeSurfaceCache(key: SurfaceCacheKey, rendered: { text: string
     text: rendered.text,
     tokens: rendered.tokens,
     chars: rendered.chars,
+    ids: rendered.items?.map((i) => i.id),
     builtAt: new Date().toISOString(),
   };
   const tmp = join(dirname(key.file), `.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`);

@@ -2,7 +2,7 @@
  * Test helpers: real temporary git repositories and runs of the built `cortex` binary.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,7 +10,14 @@ import { onTestFinished } from 'vitest';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const CLI = join(REPO_ROOT, 'dist', 'cli.js');
-export const SHARED = resolve(REPO_ROOT, '..', 'shared');
+/**
+ * `../shared` beside the checkout (real transcripts, bench data, models); a git worktree
+ * one level deeper finds it one level further up. `CORTEX_SHARED` overrides both.
+ */
+export const SHARED =
+  [process.env.CORTEX_SHARED, resolve(REPO_ROOT, '..', 'shared'), resolve(REPO_ROOT, '..', '..', 'shared')].find(
+    (p): p is string => p !== undefined && p !== '' && existsSync(p),
+  ) ?? resolve(REPO_ROOT, '..', 'shared');
 
 export interface RunResult {
   code: number;

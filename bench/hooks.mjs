@@ -1,0 +1,253 @@
+#!/usr/bin/env node
+/**
+ * Whole-process timings of the Claude Code hooks, beside bare `node -e 0`:
+ *   - `cortex hook stop` on the 2.8 MB real transcript, cold (no checkpoint, empty store)
+ *     and incremental (one new turn appended before each run);
+ *   - `cortex hook user-prompt-submit` with 10,000 memories (warm index);
+ *   - `cortex hook session-start` with 10,000 memories, cached briefing.
+ *
+ * Self-contained (not a suite of bench/run.mjs): needs the built CLI (`npm run build`), the
+ * corpus generator in bench/corpus.mjs and, for the stop figures, ../shared/transcripts
+ * (skipped when absent). Every case runs interleaved with `node -e 0` (baseline, case,
+ * baseline, case …) so load from other processes hits both alike; the ratio column is the
+ * case median over the baseline median of the same group.
+ *
+ *   node bench/hooks.mjs [--runs 15] [--memories 10000]
+ *
+ * Prints a markdown table on stdout and writes bench/.out/hooks.json.
+ */
+import { spawnSync } from 'node:child_process';
+import { appendFileSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const CLI = join(ROOT, 'dist', 'cli.js');
+const arg = (name, fallback) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i === -1 ? fallback : Number(process.argv[i + 1]);
+};
+const RUNS = arg('runs', 15);
+const MEMORIES = arg('memories', 10_000);
+const SHARED = [process.env.CORTEX_SHARED, join(ROOT, '..', 'shared'), join(ROOT, '..', '..', 'shared')].find((p) => p && existsSync(p));
+const TRANSCRIPT = SHARED && join(SHARED, 'transcripts', '07-task-patterns-v1.0.89.jsonl');
+
+if (!existsSync(CLI)) {
+  console.error('dist/cli.js is missing: run `npm run build` first.');
+  process.exit(1);
+}
+
+const base = mkdtempSync(join(tmpdir(), 'cortex-bench-hooks-'));
+process.on('exit', () => rmSync(base, { recursive: true, force: true }));
+const home = join(base, 'home');
+mkdirSync(home, { recursive: true });
+writeFileSync(join(home, 'gitconfig'), '[init]\n\tdefaultBranch = main\n[user]\n\tname = Bench\n\temail = bench@example.com\n');
+const env = { ...process.env, HOME: home, CORTEX_HOME: join(home, 'cortex-home'), GIT_CONFIG_GLOBAL: join(home, 'gitconfig'), GIT_CONFIG_NOSYSTEM: '1', NO_COLOR: '1' };
+
+function sh(cmd, args, options = {}) {
+  const r = spawnSync(cmd, args, { env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, ...options });
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed (${r.status}): ${r.stderr}`);
+  return r;
+}
+
+function repo(name) {
+  const dir = join(base, name);
+  mkdirSync(dir, { recursive: true });
+  sh('git', ['init', '-q', '-b', 'main'], { cwd: dir });
+  writeFileSync(join(dir, 'README.md'), '# bench\n');
+  sh('git', ['add', '.'], { cwd: dir });
+  sh('git', ['commit', '-q', '-m', 'init'], { cwd: dir });
+  sh(process.execPath, [CLI, 'init'], { cwd: dir });
+  return dir;
+}
+
+/** GNU time gives the child's CPU time (user + system), which load on a shared machine does not inflate. */
+const GNU_TIME = existsSync('/usr/bin/time') && spawnSync('/usr/bin/time', ['-f', '%U %S', 'true']).status === 0 ? '/usr/bin/time' : undefined;
+
+/** Wall time (and CPU time, with GNU time) of one process, in ms. */
+function time(args, { cwd, input = '', before } = {}) {
+  const stdin = typeof input === 'function' ? input() : input;
+  before?.();
+  const argv = GNU_TIME ? [GNU_TIME, '-f', '%U %S', ...args] : args;
+  const start = process.hrtime.bigint();
+  const r = spawnSync(argv[0], argv.slice(1), { cwd, env, input: stdin, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const ms = Number(process.hrtime.bigint() - start) / 1e6;
+  if (r.status !== 0) throw new Error(`${args.join(' ')} exited ${r.status}: ${r.stderr}`);
+  let cpu;
+  if (GNU_TIME) {
+    const [user, sys] = r.stderr.trim().split('\n').pop().split(' ').map(Number);
+    cpu = (user + sys) * 1000;
+  }
+  return { ms, cpu, stdout: r.stdout };
+}
+
+const BASELINE = [process.execPath, '-e', '0'];
+const med = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return { median: s[Math.floor(s.length / 2)], p90: s[Math.min(s.length - 1, Math.floor(0.9 * s.length))], min: s[0] };
+};
+
+/** Runs the case and `node -e 0` alternately; returns the case's row with its own baseline. */
+function measure(label, args, options = {}) {
+  for (let i = 0; i < (options.warmup ?? 2); i++) time(args, options);
+  const samples = [];
+  const base = [];
+  const cpu = [];
+  const baseCpu = [];
+  let last;
+  for (let i = 0; i < (options.runs ?? RUNS); i++) {
+    const b = time(BASELINE);
+    base.push(b.ms);
+    if (b.cpu !== undefined) baseCpu.push(b.cpu);
+    last = time(args, options);
+    options.check?.(last.stdout);
+    samples.push(last.ms);
+    if (last.cpu !== undefined) cpu.push(last.cpu);
+  }
+  const c = med(samples);
+  const b = med(base);
+  const cpuMedian = cpu.length > 0 ? med(cpu).median : undefined;
+  const baseCpuMedian = baseCpu.length > 0 ? med(baseCpu).median : undefined;
+  const row = { label, runs: samples.length, ...c, baseline: b.median, ratio: c.median / b.median, cpu: cpuMedian, baselineCpu: baseCpuMedian, stdoutChars: last?.stdout.length ?? 0 };
+  console.error(`${label}: median ${c.median.toFixed(0)} ms, node -e 0 ${b.median.toFixed(0)} ms (${row.ratio.toFixed(2)}×)${cpuMedian !== undefined ? `, cpu ${cpuMedian.toFixed(0)} ms vs ${baseCpuMedian.toFixed(0)} ms` : ''}`);
+  return row;
+}
+
+// --- A store of MEMORIES memories from the shared deterministic corpus generator.
+async function writeStore(dir, count) {
+  const { generateCorpus, writeCorpus } = await import('./corpus.mjs');
+  writeCorpus(dir, generateCorpus({ n: count, seed: 1 }));
+}
+
+const rows = [];
+
+// --- Stop: cold and incremental on the 2.8 MB transcript.
+if (TRANSCRIPT && existsSync(TRANSCRIPT)) {
+  const dir = repo('stop');
+  const transcript = join(base, 'stop.jsonl');
+  const input = JSON.stringify({ session_id: 'bench-stop', transcript_path: transcript, cwd: dir, hook_event_name: 'Stop' });
+  const fresh = () => {
+    copyFileSync(TRANSCRIPT, transcript);
+    rmSync(join(dir, '.memory'), { recursive: true, force: true });
+    for (const sub of ['memories']) {
+      rmSync(join(dir, '.cortex', sub), { recursive: true, force: true });
+      mkdirSync(join(dir, '.cortex', sub), { recursive: true });
+    }
+  };
+  rows.push(measure('hook stop, 2.8 MB transcript, cold (no checkpoint, empty store)', [process.execPath, CLI, 'hook', 'stop'], { cwd: dir, input, before: fresh, runs: Math.min(RUNS, 8), warmup: 1 }));
+
+  // One new turn per run: a prompt, a reply with a tool call, its result (same envelope as the file).
+  const lines = readFileSync(TRANSCRIPT, 'utf8').trimEnd().split('\n');
+  const envelope = JSON.parse(lines.findLast((l) => l.includes('"type":"assistant"')));
+  let n = 0;
+  const turn = () => {
+    n++;
+    const common = { ...envelope, isSidechain: false, timestamp: new Date(Date.UTC(2026, 0, 1, 0, n)).toISOString() };
+    const line = (o) => `${JSON.stringify({ ...common, ...o })}\n`;
+    appendFileSync(
+      transcript,
+      line({ type: 'user', uuid: `bench-u-${n}`, message: { role: 'user', content: `Now run the unit tests for module ${n}` } }) +
+        line({
+          type: 'assistant',
+          uuid: `bench-a-${n}`,
+          message: {
+            id: `bench-msg-${n}`,
+            role: 'assistant',
+            model: envelope.message?.model ?? 'claude',
+            content: [
+              { type: 'text', text: `Running the tests for module ${n}. [MEMORY: gotcha] Module ${n} tests need the fake clock (bench turn ${n}).` },
+              { type: 'tool_use', id: `bench-tool-${n}`, name: 'Bash', input: { command: `npm test -- module-${n}` } },
+            ],
+          },
+        }) +
+        line({ type: 'user', uuid: `bench-r-${n}`, message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: `bench-tool-${n}`, content: 'ok' }] } }),
+    );
+  };
+  fresh();
+  time([process.execPath, CLI, 'hook', 'stop'], { cwd: dir, input });
+  rows.push(measure('hook stop, 2.8 MB transcript, incremental (one new turn)', [process.execPath, CLI, 'hook', 'stop'], { cwd: dir, input, before: turn }));
+} else {
+  console.error('../shared/transcripts not found: stop figures skipped.');
+}
+
+// --- 10k memories: user-prompt-submit and session-start.
+{
+  const dir = repo('store');
+  console.error(`writing ${MEMORIES} memories…`);
+  await writeStore(dir, MEMORIES);
+  sh(process.execPath, [CLI, 'index'], { cwd: dir });
+  // A fresh session id per run: within one session, memories already shown are not repeated.
+  let session = 0;
+  const prompt = (text) => () => JSON.stringify({ session_id: `bench-prompt-${++session}`, prompt: text, cwd: dir, hook_event_name: 'UserPromptSubmit' });
+  const related = 'Should the sqlite migration run before the retry policy change?';
+  rows.push(
+    measure(`hook user-prompt-submit, ${MEMORIES} memories, related prompt`, [process.execPath, CLI, 'hook', 'user-prompt-submit'], {
+      cwd: dir,
+      input: prompt(related),
+      check: (out) => {
+        if (!out.includes('additionalContext')) throw new Error(`no memories recalled for "${related}"`);
+      },
+    }),
+  );
+  rows.push(
+    measure(`hook user-prompt-submit, ${MEMORIES} memories, unrelated prompt`, [process.execPath, CLI, 'hook', 'user-prompt-submit'], {
+      cwd: dir,
+      input: prompt('What a lovely afternoon in Lisbon'),
+      check: (out) => {
+        if (out !== '') throw new Error('an unrelated prompt injected memories');
+      },
+    }),
+  );
+  // After a Stop wrote a memory: one new file per run, so the anticipation index refreshes (stat all, read one).
+  let added = 0;
+  const addMemory = () => {
+    added++;
+    const id = `bench-added-memory-${added}-aaaaaa`;
+    writeFileSync(
+      join(dir, '.cortex', 'memories', `${id}.md`),
+      `---\nid: ${id}\ntype: gotcha\nsummary: The sqlite migration runner needs the retry policy lock (${added})\nscope: project\npriority: 5\nconfidence: 1\npinned: false\nstatus: active\ntags: []\ncreated: 2026-11-20T10:00:00Z\nupdated: 2026-11-20T10:00:00Z\nsource:\n  kind: extraction\n  layer: self-report\n---\nAdded by the benchmark.\n`,
+    );
+  };
+  rows.push(
+    measure(`hook user-prompt-submit, ${MEMORIES} memories, right after a memory was added`, [process.execPath, CLI, 'hook', 'user-prompt-submit'], {
+      cwd: dir,
+      input: prompt(related),
+      before: addMemory,
+    }),
+  );
+  for (let i = 1; i <= added; i++) rmSync(join(dir, '.cortex', 'memories', `bench-added-memory-${i}-aaaaaa.md`), { force: true });
+
+  const start = JSON.stringify({ session_id: 'bench-start', source: 'startup', cwd: dir, hook_event_name: 'SessionStart' });
+  // The first run builds and caches the briefing; the measured runs are the cached path.
+  time([process.execPath, CLI, 'hook', 'session-start'], { cwd: dir, input: start });
+  rows.push(
+    measure(`hook session-start, ${MEMORIES} memories, cached briefing`, [process.execPath, CLI, 'hook', 'session-start'], {
+      cwd: dir,
+      input: start,
+      check: (out) => {
+        if (!out.includes('CORTEX_MEMORY_START')) throw new Error('session-start printed no briefing');
+      },
+    }),
+  );
+  // For reference: the same cache served by `cortex surface --cached` (no stdin, no session state).
+  rows.push(measure(`surface --cached, ${MEMORIES} memories (reference)`, [process.execPath, CLI, 'surface', '--cached'], { cwd: dir }));
+  rows.push(
+    measure(`hook session-start, ${MEMORIES} memories, after compaction (cached compact variant)`, [process.execPath, CLI, 'hook', 'session-start'], {
+      cwd: dir,
+      input: JSON.stringify({ session_id: 'bench-start', source: 'compact', cwd: dir, hook_event_name: 'SessionStart' }),
+    }),
+  );
+}
+
+const ms = (v) => (v === undefined ? '–' : `${v.toFixed(0)} ms`);
+const table = [
+  '| path | median | p90 | min | `node -e 0` (same runs) | × `node -e 0` | cpu (median) | cpu of `node -e 0` | stdout chars |',
+  '|---|--:|--:|--:|--:|--:|--:|--:|--:|',
+  ...rows.map((r) => `| ${r.label} | ${ms(r.median)} | ${ms(r.p90)} | ${ms(r.min)} | ${ms(r.baseline)} | ${r.ratio.toFixed(2)}× | ${ms(r.cpu)} | ${ms(r.baselineCpu)} | ${r.stdoutChars} |`),
+].join('\n');
+console.log(table);
+mkdirSync(join(ROOT, 'bench', '.out'), { recursive: true });
+const load = (await import('node:os')).loadavg().map((x) => x.toFixed(2)).join(' / ');
+console.log(`\nNode ${process.version}, ${RUNS} runs per case, load average at the end ${load}.`);
+writeFileSync(join(ROOT, 'bench', '.out', 'hooks.json'), `${JSON.stringify({ date: new Date().toISOString(), node: process.version, runs: RUNS, memories: MEMORIES, load, rows }, null, 2)}\n`);

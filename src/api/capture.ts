@@ -1,0 +1,384 @@
+/**
+ * `captureTranscript`: automatic extraction from a Claude Code session transcript.
+ * Reads the JSONL from the session's byte checkpoint, runs the three extraction layers,
+ * writes the confident candidates through `rememberMany` (redaction, dedup, topic upsert)
+ * and queues the others for review, then moves the checkpoint. One lock for the whole
+ * run; a held lock means another hook is on it, and this run gives up at once.
+ */
+import { closeSync, openSync, readSync, fstatSync, type Stats } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { join, resolve } from 'node:path';
+import { extractMemories, type Candidate, type ExtractState } from '../core/extract.js';
+import { formatDate } from '../core/memory.js';
+import { redactSecrets } from '../core/redact.js';
+import { parseTranscriptChunk, type TranscriptEvent } from '../core/transcript.js';
+import { LockError } from '../errors.js';
+import { readHeadFile } from '../git/head-file.js';
+import { findCheckpointByTranscript, readCheckpoint, writeCheckpoint, CHECKPOINT_VERSION, type TranscriptCheckpoint } from '../store/checkpoint.js';
+import { withLock } from '../store/lock.js';
+import type { Context } from './context.js';
+import { updateMemory } from './memories.js';
+import { rememberMany, type RememberInput, type RememberResult } from './remember.js';
+import { appendReview, listReview, removeReview, type ReviewEntry } from './review-queue.js';
+
+export interface CaptureInput {
+  /** The hook's `session_id`: the checkpoint key and the `session/<id>` progress topic. */
+  sessionId: string;
+  /** The hook's `transcript_path`; without it only `lastAssistantMessage` is read. */
+  transcriptPath?: string | undefined;
+  /** Stop's `last_assistant_message`: the transcript may not hold it yet. */
+  lastAssistantMessage?: string | undefined;
+  /**
+   * Stop reading further chunks after this many milliseconds; what was read is written
+   * and the checkpoint stays at the end of it, so the next run continues from there.
+   */
+  timeBudgetMs?: number;
+  /** Wait this long for another run's lock before giving up (hooks: briefly). */
+  lockTimeoutMs?: number;
+  /** Bytes read per chunk (the time budget is checked between chunks). */
+  chunkBytes?: number;
+  /**
+   * Rewrite the session's plan and progress memories at most this often (ms). Stop fires
+   * every turn: refreshing them each time would keep tracked files permanently modified
+   * and cost a file parse per turn. PreCompact and SessionEnd pass 0, so nothing is lost.
+   */
+  structuralEveryMs?: number;
+  /** A line longer than this is skipped, not read whole into memory. */
+  maxLineBytes?: number;
+}
+
+export const DEFAULT_CAPTURE = {
+  timeBudgetMs: 10_000,
+  lockTimeoutMs: 250,
+  chunkBytes: 4 * 1024 * 1024,
+  structuralEveryMs: 0,
+  maxLineBytes: 64 * 1024 * 1024,
+};
+
+export interface CaptureOutput {
+  /** `locked`: another run holds the lock, nothing was done. `partial`: the time budget ran out. */
+  status: 'done' | 'partial' | 'locked';
+  /** Byte range of the transcript read by this run. */
+  from: number;
+  to: number;
+  /** True when the checkpoint was reset because the transcript was replaced or shrank. */
+  restarted: boolean;
+  /** Why the transcript was not read, when it was not (missing, unreadable). */
+  transcriptProblem?: string | undefined;
+  /** Transcript lines skipped as malformed. */
+  skippedLines: number;
+  memories: { action: RememberResult['action']; id: string; type: string; layer: string; summary: string }[];
+  /** Candidates added to the review queue by this run. */
+  queued: number;
+}
+
+/** The review-queue kind of an extraction candidate (the queue's `candidate`). */
+export const MEMORY_CANDIDATE_KIND = 'candidate';
+
+/** A queued extraction candidate. */
+export interface MemoryCandidateEntry extends ReviewEntry {
+  kind: typeof MEMORY_CANDIDATE_KIND;
+  candidate: Candidate;
+  commit?: string | undefined;
+}
+
+/**
+ * Queue id of a candidate: the same proposal made twice is queued once.
+ *
+ * @example
+ * candidateReviewId({ type: 'decision', summary: 'Use Redis for sessions' }) // 'candidate:' + 10 hex digits
+ */
+export function candidateReviewId(c: Pick<Candidate, 'type' | 'summary'>): string {
+  return `candidate:${createHash('sha1').update(`${c.type}\n${c.summary.trim().toLowerCase()}`).digest('hex').slice(0, 10)}`;
+}
+
+function extractLockPath(ctx: Context): string {
+  return join(ctx.paths.cacheDir, 'locks', 'extract.lock');
+}
+
+interface Opened {
+  fd: number;
+  stat: Stats;
+}
+
+function openTranscript(path: string): Opened | { problem: string } {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch (err) {
+    return { problem: `cannot open the transcript ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}` };
+  }
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) {
+      closeSync(fd);
+      return { problem: `the transcript ${path} is not a regular file` };
+    }
+    return { fd, stat };
+  } catch (err) {
+    closeSync(fd);
+    return { problem: `cannot stat the transcript ${path}: ${(err as Error).message}` };
+  }
+}
+
+/** Offset of the first newline at or after `from`, if any before `size`. */
+function nextNewline(fd: number, from: number, size: number): number | undefined {
+  for (let at = from; at < size; at += 1024 * 1024) {
+    const i = readAt(fd, at, Math.min(1024 * 1024, size - at)).indexOf(0x0a);
+    if (i !== -1) return at + i;
+  }
+  return undefined;
+}
+
+function readAt(fd: number, position: number, length: number): Buffer {
+  const buffer = Buffer.allocUnsafe(length);
+  let filled = 0;
+  while (filled < length) {
+    const n = readSync(fd, buffer, filled, length - filled, position + filled);
+    if (n === 0) break;
+    filled += n;
+  }
+  return buffer.subarray(0, filled);
+}
+
+/**
+ * The `remember` input for an extraction candidate, with its provenance.
+ *
+ * @example
+ * candidateToRememberInput(candidate, '3f2a9c1d04e7').source // { kind: 'extraction', layer: 'keyword', session, branch, commit: '3f2a9c1d04e7' }
+ */
+export function candidateToRememberInput(c: Candidate, commit: string | undefined): RememberInput {
+  return {
+    summary: c.summary,
+    body: c.body,
+    type: c.type,
+    confidence: c.confidence,
+    tags: c.tags,
+    ...(c.topic !== undefined ? { topic: c.topic } : {}),
+    // Plan and progress notes change every session: linking them would churn edge files.
+    ...(c.layer === 'structural' ? { autoLink: false } : {}),
+    source: {
+      kind: 'extraction',
+      layer: c.layer,
+      session: c.session,
+      ...(c.branch !== undefined ? { branch: c.branch } : {}),
+      ...(commit !== undefined ? { commit } : {}),
+      ...(c.files !== undefined && c.files.length > 0 ? { files: c.files } : {}),
+    },
+  };
+}
+
+function structuralHash(c: Candidate, commit: string | undefined): string {
+  const key = JSON.stringify([c.type, c.summary, c.body, c.confidence, c.tags, c.files ?? [], c.branch ?? '', commit ?? '']);
+  return createHash('sha1').update(key).digest('hex').slice(0, 16);
+}
+
+function redactCandidate(c: Candidate): Candidate {
+  return { ...c, summary: redactSecrets(c.summary).text, body: redactSecrets(c.body).text };
+}
+
+/**
+ * Extracts memories from the part of a session transcript not read yet.
+ * Throws only for programming errors; a missing transcript, a held lock or a torn last
+ * line are outcomes in the result.
+ *
+ * @example
+ * const out = await captureTranscript(ctx, { sessionId: 'a9185eb7', transcriptPath: '/home/me/.claude/projects/x/a9185eb7.jsonl' });
+ * // { status: 'done', from: 0, to: 105921, memories: [{ action: 'created', type: 'progress', … }], queued: 1, … }
+ */
+export async function captureTranscript(ctx: Context, input: CaptureInput): Promise<CaptureOutput> {
+  const opts = { ...DEFAULT_CAPTURE, ...input };
+  const started = Date.now();
+  try {
+    return await withLock(extractLockPath(ctx), () => captureLocked(ctx, opts, started), { timeoutMs: opts.lockTimeoutMs });
+  } catch (err) {
+    if (err instanceof LockError) {
+      return { status: 'locked', from: 0, to: 0, restarted: false, skippedLines: 0, memories: [], queued: 0 };
+    }
+    throw err;
+  }
+}
+
+async function captureLocked(ctx: Context, opts: CaptureInput & typeof DEFAULT_CAPTURE, started: number): Promise<CaptureOutput> {
+  const cacheDir = ctx.paths.cacheDir;
+  const session = opts.sessionId;
+  const transcript = opts.transcriptPath ? resolve(ctx.root, opts.transcriptPath) : undefined;
+  let checkpoint = readCheckpoint(cacheDir, session);
+  let restarted = false;
+  let transcriptProblem: string | undefined;
+  let opened: Opened | undefined;
+  if (transcript !== undefined) {
+    const o = openTranscript(transcript);
+    if ('problem' in o) transcriptProblem = o.problem;
+    else opened = o;
+  }
+
+  try {
+    if (opened !== undefined && transcript !== undefined) {
+      const { stat } = opened;
+      if (checkpoint === undefined) {
+        const other = findCheckpointByTranscript(cacheDir, transcript, stat.ino);
+        if (other !== undefined) checkpoint = { ...other, session };
+      }
+      if (
+        checkpoint !== undefined &&
+        (checkpoint.transcript !== transcript || checkpoint.ino !== stat.ino || checkpoint.dev !== stat.dev || stat.size < checkpoint.offset)
+      ) {
+        // Replaced, truncated or another file: what we knew about it no longer applies.
+        checkpoint = undefined;
+        restarted = true;
+      }
+    }
+
+    const head = readHeadFile(ctx.root) ?? (await (await import('../git/head.js')).readHead(ctx.root));
+    const branch = head.branch;
+    const from = checkpoint?.offset ?? 0;
+    let offset = from;
+    let state = checkpoint?.state as ExtractState | undefined;
+    let skippedLines = 0;
+    let status: CaptureOutput['status'] = 'done';
+    const prose: Candidate[] = [];
+    const review: Candidate[] = [];
+    let structural: Candidate[] = [];
+    const now = ctx.now();
+    const extractOptions = { sessionId: session, branch, now, threshold: ctx.config.extraction.threshold };
+
+    const runChunk = (events: TranscriptEvent[], last: string | undefined): void => {
+      const result = extractMemories(events, { ...extractOptions, state, lastAssistantMessage: last });
+      state = result.state;
+      // Structural candidates summarise the whole session so far: only the latest count.
+      structural = result.memories.filter((c) => c.layer === 'structural');
+      prose.push(...result.memories.filter((c) => c.layer !== 'structural'));
+      review.push(...result.review);
+    };
+
+    let ran = false;
+    if (opened !== undefined) {
+      const size = opened.stat.size;
+      let want = opts.chunkBytes;
+      while (offset < size) {
+        const bytes = readAt(opened.fd, offset, Math.min(want, size - offset));
+        if (bytes.length === 0) break;
+        // Whatever this chunk leaves unconsumed at the end of the file is a torn last line.
+        const lastChunk = offset + bytes.length >= size;
+        const parsed = parseTranscriptChunk(bytes, { startOffset: offset, file: transcript });
+        if (parsed.consumedBytes === 0) {
+          // A line longer than the chunk: read more. A torn last line: leave it for next time.
+          if (lastChunk) break;
+          if (want >= opts.maxLineBytes) {
+            // Not a transcript line anyone can use (or not a transcript): skip past it.
+            const next = nextNewline(opened.fd, offset + want, size);
+            if (next === undefined) break;
+            offset = next + 1;
+            skippedLines++;
+            want = opts.chunkBytes;
+            continue;
+          }
+          want *= 2;
+          continue;
+        }
+        want = opts.chunkBytes;
+        skippedLines += parsed.diagnostics.filter((d) => d.severity === 'error').length;
+        offset += parsed.consumedBytes;
+        runChunk(parsed.events, lastChunk ? opts.lastAssistantMessage : undefined);
+        ran = true;
+        if (lastChunk) break;
+        if (Date.now() - started > opts.timeBudgetMs) {
+          status = 'partial';
+          break;
+        }
+      }
+    }
+    // Nothing new in the file (or no file): Stop's message can still carry tags.
+    if (!ran) runChunk([], opts.lastAssistantMessage);
+
+    // Structural candidates are re-emitted every run; only a changed one is worth a write.
+    const writtenBefore = restarted ? {} : (checkpoint?.written ?? {});
+    const writtenNow: Record<string, string> = { ...writtenBefore };
+    const lastStructural = restarted ? undefined : checkpoint?.structuralAt;
+    const due = lastStructural === undefined || now.getTime() - Date.parse(lastStructural) >= opts.structuralEveryMs || !(Date.parse(lastStructural) <= now.getTime());
+    const changedStructural = due ? structural.filter((c) => c.topic === undefined || writtenBefore[c.topic] !== structuralHash(c, head.commit)) : [];
+    const structuralAt = changedStructural.length > 0 ? formatDate(now) : lastStructural;
+    const toWrite = [...changedStructural, ...prose];
+    const written = await writeCandidates(ctx, toWrite, head.commit);
+    await applyBoosts(ctx, toWrite, written);
+    for (const c of changedStructural) if (c.topic !== undefined) writtenNow[c.topic] = structuralHash(c, head.commit);
+    const queued = await queueCandidates(ctx, review, written, head.commit);
+
+    if (opened !== undefined && transcript !== undefined) {
+      const next: TranscriptCheckpoint = {
+        version: CHECKPOINT_VERSION,
+        session,
+        transcript,
+        offset,
+        ino: opened.stat.ino,
+        dev: opened.stat.dev,
+        size: opened.stat.size,
+        state,
+        written: writtenNow,
+        structuralAt,
+        updated: formatDate(now),
+      };
+      writeCheckpoint(cacheDir, next);
+    } else if (checkpoint !== undefined) {
+      writeCheckpoint(cacheDir, { ...checkpoint, state, written: writtenNow, structuralAt, updated: formatDate(now) });
+    }
+    return {
+      status,
+      from,
+      to: offset,
+      restarted,
+      transcriptProblem,
+      skippedLines,
+      memories: written.map((r, i) => ({
+        action: r.action,
+        id: r.memory.id,
+        type: r.memory.type,
+        layer: toWrite[i]?.layer ?? 'structural',
+        summary: r.memory.summary,
+      })),
+      queued,
+    };
+  } finally {
+    if (opened !== undefined) closeSync(opened.fd);
+  }
+}
+
+async function writeCandidates(ctx: Context, candidates: Candidate[], commit: string | undefined): Promise<RememberResult[]> {
+  if (candidates.length === 0) return [];
+  return rememberMany(ctx, candidates.map((c) => candidateToRememberInput(c, commit)));
+}
+
+/**
+ * A proposal stored in an earlier run and accepted in this one ("yes, go ahead") comes
+ * back boosted; `remember` sees the same content and keeps the old file, so the higher
+ * confidence is applied here. Only to memories extraction itself wrote by keyword.
+ */
+async function applyBoosts(ctx: Context, candidates: Candidate[], written: RememberResult[]): Promise<void> {
+  for (let i = 0; i < written.length; i++) {
+    const c = candidates[i];
+    const r = written[i];
+    if (c === undefined || r === undefined || r.action !== 'duplicate' || c.layer !== 'keyword') continue;
+    const m = r.memory;
+    if (m.source.kind !== 'extraction' || m.source.layer !== 'keyword' || !(c.confidence > m.confidence)) continue;
+    const updated = await updateMemory(ctx, m.id, { confidence: c.confidence });
+    written[i] = { ...r, action: updated.changed ? 'updated' : r.action, memory: updated.memory };
+  }
+}
+
+/**
+ * Queues the low-confidence candidates, once each, and takes out of the queue any
+ * earlier proposal that has since become a memory (the person accepted it in the chat).
+ */
+async function queueCandidates(ctx: Context, review: Candidate[], written: RememberResult[], commit: string | undefined): Promise<number> {
+  const queue = listReview(ctx.paths, { kind: MEMORY_CANDIDATE_KIND });
+  const stored = new Set(written.map((r) => candidateReviewId(r.memory)));
+  const promoted = queue.filter((e) => stored.has(e.id)).map((e) => e.id);
+  if (promoted.length > 0) await removeReview(ctx.paths, promoted);
+  const created = formatDate(ctx.now());
+  const entries: MemoryCandidateEntry[] = review
+    .map(redactCandidate)
+    .filter((c) => !stored.has(candidateReviewId(c)))
+    .map((c) => ({ kind: MEMORY_CANDIDATE_KIND, id: candidateReviewId(c), created, candidate: c, ...(commit !== undefined ? { commit: commit.slice(0, 12) } : {}) }));
+  return appendReview(ctx.paths, entries);
+}

@@ -1,0 +1,71 @@
+/**
+ * `cortex hook <event>`: what Claude Code runs. Statically this imports types only; the
+ * hook entry point and each event's handler load on demand, so a cached session-start
+ * stays close to bare node start-up.
+ */
+import { UsageError } from '../errors.js';
+import { str, type CommandDef, type IO } from '../term/args.js';
+
+const EVENTS = ['session-start', 'user-prompt-submit', 'stop', 'pre-compact', 'session-end'];
+
+/** Claude Code always closes stdin; this only guards against a caller that never does. */
+const STDIN_TIMEOUT_MS = 5_000;
+
+function readStdin(io: IO): Promise<string> {
+  if (io.stdinIsTTY) return Promise.resolve('');
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(''), STDIN_TIMEOUT_MS);
+    timer.unref?.();
+    io.readStdin().then(
+      (text) => {
+        clearTimeout(timer);
+        resolve(text);
+      },
+      () => {
+        clearTimeout(timer);
+        resolve('');
+      },
+    );
+  });
+}
+
+const command: CommandDef = {
+  name: 'hook',
+  summary: 'Run a Claude Code hook (reads the hook JSON on stdin)',
+  usage: ['hook <event>   (event: session-start, user-prompt-submit, stop, pre-compact, session-end)'],
+  description:
+    'Installed by `cortex init --claude`; Claude Code runs it with the hook input as JSON on stdin.\n' +
+    '  session-start       prints the briefing as context (a shorter one after compaction)\n' +
+    '  user-prompt-submit  prints the few memories relevant to the prompt, or nothing\n' +
+    '  stop, pre-compact   extract memories from the transcript since the last checkpoint\n' +
+    '  session-end         the same, then lifecycle and projections, in a detached process\n' +
+    '\n' +
+    'A hook never blocks the session: on any problem it prints nothing, exits 0 and writes the\n' +
+    'reason to .memory/cortex.log. Set CORTEX_DEBUG=1 to see it on stderr as well.',
+  options: {
+    worker: { type: 'string', value: '<file>', description: 'Internal: run the detached session-end work described in <file>.' },
+  },
+  examples: [
+    `echo '{"session_id":"s1","source":"startup","cwd":"'$PWD'"}' | cortex hook session-start`,
+    'tail .memory/cortex.log',
+  ],
+  exitCodes: ['Always 0 once the event is known, whatever happens (a hook must not break the session).'],
+  async run(inv, io) {
+    const event = inv.positionals[0];
+    if (event === undefined || !EVENTS.includes(event) || inv.positionals.length > 1) {
+      throw new UsageError(event === undefined ? 'Missing the hook event.' : `Unknown hook event "${inv.positionals.join(' ')}".`, {
+        hint: `Use one of: ${EVENTS.join(', ')}.`,
+      });
+    }
+    const { runHook, runSessionEndWorker } = await import('../hooks/run.js');
+    const worker = str(inv, 'worker');
+    const result =
+      worker !== undefined && event === 'session-end'
+        ? await runSessionEndWorker(worker, { env: io.env })
+        : await runHook(event, await readStdin(io), { env: io.env, cwd: inv.dir });
+    if (result.stdout !== '') io.out(result.stdout);
+    if (io.env.CORTEX_DEBUG) for (const line of result.log) io.err(`cortex hook ${event}: ${line}\n`);
+    return 0;
+  },
+};
+export default command;

@@ -1,0 +1,81 @@
+import { acceptReview, listReview, rejectReview, type ReviewItem } from '../api/review.js';
+import { UsageError } from '../errors.js';
+import { bool, list, type CommandDef, type IO } from '../term/args.js';
+import { open, printJson } from './shared.js';
+
+function describe(item: ReviewItem, io: IO): string {
+  const p = io.paint;
+  const meta = [item.type, item.confidence !== undefined ? item.confidence.toFixed(2) : undefined, item.branch].filter(Boolean).join(', ');
+  return `${String(item.n).padStart(3)}. ${item.summary}${meta ? p.dim(`  (${meta})`) : ''}`;
+}
+
+const command: CommandDef = {
+  name: 'review',
+  summary: 'Accept or reject the low-confidence memories extraction queued',
+  usage: ['review', 'review --accept <n>[,<n>…]', 'review --reject <n>[,<n>…]', 'review --accept-all | --reject-all'],
+  description:
+    'Automatic extraction stores confident candidates as memories; the ones it was unsure about\n' +
+    '(decision-like sentences scored below extraction.threshold) wait here, in .memory/review.jsonl,\n' +
+    'which is local and never committed. Entries are numbered oldest first; --accept and --reject\n' +
+    `take numbers or ids. Accepted candidates become memories with confidence at least 0.9.`,
+  options: {
+    accept: { type: 'string', value: '<n>', multiple: true, description: 'Store these entries as memories.' },
+    reject: { type: 'string', value: '<n>', multiple: true, description: 'Drop these entries.' },
+    'accept-all': { type: 'boolean', description: 'Store every queued memory candidate.' },
+    'reject-all': { type: 'boolean', description: 'Empty the queue.' },
+  },
+  examples: ['cortex review', 'cortex review --accept 1,3', 'cortex review --reject 2', 'cortex review --json'],
+  async run(inv, io) {
+    const accept = list(inv, 'accept');
+    const reject = list(inv, 'reject');
+    const acceptAll = bool(inv, 'accept-all');
+    const rejectAll = bool(inv, 'reject-all');
+    const actions = [accept, reject, acceptAll || undefined, rejectAll || undefined].filter((x) => x !== undefined).length;
+    if (actions > 1) {
+      throw new UsageError('Use one of --accept, --reject, --accept-all and --reject-all at a time.', {
+        hint: 'Numbers refer to the current listing, which changes after each action.',
+      });
+    }
+    const cortex = open(inv, io);
+    const ctx = cortex.context;
+    const p = io.paint;
+    if (accept || acceptAll) {
+      const out = await acceptReview(ctx, { select: acceptAll ? 'all' : (accept as string[]) });
+      if (inv.json) {
+        printJson(io, {
+          accepted: out.accepted.map((a) => ({ ...a.item, action: a.result.action, memory: a.result.memory.id, file: a.result.file })),
+          skipped: out.skipped,
+        });
+        return 0;
+      }
+      for (const a of out.accepted) io.out(`${p.green('accepted')}  ${a.item.summary}  ${p.dim(`→ ${a.result.memory.id} (${a.result.action})`)}\n`);
+      if (out.accepted.length === 0) io.out('Nothing to accept.\n');
+      return 0;
+    }
+    if (reject || rejectAll) {
+      const out = await rejectReview(ctx, { select: rejectAll ? 'all' : (reject as string[]) });
+      if (inv.json) {
+        printJson(io, { rejected: out.rejected });
+        return 0;
+      }
+      for (const r of out.rejected) io.out(`${p.yellow('rejected')}  ${r.summary}\n`);
+      if (out.rejected.length === 0) io.out('Nothing to reject.\n');
+      return 0;
+    }
+    const { items, consolidate } = listReview(ctx);
+    if (inv.json) {
+      printJson(io, { items, consolidate });
+      return 0;
+    }
+    const more = consolidate > 0 ? `${consolidate} likely duplicate pair${consolidate === 1 ? '' : 's'} wait in \`cortex consolidate\`.\n` : '';
+    if (items.length === 0) {
+      io.out('No extracted memory waits for review.\n');
+      if (more) io.err(p.dim(more));
+      return 0;
+    }
+    for (const item of items) io.out(`${describe(item, io)}\n`);
+    io.err(p.dim(`\n${items.length} queued. Accept with \`cortex review --accept <n>\`, reject with \`--reject <n>\`.\n${more}`));
+    return 0;
+  },
+};
+export default command;

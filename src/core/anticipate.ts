@@ -1,0 +1,338 @@
+/**
+ * Anticipatory recall: which of the memories keyword recall found for a prompt are
+ * relevant enough to put into the context unasked, and how to say so. Pure.
+ *
+ * BM25 scores are not comparable across corpora, so the floor is judged on the words a
+ * prompt and a memory share, not on the score: two of the prompt's own words, or one of
+ * them plus a close synonym (the thesaurus behind recall), in the memory's summary, tags,
+ * topic, files or the start of its body. The score only trims the tail of the ranking.
+ */
+import type { MemoryType } from './memory.js';
+import { planQuery } from './query.js';
+import { analyze } from './text.js';
+
+export interface AnticipateCandidate {
+  id: string;
+  type: MemoryType;
+  summary: string;
+  /** Recall score (any scale; only compared within one result list). */
+  score: number;
+  tags?: readonly string[] | undefined;
+  topic?: string | undefined;
+  files?: readonly string[] | undefined;
+  /** The first characters of the body. */
+  preview?: string | undefined;
+  /** ISO-8601. */
+  updated?: string | undefined;
+}
+
+export interface AnticipateOptions {
+  /** At most this many memories. */
+  limit?: number;
+  /** The rendered text stays under this many characters. */
+  maxChars?: number;
+  /** Results scoring below this share of the best one are not considered. */
+  minScoreShare?: number;
+  /** Ids already in the context (briefing, earlier prompts): never repeated. */
+  exclude?: ReadonlySet<string> | readonly string[];
+}
+
+export const DEFAULT_ANTICIPATE: Required<Omit<AnticipateOptions, 'exclude'>> = {
+  limit: 3,
+  maxChars: 1_500,
+  minScoreShare: 0.2,
+};
+
+export interface AnticipatedMemory extends AnticipateCandidate {
+  /** The prompt's own words (analysed) the memory contains. */
+  shared: string[];
+  /** Synonyms of the prompt's words the memory contains. */
+  related: string[];
+}
+
+/**
+ * Words too common in coding prompts to make a memory relevant on their own (analysed
+ * forms). They still count as the second word of a match.
+ */
+const WEAK_TERMS = new Set(
+  analyze(
+    'add added adding change changes changed check code continue do done file files fix fixed get go help implement ' +
+      'look make need new now ok okay please run set show start stop sure task test tests thing things try update use ' +
+      'want work works yes next first last good great thanks thank let see write read',
+  ),
+);
+
+function termsOf(c: AnticipateCandidate): Set<string> {
+  const files = (c.files ?? []).map((f) => f.split(/[\\/]/).pop() ?? f);
+  return new Set(analyze([c.summary, ...(c.tags ?? []), c.topic ?? '', ...files, c.preview ?? ''].join(' ')));
+}
+
+/** Prompt terms found in a memory: exactly, or as the prefix of a longer word (`postgr` → `postgresql`). */
+function sharedTerms(promptTerms: readonly string[], memory: ReadonlySet<string>): string[] {
+  const out: string[] = [];
+  for (const t of promptTerms) {
+    if (memory.has(t)) out.push(t);
+    else if (t.length >= 4) {
+      for (const m of memory) {
+        if (m.length > t.length && m.startsWith(t)) {
+          out.push(t);
+          break;
+        }
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * Picks the memories worth volunteering for a prompt, best first; `[]` when none is.
+ *
+ * @example
+ * selectAnticipated('add a postgres migration', [{ id: 'db', type: 'decision', summary: 'Chose SQLite over PostgreSQL', score: 3 }])
+ * // [{ id: 'db', shared: ['postgr'], related: ['sqlite'], … }]
+ */
+export function selectAnticipated(
+  prompt: string,
+  candidates: readonly AnticipateCandidate[],
+  options: AnticipateOptions = {},
+): AnticipatedMemory[] {
+  const opts = { ...DEFAULT_ANTICIPATE, ...options };
+  const exclude = new Set(options.exclude ?? []);
+  const plan = planQuery(prompt);
+  if (plan.terms.length === 0 || candidates.length === 0) return [];
+  const expansions = new Set(plan.expansions);
+  const best = Math.max(...candidates.map((c) => c.score));
+  const out: AnticipatedMemory[] = [];
+  const ranked = [...candidates].sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
+  for (const c of ranked) {
+    if (out.length >= opts.limit) break;
+    if (exclude.has(c.id) || out.some((o) => o.id === c.id)) continue;
+    if (best > 0 && c.score < best * opts.minScoreShare) break;
+    const terms = termsOf(c);
+    const shared = sharedTerms(plan.terms, terms);
+    const related = [...terms].filter((t) => expansions.has(t));
+    const strong = shared.filter((t) => !WEAK_TERMS.has(t));
+    const relevant = shared.length >= 2 ? strong.length >= 1 : strong.length === 1 && related.length >= 1;
+    if (relevant) out.push({ ...c, shared, related });
+  }
+  return out;
+}
+
+const TYPE_LABELS: Partial<Record<MemoryType, string>> = {
+  rejected: 'rejected approach',
+  code_description: 'code description',
+};
+
+function oneLine(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length <= max ? flat : `${flat.slice(0, max - 1).replace(/\s+\S*$/, '')}…`;
+}
+
+/**
+ * The context text for the selected memories: facts with their provenance, no
+ * instructions. `''` for an empty selection. Always under `maxChars`.
+ *
+ * @example
+ * renderAnticipated([{ id: 'db-k3f9qa', type: 'decision', summary: 'Chose SQLite', score: 1, shared: [], related: [] }])
+ * // 'Stored project memories related to this prompt (Cortex):\n- decision: Chose SQLite [db-k3f9qa]'
+ */
+export function renderAnticipated(memories: readonly AnticipatedMemory[], options: Pick<AnticipateOptions, 'maxChars'> = {}): string {
+  const maxChars = options.maxChars ?? DEFAULT_ANTICIPATE.maxChars;
+  if (memories.length === 0) return '';
+  const header = 'Stored project memories related to this prompt (Cortex):';
+  let text = header;
+  for (const m of memories) {
+    const date = m.updated ? `, ${m.updated.slice(0, 10)}` : '';
+    const detail = m.preview && m.preview.trim() !== '' ? `\n  ${oneLine(m.preview, 200)}` : '';
+    const label = TYPE_LABELS[m.type] ?? m.type;
+    const line = `\n- ${label}: ${oneLine(m.summary, 240)} [${m.id}${date}]`;
+    if (text.length + line.length + detail.length <= maxChars) text += line + detail;
+    else if (text.length + line.length <= maxChars) text += line;
+    else break;
+  }
+  return text === header ? '' : text;
+}
+
+// ---------------------------------------------------------------------------
+// A small inverted index for anticipatory recall
+
+/** Bump when the layout or the analysis changes: older files are rebuilt. */
+export const ANTICIPATION_INDEX_VERSION = 3;
+
+/** Preview characters kept per memory (what the floor reads and the context shows). */
+export const ANTICIPATION_PREVIEW_CHARS = 200;
+
+/**
+ * A compact index of the fields anticipatory recall reads (summary, tags, topic, file
+ * names, the start of the body), small enough to load on every prompt. Terms are sorted,
+ * so a prefix is a binary search; `postings[i]` lists the docs holding `terms[i]`, each
+ * doc once, with the field it is best found in: 1 for the head (summary, tags, topic,
+ * file names), 0 for the body preview.
+ */
+export interface AnticipationIndex {
+  version: number;
+  docs: AnticipateCandidate[];
+  terms: string[];
+  /** Per term: [doc, field, doc, field, …]. */
+  postings: number[][];
+  /** Per doc: [head terms, preview terms], for length normalisation. */
+  lengths: number[];
+}
+
+/**
+ * Distinct analysed terms of a doc: the head (summary, tags, topic, file names), and the
+ * body preview's terms that are not in the head (a term counts in its best field only).
+ */
+function docTerms(d: AnticipateCandidate): { head: string[]; body: string[] } {
+  const files = (d.files ?? []).map((f) => f.split(/[\\/]/).pop() ?? f);
+  const preview = d.preview === undefined ? '' : d.preview.slice(0, ANTICIPATION_PREVIEW_CHARS);
+  const head = [...new Set(analyze([d.summary, ...(d.tags ?? []), d.topic ?? '', ...files].join(' ')))];
+  const inHead = new Set(head);
+  return { head, body: [...new Set(analyze(preview))].filter((t) => !inHead.has(t)) };
+}
+
+/** Assembles the index from docs and their terms (field 1 wins over 0 for a term in both). */
+function assemble(entries: readonly { doc: AnticipateCandidate; head: readonly string[]; body: readonly string[] }[]): AnticipationIndex {
+  const byTerm = new Map<string, Map<number, number>>();
+  const docs: AnticipateCandidate[] = [];
+  const lengths: number[] = [];
+  entries.forEach(({ doc, head, body }, i) => {
+    const preview = doc.preview === undefined ? undefined : doc.preview.slice(0, ANTICIPATION_PREVIEW_CHARS);
+    docs.push({ ...doc, score: 0, ...(preview !== undefined ? { preview } : {}) });
+    lengths.push(head.length, body.length);
+    const add = (terms: readonly string[], field: number): void => {
+      for (const t of terms) {
+        let docsOf = byTerm.get(t);
+        if (docsOf === undefined) byTerm.set(t, (docsOf = new Map()));
+        if ((docsOf.get(i) ?? -1) < field) docsOf.set(i, field);
+      }
+    };
+    add(head, 1);
+    add(body, 0);
+  });
+  const terms = [...byTerm.keys()].sort();
+  const postings = terms.map((t) => [...(byTerm.get(t) as Map<number, number>)].flat());
+  return { version: ANTICIPATION_INDEX_VERSION, docs, terms, postings, lengths };
+}
+
+/**
+ * Builds the index; the docs keep their order (ids in `docs[i].id`; pass them sorted by id
+ * to get the same index `updateAnticipationIndex` keeps).
+ *
+ * @example
+ * buildAnticipationIndex([{ id: 'db', type: 'decision', summary: 'Chose SQLite', score: 0 }]).terms // ['chose', 'sqlite']
+ */
+export function buildAnticipationIndex(docs: readonly AnticipateCandidate[]): AnticipationIndex {
+  return assemble(docs.map((doc) => ({ doc, ...docTerms(doc) })));
+}
+
+/**
+ * The index with the docs of `remove` (ids) taken out and `add` put in (replacing a doc
+ * with the same id), analysing only the added docs: what a refresh after a few changed
+ * files costs. Equal to building from scratch with the same docs in the same order.
+ *
+ * @example
+ * updateAnticipationIndex(index, { remove: ['old-k3f9qa'], add: [newDoc] })
+ */
+export function updateAnticipationIndex(
+  index: AnticipationIndex,
+  change: { remove?: Iterable<string>; add?: readonly AnticipateCandidate[] },
+): AnticipationIndex {
+  const add = change.add ?? [];
+  const drop = new Set(change.remove ?? []);
+  for (const d of add) drop.add(d.id);
+  // Invert the postings once: doc → its terms per field, so kept docs need no re-analysis.
+  const head: string[][] = index.docs.map(() => []);
+  const body: string[][] = index.docs.map(() => []);
+  index.terms.forEach((term, t) => {
+    const list = index.postings[t] ?? [];
+    for (let j = 0; j < list.length; j += 2) {
+      const doc = list[j] as number;
+      (list[j + 1] === 1 ? head : body)[doc]?.push(term);
+    }
+  });
+  const entries: { doc: AnticipateCandidate; head: readonly string[]; body: readonly string[] }[] = [];
+  index.docs.forEach((doc, i) => {
+    if (!drop.has(doc.id)) entries.push({ doc, head: head[i] ?? [], body: body[i] ?? [] });
+  });
+  for (const doc of add) entries.push({ doc, ...docTerms(doc) });
+  entries.sort((a, b) => (a.doc.id < b.doc.id ? -1 : a.doc.id > b.doc.id ? 1 : 0));
+  return assemble(entries);
+}
+
+function lowerBound(sorted: readonly string[], key: string): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((sorted[mid] as string) < key) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** A term's own word weighs 1, a longer word it prefixes 0.8, a thesaurus synonym 0.3. */
+const MATCH_WEIGHT = { exact: 1, prefix: 0.8, expansion: 0.3 };
+/** Field boosts (head: summary, tags, topic, files; body: the preview), as in recall. */
+const FIELD_BOOST = [1, 3];
+/** BM25 saturation and length normalisation (term frequency is taken as 1). */
+const BM25 = { k1: 1.2, b: 0.75 };
+/** Prefixes that match more words than this are too vague to follow. */
+const MAX_PREFIX_TERMS = 50;
+
+/**
+ * The best-scoring docs for a prompt (BM25-like: idf × field weight, summed over the
+ * prompt's terms), best first, each with its `score`. The relevance floor is
+ * `selectAnticipated`'s job.
+ *
+ * @example
+ * searchAnticipationIndex(index, 'add a postgres migration', { limit: 20 })[0]?.id // 'db'
+ */
+export function searchAnticipationIndex(index: AnticipationIndex, prompt: string, options: { limit?: number } = {}): AnticipateCandidate[] {
+  const limit = options.limit ?? 20;
+  const plan = planQuery(prompt);
+  const n = index.docs.length;
+  if (plan.terms.length === 0 || n === 0) return [];
+  const scores = new Map<number, number>();
+  // Average length per field, indexed like the postings' field (0 body, 1 head).
+  let head = 0;
+  let body = 0;
+  for (let d = 0; d < n; d++) {
+    head += index.lengths[2 * d] ?? 0;
+    body += index.lengths[2 * d + 1] ?? 0;
+  }
+  const avg = [Math.max(1, body / n), Math.max(1, head / n)];
+  const credit = (termIndex: number, weight: number, seen: Set<number>): void => {
+    const list = index.postings[termIndex] ?? [];
+    const df = list.length / 2;
+    const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+    for (let j = 0; j < list.length; j += 2) {
+      const doc = list[j] as number;
+      if (seen.has(doc)) continue;
+      seen.add(doc);
+      const field = list[j + 1] as number;
+      const length = index.lengths[2 * doc + (field === 1 ? 0 : 1)] ?? 0;
+      const norm = (BM25.k1 + 1) / (1 + BM25.k1 * (1 - BM25.b + (BM25.b * length) / (avg[field] as number)));
+      scores.set(doc, (scores.get(doc) ?? 0) + idf * weight * (FIELD_BOOST[field] as number) * norm);
+    }
+  };
+  for (const term of plan.terms) {
+    // Each prompt term counts once per doc: its best form (exact before prefix).
+    const seen = new Set<number>();
+    const at = lowerBound(index.terms, term);
+    if (index.terms[at] === term) credit(at, MATCH_WEIGHT.exact, seen);
+    if (term.length >= 4) {
+      let end = at;
+      while (end < index.terms.length && (index.terms[end] as string).startsWith(term)) end++;
+      if (end - at <= MAX_PREFIX_TERMS) for (let k = at; k < end; k++) if (index.terms[k] !== term) credit(k, MATCH_WEIGHT.prefix, seen);
+    }
+  }
+  for (const term of plan.expansions) {
+    const at = lowerBound(index.terms, term);
+    if (index.terms[at] === term) credit(at, MATCH_WEIGHT.expansion, new Set());
+  }
+  return [...scores]
+    .sort((a, b) => b[1] - a[1] || a[0] - b[0])
+    .slice(0, limit)
+    .map(([doc, score]) => ({ ...(index.docs[doc] as AnticipateCandidate), score }));
+}

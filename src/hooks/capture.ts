@@ -1,0 +1,69 @@
+/**
+ * Stop and PreCompact: incremental extraction from the transcript since the last
+ * checkpoint. Stop also reads `last_assistant_message`, because Claude Code writes the
+ * transcript asynchronously and the final turn may not be in it yet. Prints nothing.
+ */
+import type { CaptureInput, CaptureOutput } from '../api/capture.js';
+import { contextOptions, type HookContext } from './run.js';
+
+/** Time budgets (ms): the rest is read on the next run, from the checkpoint. */
+export const HOOK_CAPTURE_BUDGETS = { stop: 5_000, 'pre-compact': 20_000, 'session-end': 60_000 } as const;
+
+/** Stop refreshes the plan and progress memories at most this often; PreCompact and SessionEnd always do. */
+export const STOP_STRUCTURAL_EVERY_MS = 5 * 60_000;
+
+/** Runs one capture and logs what is worth knowing later. Shared with the session-end worker. */
+export async function runCapture(
+  h: Pick<HookContext, 'root' | 'env' | 'now' | 'log'>,
+  input: CaptureInput,
+): Promise<CaptureOutput | undefined> {
+  const [{ openContext }, { captureTranscript }] = await Promise.all([import('../api/context.js'), import('../api/capture.js')]);
+  const ctx = openContext(contextOptions(h));
+  const out = await captureTranscript(ctx, input);
+  if (out.status === 'locked') {
+    h.log('skipped: another extraction run holds .memory/locks/extract.lock');
+    return out;
+  }
+  if (out.transcriptProblem !== undefined) h.log(`transcript not read: ${out.transcriptProblem}`);
+  const changed = out.memories.filter((m) => m.action === 'created' || m.action === 'updated');
+  if (changed.length > 0 || out.queued > 0 || out.restarted || out.status === 'partial' || out.skippedLines > 0) {
+    const parts = [
+      `read bytes ${out.from}..${out.to}`,
+      out.restarted ? 'restarted (transcript replaced or shrank)' : '',
+      out.status === 'partial' ? 'time budget reached, continuing next run' : '',
+      out.skippedLines > 0 ? `${out.skippedLines} malformed lines skipped` : '',
+      ...changed.map((m) => `${m.action} ${m.id} (${m.type}, ${m.layer})`),
+      out.queued > 0 ? `${out.queued} queued for review` : '',
+    ];
+    h.log(parts.filter(Boolean).join('; '));
+  }
+  return out;
+}
+
+function sessionOf(h: HookContext): string | undefined {
+  if (h.input.sessionId === undefined || h.input.sessionId.trim() === '') {
+    h.log('ignored: the input has no session_id');
+    return undefined;
+  }
+  return h.input.sessionId;
+}
+
+export async function stop(h: HookContext): Promise<string> {
+  const sessionId = sessionOf(h);
+  if (sessionId === undefined) return '';
+  await runCapture(h, {
+    sessionId,
+    transcriptPath: h.input.transcriptPath,
+    lastAssistantMessage: h.input.lastAssistantMessage,
+    timeBudgetMs: HOOK_CAPTURE_BUDGETS.stop,
+    structuralEveryMs: STOP_STRUCTURAL_EVERY_MS,
+  });
+  return '';
+}
+
+export async function preCompact(h: HookContext): Promise<string> {
+  const sessionId = sessionOf(h);
+  if (sessionId === undefined) return '';
+  await runCapture(h, { sessionId, transcriptPath: h.input.transcriptPath, timeBudgetMs: HOOK_CAPTURE_BUDGETS['pre-compact'] });
+  return '';
+}

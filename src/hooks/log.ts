@@ -1,0 +1,41 @@
+/**
+ * `.memory/cortex.log`: where hooks say why they did nothing, one line per event, since
+ * they may print nothing and must exit 0. Capped: past `maxBytes` the log is rotated to
+ * `cortex.log.1` (one generation kept). Node builtins only; never throws.
+ */
+import { appendFileSync, mkdirSync, renameSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+export const DEFAULT_HOOK_LOG = { maxBytes: 256 * 1024, maxLineChars: 2_000 };
+
+export function hookLogPath(cacheDir: string): string {
+  return join(cacheDir, 'cortex.log');
+}
+
+/**
+ * Appends `message` as one line, prefixed with the time and the event.
+ *
+ * @example
+ * appendHookLog('/repo/.memory', { event: 'stop', message: 'skipped: another extraction holds the lock', now: new Date() });
+ */
+export function appendHookLog(
+  cacheDir: string,
+  entry: { event: string; message: string; now?: Date },
+  options: Partial<typeof DEFAULT_HOOK_LOG> = {},
+): void {
+  const { maxBytes, maxLineChars } = { ...DEFAULT_HOOK_LOG, ...options };
+  try {
+    const path = hookLogPath(cacheDir);
+    mkdirSync(cacheDir, { recursive: true });
+    try {
+      if (statSync(path).size > maxBytes) renameSync(path, `${path}.1`);
+    } catch {
+      // No log yet.
+    }
+    const oneLine = entry.message.replace(/\s*[\r\n]+\s*/g, ' ⏎ ');
+    const text = oneLine.length > maxLineChars ? `${oneLine.slice(0, maxLineChars)}…` : oneLine;
+    appendFileSync(path, `${(entry.now ?? new Date()).toISOString()} ${entry.event} ${text}\n`);
+  } catch {
+    // Logging is best effort: a read-only checkout must not make a hook fail.
+  }
+}

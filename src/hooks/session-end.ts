@@ -1,0 +1,140 @@
+/**
+ * SessionEnd: the last extraction, then lifecycle, projections and the briefing cache. Claude Code gives
+ * all SessionEnd hooks 1.5 s together, so the hook only hands the work to a detached
+ * `cortex hook session-end --worker <file>` process and returns at once.
+ */
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { writeFileAtomic } from '../store/atomic.js';
+import { CACHE_DIR } from '../store/paths.js';
+import { pruneCheckpoints } from '../store/checkpoint.js';
+import { pruneSessionStates, removeSessionState } from '../store/session-state.js';
+import { HOOK_CAPTURE_BUDGETS, runCapture } from './capture.js';
+import { appendHookLog } from './log.js';
+import { contextOptions, type HookContext, type HookRunOptions } from './run.js';
+
+/** What the hook hands to the worker. */
+export interface SessionEndPayload {
+  version: 1;
+  root: string;
+  sessionId: string;
+  transcriptPath?: string | undefined;
+  reason?: string | undefined;
+}
+
+/** Local state older than this is pruned at the end of a session. */
+export const PRUNE_AFTER_MS = { checkpoints: 30 * 86_400_000, sessions: 7 * 86_400_000 };
+
+/** The worker waits this long for a Stop hook still extracting, then gives up. */
+export const WORKER_LOCK_TIMEOUT_MS = 15_000;
+
+function cliPath(): string | undefined {
+  const path = fileURLToPath(new URL('../cli.js', import.meta.url));
+  return existsSync(path) ? path : undefined;
+}
+
+export async function sessionEnd(h: HookContext): Promise<string> {
+  const sessionId = h.input.sessionId;
+  if (sessionId === undefined || sessionId.trim() === '') {
+    h.log('ignored: the input has no session_id');
+    return '';
+  }
+  const payload: SessionEndPayload = { version: 1, root: h.root, sessionId, transcriptPath: h.input.transcriptPath, reason: h.input.reason };
+  const cli = cliPath();
+  if (!h.detach || cli === undefined) {
+    await sessionEndWork({ root: h.root, cacheDir: h.cacheDir, env: h.env, now: h.now, log: h.log }, payload);
+    return '';
+  }
+  const file = join(h.cacheDir, 'hooks', `session-end-${process.pid}-${randomBytes(4).toString('hex')}.json`);
+  writeFileAtomic(file, JSON.stringify(payload));
+  const child = spawn(process.execPath, [cli, 'hook', 'session-end', '--worker', file], {
+    cwd: h.root,
+    env: h.env,
+    detached: true,
+    stdio: 'ignore',
+    windowsHide: true,
+  });
+  child.on('error', (err) => {
+    h.log(`worker did not start: ${err.message}`);
+    rmSync(file, { force: true });
+  });
+  child.unref();
+  return '';
+}
+
+/** Runs in the detached worker: reads and deletes the payload, then does the work. */
+export async function sessionEndWorker(payloadFile: string, options: HookRunOptions & { log?: (message: string) => void }): Promise<void> {
+  let payload: SessionEndPayload;
+  try {
+    payload = JSON.parse(readFileSync(payloadFile, 'utf8')) as SessionEndPayload;
+  } finally {
+    rmSync(payloadFile, { force: true });
+  }
+  if (payload?.version !== 1 || typeof payload.root !== 'string' || typeof payload.sessionId !== 'string') {
+    throw new Error(`${payloadFile} is not a session-end payload`);
+  }
+  const cacheDir = join(payload.root, CACHE_DIR);
+  const log = (message: string): void => {
+    options.log?.(message);
+    appendHookLog(cacheDir, { event: 'session-end', message, ...(options.now ? { now: options.now() } : {}) });
+  };
+  try {
+    await sessionEndWork({ root: payload.root, cacheDir, env: options.env ?? process.env, now: options.now, log }, payload);
+  } catch (err) {
+    log(`failed: ${err instanceof Error ? `${err.name}: ${err.message}` : String(err)}`);
+  }
+}
+
+/**
+ * The session's last extraction, then the lifecycle (archive what decayed, reactivate
+ * what was used, prune old archives), the projections (decisions.md, plan.md …, so they
+ * match the memories the session added before anyone commits them), then the briefing
+ * cache, so the next session starts on the fast path. Each step runs even when an
+ * earlier one failed.
+ */
+async function sessionEndWork(
+  h: Pick<HookContext, 'root' | 'cacheDir' | 'env' | 'now' | 'log'>,
+  payload: SessionEndPayload,
+): Promise<void> {
+  const step = async (name: string, fn: () => Promise<void>): Promise<void> => {
+    try {
+      await fn();
+    } catch (err) {
+      h.log(`${name} failed: ${err instanceof Error ? `${err.name}: ${err.message}` : String(err)}`);
+    }
+  };
+  await step('extraction', async () => {
+    await runCapture(h, {
+      sessionId: payload.sessionId,
+      transcriptPath: payload.transcriptPath,
+      timeBudgetMs: HOOK_CAPTURE_BUDGETS['session-end'],
+      lockTimeoutMs: WORKER_LOCK_TIMEOUT_MS,
+    });
+  });
+  const [{ openContext }, { lifecycle }, { project }, { refreshSurfaceCache }] = await Promise.all([
+    import('../api/context.js'),
+    import('../api/lifecycle.js'),
+    import('../api/project.js'),
+    import('../api/surface.js'),
+  ]);
+  const ctx = openContext(contextOptions(h));
+  await step('lifecycle', async () => {
+    const out = await lifecycle(ctx, { scope: 'project' });
+    if (out.changes.length > 0) h.log(`lifecycle: ${out.changes.map((c) => `${c.from} → ${c.to} ${c.id}`).join('; ')}`);
+  });
+  await step('projections', async () => {
+    const out = await project(ctx);
+    const written = out.files.filter((f) => f.state === 'created' || f.state === 'updated').map((f) => f.file);
+    if (written.length > 0) h.log(`projections regenerated: ${written.join(', ')}`);
+  });
+  await step('surface cache', async () => {
+    await refreshSurfaceCache(ctx);
+  });
+  removeSessionState(h.cacheDir, payload.sessionId);
+  const now = (h.now ?? (() => new Date()))().getTime();
+  pruneCheckpoints(h.cacheDir, { now, maxAgeMs: PRUNE_AFTER_MS.checkpoints });
+  pruneSessionStates(h.cacheDir, { now, maxAgeMs: PRUNE_AFTER_MS.sessions });
+}

@@ -1,0 +1,86 @@
+/**
+ * `captureTranscript` in-process against real temporary repositories: chunked reading,
+ * the time budget, oversized lines, and the structural throttle.
+ */
+import { appendFileSync, copyFileSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { captureTranscript } from '../src/api/capture.js';
+import { openContext } from '../src/api/context.js';
+import { init } from '../src/api/init.js';
+import { readCheckpoint } from '../src/store/checkpoint.js';
+import { REPO_ROOT, tempRepo } from './helpers/repo.js';
+
+const FIXTURE = join(REPO_ROOT, 'test/fixtures/transcripts/feature-branch-v2/transcript.jsonl');
+
+async function setup() {
+  const repo = tempRepo({ 'README.md': '# x\n' });
+  repo.git(['add', '.']);
+  repo.git(['commit', '-q', '-m', 'init']);
+  await init({ dir: repo.dir, env: repo.env });
+  const transcript = join(repo.home, 't.jsonl');
+  copyFileSync(FIXTURE, transcript);
+  let clock = Date.parse('2026-03-02T10:00:00Z');
+  const ctx = openContext({ dir: repo.dir, env: repo.env, now: () => new Date(clock) });
+  const memories = () =>
+    readdirSync(join(repo.dir, '.cortex/memories'))
+      .filter((n) => n.endsWith('.md'))
+      .sort()
+      .map((n) => readFileSync(join(repo.dir, '.cortex/memories', n), 'utf8').replace(/^id: .*$/m, '').replace(/^ *(created|updated|commit): .*$/gm, ''));
+  // Two setups commit at different seconds: ids, dates and commits differ, the content must not.
+  return { repo, transcript, ctx, memories, tick: (ms: number) => (clock += ms) };
+}
+
+describe('captureTranscript', () => {
+  it('reads in small chunks to the same memories as in one go', async () => {
+    const whole = await setup();
+    await captureTranscript(whole.ctx, { sessionId: 's', transcriptPath: whole.transcript });
+    const chunked = await setup();
+    const out = await captureTranscript(chunked.ctx, { sessionId: 's', transcriptPath: chunked.transcript, chunkBytes: 700 });
+    expect(out).toMatchObject({ status: 'done', from: 0, to: statSync(chunked.transcript).size });
+    expect(chunked.memories()).toEqual(whole.memories());
+    expect(whole.memories().length).toBeGreaterThan(2);
+  });
+
+  it('stops at the time budget with the checkpoint where it stopped, and the next run finishes', async () => {
+    const { ctx, transcript, memories } = await setup();
+    const first = await captureTranscript(ctx, { sessionId: 's', transcriptPath: transcript, chunkBytes: 500, timeBudgetMs: 0 });
+    expect(first.status).toBe('partial');
+    expect(first.to).toBeGreaterThan(0);
+    expect(first.to).toBeLessThan(statSync(transcript).size);
+    expect(readCheckpoint(join(ctx.paths.cacheDir), 's')!.offset).toBe(first.to);
+    const second = await captureTranscript(ctx, { sessionId: 's', transcriptPath: transcript });
+    expect(second).toMatchObject({ status: 'done', from: first.to, to: statSync(transcript).size });
+
+    const reference = await setup();
+    await captureTranscript(reference.ctx, { sessionId: 's', transcriptPath: reference.transcript });
+    expect(memories()).toEqual(reference.memories());
+  });
+
+  it('skips a line longer than maxLineBytes and reads on', async () => {
+    const { ctx, transcript } = await setup();
+    const before = readFileSync(transcript);
+    writeFileSync(transcript, Buffer.concat([Buffer.from(`{"type":"user","message":{"content":"${'x'.repeat(5_000)}"}}\n`), before]));
+    const out = await captureTranscript(ctx, { sessionId: 's', transcriptPath: transcript, chunkBytes: 1_000, maxLineBytes: 2_000 });
+    expect(out).toMatchObject({ status: 'done', to: statSync(transcript).size, skippedLines: 1 });
+    expect(out.memories.length).toBeGreaterThan(2);
+  });
+
+  it('rewrites changed plan and progress memories at most every structuralEveryMs', async () => {
+    const { ctx, transcript, tick } = await setup();
+    await captureTranscript(ctx, { sessionId: 's', transcriptPath: transcript, structuralEveryMs: 60_000 });
+    const turn = (n: number) =>
+      `${JSON.stringify({ type: 'assistant', uuid: `x${n}`, sessionId: 's', message: { id: `mx${n}`, role: 'assistant', content: [{ type: 'tool_use', id: `tx${n}`, name: 'Bash', input: { command: `echo ${n}` } }] } })}\n` +
+      `${JSON.stringify({ type: 'user', uuid: `y${n}`, sessionId: 's', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: `tx${n}`, content: 'ok' }] } })}\n`;
+    appendFileSync(transcript, turn(1));
+    tick(10_000);
+    const soon = await captureTranscript(ctx, { sessionId: 's', transcriptPath: transcript, structuralEveryMs: 60_000 });
+    expect(soon.memories.filter((m) => m.type === 'progress')).toEqual([]);
+    appendFileSync(transcript, turn(2));
+    tick(60_000);
+    const later = await captureTranscript(ctx, { sessionId: 's', transcriptPath: transcript, structuralEveryMs: 60_000 });
+    expect(later.memories.filter((m) => m.type === 'progress').map((m) => m.action)).toEqual(['updated']);
+    const nothing = await captureTranscript(ctx, { sessionId: 's', transcriptPath: transcript, structuralEveryMs: 0 });
+    expect(nothing.memories).toEqual([]);
+  });
+});

@@ -1,0 +1,141 @@
+/**
+ * `cortex init --claude` and `cortex review` through the built CLI, against real
+ * temporary repositories and a real (temporary) Claude Code settings directory.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { SELF_REPORT_ALIASES } from '../src/core/extract.js';
+import { json, tempRepo } from './helpers/repo.js';
+
+const OTHER_HOOKS = {
+  model: 'opus',
+  permissions: { allow: ['Bash(npm test:*)'] },
+  hooks: {
+    Stop: [{ hooks: [{ type: 'command', command: 'say "done"' }] }],
+    PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: './scripts/guard.sh', timeout: 5 }] }],
+    SessionStart: [{ matcher: 'startup', hooks: [{ type: 'command', command: 'cat NOTES.md' }] }],
+  },
+};
+
+interface Settings {
+  model?: string;
+  permissions?: unknown;
+  hooks: Record<string, { matcher?: string; hooks: { type: string; command: string; shell?: string; timeout?: number }[] }[]>;
+}
+
+describe('cortex init --claude', () => {
+  it('keeps every existing setting and hook, adds the Cortex hooks with an explicit shell, and changes nothing when re-run', () => {
+    const repo = tempRepo({ '.claude/settings.json': `${JSON.stringify(OTHER_HOOKS, null, 4)}\n` });
+    const r = repo.cortex(['init', '--claude']);
+    expect(r.code, r.stderr).toBe(0);
+    const settings = JSON.parse(repo.read('.claude/settings.json')) as Settings;
+    expect(settings.model).toBe('opus');
+    expect(settings.permissions).toEqual(OTHER_HOOKS.permissions);
+    // The person's hooks are all still there, untouched and first.
+    expect(settings.hooks.Stop![0]).toEqual(OTHER_HOOKS.hooks.Stop[0]);
+    expect(settings.hooks.PreToolUse).toEqual(OTHER_HOOKS.hooks.PreToolUse);
+    expect(settings.hooks.SessionStart![0]).toEqual(OTHER_HOOKS.hooks.SessionStart[0]);
+    const events = { SessionStart: 'session-start', UserPromptSubmit: 'user-prompt-submit', Stop: 'stop', PreCompact: 'pre-compact', SessionEnd: 'session-end' };
+    for (const [event, sub] of Object.entries(events)) {
+      const ours = settings.hooks[event]!.flatMap((g) => g.hooks).filter((h) => h.command.includes(`cortex hook ${sub}`));
+      expect(ours, event).toHaveLength(1);
+      expect(ours[0]).toMatchObject({ type: 'command', shell: 'bash' });
+      expect(ours[0]!.timeout).toBeGreaterThan(0);
+    }
+    // The file keeps its 4-space indentation.
+    expect(repo.read('.claude/settings.json')).toMatch(/^\{\n {4}"model"/);
+
+    const rules = repo.read('.claude/rules/cortex-memory.md');
+    expect(rules).toContain('[MEMORY: decision]');
+    for (const alias of Object.keys(SELF_REPORT_ALIASES)) expect(rules).toContain(`\`${alias}\``);
+    expect(rules).not.toContain('{{');
+    expect(repo.read('.claude/commands/recall.md')).toMatch(/cortex recall/);
+    expect(repo.read('.claude/commands/remember.md')).toMatch(/cortex remember/);
+
+    const before = ['.claude/settings.json', '.claude/rules/cortex-memory.md', '.claude/commands/recall.md'].map((f) => repo.read(f));
+    const again = json<{ steps: { target: string; action: string }[] }>(repo.cortex(['init', '--claude', '--json']));
+    expect(again.steps.filter((s) => s.action !== 'unchanged')).toEqual([]);
+    expect(['.claude/settings.json', '.claude/rules/cortex-memory.md', '.claude/commands/recall.md'].map((f) => repo.read(f))).toEqual(before);
+  });
+
+  it('updates an older Cortex hook in place instead of adding a second one, and refuses a settings file that is not JSON', () => {
+    const old = { hooks: { Stop: [{ hooks: [{ type: 'command', command: 'cortex hook stop' }] }] } };
+    const repo = tempRepo({ '.claude/settings.json': JSON.stringify(old) });
+    expect(repo.cortex(['init', '--claude']).code).toBe(0);
+    const stop = (JSON.parse(repo.read('.claude/settings.json')) as Settings).hooks.Stop!;
+    expect(stop).toHaveLength(1);
+    expect(stop[0]!.hooks).toHaveLength(1);
+    expect(stop[0]!.hooks[0]).toMatchObject({ shell: 'bash' });
+
+    const broken = tempRepo({ '.claude/settings.json': '{ "model": "opus", }' });
+    const r = broken.cortex(['init', '--claude']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/not valid JSON/);
+    expect(broken.read('.claude/settings.json')).toBe('{ "model": "opus", }');
+  });
+
+  it('--global writes the user settings ($CLAUDE_CONFIG_DIR, else ~/.claude) and leaves the repository alone', () => {
+    const repo = tempRepo();
+    const r = repo.cortex(['init', '--claude', '--global']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(existsSync(join(repo.home, '.claude/settings.json'))).toBe(true);
+    expect(existsSync(join(repo.home, '.claude/rules/cortex-memory.md'))).toBe(true);
+    expect(existsSync(join(repo.dir, '.claude'))).toBe(false);
+    expect(existsSync(join(repo.dir, '.cortex'))).toBe(false);
+
+    const configDir = join(repo.home, 'custom-claude');
+    expect(repo.cortex(['init', '--claude', '--global'], { env: { CLAUDE_CONFIG_DIR: configDir } }).code).toBe(0);
+    const settings = JSON.parse(readFileSync(join(configDir, 'settings.json'), 'utf8')) as Settings;
+    expect(Object.keys(settings.hooks).sort()).toEqual(['PreCompact', 'SessionEnd', 'SessionStart', 'Stop', 'UserPromptSubmit']);
+
+    expect(repo.cortex(['init', '--global']).code).toBe(2);
+  });
+});
+
+describe('cortex review', () => {
+  it('lists the queued candidates, accepts and rejects them by number', () => {
+    const repo = tempRepo({ 'README.md': '# x\n' });
+    repo.git(['add', '.']);
+    repo.git(['commit', '-q', '-m', 'init']);
+    repo.cortex(['init']);
+    const line = (o: Record<string, unknown>) => `${JSON.stringify({ sessionId: 'rv', cwd: repo.dir, gitBranch: 'main', isSidechain: false, ...o })}\n`;
+    const texts = [
+      'Maybe we could go with Redis over Memcached for the session cache, since it persists.',
+      'Perhaps we should use pnpm over npm here, because installs are faster.',
+    ];
+    repo.write(
+      't.jsonl',
+      line({ type: 'user', uuid: 'u1', message: { role: 'user', content: 'What cache and package manager?' } }) +
+        texts.map((t, i) => line({ type: 'assistant', uuid: `a${i}`, message: { id: `m${i}`, role: 'assistant', model: 'x', content: [{ type: 'text', text: t }] } })).join(''),
+    );
+    const input = JSON.stringify({ session_id: 'rv', transcript_path: join(repo.dir, 't.jsonl'), cwd: repo.dir });
+    expect(repo.cortex(['hook', 'stop'], { input }).code).toBe(0);
+
+    const listed = json<{ schemaVersion: number; items: { n: number; id: string; type: string; confidence: number; summary: string }[] }>(repo.cortex(['review', '--json']));
+    expect(listed.schemaVersion).toBe(1);
+    expect(listed.items.length).toBeGreaterThanOrEqual(1);
+    for (const item of listed.items) {
+      expect(item.confidence).toBeLessThan(0.7);
+      expect(item.confidence).toBeGreaterThanOrEqual(0.4);
+    }
+    const first = listed.items[0]!;
+    const accepted = json<{ accepted: { id: string; memory: string; action: string }[] }>(repo.cortex(['review', '--accept', '1', '--json']));
+    expect(accepted.accepted).toMatchObject([{ id: first.id, action: 'created' }]);
+    const shown = repo.read(`.cortex/memories/${accepted.accepted[0]!.memory}.md`);
+    expect(shown).toContain(first.summary);
+    expect(shown).toMatch(/confidence: 0\.9/);
+    expect(shown).toMatch(/layer: keyword/);
+
+    const rest = json<{ items: { id: string }[] }>(repo.cortex(['review', '--json'])).items;
+    expect(rest.map((i) => i.id)).not.toContain(first.id);
+    if (rest.length > 0) {
+      expect(repo.cortex(['review', '--reject', '1']).code).toBe(0);
+      expect(json<{ items: unknown[] }>(repo.cortex(['review', '--json'])).items).toHaveLength(rest.length - 1);
+    }
+    const missing = repo.cortex(['review', '--accept', '99']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/No review entry "99"/);
+    expect(repo.cortex(['review']).stdout).toMatch(/No extracted memory waits|\d+\./);
+  });
+});
