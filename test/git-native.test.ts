@@ -277,7 +277,8 @@ describe('cortex diff', () => {
     commit(repo, 'base');
     ok(repo.git(['checkout', '-q', '-b', 'feature']));
     const added = await mem(repo, 'Use Postgres after all, for row-level security');
-    await updateMemory(ctxOf(repo), edited, { priority: 9 });
+    // A day later, so that `updated` changes even when the test runs within one second.
+    await updateMemory(openContext({ dir: repo.dir, env: repo.env, now: () => new Date(Date.now() + 86_400_000) }), edited, { priority: 9 });
     await updateMemory(ctxOf(repo), archived, { status: 'archived' });
     await updateMemory(ctxOf(repo), superseded, { status: 'superseded' });
     repo.write(

@@ -5,6 +5,7 @@
 import { claudeInitStep } from './claude-setup.js';
 import { registerInitStep, type InitStepFn } from './init.js';
 import { setUpGit } from './git-setup.js';
+import { mcpInitStep } from './mcp-setup.js';
 import { project } from './project.js';
 
 const gitStep: InitStepFn = (ctx, options) => setUpGit(ctx, typeof options.cortexCommand === 'string' ? { cortexCommand: options.cortexCommand } : {});
@@ -22,4 +23,6 @@ export function registerDefaultSteps(): void {
   registerInitStep(projectionStep);
   // `cortex init --claude`: hooks, rules and slash commands for Claude Code.
   registerInitStep(claudeInitStep);
+  // …and the MCP server in .mcp.json (or the `claude mcp add` line when cortex is not on PATH).
+  registerInitStep(mcpInitStep);
 }
