@@ -25,6 +25,7 @@ import {
   YamlFrontmatterError,
   excerpt,
   normalizeBody,
+  renderFrontmatterFile,
   renderFrontmatterYaml,
   setOwn,
   splitFrontmatter,
@@ -266,7 +267,5 @@ export function edgeFrontmatter(edge: Edge): Record<string, unknown> {
  * renderEdge(edge) // '---\nsource: a-k3f9qa\ntarget: b-p2x81d\nrelation: refines\n…---\nWhy.\n'
  */
 export function renderEdge(edge: Edge): string {
-  const yaml = renderFrontmatterYaml(edgeFrontmatter(edge));
-  const body = normalizeBody(edge.body);
-  return `---\n${yaml}---\n${body === '' ? '' : `${body}\n`}`;
+  return renderFrontmatterFile(edgeFrontmatter(edge), edge.body);
 }

@@ -393,7 +393,17 @@ export function renderFrontmatterYaml(frontmatter: Record<string, unknown>): str
  * renderMemory(memory).startsWith('---\nid: ') // true
  */
 export function renderMemory(memory: Memory): string {
-  const yaml = renderFrontmatterYaml(memoryFrontmatter(memory));
-  const body = normalizeBody(memory.body);
-  return `---\n${yaml}---\n${body === '' ? '' : `${body}\n`}`;
+  return renderFrontmatterFile(memoryFrontmatter(memory), memory.body);
+}
+
+/**
+ * A markdown file with YAML frontmatter, in the one layout Cortex writes (memories, edges):
+ * `---`, the frontmatter, `---`, the canonical body and a final newline.
+ *
+ * @example
+ * renderFrontmatterFile({ id: 'a' }, 'Body') // '---\nid: a\n---\nBody\n'
+ */
+export function renderFrontmatterFile(frontmatter: Record<string, unknown>, body: string): string {
+  const text = normalizeBody(body);
+  return `---\n${renderFrontmatterYaml(frontmatter)}---\n${text === '' ? '' : `${text}\n`}`;
 }

@@ -19,7 +19,7 @@
 import { EDGE_KEY_ORDER } from './edge.js';
 import { edgeFrontmatter, parseEdge } from './edge-format.js';
 import { mergeFrontmatterText, type FrontmatterFormat, type MergeLabels, type MergeResult, type RecordRules } from './merge.js';
-import { renderFrontmatterYaml } from './memory-format.js';
+import { renderFrontmatterFile } from './memory-format.js';
 
 /** Merge rules for edge frontmatter (see the table at the top of this module). */
 export const EDGE_MERGE_RULES: RecordRules = {
@@ -45,9 +45,7 @@ export const EDGE_FORMAT: FrontmatterFormat = {
     if (edge === undefined || diagnostics.some((d) => d.severity === 'error')) return undefined;
     return { record: edgeFrontmatter(edge), body: edge.body };
   },
-  render(record, body) {
-    return `---\n${renderFrontmatterYaml(record)}---\n${body === '' ? '' : `${body}\n`}`;
-  },
+  render: renderFrontmatterFile,
   rules: EDGE_MERGE_RULES,
 };
 

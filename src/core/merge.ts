@@ -30,7 +30,7 @@
  */
 import { diff3Merge } from 'node-diff3';
 import { MEMORY_KEY_ORDER, SOURCE_KEY_ORDER } from './memory.js';
-import { memoryFrontmatter, normalizeBody, parseMemory, renderFrontmatterYaml } from './memory-format.js';
+import { memoryFrontmatter, normalizeBody, parseMemory, renderFrontmatterFile, renderFrontmatterYaml } from './memory-format.js';
 
 /** Marker labels written after `<<<<<<<` and `>>>>>>>`. */
 export interface MergeLabels {
@@ -558,9 +558,7 @@ export const MEMORY_FORMAT: FrontmatterFormat = {
     if (memory === undefined || diagnostics.some((d) => d.severity === 'error')) return undefined;
     return { record: memoryFrontmatter(memory), body: memory.body };
   },
-  render(record, body) {
-    return `---\n${renderFrontmatterYaml(record)}---\n${body === '' ? '' : `${body}\n`}`;
-  },
+  render: renderFrontmatterFile,
   rules: MEMORY_MERGE_RULES,
 };
 
