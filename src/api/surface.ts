@@ -169,6 +169,31 @@ function gather(ctx: Context, explainAll: boolean): Inputs {
   };
 }
 
+/**
+ * Reality checks from git (DESIGN §4, §5): a referenced file changed since the commit the
+ * memory was recorded at, or the memory's branch is gone. Loaded only here, so the cached
+ * briefing never pays for isomorphic-git; a broken repository never fails the briefing.
+ */
+async function addGitStaleness(ctx: Context, inputs: Inputs, ids: ReadonlySet<string>): Promise<boolean> {
+  const checked = inputs.candidates.filter((m) => ids.has(m.id) && m.scope === 'project' && m.source.commit !== undefined);
+  if (checked.length === 0) return false;
+  let found: Record<string, string[]>;
+  try {
+    found = await (await import('../git/staleness.js')).computeStaleness(ctx, checked);
+  } catch {
+    return false;
+  }
+  let changed = false;
+  for (const [id, reasons] of Object.entries(found)) {
+    const known = inputs.staleness[id] ?? [];
+    const added = reasons.filter((r) => !known.includes(r));
+    if (added.length === 0) continue;
+    inputs.staleness[id] = [...known, ...added];
+    changed = true;
+  }
+  return changed;
+}
+
 interface Built {
   rendered: RenderedSurface;
   selection: SurfaceResult;
@@ -231,7 +256,12 @@ export async function surface(ctx: Context, input: SurfaceInput = {}): Promise<S
   const keys = useCache ? variants.map((v) => cacheKeyFor(ctx, v, input.budget, now)) : [];
 
   const inputs = gather({ ...ctx, now: () => now }, explainAll);
-  const { rendered, selection } = build(ctx, inputs, variant, input.budget);
+  let { rendered, selection } = build(ctx, inputs, variant, input.budget);
+  // Staleness only annotates (it never changes a rank), so git is asked about the memories
+  // the briefing shows, not about all of them; then the briefing is rendered again with it.
+  if (await addGitStaleness(ctx, inputs, new Set(selection.items.map((i) => i.id)))) {
+    ({ rendered, selection } = build(ctx, inputs, variant, input.budget));
+  }
   let cached = false;
   if (useCache) {
     cached = keys[0] ? writeSurfaceCache(keys[0], rendered) : false;
