@@ -11,6 +11,7 @@ import { runMergeDriver } from '../src/api/merge-driver.js';
 import type { Memory } from '../src/core/memory.js';
 import { renderProjections } from '../src/core/projection.js';
 import { REPO_ROOT } from './helpers/repo.js';
+import { testMemory } from './helpers/arbitrary.js';
 
 function files(texts: { base: string; ours: string; theirs: string }) {
   const dir = mkdtempSync(join(tmpdir(), 'cortex-driver-'));
@@ -23,25 +24,7 @@ function files(texts: { base: string; ours: string; theirs: string }) {
 const edge = (strength: number, status: string, body = '') =>
   `---\nsource: a-aaaaaa\ntarget: b-bbbbbb\nrelation: refines\nstrength: ${strength}\nstatus: ${status}\nbidirectional: false\norigin: jaccard\ncreated: 2026-11-21T10:00:00Z\n---\n${body}`;
 
-function memory(id: string, patch: Partial<Memory> = {}): Memory {
-  return {
-    id,
-    type: 'decision',
-    summary: `Summary of ${id}`,
-    scope: 'project',
-    priority: 5,
-    confidence: 1,
-    pinned: false,
-    status: 'active',
-    tags: [],
-    created: '2026-01-01T00:00:00Z',
-    updated: '2026-01-01T00:00:00Z',
-    source: { kind: 'manual' },
-    body: '',
-    extra: {},
-    ...patch,
-  };
-}
+const memory = testMemory;
 
 describe('runMergeDriver', () => {
   it('merges an edge file field by field into %A', () => {

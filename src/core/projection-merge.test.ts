@@ -3,25 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { MEMORY_STATUSES, type Memory } from './memory.js';
 import { mergeProjectionText, parseProjection } from './projection-merge.js';
 import { PROJECTION_FILES, parseProjectionIds, renderProjections } from './projection.js';
+import { testMemory } from '../../test/helpers/arbitrary.js';
 
-function memory(patch: Partial<Memory> & Pick<Memory, 'id'>): Memory {
-  return {
-    type: 'decision',
-    summary: `Summary of ${patch.id}`,
-    scope: 'project',
-    priority: 5,
-    confidence: 1,
-    pinned: false,
-    status: 'active',
-    tags: [],
-    created: '2026-01-01T00:00:00Z',
-    updated: '2026-01-01T00:00:00Z',
-    source: { kind: 'manual' },
-    body: '',
-    extra: {},
-    ...patch,
-  };
-}
+const memory = (patch: Partial<Memory> & Pick<Memory, 'id'>): Memory => testMemory(patch.id, patch);
 
 const TYPES = ['decision', 'rejected', 'plan', 'progress', 'gotcha'] as const;
 const BODIES = ['', 'Because it is simpler.', '- [ ] todo\n- done', '# Why\n\nSee [[other-abcdef]].', '```\n### not an entry\n<!-- memory: fake-aaaaaa -->\n```'];

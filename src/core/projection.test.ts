@@ -16,28 +16,12 @@ import {
   renderEntry,
   renderProjections,
 } from './projection.js';
+import { testMemory } from '../../test/helpers/arbitrary.js';
 
 const ROOT = new URL('../../', import.meta.url);
 const GOLDEN = fileURLToPath(new URL('test/fixtures/merge-projections/', ROOT));
 
-function memory(patch: Partial<Memory> & Pick<Memory, 'id'>): Memory {
-  return {
-    type: 'decision',
-    summary: `Summary of ${patch.id}`,
-    scope: 'project',
-    priority: 5,
-    confidence: 1,
-    pinned: false,
-    status: 'active',
-    tags: [],
-    created: '2026-01-01T00:00:00Z',
-    updated: '2026-01-01T00:00:00Z',
-    source: { kind: 'manual' },
-    body: '',
-    extra: {},
-    ...patch,
-  };
-}
+const memory = (patch: Partial<Memory> & Pick<Memory, 'id'>): Memory => testMemory(patch.id, patch);
 
 const memoryArb: fc.Arbitrary<Memory> = fc
   .record({

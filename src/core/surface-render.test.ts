@@ -5,29 +5,13 @@ import { MEMORY_TYPES, type Memory, type MemoryType } from './memory.js';
 import { buildSurfaceTree, renderSurface, renderSurfaceText, stringifySurfaceTree } from './surface-render.js';
 import { SURFACE_END, SURFACE_START, buildSurface, parseSurfaceTemplate, type SurfaceContext } from './surface.js';
 import type { UsageSignal } from './rank.js';
+import { testMemory } from '../../test/helpers/arbitrary.js';
 
 const NOW = new Date('2026-12-01T00:00:00Z');
 const DAY = 86_400_000;
 
-function memory(id: string, over: Partial<Memory> = {}): Memory {
-  return {
-    id,
-    type: 'gotcha',
-    summary: `Summary of ${id}`,
-    scope: 'project',
-    priority: 5,
-    confidence: 0.9,
-    pinned: false,
-    status: 'active',
-    tags: [],
-    created: '2026-11-30T00:00:00Z',
-    updated: '2026-11-30T00:00:00Z',
-    source: { kind: 'manual' },
-    body: '',
-    extra: {},
-    ...over,
-  };
-}
+const memory = (id: string, over: Partial<Memory> = {}): Memory =>
+  testMemory(id, { type: 'gotcha', confidence: 0.9, created: '2026-11-30T00:00:00Z', updated: '2026-11-30T00:00:00Z', ...over });
 
 const count = (text: string, needle: string): number => text.split(needle).length - 1;
 

@@ -16,28 +16,12 @@ import {
   surfaceLimits,
   type SurfaceResult,
 } from './surface.js';
+import { testMemory } from '../../test/helpers/arbitrary.js';
 
 const NOW = new Date('2026-12-01T00:00:00Z');
 
-function memory(id: string, over: Partial<Memory> = {}): Memory {
-  return {
-    id,
-    type: 'gotcha',
-    summary: `Summary of ${id}`,
-    scope: 'project',
-    priority: 5,
-    confidence: 0.9,
-    pinned: false,
-    status: 'active',
-    tags: [],
-    created: '2026-11-30T00:00:00Z',
-    updated: '2026-11-30T00:00:00Z',
-    source: { kind: 'manual' },
-    body: '',
-    extra: {},
-    ...over,
-  };
-}
+const memory = (id: string, over: Partial<Memory> = {}): Memory =>
+  testMemory(id, { type: 'gotcha', confidence: 0.9, created: '2026-11-30T00:00:00Z', updated: '2026-11-30T00:00:00Z', ...over });
 
 /** Budgets: 0 lines everywhere except the given ones. */
 function budgets(over: Partial<CortexConfig['surface']['budgets']>): CortexConfig {

@@ -44,3 +44,29 @@ export const arbitraryMemory: fc.Arbitrary<Memory> = fc.record({
   return (topic === undefined ? rest : { ...rest, topic }) as Memory;
 });
 
+/**
+ * A valid memory with plain defaults (a decision of 2026-01-01, priority 5, confidence 1),
+ * for tests that build memories as data.
+ *
+ * @example
+ * testMemory('a-aaaaaa', { type: 'gotcha' })
+ */
+export function testMemory(id: string, patch: Partial<Memory> = {}): Memory {
+  return {
+    id,
+    type: 'decision',
+    summary: `Summary of ${id}`,
+    scope: 'project',
+    priority: 5,
+    confidence: 1,
+    pinned: false,
+    status: 'active',
+    tags: [],
+    created: '2026-01-01T00:00:00Z',
+    updated: '2026-01-01T00:00:00Z',
+    source: { kind: 'manual' },
+    body: '',
+    extra: {},
+    ...patch,
+  };
+}
