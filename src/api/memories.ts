@@ -25,7 +25,7 @@ import { deleteMemory, readMemoryById, writeMemory } from '../store/memory-store
 import { assertSafeId, memoryPath } from '../store/paths.js';
 import type { Context } from './context.js';
 import { allDiagnostics, openIndexes, openTierIndex, saveQuietly } from './indexes.js';
-import { recall, searchOptionsOf, type RecallInput, type RecallResult } from './recall.js';
+import { recall, searchOptionsOf, toResult, type RecallInput, type RecallResult } from './recall.js';
 
 export interface GetResult {
   memory: Memory;
@@ -114,30 +114,12 @@ export function listMemories(ctx: Context, input: ListInput = {}): ListOutput {
   docs.sort((a, b) => cmp[sort]!(a, b) || a.id.localeCompare(b.id));
   const limited = input.limit !== undefined ? docs.slice(0, input.limit) : docs;
   return {
-    memories: limited.map((doc) => ({ ...toListResult(doc) })),
+    memories: limited.map((doc) => toResult(doc, 0, [])),
     total: docs.length,
     diagnostics: allDiagnostics(tiers),
   };
 }
 
-function toListResult(doc: IndexedDoc): RecallResult {
-  return {
-    id: doc.id,
-    type: doc.type,
-    summary: doc.summary,
-    score: 0,
-    status: doc.status,
-    scope: doc.scope,
-    tags: doc.tags,
-    priority: doc.priority,
-    confidence: doc.confidence,
-    updated: doc.updated,
-    branch: doc.branch,
-    file: doc.file,
-    preview: doc.preview,
-    matched: [],
-  };
-}
 
 export interface UpdateInput {
   summary?: string;
