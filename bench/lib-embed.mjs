@@ -2,18 +2,8 @@
 // same files, byte for byte, on every machine. No network, no external data.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { mulberry32 as prng } from './lib/random.mjs';
 
-/** mulberry32: a tiny seeded PRNG; Math.random would make runs incomparable. */
-export function prng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const SUBJECTS = ['cache', 'queue', 'auth', 'deploy', 'schema', 'logger', 'parser', 'retry', 'index', 'session', 'router', 'billing', 'search', 'upload', 'config', 'metrics', 'webhook', 'scheduler', 'migration', 'sandbox'];
 const VERBS = ['uses', 'avoids', 'needs', 'replaces', 'wraps', 'batches', 'validates', 'retries', 'caches', 'streams', 'locks', 'shards'];

@@ -16,6 +16,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { mulberry32 as prng } from './lib/random.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const DIST = join(ROOT, 'dist');
@@ -30,18 +31,6 @@ const ROUNDS = opt('rounds', 9);
 const JSON_OUT = args.includes('--json');
 
 const { renderMemory } = await import(pathToFileURL(join(DIST, 'core/memory-format.js')).href);
-
-/** mulberry32: a small deterministic PRNG, so every run benchmarks the same corpus. */
-function prng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const TYPES = ['architecture', 'decision', 'rejected', 'pattern', 'gotcha', 'preference', 'plan', 'progress', 'context', 'code_description', 'code'];
 const WORDS = 'index cache storage sqlite hooks merge driver branch session token budget briefing decay rank graph edge recall query embedding vector transcript lock atomic write config yaml markdown remark template lifecycle archive prune plan progress gotcha pattern'.split(' ');

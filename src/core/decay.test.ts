@@ -3,30 +3,14 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG, resolveConfig } from './config.js';
 import { DAY_MS, belowThresholdSince, confirmedAt, decayedConfidence, halfLifeFor } from './decay.js';
 import { IMMORTAL_TYPES, MEMORY_TYPES, type Memory, type MemoryType } from './memory.js';
+import { testMemory } from '../../test/helpers/arbitrary.js';
 
 const T0 = '2026-01-01T00:00:00Z';
 const T0_MS = Date.parse(T0);
 const at = (days: number): number => T0_MS + days * DAY_MS;
 
-function memory(over: Partial<Memory> = {}): Memory {
-  return {
-    id: 'note-abcdef',
-    type: 'gotcha',
-    summary: 'A note',
-    scope: 'project',
-    priority: 5,
-    confidence: 0.8,
-    pinned: false,
-    status: 'active',
-    tags: [],
-    created: T0,
-    updated: T0,
-    source: { kind: 'manual' },
-    body: '',
-    extra: {},
-    ...over,
-  };
-}
+const memory = (over: Partial<Memory> = {}): Memory =>
+  testMemory('note-abcdef', { type: 'gotcha', summary: 'A note', confidence: 0.8, created: T0, updated: T0, ...over });
 
 const DECAYING: MemoryType[] = MEMORY_TYPES.filter((t) => !IMMORTAL_TYPES.includes(t));
 

@@ -4,29 +4,13 @@ import { DEFAULT_CONFIG, type CortexConfig } from './config.js';
 import { DAY_MS } from './decay.js';
 import { MEMORY_TYPES, type Memory } from './memory.js';
 import { compareRanked, maxAccessCount, rankMemories, scoreMemory, type UsageSignal } from './rank.js';
+import { testMemory } from '../../test/helpers/arbitrary.js';
 
 const NOW = Date.parse('2026-12-01T00:00:00Z');
 const daysAgo = (days: number): string => new Date(NOW - days * DAY_MS).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
-function memory(over: Partial<Memory> = {}): Memory {
-  return {
-    id: 'note-abcdef',
-    type: 'gotcha',
-    summary: 'A note',
-    scope: 'project',
-    priority: 5,
-    confidence: 0.8,
-    pinned: false,
-    status: 'active',
-    tags: [],
-    created: daysAgo(0),
-    updated: daysAgo(0),
-    source: { kind: 'manual' },
-    body: '',
-    extra: {},
-    ...over,
-  };
-}
+const memory = (over: Partial<Memory> = {}): Memory =>
+  testMemory('note-abcdef', { type: 'gotcha', summary: 'A note', confidence: 0.8, created: daysAgo(0), updated: daysAgo(0), ...over });
 
 describe('scoreMemory', () => {
   it('follows the DESIGN formula term by term', () => {
