@@ -11,23 +11,13 @@ import {
   isRelation,
   resolveRelation,
   type Edge,
-  type EdgeOrigin,
-  type EdgeStatus,
   type Relation,
   WIKILINK_STRENGTH,
 } from './edge.js';
 import type { Diagnostic } from './memory.js';
 
 /** An edge as the graph holds it: the fields that matter for traversal and ranking. */
-export interface GraphEdge {
-  source: string;
-  target: string;
-  relation: Relation;
-  strength: number;
-  status: EdgeStatus;
-  bidirectional: boolean;
-  origin: EdgeOrigin;
-}
+export type GraphEdge = Pick<Edge, 'source' | 'target' | 'relation' | 'strength' | 'status' | 'bidirectional' | 'origin'>;
 
 /**
  * An edge handed to the graph: an `Edge` (or its graph fields) whose relation may still
