@@ -265,7 +265,7 @@ describe('the index cache', () => {
     const repo = tempRepo();
     repo.cortex(['init']);
     repo.cortex(['remember', SQLITE, '--type', 'decision']);
-    repo.write('.memory/index.json', '{"version": 1, "garbage');
+    repo.write('.memory/index.v8', '{"version": 1, "garbage');
     const r = repo.cortex(['recall', 'sqlite', '--json']);
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');

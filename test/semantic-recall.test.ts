@@ -199,7 +199,7 @@ describe('vectors: caching, invalidation, backfill', () => {
 
     const keyword = await open(repo, embedder).recall({ query: QUERY });
     expect(keyword.mode).toBe('keyword');
-    expect(existsSync(join(repo.dir, '.memory/index.json'))).toBe(true);
+    expect(existsSync(join(repo.dir, '.memory/index.v8'))).toBe(true);
     const after = await open(repo, embedder).recall({ query: QUERY, mode: 'hybrid' });
     expect(after.results).toEqual(before.results);
     expect(vectorCount(repo)).toBe(4);

@@ -2,7 +2,7 @@
  * Suite `foundation`: the keyword paths of the first release, whole-process, per corpus size.
  *
  *   recall cold          `cortex recall <q>` with no .memory/ (parse every file, build, save)
- *   recall warm          `cortex recall <q>` with a current index (load index.json, stat files, search)
+ *   recall warm          `cortex recall <q>` with a current index (load index.v8, stat files, search)
  *   index, no change     `cortex index` when nothing changed (load + stat, no save)
  *   index, 1 changed     `cortex index` after one memory file was edited (load, stat, re-parse 1, save)
  *   index --rebuild      `cortex index --rebuild` (parse every file, build, save)
@@ -43,7 +43,7 @@ export default async function foundation(ctx) {
   for (const n of ctx.ns) {
     const corpus = await ctx.corpus(n);
     const dir = corpus.dir;
-    const indexFile = join(dir, '.memory', 'index.json');
+    const indexFile = join(dir, '.memory', 'index.v8');
     const cortex = (args) => ({ cmd: ctx.node, args: [ctx.cli, ...args], cwd: dir, env: ctx.env });
     const originals = new Map();
     const nonEmpty = (stdout) => (stdout.trim() === '' ? 'no results' : undefined);

@@ -80,7 +80,7 @@ async function gitChecks(ctx: Context, root: string): Promise<DoctorCheck[]> {
   }
   let ignored = false;
   try {
-    ignored = await git.isIgnored({ fs, dir: root, gitdir: commonGitDirOf(root), filepath: '.memory/index.json' });
+    ignored = await git.isIgnored({ fs, dir: root, gitdir: commonGitDirOf(root), filepath: '.memory/index.v8' });
   } catch {
     ignored = false;
   }

@@ -55,7 +55,7 @@ function graphTiers(ctx: Context, given: TierIndex[] | undefined): TierIndex[] {
 export function openGraph(ctx: Context, options: OpenGraphOptions = {}): GraphView {
   const tiers = graphTiers(ctx, options.tiers);
   const nodes: GraphNodeInput[] = [];
-  for (const tier of tiers) for (const doc of tier.index.docs.values()) nodes.push({ scope: doc.scope, id: doc.id, links: doc.links });
+  for (const tier of tiers) for (const doc of tier.index.docs.allFacets()) nodes.push({ scope: doc.scope, id: doc.id, links: doc.links });
   const loaded = loadGraph(ctx, tiers, nodes, options.verify === true);
   return { ...loaded, tiers };
 }

@@ -16,7 +16,7 @@
  *   HEADs handled): the branch boost and provenance labels depend on it;
  * - a fingerprint of the inputs: `stat` (mtime in ns, size, inode) of
  *   `.cortex/memories/` and `.cortex/edges/` (the directories), `.cortex/config.yaml`,
- *   `.memory/index.json` (the keyword index's stat cache), `.memory/signals.json` (usage
+ *   `.memory/index.v8` (the keyword index's stat cache), `.memory/signals.json` (usage
  *   signals), the same for the global tier (`$CORTEX_HOME`), and the briefing template
  *   and `package.json` shipped with Cortex (so an upgrade or reinstall invalidates).
  *
@@ -33,7 +33,7 @@
  * (truncate and write, without a rename) changes neither the directory nor the index.
  * That edit is caught by the next Cortex command that refreshes the index (recall, list,
  * status, index, remember, edit …: the index's stat cache notices the new mtime and
- * re-saves `.memory/index.json`), by `cortex surface` (which always rebuilds), or the
+ * re-saves `.memory/index.v8`), by `cortex surface` (which always rebuilds), or the
  * next day. Whether a referenced source file still exists (`[POSSIBLY OUTDATED]`) is
  * checked when the briefing is built, not when it is served from the cache.
  *
@@ -284,7 +284,7 @@ export function surfaceCacheKey(options: SurfaceCacheOptions): SurfaceCacheKey |
     `memories=${signature(join(cortex, 'memories'), coarse)}`,
     `edges=${signature(join(cortex, 'edges'), coarse)}`,
     `config=${signature(join(cortex, 'config.yaml'), coarse)}`,
-    `index=${signature(join(cache, 'index.json'), coarse)}`,
+    `index=${signature(join(cache, 'index.v8'), coarse)}`,
     `signals=${signature(join(cache, 'signals.json'), coarse)}`,
   ];
   if (includeGlobal) {
@@ -293,7 +293,7 @@ export function surfaceCacheKey(options: SurfaceCacheOptions): SurfaceCacheKey |
       `global=${home}`,
       `global.memories=${signature(join(home, 'memories'), coarse)}`,
       `global.edges=${signature(join(home, 'edges'), coarse)}`,
-      `global.index=${signature(join(home, '.memory', 'index.json'), coarse)}`,
+      `global.index=${signature(join(home, '.memory', 'index.v8'), coarse)}`,
       `global.signals=${signature(join(home, '.memory', 'signals.json'), coarse)}`,
     );
   } else parts.push('global=off');

@@ -1,24 +1,35 @@
 /**
- * The keyword index in `.memory/index.json`: MiniSearch over every memory of one tier,
+ * The keyword index in `.memory/index.v8`: MiniSearch over every memory of one tier,
  * plus a stat cache (file → size, mtime, content hash) so a warm run re-reads only
  * the files that changed. A missing, corrupt or mismatched cache is rebuilt silently.
+ *
+ * Everything is saved with V8's serializer and laid out so that opening costs little
+ * beyond what a command reads: file stats as columns, each memory's record as JSON parsed
+ * on first read (doc-table.ts), and the search tree in its own file, loaded on the first
+ * query, whose postings unpack term by term (search-state.ts).
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import MiniSearch, { type SearchResult } from 'minisearch';
+import { deserialize, serialize } from 'node:v8';
+import MiniSearch from 'minisearch';
 import type { Diagnostic, Memory, MemoryStatus, MemoryType, Scope } from '../core/memory.js';
+import { DocTable, type DocFacets, type IndexedDoc } from './doc-table.js';
 import { normalizeBody } from '../core/memory-format.js';
 import { feedbackTerms, planQuery } from '../core/query.js';
 import { processTerm, tokenize } from '../core/text.js';
 import { writeFileAtomic } from '../store/atomic.js';
-import { loadSearchState, saveSearchState } from './search-state.js';
+import { DocNumbering, packResults, searchPacked, type PackedResults, type TermSpec } from './packed-search.js';
+import { loadSearchState, saveSearchState, termDocCount } from './search-state.js';
 import { displayPath, listMemoryFiles, readMemoryFile, type MemoryFileEntry } from '../store/memory-store.js';
 import type { TierPaths } from '../store/paths.js';
 
 /** Bump when the cache layout or the text analysis changes: old caches are rebuilt. */
 // 6: `[[links]]` are indexed (graph), on top of 5 (field weights). 7: the search tree in its own file.
-export const INDEX_FORMAT_VERSION = 7;
+// 8: V8-serialized `index.v8` with records parsed on demand, postings unpacked on demand.
+export const INDEX_FORMAT_VERSION = 8;
+
+export type { DocFacets, IndexedDoc };
 
 /**
  * Search-time field weights. `text` is the whole memory (summary and body, the summary once),
@@ -58,36 +69,6 @@ export const TYPE_HINT_BOOST = 1.25;
  */
 export const FEEDBACK = { docs: 5, terms: 10, weight: 0.3, keep: 3 } as const;
 
-/** What the index keeps of each memory: enough to list and filter without reading files. */
-export interface IndexedDoc {
-  id: string;
-  type: MemoryType;
-  summary: string;
-  status: MemoryStatus;
-  scope: Scope;
-  tags: string[];
-  priority: number;
-  confidence: number;
-  pinned: boolean;
-  topic?: string | undefined;
-  created: string;
-  updated: string;
-  branch?: string | undefined;
-  commit?: string | undefined;
-  session?: string | undefined;
-  files?: string[] | undefined;
-  /** `[[id]]` links in the body. */
-  links?: string[] | undefined;
-  /** Hash of type, summary and body: equal content means a duplicate. */
-  contentKey: string;
-  /** Body length in characters. */
-  bodyLength: number;
-  /** First characters of the body, for previews. */
-  preview: string;
-  /** Path relative to the repository root (or absolute for the global tier). */
-  file: string;
-}
-
 interface FileEntry {
   size: number;
   mtimeMs: number;
@@ -96,13 +77,59 @@ interface FileEntry {
   diagnostics?: Diagnostic[];
 }
 
+/** The stat cache as saved: one column per field, one row per memory file. */
+interface FileColumns {
+  names: string[];
+  sizes: Float64Array;
+  mtimes: Float64Array;
+  hashes: string[];
+  /** The id of the memory the file holds; '' when it holds none (a broken file). */
+  ids: string[];
+  /** Problems of broken files, by file name. */
+  diagnostics: Record<string, Diagnostic[]>;
+}
+
 interface IndexFile {
   version: number;
   optionsHash: string;
-  files: Record<string, FileEntry>;
-  docs: Record<string, IndexedDoc>;
+  files: FileColumns;
+  docs: unknown;
   /** Name of the file in `.memory/` that holds the search tree (see search-state.ts). */
   searchFile: string;
+}
+
+function filesToColumns(files: Map<string, FileEntry>): FileColumns {
+  const n = files.size;
+  const cols: FileColumns = { names: [], sizes: new Float64Array(n), mtimes: new Float64Array(n), hashes: [], ids: [], diagnostics: {} };
+  let i = 0;
+  for (const [name, entry] of files) {
+    cols.names.push(name);
+    cols.sizes[i] = entry.size;
+    cols.mtimes[i] = entry.mtimeMs;
+    cols.hashes.push(entry.hash);
+    cols.ids.push(entry.id ?? '');
+    if (entry.diagnostics) cols.diagnostics[name] = entry.diagnostics;
+    i++;
+  }
+  return cols;
+}
+
+/** The stat cache from its saved columns; throws when they are not columns (the caller rebuilds). */
+function columnsToFiles(cols: FileColumns): Map<string, FileEntry> {
+  const { names, sizes, mtimes, hashes, ids, diagnostics } = cols;
+  const n = names.length;
+  if (!(sizes instanceof Float64Array) || !(mtimes instanceof Float64Array) || sizes.length !== n || mtimes.length !== n || hashes.length !== n || ids.length !== n) {
+    throw new TypeError('file columns differ in length');
+  }
+  const files = new Map<string, FileEntry>();
+  for (let i = 0; i < n; i++) {
+    const entry: FileEntry = { size: sizes[i]!, mtimeMs: mtimes[i]!, hash: hashes[i]! };
+    if (ids[i] !== '') entry.id = ids[i]!;
+    const problems = diagnostics[names[i]!];
+    if (problems) entry.diagnostics = problems;
+    files.set(names[i]!, entry);
+  }
+  return files;
 }
 
 /** Search-tree files older than this that no index points to are deleted on save. */
@@ -218,32 +245,23 @@ function searchDoc(memory: Memory) {
   };
 }
 
-/** A search result before MiniSearch's coordination factor: summed term scores and a count of matched words. */
-interface Scored {
-  id: string;
-  /** Sum of the matched terms' weighted BM25 scores. */
-  score: number;
-  /** Matched query words: the final score is `score × max(1, count)`. */
-  count: number;
-  terms: string[];
-}
-
 /**
  * MiniSearch multiplies a result's score by the number of query terms it matched. A thesaurus
  * expansion is a guess, not something the question said: counting it as a full term let a
  * memory that matched "db" and "postgres" by expansion outrank the one that matched the
  * question's own words (golden hit@1 82.7 → 94.2%). Only the query's terms count here, and
  * the time words of a "when" question: a memory that says when is what such a question wants.
- * Returned best first.
+ *
+ * Returns each result's final score and the result positions best first (ties in
+ * MiniSearch's order).
  */
-function coordinate(results: SearchResult[], expansions: ReadonlySet<string>): Scored[] {
-  const out = results.map((r) => ({
-    id: r.id as string,
-    score: r.score / Math.max(1, r.queryTerms.length),
-    count: r.queryTerms.filter((t) => !expansions.has(t)).length,
-    terms: r.terms,
-  }));
-  return out.sort((a, b) => b.score * Math.max(1, b.count) - a.score * Math.max(1, a.count));
+function coordinate(results: PackedResults, expansions: ReadonlySet<string>): { scores: Float64Array; order: Int32Array } {
+  const scores = new Float64Array(results.length);
+  for (let i = 0; i < results.length; i++) scores[i] = results.raw[i]! * Math.max(1, results.queryTermCount(i, expansions));
+  const order = new Int32Array(results.length);
+  for (let i = 0; i < order.length; i++) order[i] = i;
+  order.sort((a, b) => scores[b]! - scores[a]! || a - b);
+  return { scores, order };
 }
 
 function removeStaleSearchFiles(dir: string, keep: string): void {
@@ -269,11 +287,11 @@ export type LinkExtractor = (body: string) => string[];
 const NO_LINKS: LinkExtractor = () => [];
 
 /**
- * One tier's keyword index, loaded from `.memory/index.json` (or built fresh).
+ * One tier's keyword index, loaded from `.memory/index.v8` (or built fresh).
  */
 export class KeywordIndex {
-  private files: Record<string, FileEntry>;
-  readonly docs: Map<string, IndexedDoc>;
+  private files: Map<string, FileEntry>;
+  readonly docs: DocTable;
   // Loading the MiniSearch tree is the largest cost of opening the index (10,000 memories:
   // tens of ms even from V8's serializer), and only a query needs it: list, status and
   // graph walks never do. It lives in its own file, read on first use.
@@ -290,15 +308,15 @@ export class KeywordIndex {
   private constructor(data: IndexFile | undefined, cacheDir?: string) {
     this.cacheDir = cacheDir;
     if (data) {
-      this.files = data.files;
-      this.docs = new Map(Object.entries(data.docs));
+      this.files = columnsToFiles(data.files);
+      this.docs = DocTable.fromSaved(data.docs);
       this.searchFile = data.searchFile;
       this.dirty = false;
       this.searchDirty = false;
       this.rebuilt = false;
     } else {
-      this.files = {};
-      this.docs = new Map();
+      this.files = new Map();
+      this.docs = new DocTable();
       this.searchIndex = new MiniSearch(MINISEARCH_OPTIONS);
       this.dirty = true;
       this.searchDirty = true;
@@ -321,7 +339,7 @@ export class KeywordIndex {
         // The search file is gone or damaged (another process replaced it, a crash):
         // forget every file and index them all again now. Never fatal, never empty results.
         this.searchIndex = new MiniSearch(MINISEARCH_OPTIONS);
-        this.files = {};
+        this.files = new Map();
         this.docs.clear();
         this.dirty = true;
         this.searchDirty = true;
@@ -337,14 +355,14 @@ export class KeywordIndex {
   }
 
   static indexPath(paths: TierPaths): string {
-    return join(paths.cacheDir, 'index.json');
+    return join(paths.cacheDir, 'index.v8');
   }
 
   /** Loads the cache; anything unusable (missing, corrupt, other version) gives an empty index. */
   static load(paths: TierPaths): KeywordIndex {
     let data: IndexFile | undefined;
     try {
-      const parsed = JSON.parse(readFileSync(KeywordIndex.indexPath(paths), 'utf8')) as IndexFile;
+      const parsed = deserialize(readFileSync(KeywordIndex.indexPath(paths))) as IndexFile;
       if (
         parsed?.version === INDEX_FORMAT_VERSION &&
         parsed.optionsHash === OPTIONS_HASH &&
@@ -395,7 +413,7 @@ export class KeywordIndex {
     for (const entry of entries) {
       const name = `${entry.id}.md`;
       seen.add(name);
-      const known = this.files[name];
+      const known = this.files.get(name);
       if (known && known.size === entry.size && known.mtimeMs === entry.mtimeMs) {
         if (known.diagnostics) report.diagnostics.push(...known.diagnostics);
         continue;
@@ -404,7 +422,7 @@ export class KeywordIndex {
       const read = readMemoryFile(entry, shown);
       const hash = read.text === undefined ? '' : sha1(read.text);
       if (known && known.hash === hash && hash !== '') {
-        this.files[name] = { ...known, size: entry.size, mtimeMs: entry.mtimeMs };
+        this.files.set(name, { ...known, size: entry.size, mtimeMs: entry.mtimeMs });
         this.dirty = true;
         if (known.diagnostics) report.diagnostics.push(...known.diagnostics);
         continue;
@@ -425,17 +443,16 @@ export class KeywordIndex {
         report.removed++;
       }
       report.diagnostics.push(...read.diagnostics);
-      this.files[name] = fileEntry;
+      this.files.set(name, fileEntry);
       this.dirty = true;
     }
-    for (const name of Object.keys(this.files)) {
+    for (const [name, gone] of this.files) {
       if (seen.has(name)) continue;
-      const gone = this.files[name];
-      if (gone?.id !== undefined) {
+      if (gone.id !== undefined) {
         this.removeDoc(gone.id);
         report.removed++;
       }
-      delete this.files[name];
+      this.files.delete(name);
       this.dirty = true;
     }
     return report;
@@ -453,20 +470,20 @@ export class KeywordIndex {
   /** Records a memory just written by this process, so the index need not re-read it. */
   upsert(memory: Memory, entry: MemoryFileEntry, text: string, options: { base: string; links?: LinkExtractor }): void {
     const name = `${entry.id}.md`;
-    const known = this.files[name];
+    const known = this.files.get(name);
     if (known?.id !== undefined) this.removeDoc(known.id);
     this.removeDoc(memory.id);
     const shown = displayPath(entry.path, options.base);
     this.docs.set(memory.id, toDoc(memory, shown, (options.links ?? NO_LINKS)(memory.body)));
     this.search.add(searchDoc(memory));
     this.markSearchChanged();
-    this.files[name] = { size: entry.size, mtimeMs: entry.mtimeMs, hash: sha1(text), id: memory.id };
+    this.files.set(name, { size: entry.size, mtimeMs: entry.mtimeMs, hash: sha1(text), id: memory.id });
   }
 
   /** Forgets a memory whose file was deleted by this process. */
   remove(id: string): void {
     this.removeDoc(id);
-    delete this.files[`${id}.md`];
+    this.files.delete(`${id}.md`);
     this.dirty = true;
   }
 
@@ -485,11 +502,11 @@ export class KeywordIndex {
     const data: IndexFile = {
       version: INDEX_FORMAT_VERSION,
       optionsHash: OPTIONS_HASH,
-      files: this.files,
-      docs: Object.fromEntries(this.docs),
+      files: filesToColumns(this.files),
+      docs: this.docs.toSaved(),
       searchFile: this.searchFile,
     };
-    writeFileAtomic(KeywordIndex.indexPath(paths), JSON.stringify(data));
+    writeFileAtomic(KeywordIndex.indexPath(paths), serialize(data));
     if (this.searchDirty) removeStaleSearchFiles(paths.cacheDir, this.searchFile);
     this.dirty = false;
     this.searchDirty = false;
@@ -497,13 +514,34 @@ export class KeywordIndex {
 
   /** True when `doc` passes the filters. */
   static matches(doc: IndexedDoc, options: SearchOptions): boolean {
+    return KeywordIndex.matchesFacets(doc, options) && KeywordIndex.matchesRecord(doc, options);
+  }
+
+  /** The filters on unpacked fields (status, type, scope). */
+  private static matchesFacets(doc: DocFacets, options: SearchOptions): boolean {
     const statuses = options.statuses ?? DEFAULT_SEARCH.statuses;
     if (!statuses.includes(doc.status)) return false;
     if (options.types && options.types.length > 0 && !options.types.includes(doc.type)) return false;
-    if (options.tags && options.tags.length > 0 && !options.tags.every((t) => doc.tags.includes(t))) return false;
     if (options.scope && doc.scope !== options.scope) return false;
+    return true;
+  }
+
+  /** The filters that need the whole record (tags, date). */
+  private static matchesRecord(doc: IndexedDoc, options: SearchOptions): boolean {
+    if (options.tags && options.tags.length > 0 && !options.tags.every((t) => doc.tags.includes(t))) return false;
     if (options.since && Date.parse(doc.updated) < Date.parse(options.since)) return false;
     return true;
+  }
+
+  private static needsRecord(options: SearchOptions): boolean {
+    return (options.tags !== undefined && options.tags.length > 0) || options.since !== undefined;
+  }
+
+  /** True when the memory `id` passes the filters, reading its record only when a filter needs it. */
+  private passes(id: string, options: SearchOptions, needsRecord: boolean): boolean {
+    const facets = this.docs.facets(id);
+    if (facets === undefined || !KeywordIndex.matchesFacets(facets, options)) return false;
+    return !needsRecord || KeywordIndex.matchesRecord(this.docs.get(id)!, options);
   }
 
   /**
@@ -520,67 +558,120 @@ export class KeywordIndex {
     // Terms the question did not say: lower-weighted and matched exactly.
     const guessed = new Set([...plan.expansions, ...plan.timeTerms]);
     const hinted = new Set(plan.typeHints);
+    const needsRecord = KeywordIndex.needsRecord(opts);
     const all = [...plan.terms, ...plan.expansions, ...plan.timeTerms];
-    const searchOptions = {
-      // Terms are already analysed: split on spaces, do not stem twice.
-      tokenize: (s: string) => s.split(' '),
-      processTerm: (t: string) => t,
-      boost: FIELD_BOOSTS,
-      bm25: BM25,
-      boostTerm: (term: string) => (timeTerms.has(term) ? TIME_WEIGHT : guessed.has(term) ? EXPANSION_WEIGHT : 1),
-      prefix: (term: string) => term.length >= 4 && !guessed.has(term),
-      fuzzy: (term: string) => (term.length >= 6 && !guessed.has(term) ? 0.2 : false),
-      maxFuzzy: 2,
-      combineWith: 'OR' as const,
-      filter: (result: SearchResult) => {
-        const doc = this.docs.get(result.id as string);
-        return doc !== undefined && KeywordIndex.matches(doc, opts);
-      },
-      // Called for every posting: skipped when the question hints at no type.
-      boostDocument:
-        hinted.size === 0
-          ? undefined
-          : (id: unknown) => {
-              const doc = this.docs.get(id as string);
-              return doc && hinted.has(doc.type) ? TYPE_HINT_BOOST : 1;
-            },
+    const specs: TermSpec[] = all.map((term) => ({
+      term,
+      // Terms the question did not say are matched exactly.
+      prefix: term.length >= 4 && !guessed.has(term),
+      fuzzy: term.length >= 6 && !guessed.has(term) ? 0.2 : false,
+      boost: timeTerms.has(term) ? TIME_WEIGHT : guessed.has(term) ? EXPANSION_WEIGHT : 1,
+    }));
+    // Filters are applied as the ranked lists are read (they do not change the order of
+    // what passes), so a question matching thousands of memories checks only the head.
+    const passes = (id: string) => this.passes(id, opts, needsRecord);
+    const boostDocument =
+      // Skipped when the question hints at no type.
+      hinted.size === 0
+        ? undefined
+        : (id: string) => {
+            const facets = this.docs.facets(id);
+            return facets && hinted.has(facets.type) ? TYPE_HINT_BOOST : 1;
+          };
+    const numbering = new DocNumbering();
+    const first = this.run(specs, boostDocument, numbering);
+    const ranked = coordinate(first, expansions);
+    /** The first `n` results of the first pass that pass the filters. */
+    const firstHits = (n: number): SearchHit[] => {
+      const out: SearchHit[] = [];
+      for (let k = 0; k < ranked.order.length && out.length < n; k++) {
+        const i = ranked.order[k]!;
+        const id = first.id(first.docs[i]!);
+        if (passes(id)) out.push({ id, score: ranked.scores[i]!, terms: first.terms(i) });
+      }
+      return out;
     };
-    const first = coordinate(this.search.search(all.join(' '), searchOptions), expansions);
-    const hits = first.map((r) => ({ id: r.id, score: r.score * Math.max(1, r.count), terms: r.terms }));
-    if (!opts.feedback || opts.limit <= FEEDBACK.keep || first.length <= FEEDBACK.keep) return hits.slice(0, opts.limit);
+    const head = firstHits(Math.max(FEEDBACK.docs, FEEDBACK.keep + 1));
+    if (!opts.feedback || opts.limit <= FEEDBACK.keep || head.length <= FEEDBACK.keep) return firstHits(opts.limit);
 
     const added = feedbackTerms(
-      hits.slice(0, FEEDBACK.docs).map((h) => ({ text: this.feedbackText(h.id), score: h.score })),
+      head.slice(0, FEEDBACK.docs).map((h) => ({ text: this.feedbackText(h.id), score: h.score })),
       { exclude: new Set(all), docFreq: (t) => this.docFreq(t), totalDocs: this.search.documentCount, terms: FEEDBACK.terms, weight: FEEDBACK.weight },
     );
-    if (added.size === 0) return hits.slice(0, opts.limit);
+    if (added.size === 0) return firstHits(opts.limit);
     // Only the added terms are searched again: term scores add up, so the query's own part of
     // the second ranking is the first pass's, and the whole costs one cheap exact-match search.
-    const more = this.search.search([...added.keys()].join(' '), {
-      ...searchOptions,
-      boostTerm: (term: string) => added.get(term) ?? 0,
-      prefix: false,
-      fuzzy: false,
-    });
-    const combined = new Map(first.map((r) => [r.id, { ...r }]));
-    for (const r of more) {
-      const id = r.id as string;
-      const raw = r.score / Math.max(1, r.queryTerms.length);
-      const known = combined.get(id);
-      if (known) {
-        known.score += raw;
-        known.count += r.queryTerms.length;
-      } else combined.set(id, { id, score: raw, count: r.queryTerms.length, terms: [] });
+    const more = this.run(
+      [...added].map(([term, weight]) => ({ term, prefix: false, fuzzy: false, boost: weight })),
+      boostDocument,
+      numbering,
+    );
+    // The second ranking, by document number: the first pass's results in their order, then
+    // those only feedback found, in its order (ties keep that order).
+    const n = Math.max(first.documents, more.documents);
+    const score = new Float64Array(n);
+    const count = new Int32Array(n);
+    const firstAt = new Int32Array(n).fill(-1);
+    const insertion = new Int32Array(n);
+    const docs: number[] = [];
+    for (let k = 0; k < ranked.order.length; k++) {
+      const i = ranked.order[k]!;
+      const doc = first.docs[i]!;
+      score[doc] = first.raw[i]!;
+      count[doc] = first.queryTermCount(i, expansions);
+      firstAt[doc] = i;
+      insertion[doc] = docs.length;
+      docs.push(doc);
     }
-    const second = [...combined.values()].map((r) => ({ id: r.id, score: r.score * Math.max(1, r.count), terms: r.terms })).sort((a, b) => b.score - a.score);
+    for (let i = 0; i < more.length; i++) {
+      const doc = more.docs[i]!;
+      if (firstAt[doc] === -1) {
+        insertion[doc] = docs.length;
+        docs.push(doc);
+      }
+      score[doc]! += more.raw[i]!;
+      count[doc]! += more.queryTermCount(i);
+    }
+    const final = new Float64Array(n);
+    for (const doc of docs) final[doc] = score[doc]! * Math.max(1, count[doc]!);
+    docs.sort((a, b) => final[b]! - final[a]! || insertion[a]! - insertion[b]!);
     // The head stays as the query ranked it; the feedback ranking fills the tail, its scores
     // scaled below the head so that scores still order the list (tiers are merged by score).
-    const head = hits.slice(0, FEEDBACK.keep);
-    const seen = new Set(head.map((h) => h.id));
-    const floor = head[head.length - 1]?.score ?? 0;
-    const scale = second.length > 0 && second[0]!.score > 0 ? (floor * 0.999) / second[0]!.score : 0;
-    const tail = second.filter((r) => !seen.has(r.id)).map((r) => ({ ...r, score: r.score * scale }));
-    return [...head, ...tail].slice(0, opts.limit);
+    const kept = head.slice(0, FEEDBACK.keep);
+    const seen = new Set(kept.map((h) => h.id));
+    const floor = kept[kept.length - 1]?.score ?? 0;
+    const out: SearchHit[] = [...kept];
+    let scale: number | undefined;
+    for (const doc of docs) {
+      if (out.length >= opts.limit) break;
+      const id = (firstAt[doc] !== -1 ? first : more).id(doc);
+      if (!passes(id)) continue;
+      // Scaled against the best result that passes the filters, as if only those were ranked.
+      scale ??= final[doc]! > 0 ? (floor * 0.999) / final[doc]! : 0;
+      if (seen.has(id)) continue;
+      out.push({ id, score: final[doc]! * scale, terms: firstAt[doc] !== -1 ? first.terms(firstAt[doc]!) : [] });
+    }
+    return out;
+  }
+
+  /**
+   * The OR query of `specs`, unfiltered, from the packed postings (MiniSearch's own search if
+   * its internals are not as expected).
+   */
+  private run(specs: TermSpec[], boostDocument: ((id: string) => number) | undefined, numbering: DocNumbering): PackedResults {
+    const packed = searchPacked(this.search, specs, { boost: FIELD_BOOSTS, bm25: BM25, maxFuzzy: 2, boostDocument });
+    if (packed) return packed;
+    return packResults(
+      this.search.search({ combineWith: 'OR', queries: specs.map((s) => ({ queries: [s.term], prefix: s.prefix, fuzzy: s.fuzzy, boostTerm: () => s.boost })) } as never, {
+        boost: FIELD_BOOSTS,
+        bm25: BM25,
+        maxFuzzy: 2,
+        tokenize: (t: string) => [t],
+        processTerm: (t: string) => t,
+        ...(boostDocument ? { boostDocument: (id: unknown) => boostDocument(id as string) } : {}),
+      }),
+      numbering,
+    );
   }
 
   /** What feedback reads of a memory: its summary and the start of its body, the summary once. */
@@ -598,31 +689,30 @@ export class KeywordIndex {
    * than failing (a test guards that it works).
    */
   private docFreq(term: string): number {
-    const index = (this.search as unknown as { _index?: { get?: (t: string) => Map<number, Map<number, number>> | undefined } })._index;
-    const fields = typeof index?.get === 'function' ? index.get(term) : undefined;
-    let max = 0;
-    for (const docs of fields?.values() ?? []) max = Math.max(max, docs.size);
-    return max;
+    return termDocCount(this.search, term) ?? 0;
   }
 
   /** Documents passing the filters, without a query. */
   filter(options: SearchOptions = {}): IndexedDoc[] {
+    const needsRecord = KeywordIndex.needsRecord(options);
     const out: IndexedDoc[] = [];
-    for (const doc of this.docs.values()) if (KeywordIndex.matches(doc, options)) out.push(doc);
+    for (const facets of this.docs.allFacets()) {
+      if (this.passes(facets.id, options, needsRecord)) out.push(this.docs.get(facets.id)!);
+    }
     return out;
   }
 
   /** The doc with this content key, if any (duplicate detection). */
   findByContentKey(key: string): IndexedDoc | undefined {
-    for (const doc of this.docs.values()) if (doc.contentKey === key) return doc;
+    for (const facets of this.docs.allFacets()) if (facets.contentKey === key) return this.docs.get(facets.id);
     return undefined;
   }
 
   /** Docs with this topic and scope, excluding superseded ones. */
   findByTopic(topic: string, scope: Scope): IndexedDoc[] {
     const out: IndexedDoc[] = [];
-    for (const doc of this.docs.values()) {
-      if (doc.topic === topic && doc.scope === scope && doc.status !== 'superseded') out.push(doc);
+    for (const f of this.docs.allFacets()) {
+      if (f.topic === topic && f.scope === scope && f.status !== 'superseded') out.push(this.docs.get(f.id)!);
     }
     return out;
   }

@@ -1,0 +1,398 @@
+/**
+ * MiniSearch's OR query, scored straight from the packed postings.
+ *
+ * `MiniSearch.search` builds a result object, a term list and a match record for every
+ * posting it scores; a question with a dozen thesaurus words touches tens of thousands of
+ * postings at 10,000 memories, and that allocation (and the garbage it leaves) was a third
+ * of a warm `recall`. This computes the same thing — BM25+ per field, the same prefix and
+ * fuzzy expansion with the same weights, the same order of summation and the same result
+ * order — into typed arrays indexed by document, reading packed postings without unpacking
+ * them (search-state.ts). A test checks it against `MiniSearch.search` on random queries.
+ *
+ * One difference, on purpose: a discarded memory's postings stay in the index until a
+ * vacuum, and MiniSearch counts them in a term's document frequency until a query happens to
+ * sweep them (so the same query can score differently twice, even below zero). Here they
+ * are never counted: scores are those of the vacuumed index, every time.
+ *
+ * It reads MiniSearch's private fields; when they are not what this expects it returns
+ * `undefined` and the caller uses `MiniSearch.search`.
+ */
+import type MiniSearch from 'minisearch';
+import type { SearchResult } from 'minisearch';
+import { LazyTermData } from './search-state.js';
+
+/** One query term, as MiniSearch's `termToQuerySpec` would make it. */
+export interface TermSpec {
+  term: string;
+  prefix: boolean;
+  /** Edit distance as a fraction of the term's length (< 1) or absolute (≥ 1); false for none. */
+  fuzzy: number | false;
+  boost: number;
+}
+
+export interface PackedSearchOptions {
+  /** Boost per field; every indexed field is scored, a missing or zero boost counts as 1 (as MiniSearch does). */
+  boost: Readonly<Record<string, number>>;
+  bm25: { k: number; b: number; d: number };
+  maxFuzzy: number;
+  weights?: { fuzzy: number; prefix: number };
+  /** A document's score multiplier; called once per document (it must not depend on the term). 0 drops it. */
+  boostDocument?: ((id: string) => number) | undefined;
+  /** Documents to keep (default: all; a caller that reads only the head can filter as it reads). */
+  filter?: ((id: string) => boolean) | undefined;
+}
+
+/** Default weights of prefix and fuzzy matches (MiniSearch's). */
+export const MATCH_WEIGHTS = { fuzzy: 0.45, prefix: 0.375 } as const;
+
+/**
+ * Results in MiniSearch's order (score × quality, best first; ties in the order documents
+ * were first matched), as columns: result `i` is document number `docs[i]` (MiniSearch's
+ * short id, below `documents`) with summed term score `raw[i]`.
+ */
+export interface PackedResults {
+  readonly length: number;
+  /** Every document number is below this. */
+  readonly documents: number;
+  readonly docs: Int32Array;
+  /** The id of document number `doc`. */
+  id(doc: number): string;
+  /** Sum of the weighted term scores (MiniSearch's score divided by the quality). */
+  readonly raw: Float64Array;
+  /** The query terms that matched result `i`. */
+  queryTerms(i: number): string[];
+  /** How many query terms matched result `i`, not counting those in `except`. */
+  queryTermCount(i: number, except?: ReadonlySet<string>): number;
+  /** The indexed terms that matched result `i` (prefix and fuzzy variants included). */
+  terms(i: number): string[];
+}
+
+type TermData = Map<number, Map<number, number>>;
+
+interface Internals {
+  _index: { get(term: string): TermData | undefined; atPrefix(prefix: string): Iterable<[string, TermData]>; fuzzyGet(term: string, distance: number): Map<string, [TermData, number]> };
+  _documentIds: Map<number, string>;
+  _fieldIds: Record<string, number>;
+  _fieldLength: Map<number, number[]>;
+  _avgFieldLength: number[];
+  _documentCount: number;
+  _dirtCount: number;
+  _nextId: number;
+  _options: { fields: string[] };
+}
+
+function internalsOf(ms: MiniSearch): Internals | undefined {
+  const m = ms as unknown as Partial<Internals>;
+  const index = m._index;
+  if (
+    !index ||
+    typeof index.get !== 'function' ||
+    typeof index.atPrefix !== 'function' ||
+    typeof index.fuzzyGet !== 'function' ||
+    !(m._documentIds instanceof Map) ||
+    !(m._fieldLength instanceof Map) ||
+    typeof m._fieldIds !== 'object' ||
+    !Array.isArray(m._avgFieldLength) ||
+    typeof m._documentCount !== 'number' ||
+    typeof m._dirtCount !== 'number' ||
+    typeof m._nextId !== 'number' ||
+    !Array.isArray(m._options?.fields)
+  ) {
+    return undefined;
+  }
+  return m as Internals;
+}
+
+/** Short per-document lists of small integers, in typed arrays (no allocation per document). */
+class ListPool {
+  readonly head: Int32Array;
+  private next = new Int32Array(1024);
+  private value = new Int32Array(1024);
+  private size = 0;
+
+  constructor(documents: number) {
+    this.head = new Int32Array(documents).fill(-1);
+  }
+
+  has(doc: number, v: number): boolean {
+    for (let e = this.head[doc]!; e !== -1; e = this.next[e]!) if (this.value[e] === v) return true;
+    return false;
+  }
+
+  add(doc: number, v: number): void {
+    if (this.size === this.next.length) {
+      const next = new Int32Array(this.size * 2);
+      next.set(this.next);
+      this.next = next;
+      const value = new Int32Array(this.size * 2);
+      value.set(this.value);
+      this.value = value;
+    }
+    this.value[this.size] = v;
+    this.next[this.size] = this.head[doc]!;
+    this.head[doc] = this.size++;
+  }
+
+  /** How many values of `doc` are flagged in `flags`. */
+  countFlagged(doc: number, flags: Uint8Array): number {
+    let count = 0;
+    for (let e = this.head[doc]!; e !== -1; e = this.next[e]!) count += flags[this.value[e]!]!;
+    return count;
+  }
+
+  /** The values added for `doc`, oldest first. */
+  values(doc: number): number[] {
+    const out: number[] = [];
+    for (let e = this.head[doc]!; e !== -1; e = this.next[e]!) out.push(this.value[e]!);
+    return out.reverse();
+  }
+}
+
+/**
+ * Scores `specs` combined with OR, as `ms.search` would with the same options, or returns
+ * `undefined` when the index's internals are not the expected ones.
+ *
+ * @example
+ * const results = searchPacked(index, [{ term: 'sqlite', prefix: true, fuzzy: 0.2, boost: 1 }], { boost: { text: 1 }, bm25: BM25, maxFuzzy: 2 });
+ */
+export function searchPacked(ms: MiniSearch, specs: readonly TermSpec[], options: PackedSearchOptions): PackedResults | undefined {
+  const m = internalsOf(ms);
+  if (!m) return undefined;
+  const { k, b, d } = options.bm25;
+  const weights = options.weights ?? MATCH_WEIGHTS;
+  const boostDocument = options.boostDocument;
+  const fieldNames = m._options.fields;
+  const fieldIds = Int32Array.from(fieldNames, (name) => m._fieldIds[name]!);
+  const fieldBoosts = Float64Array.from(fieldNames, (name) => options.boost[name] || 1);
+  const fieldAvgs = Float64Array.from(fieldIds, (id) => m._avgFieldLength[id]!);
+  const n = m._nextId;
+  const total = m._documentCount;
+  const documentIds = m._documentIds;
+  const fieldLength = m._fieldLength;
+  // Discarded documents may still have postings (until a vacuum): count only live ones.
+  const dirty = m._dirtCount > 0;
+
+  const score = new Float64Array(n);
+  const termScore = new Float64Array(n);
+  /** Per document: its multiplier once computed (NaN: not yet). */
+  const docBoost = new Float64Array(n).fill(Number.NaN);
+  const lengths: (number[] | undefined)[] = new Array(n);
+  const touched: number[] = [];
+  const seen = new Uint8Array(n);
+  const termTouched: number[] = [];
+  const termSeen = new Uint8Array(n);
+  // Unique query terms and derived (indexed) terms by string, and per document which matched.
+  const queryTermIndex = new Map<string, number>();
+  const queryTermNames: string[] = [];
+  const derivedIndex = new Map<string, number>();
+  const derivedNames: string[] = [];
+  const docQueryTerms = new ListPool(n);
+  const quality = new Int32Array(n);
+  const lastQuery = new Int32Array(n).fill(-1);
+  const docDerived = new ListPool(n);
+  const lastDerived = new Int32Array(n).fill(-1);
+
+  /**
+   * MiniSearch's termResults: one indexed term's postings, field by field, with the same
+   * arithmetic in the same order, so that scores are equal to the last bit. One loop over
+   * the packed postings (an unpacked term is packed for it), no call per posting.
+   */
+  const scoreTerm = (derivedTerm: string, data: TermData | undefined, termWeight: number, termBoost: number): void => {
+    if (data == null) return;
+    let derived = derivedIndex.get(derivedTerm);
+    if (derived === undefined) {
+      derived = derivedNames.length;
+      derivedIndex.set(derivedTerm, derived);
+      derivedNames.push(derivedTerm);
+    }
+    const at = data instanceof LazyTermData ? data.packedAt() : undefined;
+    const p = at ? at.packed : packTermData(data);
+    const base = at ? at.offset : 0;
+    for (let f = 0; f < fieldIds.length; f++) {
+      const fieldId = fieldIds[f]!;
+      // Find this field's postings: [fieldCount, (fieldId, docCount, (doc, freq)…)…].
+      let start = -1;
+      let docs = 0;
+      for (let i = base + 1, sections = p[base]!, s = 0; s < sections; s++) {
+        if (p[i] === fieldId) {
+          docs = p[i + 1]!;
+          start = i + 2;
+          break;
+        }
+        i += 2 + 2 * p[i + 1]!;
+      }
+      if (start < 0) continue;
+      const end = start + 2 * docs;
+      let matching = docs;
+      if (dirty) for (let j = start; j < end; j += 2) if (!documentIds.has(p[j]!)) matching -= 1;
+      const idf = Math.log(1 + (total - matching + 0.5) / (matching + 0.5));
+      const weight = termWeight * termBoost * fieldBoosts[f]!;
+      const avg = fieldAvgs[f]!;
+      for (let j = start; j < end; j += 2) {
+        const doc = p[j]!;
+        if (dirty && !documentIds.has(doc)) continue;
+        let boost = docBoost[doc]!;
+        if (boost !== boost) {
+          boost = boostDocument ? boostDocument(documentIds.get(doc)!) : 1;
+          docBoost[doc] = boost;
+        }
+        if (!boost) continue;
+        let lens = lengths[doc];
+        if (lens === undefined) lens = lengths[doc] = fieldLength.get(doc)!;
+        const freq = p[j + 1]!;
+        termScore[doc]! += weight * boost * (idf * (d + (freq * (k + 1)) / (freq + k * (1 - b + (b * lens[fieldId]!) / avg))));
+        if (termSeen[doc] === 0) {
+          termSeen[doc] = 1;
+          termTouched.push(doc);
+        }
+        if (lastDerived[doc] !== derived) {
+          lastDerived[doc] = derived;
+          docDerived.add(doc, derived);
+        }
+      }
+    }
+  };
+
+  for (const spec of specs) {
+    const term = spec.term;
+    const boost = spec.boost;
+    scoreTerm(term, m._index.get(term), 1, boost);
+    let fuzzyMatches: Map<string, [TermData, number]> | undefined;
+    if (spec.fuzzy !== false) {
+      const fuzzy = spec.fuzzy;
+      const maxDistance = fuzzy < 1 ? Math.min(options.maxFuzzy, Math.round(term.length * fuzzy)) : fuzzy;
+      if (maxDistance) fuzzyMatches = m._index.fuzzyGet(term, maxDistance);
+    }
+    if (spec.prefix) {
+      for (const [match, data] of m._index.atPrefix(term)) {
+        const distance = match.length - term.length;
+        if (!distance) continue;
+        fuzzyMatches?.delete(match);
+        scoreTerm(match, data, (weights.prefix * match.length) / (match.length + 0.3 * distance), boost);
+      }
+    }
+    if (fuzzyMatches) {
+      for (const [match, [data, distance]] of fuzzyMatches) {
+        if (!distance) continue;
+        scoreTerm(match, data, (weights.fuzzy * match.length) / (match.length + distance), boost);
+      }
+    }
+    // OR: add this term's scores to the totals, and the term to each document it matched.
+    let q = queryTermIndex.get(term);
+    const repeated = q !== undefined;
+    if (q === undefined) {
+      q = queryTermNames.length;
+      queryTermIndex.set(term, q);
+      queryTermNames.push(term);
+    }
+    for (const doc of termTouched) {
+      score[doc]! += termScore[doc]!;
+      termScore[doc] = 0;
+      termSeen[doc] = 0;
+      if (lastQuery[doc] !== q && !(repeated && docQueryTerms.has(doc, q))) {
+        lastQuery[doc] = q;
+        docQueryTerms.add(doc, q);
+        quality[doc]!++;
+      }
+      if (seen[doc] === 0) {
+        seen[doc] = 1;
+        touched.push(doc);
+      }
+    }
+    termTouched.length = 0;
+  }
+
+  // MiniSearch's order: score × quality, best first; ties in the order first matched.
+  const rank = new Int32Array(n);
+  const key = new Float64Array(n);
+  const kept: number[] = [];
+  for (let i = 0; i < touched.length; i++) {
+    const doc = touched[i]!;
+    if (options.filter && !options.filter(documentIds.get(doc)!)) continue;
+    rank[doc] = i;
+    key[doc] = score[doc]! * (quality[doc]! || 1);
+    kept.push(doc);
+  }
+  kept.sort((x, y) => key[y]! - key[x]! || rank[x]! - rank[y]!);
+  const raw = Float64Array.from(kept, (doc) => score[doc]!);
+  const keptDocs = Int32Array.from(kept);
+  let exceptSet: ReadonlySet<string> | undefined;
+  let exceptFlags = new Uint8Array(0);
+  return {
+    length: kept.length,
+    documents: n,
+    docs: keptDocs,
+    id: (doc) => documentIds.get(doc)!,
+    raw,
+    queryTerms: (i) => docQueryTerms.values(kept[i]!).map((q) => queryTermNames[q]!),
+    queryTermCount: (i, except) => {
+      const doc = kept[i]!;
+      if (!except || except.size === 0) return quality[doc]!;
+      if (except !== exceptSet) {
+        exceptSet = except;
+        exceptFlags = Uint8Array.from(queryTermNames, (t) => (except.has(t) ? 1 : 0));
+      }
+      return quality[doc]! - docQueryTerms.countFlagged(doc, exceptFlags);
+    },
+    terms: (i) => [...new Set(docDerived.values(kept[i]!).map((t) => derivedNames[t]!))],
+  };
+}
+
+/** A term's postings packed as search-state.ts packs them (for a term already unpacked). */
+function packTermData(data: TermData): Uint32Array {
+  let size = 1;
+  for (const docs of data.values()) size += 2 + 2 * docs.size;
+  const out = new Uint32Array(size);
+  let i = 0;
+  out[i++] = data.size;
+  for (const [fieldId, docs] of data) {
+    out[i++] = fieldId;
+    out[i++] = docs.size;
+    for (const [doc, freq] of docs) {
+      out[i++] = doc;
+      out[i++] = freq;
+    }
+  }
+  return out;
+}
+
+/** Numbers for document ids, shared by the fallback searches whose results are combined. */
+export class DocNumbering {
+  private readonly numbers = new Map<string, number>();
+  private readonly ids: string[] = [];
+
+  get size(): number {
+    return this.ids.length;
+  }
+
+  numberOf(id: string): number {
+    let doc = this.numbers.get(id);
+    if (doc === undefined) {
+      doc = this.ids.length;
+      this.numbers.set(id, doc);
+      this.ids.push(id);
+    }
+    return doc;
+  }
+
+  idOf(doc: number): string {
+    return this.ids[doc]!;
+  }
+}
+
+/** The same columns from `MiniSearch.search` results (the fallback). */
+export function packResults(results: readonly SearchResult[], numbering: DocNumbering): PackedResults {
+  const docs = Int32Array.from(results, (r) => numbering.numberOf(r.id as string));
+  return {
+    length: results.length,
+    get documents() {
+      return numbering.size;
+    },
+    docs,
+    id: (doc) => numbering.idOf(doc),
+    raw: Float64Array.from(results, (r) => r.score / (r.queryTerms.length || 1)),
+    queryTerms: (i) => results[i]!.queryTerms,
+    queryTermCount: (i, except) => results[i]!.queryTerms.filter((t) => !except?.has(t)).length,
+    terms: (i) => results[i]!.terms,
+  };
+}
