@@ -28,7 +28,7 @@ const command: CommandDef = {
     const modes = ['accept', 'reject', 'merge'].filter((m) => bool(inv, m));
     if (modes.length > 1) throw new UsageError(`Use one of --accept, --reject and --merge, not ${modes.map((m) => `--${m}`).join(' and ')}.`);
     const mode = modes[0];
-    const cortex = open(inv, io);
+    const cortex = await open(inv, io);
     const p = io.paint;
     if (mode === undefined) {
       if (inv.positionals.length > 0) throw new UsageError('Listing takes no arguments.', { hint: 'Did you mean --merge, --accept or --reject?' });

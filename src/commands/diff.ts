@@ -2,7 +2,7 @@ import { diffRange } from '../api/diff.js';
 import { renderDiffMarkdown } from '../core/memory-diff.js';
 import { UsageError } from '../errors.js';
 import { bool, type CommandDef } from '../term/args.js';
-import { open, printJson } from './shared.js';
+import { openContextOf, printJson } from './shared.js';
 
 const command: CommandDef = {
   name: 'diff',
@@ -24,7 +24,7 @@ const command: CommandDef = {
   async run(inv, io) {
     const range = inv.positionals[0];
     if (!range) throw new UsageError('Say which revisions to compare.', { hint: 'Example: cortex diff main..feature' });
-    const out = await diffRange(open(inv, io).context, { range });
+    const out = await diffRange(openContextOf(inv, io), { range });
     const failed = bool(inv, 'fail-on-flags') && out.flags.length > 0;
     if (inv.json) printJson(io, { ...out });
     else io.out(renderDiffMarkdown(out, { range }));

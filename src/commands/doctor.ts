@@ -1,6 +1,6 @@
 import { doctor } from '../api/doctor.js';
 import type { CommandDef } from '../term/args.js';
-import { open, printJson } from './shared.js';
+import { openContextOf, printJson } from './shared.js';
 
 const command: CommandDef = {
   name: 'doctor',
@@ -15,7 +15,7 @@ const command: CommandDef = {
   exitCodes: ['1 when a check found something wrong'],
   examples: ['cortex doctor', 'cortex doctor --json | jq ".checks[] | select(.severity == \\"error\\")"'],
   async run(inv, io) {
-    const out = await doctor(open(inv, io).context);
+    const out = await doctor(openContextOf(inv, io));
     if (inv.json) {
       printJson(io, { ok: out.ok, checks: out.checks });
       return out.ok ? 0 : 1;

@@ -34,7 +34,7 @@ const command: CommandDef = {
     const id = inv.positionals[0];
     if (!id || inv.positionals.length > 1) throw new UsageError('cortex edit takes exactly one memory id.', { hint: 'Find ids with `cortex list`.' });
     if (bool(inv, 'pin') && bool(inv, 'unpin')) throw new UsageError('Use either --pin or --unpin, not both.');
-    const cortex = open(inv, io);
+    const cortex = await open(inv, io);
     const update: UpdateInput = {
       ...(str(inv, 'summary') !== undefined ? { summary: str(inv, 'summary')! } : {}),
       ...(str(inv, 'body') !== undefined ? { body: str(inv, 'body')! } : {}),

@@ -18,7 +18,7 @@ const command: CommandDef = {
   async run(inv, io) {
     const target = inv.positionals.join(' ');
     if (target.trim() === '') throw new UsageError('Say what to forget: an id or a query.', { hint: 'Example: cortex forget chose-sqlite-k3f9qa' });
-    const cortex = open(inv, io);
+    const cortex = await open(inv, io);
     const out = await cortex.forget({ target, hard: bool(inv, 'hard'), yes: bool(inv, 'yes') });
     if (inv.json) printJson(io, { action: out.action, memories: out.memories });
     if (out.action === 'none') {

@@ -1,10 +1,11 @@
 import { UsageError } from '../errors.js';
 import type { CommandDef, IO } from '../term/args.js';
 import { bool, int } from '../term/args.js';
+import { openGraph } from '../api/graph.js';
 import { openIndexes } from '../api/indexes.js';
 import type { EmbedIndexOutput } from '../api/embed.js';
 import { createProgress } from '../term/progress.js';
-import { open, printJson, warnDiagnostics } from './shared.js';
+import { openContextOf, printJson, warnDiagnostics } from './shared.js';
 
 const PHASE_LABEL = { load: 'loading model', read: 'reading memories', embed: 'embedding' } as const;
 
@@ -36,13 +37,13 @@ const command: CommandDef = {
   examples: ['cortex index', 'cortex index --embed', 'CORTEX_MODEL_DIR=~/models cortex index --embed --json'],
   exitCodes: ['130 interrupted (--embed: what was embedded is saved; run it again to resume)'],
   async run(inv, io) {
-    const cortex = open(inv, io);
+    const ctx = openContextOf(inv, io);
     const batchSize = int(inv, 'batch-size', [1, 4096]);
     const embed = bool(inv, 'embed');
     if (batchSize !== undefined && !embed) throw new UsageError('--batch-size only applies with --embed.', { hint: 'Run `cortex index --embed --batch-size <n>`.' });
     const started = Date.now();
-    const tiers = openIndexes(cortex.context, { rebuild: bool(inv, 'rebuild') });
-    const graph = cortex.graph({ tiers, verify: true });
+    const tiers = openIndexes(ctx, { rebuild: bool(inv, 'rebuild') });
+    const graph = openGraph(ctx, { tiers, verify: true });
     const ms = Date.now() - started;
     warnDiagnostics(io, [...tiers.flatMap((t) => t.report.diagnostics), ...graph.diagnostics]);
     const summary = tiers.map((t) => ({ scope: t.scope, memories: t.index.size, ...t.report, diagnostics: t.report.diagnostics.length }));
@@ -51,7 +52,9 @@ const command: CommandDef = {
     if (embed) {
       const embedStarted = Date.now();
       vectors = await embedVectors(inv.json, io, (onProgress, signal) =>
-        cortex.embed({ tiers, rebuild: bool(inv, 'rebuild'), onProgress, signal, ...(batchSize !== undefined ? { batchSize } : {}) }),
+        import('../api/embed.js').then(({ embedIndex }) =>
+          embedIndex(ctx, { tiers, rebuild: bool(inv, 'rebuild'), onProgress, signal, ...(batchSize !== undefined ? { batchSize } : {}) }),
+        ),
       );
       embedMs = Date.now() - embedStarted;
       warnDiagnostics(io, vectors.diagnostics);

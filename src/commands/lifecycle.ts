@@ -28,7 +28,7 @@ const command: CommandDef = {
     const scope = str(inv, 'scope') ?? 'project';
     if (!['project', 'global', 'all'].includes(scope)) throw new UsageError(`--scope must be project, global or all, got "${scope}".`);
     if (inv.positionals.length > 0) throw new UsageError('cortex lifecycle takes no arguments.', { hint: 'Run `cortex lifecycle --dry-run` to preview.' });
-    const cortex = open(inv, io);
+    const cortex = await open(inv, io);
     const dryRun = bool(inv, 'dry-run');
     const out = await cortex.lifecycle({ dryRun, scope: scope as Scope | 'all' });
     warnDiagnostics(io, out.diagnostics);

@@ -29,7 +29,7 @@ const command: CommandDef = {
       throw new UsageError('cortex link needs three arguments: <a> <relation> <b>.', { hint: 'Example: cortex link wal-mode-p2x81d refines chose-sqlite-k3f9qa' });
     }
     const [source, relation, target] = inv.positionals as [string, string, string];
-    const cortex = open(inv, io);
+    const cortex = await open(inv, io);
     const strength = num(inv, 'strength', [0, 1]);
     const note = str(inv, 'note');
     const result = await cortex.link({

@@ -15,7 +15,7 @@ const command: CommandDef = {
   exitCodes: ['1 when there are errors (or, with --strict, warnings)'],
   examples: ['cortex lint', 'cortex lint --strict --json'],
   async run(inv, io) {
-    const cortex = open(inv, io);
+    const cortex = await open(inv, io);
     const out = await cortex.lint();
     const failed = out.errors > 0 || (bool(inv, 'strict') && out.warnings > 0);
     if (inv.json) {

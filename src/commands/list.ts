@@ -19,7 +19,7 @@ const command: CommandDef = {
   },
   examples: ['cortex list --type decision', 'cortex list --status all --json'],
   async run(inv, io) {
-    const cortex = open(inv, io);
+    const cortex = await open(inv, io);
     const out = cortex.list({
       ...(list(inv, 'type') ? { types: list(inv, 'type') as MemoryType[] } : {}),
       ...(list(inv, 'tag') ? { tags: list(inv, 'tag')! } : {}),

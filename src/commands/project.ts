@@ -1,6 +1,6 @@
 import { project } from '../api/project.js';
 import { bool, type CommandDef } from '../term/args.js';
-import { open, printJson, warnDiagnostics } from './shared.js';
+import { openContextOf, printJson, warnDiagnostics } from './shared.js';
 
 const command: CommandDef = {
   name: 'project',
@@ -16,7 +16,7 @@ const command: CommandDef = {
   exitCodes: ['1 with --check when a projection is stale or missing'],
   examples: ['cortex project', 'cortex project --check'],
   async run(inv, io) {
-    const ctx = open(inv, io).context;
+    const ctx = openContextOf(inv, io);
     const check = bool(inv, 'check');
     const out = await project(ctx, { check });
     warnDiagnostics(io, out.diagnostics);

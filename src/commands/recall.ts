@@ -1,9 +1,9 @@
 import type { MemoryStatus, MemoryType, Scope } from '../core/memory.js';
 import { MEMORY_STATUSES } from '../core/memory.js';
-import { RECALL_MODES, type RecallMode, type RecallResult } from '../api/recall.js';
+import { RECALL_MODES, recall, type RecallMode, type RecallResult } from '../api/recall.js';
 import { UsageError } from '../errors.js';
 import { bool, int, list, str, type CommandDef, type IO } from '../term/args.js';
-import { formatResultLine, open, printJson, warnDiagnostics } from './shared.js';
+import { formatResultLine, openContextOf, printJson, warnDiagnostics } from './shared.js';
 
 export function statusesOf(values: string[] | undefined): MemoryStatus[] | undefined {
   if (!values) return undefined;
@@ -52,9 +52,9 @@ const command: CommandDef = {
     if (mode !== undefined && !RECALL_MODES.includes(mode as RecallMode)) {
       throw new UsageError(`--mode must be one of ${RECALL_MODES.join(', ')}, got "${mode}".`);
     }
-    const cortex = open(inv, io);
+    const ctx = openContextOf(inv, io);
     const query = inv.positionals.join(' ');
-    const out = await cortex.recall({
+    const out = await recall(ctx, {
       query,
       ...(list(inv, 'type') ? { types: list(inv, 'type') as MemoryType[] } : {}),
       ...(list(inv, 'tag') ? { tags: list(inv, 'tag')! } : {}),

@@ -71,7 +71,7 @@ const command: CommandDef = {
     'git log -1 --format=%B | cortex remember --type context',
   ],
   async run(inv, io) {
-    const cortex = open(inv, io);
+    const cortex = await open(inv, io);
     let input: RememberInput;
     let cleanup: (() => void) | undefined;
     if (bool(inv, 'edit') || str(inv, 'file')) {

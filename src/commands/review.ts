@@ -36,7 +36,7 @@ const command: CommandDef = {
         hint: 'Numbers refer to the current listing, which changes after each action.',
       });
     }
-    const cortex = open(inv, io);
+    const cortex = await open(inv, io);
     const ctx = cortex.context;
     const p = io.paint;
     if (accept || acceptAll) {

@@ -1,14 +1,26 @@
 /**
  * Helpers shared by commands: opening the project, printing results and warnings.
  */
-import { openCortex, type Cortex } from '../api/cortex.js';
+import type { Cortex } from '../api/cortex.js';
+import { openContext, type Context } from '../api/context.js';
 import type { Diagnostic } from '../core/memory.js';
 import type { RecallResult } from '../api/recall.js';
 import type { Invocation, IO } from '../term/args.js';
 import { formatSkipWarning, jsonDocument } from '../term/output.js';
 
-export function open(inv: Invocation, io: IO): Cortex {
+/**
+ * The library API for the project of the invocation. Imported on demand: a command that
+ * needs only the context and one use case (`recall`, `index`: the hot paths) imports those
+ * and skips loading every other use case.
+ */
+export async function open(inv: Invocation, io: IO): Promise<Cortex> {
+  const { openCortex } = await import('../api/cortex.js');
   return openCortex({ dir: inv.dir, env: io.env });
+}
+
+/** The context (root, paths, configuration) of the invocation's project. */
+export function openContextOf(inv: Invocation, io: IO): Context {
+  return openContext({ dir: inv.dir, env: io.env });
 }
 
 /** Prints config problems and skipped files once each, on stderr. */

@@ -14,7 +14,7 @@ const command: CommandDef = {
   async run(inv, io) {
     const id = inv.positionals[0];
     if (!id || inv.positionals.length > 1) throw new UsageError('cortex show takes exactly one memory id.', { hint: 'Find ids with `cortex list` or `cortex recall <query>`.' });
-    const cortex = open(inv, io);
+    const cortex = await open(inv, io);
     const got = cortex.get(id);
     for (const d of got.diagnostics) io.err(`${formatDiagnostic(d)}\n`);
     if (inv.json) {

@@ -8,7 +8,7 @@ const command: CommandDef = {
   usage: ['status'],
   options: {},
   async run(inv, io) {
-    const cortex = open(inv, io);
+    const cortex = await open(inv, io);
     const out = cortex.status();
     if (inv.json) {
       printJson(io, { root: out.root, tiers: out.tiers, diagnostics: out.diagnostics });

@@ -28,7 +28,7 @@ const command: CommandDef = {
     const depth = int(inv, 'depth', [0, 10]);
     const minStrength = num(inv, 'min-strength', [0, 1]);
     const types = list(inv, 'types');
-    const cortex = open(inv, io);
+    const cortex = await open(inv, io);
     const out = cortex.traverse({
       id: inv.positionals[0]!,
       ...(depth !== undefined ? { depth } : {}),

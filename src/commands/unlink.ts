@@ -17,7 +17,7 @@ const command: CommandDef = {
     const n = inv.positionals.length;
     if (n !== 2 && n !== 3) throw new UsageError('cortex unlink needs <a> <b> or <a> <relation> <b>.');
     const [source, relation, target] = n === 3 ? (inv.positionals as [string, string, string]) : [inv.positionals[0]!, undefined, inv.positionals[1]!];
-    const cortex = open(inv, io);
+    const cortex = await open(inv, io);
     const out = await cortex.unlink({ source, target, ...(relation !== undefined ? { relation } : {}) });
     if (inv.json) {
       printJson(io, { removed: out.removed, wikilinkFrom: out.wikilinkFrom ?? null });

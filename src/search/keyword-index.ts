@@ -89,6 +89,19 @@ interface FileColumns {
   diagnostics: Record<string, Diagnostic[]>;
 }
 
+/** A memory as the search tree indexes it. */
+type SearchDoc = ReturnType<typeof searchDoc>;
+
+/**
+ * Changes to the search tree since its file was written: memories to take out of it and
+ * memories to add. Applied when the tree is loaded; folded into a new file past
+ * {@link JOURNAL_LIMIT} changes.
+ */
+interface Journal {
+  removed: string[];
+  added: SearchDoc[];
+}
+
 interface IndexFile {
   version: number;
   optionsHash: string;
@@ -96,6 +109,19 @@ interface IndexFile {
   docs: unknown;
   /** Name of the file in `.memory/` that holds the search tree (see search-state.ts). */
   searchFile: string;
+  journal: Journal;
+}
+
+/**
+ * Changes to the search tree kept in the index's journal before the tree is written anew.
+ * Rewriting the tree costs as much as the rest of a one-file refresh together (10,000
+ * memories: a 6 MB file); replaying a journal costs the analysis of the memories in it.
+ */
+export const JOURNAL_LIMIT = 48;
+
+function isJournal(value: unknown): value is Journal {
+  const j = value as Journal;
+  return typeof j === 'object' && j !== null && Array.isArray(j.removed) && Array.isArray(j.added) && j.added.every((d) => typeof d?.id === 'string');
 }
 
 function filesToColumns(files: Map<string, FileEntry>): FileColumns {
@@ -296,12 +322,16 @@ export class KeywordIndex {
   // tens of ms even from V8's serializer), and only a query needs it: list, status and
   // graph walks never do. It lives in its own file, read on first use.
   private searchIndex: MiniSearch | undefined;
+  /** The saved search tree; undefined when the tree in memory is all there is (a fresh build). */
   private searchFile: string | undefined;
+  /**
+   * Changes since `searchFile` was written, by memory id: `undefined` takes the memory out,
+   * a search doc (re)adds it. Replayed onto the saved tree when it is loaded.
+   */
+  private journal = new Map<string, SearchDoc | undefined>();
   private readonly cacheDir: string | undefined;
   private lastRefresh: { paths: TierPaths; options: Parameters<KeywordIndex['refresh']>[1] } | undefined;
   private dirty: boolean;
-  /** The search tree changed since it was loaded: save writes a new search file. */
-  private searchDirty: boolean;
   /** True when the cache could not be used and the index was built from scratch. */
   readonly rebuilt: boolean;
 
@@ -311,15 +341,15 @@ export class KeywordIndex {
       this.files = columnsToFiles(data.files);
       this.docs = DocTable.fromSaved(data.docs);
       this.searchFile = data.searchFile;
+      for (const id of data.journal.removed) this.journal.set(id, undefined);
+      for (const doc of data.journal.added) this.journal.set(doc.id, doc);
       this.dirty = false;
-      this.searchDirty = false;
       this.rebuilt = false;
     } else {
       this.files = new Map();
       this.docs = new DocTable();
       this.searchIndex = new MiniSearch(MINISEARCH_OPTIONS);
       this.dirty = true;
-      this.searchDirty = true;
       this.rebuilt = true;
     }
   }
@@ -334,23 +364,37 @@ export class KeywordIndex {
         loaded = undefined;
       }
       if (loaded) {
+        for (const [id, doc] of this.journal) {
+          if (loaded.has(id)) loaded.discard(id);
+          if (doc) loaded.add(doc);
+        }
         this.searchIndex = loaded;
       } else {
         // The search file is gone or damaged (another process replaced it, a crash):
         // forget every file and index them all again now. Never fatal, never empty results.
         this.searchIndex = new MiniSearch(MINISEARCH_OPTIONS);
+        this.searchFile = undefined;
+        this.journal.clear();
         this.files = new Map();
         this.docs.clear();
         this.dirty = true;
-        this.searchDirty = true;
         if (this.lastRefresh) this.refresh(this.lastRefresh.paths, this.lastRefresh.options);
       }
     }
     return this.searchIndex;
   }
 
-  private markSearchChanged(): void {
-    this.searchDirty = true;
+  /**
+   * Takes a memory out of the search tree and adds `doc` (when given) in its place: in the
+   * tree when it is loaded, and in the journal when the tree is saved, so that a refresh
+   * never needs to load the tree.
+   */
+  private changeSearch(id: string, doc: SearchDoc | undefined): void {
+    if (this.searchIndex) {
+      if (this.searchIndex.has(id)) this.searchIndex.discard(id);
+      if (doc) this.searchIndex.add(doc);
+    }
+    if (this.searchFile !== undefined) this.journal.set(id, doc);
     this.dirty = true;
   }
 
@@ -369,6 +413,7 @@ export class KeywordIndex {
         parsed.files &&
         parsed.docs &&
         typeof parsed.searchFile === 'string' &&
+        isJournal(parsed.journal) &&
         /^index-search-[0-9a-f]+\.v8$/.test(parsed.searchFile) &&
         existsSync(join(paths.cacheDir, parsed.searchFile))
       ) {
@@ -434,8 +479,7 @@ export class KeywordIndex {
         const memory = read.memory;
         if (this.docs.has(memory.id)) this.removeDoc(memory.id);
         this.docs.set(memory.id, toDoc(memory, shown, links(memory.body)));
-        this.search.add(searchDoc(memory));
-        this.markSearchChanged();
+        this.changeSearch(memory.id, searchDoc(memory));
         fileEntry.id = memory.id;
         if (known) report.updated++;
         else report.added++;
@@ -461,10 +505,7 @@ export class KeywordIndex {
   private removeDoc(id: string): void {
     if (!this.docs.has(id)) return;
     this.docs.delete(id);
-    if (this.search.has(id)) {
-      this.search.discard(id);
-      this.markSearchChanged();
-    }
+    this.changeSearch(id, undefined);
   }
 
   /** Records a memory just written by this process, so the index need not re-read it. */
@@ -475,8 +516,7 @@ export class KeywordIndex {
     this.removeDoc(memory.id);
     const shown = displayPath(entry.path, options.base);
     this.docs.set(memory.id, toDoc(memory, shown, (options.links ?? NO_LINKS)(memory.body)));
-    this.search.add(searchDoc(memory));
-    this.markSearchChanged();
+    this.changeSearch(memory.id, searchDoc(memory));
     this.files.set(name, { size: entry.size, mtimeMs: entry.mtimeMs, hash: sha1(text), id: memory.id });
   }
 
@@ -488,28 +528,37 @@ export class KeywordIndex {
   }
 
   /**
-   * Saves the cache atomically when anything changed: a new search-tree file when the tree
-   * changed (then the index that points to it), otherwise only the index. Readers that
+   * Saves the cache atomically when anything changed. The search tree's file is written only
+   * for a fresh build or when the journal is past {@link JOURNAL_LIMIT} (the tree then
+   * includes it); otherwise the index alone is written, with the journal. Readers that
    * loaded the previous index keep a valid search file for a while; older ones are removed.
    */
   save(paths: TierPaths): void {
     if (!this.dirty) return;
-    if (this.searchDirty || this.searchFile === undefined) {
+    const newTree = this.searchFile === undefined || this.journal.size > JOURNAL_LIMIT;
+    if (newTree) {
       const name = `index-search-${randomBytes(6).toString('hex')}.v8`;
       writeFileAtomic(join(paths.cacheDir, name), saveSearchState(this.search));
       this.searchFile = name;
+      this.journal.clear();
+    }
+    const journal: Journal = { removed: [], added: [] };
+    for (const [id, doc] of this.journal) {
+      journal.removed.push(id);
+      if (doc) journal.added.push(doc);
     }
     const data: IndexFile = {
       version: INDEX_FORMAT_VERSION,
       optionsHash: OPTIONS_HASH,
       files: filesToColumns(this.files),
       docs: this.docs.toSaved(),
-      searchFile: this.searchFile,
+      searchFile: this.searchFile!,
+      journal,
     };
     writeFileAtomic(KeywordIndex.indexPath(paths), serialize(data));
-    if (this.searchDirty) removeStaleSearchFiles(paths.cacheDir, this.searchFile);
+    if (newTree) removeStaleSearchFiles(paths.cacheDir, this.searchFile!);
+    rmSync(join(paths.cacheDir, 'index.json'), { force: true }); // the cache of format ≤ 7
     this.dirty = false;
-    this.searchDirty = false;
   }
 
   /** True when `doc` passes the filters. */
@@ -575,8 +624,8 @@ export class KeywordIndex {
       hinted.size === 0
         ? undefined
         : (id: string) => {
-            const facets = this.docs.facets(id);
-            return facets && hinted.has(facets.type) ? TYPE_HINT_BOOST : 1;
+            const type = this.docs.typeOf(id);
+            return type !== undefined && hinted.has(type) ? TYPE_HINT_BOOST : 1;
           };
     const numbering = new DocNumbering();
     const first = this.run(specs, boostDocument, numbering);

@@ -47,7 +47,7 @@ function columns(r: PackedResults) {
   return Array.from({ length: r.length }, (_, i) => ({
     id: r.id(r.docs[i]!),
     raw: r.raw[i]!,
-    queryTerms: r.queryTerms(i),
+    queryTerms: [...r.queryTerms(i)].sort(),
     counts: [r.queryTermCount(i), r.queryTermCount(i, except)],
     terms: [...r.terms(i)].sort(),
   }));

@@ -59,7 +59,7 @@ export interface PackedResults {
   id(doc: number): string;
   /** Sum of the weighted term scores (MiniSearch's score divided by the quality). */
   readonly raw: Float64Array;
-  /** The query terms that matched result `i`. */
+  /** The query terms that matched result `i` (in the order of the query; MiniSearch lists a repeated term where it first matched). */
   queryTerms(i: number): string[];
   /** How many query terms matched result `i`, not counting those in `except`. */
   queryTermCount(i: number, except?: ReadonlySet<string>): number;
@@ -103,48 +103,55 @@ function internalsOf(ms: MiniSearch): Internals | undefined {
   return m as Internals;
 }
 
-/** Short per-document lists of small integers, in typed arrays (no allocation per document). */
-class ListPool {
-  readonly head: Int32Array;
-  private next = new Int32Array(1024);
-  private value = new Int32Array(1024);
-  private size = 0;
+function popcount(word: number): number {
+  let v = word - ((word >>> 1) & 0x55555555);
+  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
+  return (((v + (v >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+}
 
-  constructor(documents: number) {
-    this.head = new Int32Array(documents).fill(-1);
+/** A bit set of the given small integers. */
+function maskOf(values: readonly number[]): Uint32Array {
+  const mask = new Uint32Array((Math.max(-1, ...values) >>> 5) + 1);
+  for (const v of values) mask[v >>> 5] = mask[v >>> 5]! | (1 << (v & 31));
+  return mask;
+}
+
+/**
+ * Per-document sets of small integers (which query terms, which indexed terms matched a
+ * document) as bit columns, 32 values per column: no allocation per posting or document.
+ */
+class BitSets {
+  private readonly blocks: Uint32Array[] = [];
+
+  constructor(private readonly documents: number) {}
+
+  /** Adds `v` to `doc`'s set; true when it was not there. */
+  add(doc: number, v: number): boolean {
+    const block = v >>> 5;
+    while (this.blocks.length <= block) this.blocks.push(new Uint32Array(this.documents));
+    const bit = 1 << (v & 31);
+    const words = this.blocks[block]!;
+    if ((words[doc]! & bit) !== 0) return false;
+    words[doc] = words[doc]! | bit;
+    return true;
   }
 
-  has(doc: number, v: number): boolean {
-    for (let e = this.head[doc]!; e !== -1; e = this.next[e]!) if (this.value[e] === v) return true;
-    return false;
-  }
-
-  add(doc: number, v: number): void {
-    if (this.size === this.next.length) {
-      const next = new Int32Array(this.size * 2);
-      next.set(this.next);
-      this.next = next;
-      const value = new Int32Array(this.size * 2);
-      value.set(this.value);
-      this.value = value;
-    }
-    this.value[this.size] = v;
-    this.next[this.size] = this.head[doc]!;
-    this.head[doc] = this.size++;
-  }
-
-  /** How many values of `doc` are flagged in `flags`. */
-  countFlagged(doc: number, flags: Uint8Array): number {
+  /** How many of `doc`'s values are in `mask` (a bit set of values, as `maskOf` makes). */
+  countIn(doc: number, mask: Uint32Array): number {
     let count = 0;
-    for (let e = this.head[doc]!; e !== -1; e = this.next[e]!) count += flags[this.value[e]!]!;
+    for (let b = 0; b < this.blocks.length && b < mask.length; b++) count += popcount(this.blocks[b]![doc]! & mask[b]!);
     return count;
   }
 
-  /** The values added for `doc`, oldest first. */
+  /** `doc`'s values, ascending. */
   values(doc: number): number[] {
     const out: number[] = [];
-    for (let e = this.head[doc]!; e !== -1; e = this.next[e]!) out.push(this.value[e]!);
-    return out.reverse();
+    for (let b = 0; b < this.blocks.length; b++) {
+      const word = this.blocks[b]![doc]!;
+      if (word === 0) continue;
+      for (let bit = 0; bit < 32; bit++) if ((word & (1 << bit)) !== 0) out.push(b * 32 + bit);
+    }
+    return out;
   }
 }
 
@@ -186,10 +193,10 @@ export function searchPacked(ms: MiniSearch, specs: readonly TermSpec[], options
   const queryTermNames: string[] = [];
   const derivedIndex = new Map<string, number>();
   const derivedNames: string[] = [];
-  const docQueryTerms = new ListPool(n);
+  // Query terms are numbered in the order they are searched, so ascending is MiniSearch's order.
+  const docQueryTerms = new BitSets(n);
   const quality = new Int32Array(n);
-  const lastQuery = new Int32Array(n).fill(-1);
-  const docDerived = new ListPool(n);
+  const docDerived = new BitSets(n);
   const lastDerived = new Int32Array(n).fill(-1);
 
   /**
@@ -279,7 +286,6 @@ export function searchPacked(ms: MiniSearch, specs: readonly TermSpec[], options
     }
     // OR: add this term's scores to the totals, and the term to each document it matched.
     let q = queryTermIndex.get(term);
-    const repeated = q !== undefined;
     if (q === undefined) {
       q = queryTermNames.length;
       queryTermIndex.set(term, q);
@@ -289,11 +295,7 @@ export function searchPacked(ms: MiniSearch, specs: readonly TermSpec[], options
       score[doc]! += termScore[doc]!;
       termScore[doc] = 0;
       termSeen[doc] = 0;
-      if (lastQuery[doc] !== q && !(repeated && docQueryTerms.has(doc, q))) {
-        lastQuery[doc] = q;
-        docQueryTerms.add(doc, q);
-        quality[doc]!++;
-      }
+      if (docQueryTerms.add(doc, q)) quality[doc]!++;
       if (seen[doc] === 0) {
         seen[doc] = 1;
         touched.push(doc);
@@ -317,7 +319,7 @@ export function searchPacked(ms: MiniSearch, specs: readonly TermSpec[], options
   const raw = Float64Array.from(kept, (doc) => score[doc]!);
   const keptDocs = Int32Array.from(kept);
   let exceptSet: ReadonlySet<string> | undefined;
-  let exceptFlags = new Uint8Array(0);
+  let exceptMask: Uint32Array = new Uint32Array(0);
   return {
     length: kept.length,
     documents: n,
@@ -330,11 +332,11 @@ export function searchPacked(ms: MiniSearch, specs: readonly TermSpec[], options
       if (!except || except.size === 0) return quality[doc]!;
       if (except !== exceptSet) {
         exceptSet = except;
-        exceptFlags = Uint8Array.from(queryTermNames, (t) => (except.has(t) ? 1 : 0));
+        exceptMask = maskOf(queryTermNames.flatMap((t, q) => (except.has(t) ? [q] : [])));
       }
-      return quality[doc]! - docQueryTerms.countFlagged(doc, exceptFlags);
+      return quality[doc]! - docQueryTerms.countIn(doc, exceptMask);
     },
-    terms: (i) => [...new Set(docDerived.values(kept[i]!).map((t) => derivedNames[t]!))],
+    terms: (i) => docDerived.values(kept[i]!).map((t) => derivedNames[t]!),
   };
 }
 

@@ -207,20 +207,14 @@ describe('loadVectorCache', () => {
     expect(Array.from(cache.get('ab')!)).toEqual([1, 0]);
   });
 
-  it('loads 10,000 × 384 vectors in under 50 ms', async () => {
+  // Its speed is measured by bench/embed.mjs (whole-process), not here.
+  it('loads 10,000 × 384 vectors intact', async () => {
     const file = path.join(await tempDir(), 'vectors.bin');
-    await saveVectorCache(file, filledCache('Xenova/all-MiniLM-L6-v2:q8', 10_000, 384));
-    await loadVectorCache(file, { model: 'Xenova/all-MiniLM-L6-v2:q8' }); // warm the page cache
-    let best = Infinity;
-    let cache: VectorCache | undefined;
-    for (let run = 0; run < 5; run++) {
-      const start = performance.now();
-      cache = await loadVectorCache(file, { model: 'Xenova/all-MiniLM-L6-v2:q8', dims: 384 });
-      best = Math.min(best, performance.now() - start);
-    }
-    expect(cache?.size).toBe(10_000);
-    console.info(`vector cache load, 10k × 384: ${best.toFixed(1)} ms`);
-    expect(best).toBeLessThan(50);
+    const saved = filledCache('Xenova/all-MiniLM-L6-v2:q8', 10_000, 384);
+    await saveVectorCache(file, saved);
+    const cache: VectorCache = await loadVectorCache(file, { model: 'Xenova/all-MiniLM-L6-v2:q8', dims: 384 });
+    expect(cache.size).toBe(10_000);
+    for (const key of [...saved.keys()].filter((_, i) => i % 1000 === 0)) expect(Array.from(cache.get(key)!)).toEqual(Array.from(saved.get(key)!));
   });
 });
 

@@ -3,7 +3,7 @@
  * One unreadable or malformed file yields a diagnostic; it never aborts a listing.
  * A file is never rewritten unless its bytes change.
  */
-import { closeSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync } from 'node:fs';
+import { closeSync, lstatSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { MemoryNotFoundError, isErrnoCode } from '../errors.js';
 import { formatDate, type Diagnostic, type Memory } from '../core/memory.js';
@@ -48,7 +48,9 @@ export function listMemoryFiles(paths: TierPaths): MemoryFileEntry[] {
     for (const name of names.sort()) {
       if (!name.endsWith('.md') || name.charCodeAt(0) === 46 /* . */) continue;
       const path = dir + name;
-      const st = statSync(relative ? name : path, { throwIfNoEntry: false });
+      // lstat: cheaper than stat (no link to follow); a symlinked memory is stat'ed through.
+      let st = lstatSync(relative ? name : path, { throwIfNoEntry: false });
+      if (st?.isSymbolicLink()) st = statSync(relative ? name : path, { throwIfNoEntry: false });
       if (!st || !st.isFile()) continue;
       entries.push({ path, id: name.slice(0, -3), size: st.size, mtimeMs: st.mtimeMs });
     }

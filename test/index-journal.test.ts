@@ -1,0 +1,86 @@
+/**
+ * The keyword index's journal: a refresh records changed memories in `.memory/index.v8`
+ * and leaves the search tree's file alone until the journal is full.
+ */
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { renderMemory } from '../src/core/memory-format.js';
+import type { Memory } from '../src/core/memory.js';
+import { JOURNAL_LIMIT, KeywordIndex } from '../src/search/keyword-index.js';
+import { projectPaths, type ProjectPaths } from '../src/store/paths.js';
+
+function memory(id: string, summary: string): Memory {
+  return {
+    id, type: 'context', summary, scope: 'project', priority: 5, confidence: 1, pinned: false, status: 'active', tags: [],
+    created: '2026-01-01T00:00:00Z', updated: '2026-01-01T00:00:00Z', source: { kind: 'manual' }, body: '', extra: {},
+  };
+}
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+function setup(n: number): { dir: string; paths: ProjectPaths; write: (i: number, text: string) => void } {
+  const dir = mkdtempSync(join(tmpdir(), 'cortex-journal-'));
+  dirs.push(dir);
+  const paths = projectPaths(dir);
+  mkdirSync(paths.memoriesDir, { recursive: true });
+  const write = (i: number, text: string) => writeFileSync(join(paths.memoriesDir, `m${i}-aaaaaa.md`), renderMemory(memory(`m${i}-aaaaaa`, text)));
+  for (let i = 0; i < n; i++) write(i, `memory number ${i} about widgets`);
+  return { dir, paths, write };
+}
+
+/** Opens the index as a new process would: from the files in `.memory/`. */
+function reopen(paths: ProjectPaths, dir: string): KeywordIndex {
+  const index = KeywordIndex.load(paths);
+  index.refresh(paths, { base: dir });
+  index.save(paths);
+  return index;
+}
+
+const searchFiles = (paths: ProjectPaths) => readdirSync(paths.cacheDir).filter((f) => f.startsWith('index-search-'));
+
+describe('the index journal', () => {
+  it('keeps the search file through small changes, and answers with them', () => {
+    const { dir, paths, write } = setup(20);
+    reopen(paths, dir);
+    const [before] = searchFiles(paths);
+    write(3, 'memory about sprockets now');
+    rmSync(join(paths.memoriesDir, 'm4-aaaaaa.md'));
+    const index = reopen(paths, dir);
+    expect(index.rebuilt).toBe(false);
+    expect(searchFiles(paths)).toEqual([before]);
+    expect(index.query('sprockets').map((h) => h.id)).toEqual(['m3-aaaaaa']);
+    // A new process replays the journal onto the saved tree.
+    const fresh = reopen(paths, dir);
+    expect(fresh.query('sprockets').map((h) => h.id)).toEqual(['m3-aaaaaa']);
+    expect(fresh.query('widgets', { limit: 50 }).map((h) => h.id).sort()).toEqual(
+      Array.from({ length: 20 }, (_, i) => `m${i}-aaaaaa`).filter((id) => id !== 'm3-aaaaaa' && id !== 'm4-aaaaaa').sort(),
+    );
+  });
+
+  it('writes a new search file once the journal is full, with the same answers', () => {
+    const { dir, paths, write } = setup(JOURNAL_LIMIT + 10);
+    reopen(paths, dir);
+    const [before] = searchFiles(paths);
+    for (let i = 0; i <= JOURNAL_LIMIT; i++) write(i, `memory ${i} about gears`);
+    const index = reopen(paths, dir);
+    // A new tree; the previous file stays a while for readers that loaded the previous index.
+    expect(searchFiles(paths).filter((f) => f !== before)).toHaveLength(1);
+    expect(index.query('gears', { limit: 100 })).toHaveLength(JOURNAL_LIMIT + 1);
+    expect(reopen(paths, dir).query('gears', { limit: 100 })).toHaveLength(JOURNAL_LIMIT + 1);
+  });
+
+  it('rebuilds from the files when the search file is gone, journal or not', () => {
+    const { dir, paths, write } = setup(10);
+    reopen(paths, dir);
+    write(1, 'memory about cogs');
+    reopen(paths, dir);
+    for (const f of searchFiles(paths)) rmSync(join(paths.cacheDir, f));
+    const index = reopen(paths, dir);
+    expect(index.query('cogs').map((h) => h.id)).toEqual(['m1-aaaaaa']);
+  });
+});
