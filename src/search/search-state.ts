@@ -64,11 +64,6 @@ export class LazyTermData extends Map<number, Map<number, number>> {
     this.#offset = offset;
   }
 
-  /** True until something reads the postings. */
-  get isPacked(): boolean {
-    return this.#packed !== undefined;
-  }
-
   /**
    * The packed array and this term's offset in it, while still packed (a reader that walks
    * the postings itself need not unpack them); `undefined` once unpacked.
