@@ -278,16 +278,20 @@ function searchDoc(memory: Memory) {
  * question's own words (golden hit@1 82.7 → 94.2%). Only the query's terms count here, and
  * the time words of a "when" question: a memory that says when is what such a question wants.
  *
- * Returns each result's final score and the result positions best first (ties in
- * MiniSearch's order).
+ * Returns each result's counted query words, its final score, and the result positions best
+ * first (ties in MiniSearch's order).
  */
-function coordinate(results: PackedResults, expansions: ReadonlySet<string>): { scores: Float64Array; order: Int32Array } {
+function coordinate(results: PackedResults, expansions: ReadonlySet<string>): { counts: Int32Array; scores: Float64Array; order: Int32Array } {
+  const counts = new Int32Array(results.length);
   const scores = new Float64Array(results.length);
-  for (let i = 0; i < results.length; i++) scores[i] = results.raw[i]! * Math.max(1, results.queryTermCount(i, expansions));
+  for (let i = 0; i < results.length; i++) {
+    counts[i] = results.queryTermCount(i, expansions);
+    scores[i] = results.raw[i]! * Math.max(1, counts[i]!);
+  }
   const order = new Int32Array(results.length);
   for (let i = 0; i < order.length; i++) order[i] = i;
   order.sort((a, b) => scores[b]! - scores[a]! || a - b);
-  return { scores, order };
+  return { counts, scores, order };
 }
 
 function removeStaleSearchFiles(dir: string, keep: string): void {
@@ -561,11 +565,6 @@ export class KeywordIndex {
     this.dirty = false;
   }
 
-  /** True when `doc` passes the filters. */
-  static matches(doc: IndexedDoc, options: SearchOptions): boolean {
-    return KeywordIndex.matchesFacets(doc, options) && KeywordIndex.matchesRecord(doc, options);
-  }
-
   /** The filters on unpacked fields (status, type, scope). */
   private static matchesFacets(doc: DocFacets, options: SearchOptions): boolean {
     const statuses = options.statuses ?? DEFAULT_SEARCH.statuses;
@@ -667,7 +666,7 @@ export class KeywordIndex {
       const i = ranked.order[k]!;
       const doc = first.docs[i]!;
       score[doc] = first.raw[i]!;
-      count[doc] = first.queryTermCount(i, expansions);
+      count[doc] = ranked.counts[i]!;
       firstAt[doc] = i;
       insertion[doc] = docs.length;
       docs.push(doc);

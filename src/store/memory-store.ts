@@ -43,19 +43,20 @@ export function listMemoryFiles(paths: TierPaths): MemoryFileEntry[] {
   // Every warm command stats every memory file: keep this loop lean (no path.join, no
   // exception for a file deleted meanwhile).
   const dir = paths.memoriesDir.endsWith(sep) ? paths.memoriesDir : paths.memoriesDir + sep;
-  const relative = enterDirectory(paths.memoriesDir);
+  const previousDir = enterDirectory(paths.memoriesDir);
   try {
     for (const name of names.sort()) {
       if (!name.endsWith('.md') || name.charCodeAt(0) === 46 /* . */) continue;
       const path = dir + name;
       // lstat: cheaper than stat (no link to follow); a symlinked memory is stat'ed through.
-      let st = lstatSync(relative ? name : path, { throwIfNoEntry: false });
-      if (st?.isSymbolicLink()) st = statSync(relative ? name : path, { throwIfNoEntry: false });
+      const target = previousDir ? name : path;
+      let st = lstatSync(target, { throwIfNoEntry: false });
+      if (st?.isSymbolicLink()) st = statSync(target, { throwIfNoEntry: false });
       if (!st || !st.isFile()) continue;
       entries.push({ path, id: name.slice(0, -3), size: st.size, mtimeMs: st.mtimeMs });
     }
   } finally {
-    if (relative) leaveDirectory(relative);
+    if (previousDir) leaveDirectory(previousDir);
   }
   return entries;
 }
