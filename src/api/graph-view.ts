@@ -5,9 +5,9 @@
  * keyword index) and the centrality provider of the briefing and the lifecycle (fed by
  * the memories they already read), so this module never loads the search index.
  */
-import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { buildGraph, centrality as computeCentrality, type Graph, type GraphEdgeInput } from '../core/graph.js';
+import { addLine, emptyFingerprint, fingerprintText, memoryLine } from '../core/fingerprint.js';
 import type { Diagnostic, Memory, Scope } from '../core/memory.js';
 import { extractWikilinks } from '../core/wikilinks.js';
 import { EdgeCache, dirStamp, type DirStamp } from '../search/edge-cache.js';
@@ -54,23 +54,20 @@ export function graphTierLocations(ctx: Context): GraphTier[] {
  * the same memories in any order, so the index and a plain read of the files agree.
  *
  * @example
- * memoryFingerprint([{ scope: 'project', id: 'a', links: ['b'] }]) // 'f1d2…'
+ * memoryFingerprint([{ scope: 'project', id: 'a', links: ['b'] }]) // '1-…-…'
  */
 export function memoryFingerprint(nodes: Iterable<GraphNodeInput>): string {
-  const lines: string[] = [];
-  for (const n of nodes) lines.push(n.links && n.links.length > 0 ? `${n.scope}\u0000${n.id}\u0000${n.links.join(' ')}` : `${n.scope}\u0000${n.id}`);
-  lines.sort();
-  const hash = createHash('sha1');
-  let chunk = '';
-  for (const line of lines) {
-    chunk += `${line}\n`;
-    if (chunk.length > 65_536) {
-      hash.update(chunk);
-      chunk = '';
-    }
-  }
-  hash.update(chunk);
-  return hash.digest('hex');
+  const parts = emptyFingerprint();
+  for (const n of nodes) addLine(parts, memoryLine(n.scope, n.id, n.links?.join(' ') ?? ''));
+  return fingerprintText(parts);
+}
+
+/** The memories a graph is built over: their fingerprint, and the memories themselves on demand. */
+export interface GraphMemories {
+  /** {@link memoryFingerprint} of `nodes()`. */
+  fingerprint: string;
+  /** Called only when the cached graph cannot be used. */
+  nodes(): GraphNodeInput[];
 }
 
 /**
@@ -106,10 +103,11 @@ export function saveEdgeCacheQuietly(cache: EdgeCache, paths: TierPaths): void {
  * that changed) and rebuilds only when one did.
  *
  * @example
- * loadGraph(ctx, graphTierLocations(ctx), [{ scope: 'project', id: 'a' }]).centrality.a // 0
+ * const nodes = [{ scope: 'project', id: 'a' }];
+ * loadGraph(ctx, graphTierLocations(ctx), { fingerprint: memoryFingerprint(nodes), nodes: () => nodes }).centrality.a // 0
  */
-export function loadGraph(ctx: Context, tiers: GraphTier[], nodes: GraphNodeInput[], verify = false): LoadedGraph {
-  const memories = memoryFingerprint(nodes);
+export function loadGraph(ctx: Context, tiers: GraphTier[], source: GraphMemories, verify = false): LoadedGraph {
+  const memories = source.fingerprint;
   // A verify re-checks every edge file first; when none changed, the cached graph stands.
   let caches: EdgeCache[] | undefined;
   let changed = false;
@@ -135,6 +133,7 @@ export function loadGraph(ctx: Context, tiers: GraphTier[], nodes: GraphNodeInpu
     edges.push(...cache.edges(tier.paths, tier.base));
     diagnostics.push(...cache.diagnostics());
   });
+  const nodes = source.nodes();
   const wikilinks = Object.create(null) as Record<string, readonly string[]>;
   for (const n of nodes) if (n.links && n.links.length > 0) wikilinks[n.id] = n.links;
   const graph = buildGraph({ memoryIds: nodes.map((n) => n.id), edges, wikilinks });
@@ -155,5 +154,5 @@ export function centralityFor(ctx: Context, memories: readonly Memory[]): Record
   const scopes = new Set(tiers.map((t) => t.scope));
   const nodes: GraphNodeInput[] = [];
   for (const m of memories) if (scopes.has(m.scope)) nodes.push({ scope: m.scope, id: m.id, links: extractWikilinks(m.body) });
-  return loadGraph(ctx, tiers, nodes).centrality;
+  return loadGraph(ctx, tiers, { fingerprint: memoryFingerprint(nodes), nodes: () => nodes }).centrality;
 }

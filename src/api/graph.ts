@@ -5,6 +5,7 @@
 import { join } from 'node:path';
 import { MemoryNotFoundError, UsageError } from '../errors.js';
 import { RELATIONS, buildEdge, edgeFileName, resolveRelation, type Edge, type Relation } from '../core/edge.js';
+import { combineFingerprints, emptyFingerprint, fingerprintText } from '../core/fingerprint.js';
 import { traverse, type Graph, type TraverseDirection, type TraverseVia } from '../core/graph.js';
 import { formatDate, type Diagnostic, type MemoryStatus, type MemoryType, type Scope } from '../core/memory.js';
 import type { EdgeCache } from '../search/edge-cache.js';
@@ -54,9 +55,14 @@ function graphTiers(ctx: Context, given: TierIndex[] | undefined): TierIndex[] {
  */
 export function openGraph(ctx: Context, options: OpenGraphOptions = {}): GraphView {
   const tiers = graphTiers(ctx, options.tiers);
-  const nodes: GraphNodeInput[] = [];
-  for (const tier of tiers) for (const doc of tier.index.docs.allFacets()) nodes.push({ scope: doc.scope, id: doc.id, links: doc.links });
-  const loaded = loadGraph(ctx, tiers, nodes, options.verify === true);
+  // The indexes keep the fingerprint of their memories: a warm run lists none of them.
+  const fingerprint = fingerprintText(tiers.map((t) => t.index.docs.fingerprint()).reduce(combineFingerprints, emptyFingerprint()));
+  const nodes = (): GraphNodeInput[] => {
+    const out: GraphNodeInput[] = [];
+    for (const tier of tiers) for (const doc of tier.index.docs.allFacets()) out.push({ scope: doc.scope, id: doc.id, links: doc.links });
+    return out;
+  };
+  const loaded = loadGraph(ctx, tiers, { fingerprint, nodes }, options.verify === true);
   return { ...loaded, tiers };
 }
 

@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { deserialize, serialize } from 'node:v8';
 import { describe, expect, it } from 'vitest';
+import { fingerprintText } from '../core/fingerprint.js';
+import { memoryFingerprint } from '../api/graph-view.js';
 import { DocTable, type IndexedDoc } from './doc-table.js';
 
 function doc(id: string, summary: string, links?: string[]): IndexedDoc {
@@ -40,6 +42,11 @@ describe('DocTable', () => {
             expect(table.facets(id)).toEqual({ id, type: d.type, status: d.status, scope: d.scope, contentKey: d.contentKey, ...(d.links ? { links: d.links } : {}) });
           }
           expect(new Set(table.keys())).toEqual(new Set(model.keys()));
+          // The graph cache's key, kept as rows change, is the one computed from the records.
+          const print = table.fingerprint();
+          expect(fingerprintText(print)).toBe(
+            memoryFingerprint([...model.values()].map((d) => ({ scope: d.scope, id: d.id, links: d.links }))),
+          );
         }
       }),
     );

@@ -5,6 +5,7 @@
  * content key, topic, `[[links]]`), which are kept unpacked, all as columns. A query over 10,000 memories
  * then parses the records of the ten it returns, not all of them.
  */
+import { addLine, emptyFingerprint, memoryLine, type FingerprintParts } from '../core/fingerprint.js';
 import type { MemoryStatus, MemoryType, Scope } from '../core/memory.js';
 
 /** What the index keeps of each memory: enough to list and filter without reading files. */
@@ -58,6 +59,8 @@ export interface SavedDocs {
    */
   json: string;
   jsonEnds: Uint32Array;
+  /** The fingerprint of the rows' memory lines (core/fingerprint.ts): count and the two lane sums. */
+  fingerprint: [number, number, number];
 }
 
 const COLUMNS = ['ids', 'types', 'statuses', 'scopes', 'contentKeys', 'topics', 'links'] as const;
@@ -67,6 +70,7 @@ function isSavedDocs(value: unknown): value is SavedDocs {
   if (typeof v !== 'object' || v === null || !Array.isArray(v.ids)) return false;
   if (typeof v.json !== 'string' || !(v.jsonEnds instanceof Uint32Array) || v.jsonEnds.length !== v.ids.length) return false;
   if (v.ids.length > 0 && v.jsonEnds[v.ids.length - 1] !== v.json.length) return false;
+  if (!Array.isArray(v.fingerprint) || v.fingerprint.length !== 3 || v.fingerprint[0] !== v.ids.length) return false;
   return COLUMNS.every((c) => Array.isArray(v[c]) && v[c].length === v.ids.length);
 }
 
@@ -96,6 +100,8 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
   private readonly fresh = new Set<number>();
   /** Parsed records, by row. */
   private parsed: (IndexedDoc | undefined)[] = [];
+  /** The fingerprint of the live rows, kept up to date by `set` and `delete`. */
+  private print: FingerprintParts = emptyFingerprint();
 
   /** A table from saved columns; throws when they are not (the caller rebuilds). */
   static fromSaved(saved: unknown): DocTable {
@@ -111,6 +117,8 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
     table.json = saved.json;
     table.jsonEnds = saved.jsonEnds;
     table.parsed = new Array<IndexedDoc | undefined>(saved.ids.length);
+    const [count, a, b] = saved.fingerprint;
+    table.print = { count, a, b };
     for (let row = 0; row < saved.ids.length; row++) table.rows.set(saved.ids[row]!, row);
     return table;
   }
@@ -134,11 +142,23 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
       end += record.length;
       ends[out.ids.length - 1] = end;
     }
-    return { ...out, json: json.join(''), jsonEnds: ends };
+    return { ...out, json: json.join(''), jsonEnds: ends, fingerprint: [this.print.count, this.print.a, this.print.b] };
   }
 
   get size(): number {
     return this.rows.size;
+  }
+
+  /**
+   * The fingerprint of the memories' scopes, ids and `[[links]]` (see `memoryLine`),
+   * without reading them: the graph cache's key.
+   */
+  fingerprint(): FingerprintParts {
+    return { ...this.print };
+  }
+
+  private lineAt(row: number): string {
+    return memoryLine(this.scopes[row]!, this.ids[row]!, this.links[row]!);
   }
 
   has(id: string): boolean {
@@ -193,6 +213,8 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
     if (row === undefined) {
       row = this.ids.length;
       this.rows.set(id, row);
+    } else {
+      addLine(this.print, this.lineAt(row), -1);
     }
     this.ids[row] = id;
     this.types[row] = doc.type;
@@ -201,6 +223,7 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
     this.contentKeys[row] = doc.contentKey;
     this.topics[row] = doc.topic ?? '';
     this.links[row] = doc.links?.join(' ') ?? '';
+    addLine(this.print, this.lineAt(row));
     this.fresh.add(row);
     this.parsed[row] = doc;
   }
@@ -208,6 +231,7 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
   delete(id: string): boolean {
     const row = this.rows.get(id);
     if (row === undefined) return false;
+    addLine(this.print, this.lineAt(row), -1);
     this.rows.delete(id);
     this.ids[row] = undefined;
     this.parsed[row] = undefined;
@@ -227,6 +251,7 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
     this.jsonEnds = new Uint32Array(0);
     this.fresh.clear();
     this.parsed = [];
+    this.print = emptyFingerprint();
   }
 
   *keys(): MapIterator<string> {

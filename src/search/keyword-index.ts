@@ -20,14 +20,16 @@ import { feedbackTerms, planQuery } from '../core/query.js';
 import { processTerm, tokenize } from '../core/text.js';
 import { writeFileAtomic } from '../store/atomic.js';
 import { DocNumbering, packResults, searchPacked, type PackedResults, type TermSpec } from './packed-search.js';
-import { loadSearchState, saveSearchState, termDocCount } from './search-state.js';
-import { displayPath, listMemoryFiles, readMemoryFile, type MemoryFileEntry } from '../store/memory-store.js';
+import { addDocument, loadSearchState, saveSearchState, termDocCount } from './search-state.js';
+import { displayPath, readMemoryFile, scanEntry, scanMemoryFiles, type MemoryFileEntry, type MemoryFileScan } from '../store/memory-store.js';
+import { FileTable, type FileColumns, type FileEntry } from './file-table.js';
 import type { TierPaths } from '../store/paths.js';
 
 /** Bump when the cache layout or the text analysis changes: old caches are rebuilt. */
 // 6: `[[links]]` are indexed (graph), on top of 5 (field weights). 7: the search tree in its own file.
 // 8: V8-serialized `index.v8` with records parsed on demand, postings unpacked on demand.
-export const INDEX_FORMAT_VERSION = 8;
+// 9: the memories' fingerprint (the graph cache's key) kept in the doc table.
+export const INDEX_FORMAT_VERSION = 9;
 
 export type { DocFacets, IndexedDoc };
 
@@ -69,26 +71,6 @@ export const TYPE_HINT_BOOST = 1.25;
  */
 export const FEEDBACK = { docs: 5, terms: 10, weight: 0.3, keep: 3 } as const;
 
-interface FileEntry {
-  size: number;
-  mtimeMs: number;
-  hash: string;
-  id?: string;
-  diagnostics?: Diagnostic[];
-}
-
-/** The stat cache as saved: one column per field, one row per memory file. */
-interface FileColumns {
-  names: string[];
-  sizes: Float64Array;
-  mtimes: Float64Array;
-  hashes: string[];
-  /** The id of the memory the file holds; '' when it holds none (a broken file). */
-  ids: string[];
-  /** Problems of broken files, by file name. */
-  diagnostics: Record<string, Diagnostic[]>;
-}
-
 /** A memory as the search tree indexes it. */
 type SearchDoc = ReturnType<typeof searchDoc>;
 
@@ -122,40 +104,6 @@ export const JOURNAL_LIMIT = 48;
 function isJournal(value: unknown): value is Journal {
   const j = value as Journal;
   return typeof j === 'object' && j !== null && Array.isArray(j.removed) && Array.isArray(j.added) && j.added.every((d) => typeof d?.id === 'string');
-}
-
-function filesToColumns(files: Map<string, FileEntry>): FileColumns {
-  const n = files.size;
-  const cols: FileColumns = { names: [], sizes: new Float64Array(n), mtimes: new Float64Array(n), hashes: [], ids: [], diagnostics: {} };
-  let i = 0;
-  for (const [name, entry] of files) {
-    cols.names.push(name);
-    cols.sizes[i] = entry.size;
-    cols.mtimes[i] = entry.mtimeMs;
-    cols.hashes.push(entry.hash);
-    cols.ids.push(entry.id ?? '');
-    if (entry.diagnostics) cols.diagnostics[name] = entry.diagnostics;
-    i++;
-  }
-  return cols;
-}
-
-/** The stat cache from its saved columns; throws when they are not columns (the caller rebuilds). */
-function columnsToFiles(cols: FileColumns): Map<string, FileEntry> {
-  const { names, sizes, mtimes, hashes, ids, diagnostics } = cols;
-  const n = names.length;
-  if (!(sizes instanceof Float64Array) || !(mtimes instanceof Float64Array) || sizes.length !== n || mtimes.length !== n || hashes.length !== n || ids.length !== n) {
-    throw new TypeError('file columns differ in length');
-  }
-  const files = new Map<string, FileEntry>();
-  for (let i = 0; i < n; i++) {
-    const entry: FileEntry = { size: sizes[i]!, mtimeMs: mtimes[i]!, hash: hashes[i]! };
-    if (ids[i] !== '') entry.id = ids[i]!;
-    const problems = diagnostics[names[i]!];
-    if (problems) entry.diagnostics = problems;
-    files.set(names[i]!, entry);
-  }
-  return files;
 }
 
 /** Search-tree files older than this that no index points to are deleted on save. */
@@ -320,7 +268,7 @@ const NO_LINKS: LinkExtractor = () => [];
  * One tier's keyword index, loaded from `.memory/index.v8` (or built fresh).
  */
 export class KeywordIndex {
-  private files: Map<string, FileEntry>;
+  private files: FileTable;
   readonly docs: DocTable;
   // Loading the MiniSearch tree is the largest cost of opening the index (10,000 memories:
   // tens of ms even from V8's serializer), and only a query needs it: list, status and
@@ -342,7 +290,7 @@ export class KeywordIndex {
   private constructor(data: IndexFile | undefined, cacheDir?: string) {
     this.cacheDir = cacheDir;
     if (data) {
-      this.files = columnsToFiles(data.files);
+      this.files = FileTable.fromSaved(data.files);
       this.docs = DocTable.fromSaved(data.docs);
       this.searchFile = data.searchFile;
       for (const id of data.journal.removed) this.journal.set(id, undefined);
@@ -350,7 +298,7 @@ export class KeywordIndex {
       this.dirty = false;
       this.rebuilt = false;
     } else {
-      this.files = new Map();
+      this.files = new FileTable();
       this.docs = new DocTable();
       this.searchIndex = new MiniSearch(MINISEARCH_OPTIONS);
       this.dirty = true;
@@ -370,7 +318,7 @@ export class KeywordIndex {
       if (loaded) {
         for (const [id, doc] of this.journal) {
           if (loaded.has(id)) loaded.discard(id);
-          if (doc) loaded.add(doc);
+          if (doc) addDocument(loaded, doc);
         }
         this.searchIndex = loaded;
       } else {
@@ -379,7 +327,7 @@ export class KeywordIndex {
         this.searchIndex = new MiniSearch(MINISEARCH_OPTIONS);
         this.searchFile = undefined;
         this.journal.clear();
-        this.files = new Map();
+        this.files = new FileTable();
         this.docs.clear();
         this.dirty = true;
         if (this.lastRefresh) this.refresh(this.lastRefresh.paths, this.lastRefresh.options);
@@ -396,7 +344,11 @@ export class KeywordIndex {
   private changeSearch(id: string, doc: SearchDoc | undefined): void {
     if (this.searchIndex) {
       if (this.searchIndex.has(id)) this.searchIndex.discard(id);
-      if (doc) this.searchIndex.add(doc);
+      // A loaded tree keeps its terms packed (addDocument); a fresh build holds Maps.
+      if (doc) {
+        if (this.searchFile !== undefined) addDocument(this.searchIndex, doc);
+        else this.searchIndex.add(doc);
+      }
     }
     if (this.searchFile !== undefined) this.journal.set(id, doc);
     this.dirty = true;
@@ -453,30 +405,50 @@ export class KeywordIndex {
    * Brings the index up to date with the files on disk: stat every file, re-read only
    * those whose size or mtime changed, and parse only those whose content changed.
    */
-  refresh(paths: TierPaths, options: { base: string; links?: LinkExtractor; entries?: MemoryFileEntry[] }): RefreshReport {
+  refresh(paths: TierPaths, options: { base: string; links?: LinkExtractor; scan?: MemoryFileScan }): RefreshReport {
     this.lastRefresh = { paths, options: { base: options.base, ...(options.links ? { links: options.links } : {}) } };
     const links = options.links ?? NO_LINKS;
-    const entries = options.entries ?? listMemoryFiles(paths);
+    const scan = options.scan ?? scanMemoryFiles(paths);
     const report: RefreshReport = { added: 0, updated: 0, removed: 0, diagnostics: [] };
-    const seen = new Set<string>();
-    for (const entry of entries) {
-      const name = `${entry.id}.md`;
-      seen.add(name);
-      const known = this.files.get(name);
-      if (known && known.size === entry.size && known.mtimeMs === entry.mtimeMs) {
-        if (known.diagnostics) report.diagnostics.push(...known.diagnostics);
+    const files = this.files;
+    const known = files.rowCount;
+    const seen = new Uint8Array(known);
+    const order: number[] = [];
+    /** Listing positions of new files and of files whose size or mtime changed. */
+    const changed: number[] = [];
+    for (let i = 0; i < scan.names.length; i++) {
+      const row = files.rowOf(scan.names[i]!);
+      if (row < 0) {
+        changed.push(i);
         continue;
       }
+      seen[row] = 1;
+      order.push(row);
+      if (files.sizeAt(row) === scan.sizes[i] && files.mtimeAt(row) === scan.mtimes[i]) {
+        const problems = files.diagnosticsAt(row);
+        if (problems) report.diagnostics.push(...problems);
+      } else {
+        changed.push(i);
+      }
+    }
+    // Read in name order, whatever the directory's order: memories are added to the search
+    // tree in the same order on every machine (ties rank in that order).
+    changed.sort((a, b) => (scan.names[a]! < scan.names[b]! ? -1 : scan.names[a]! > scan.names[b]! ? 1 : 0));
+    for (const i of changed) {
+      const entry = scanEntry(scan, i);
+      const name = scan.names[i]!;
+      const row = files.rowOf(name);
+      const before = row < 0 ? undefined : files.entryAt(row);
       const shown = displayPath(entry.path, options.base);
       const read = readMemoryFile(entry, shown);
       const hash = read.text === undefined ? '' : sha1(read.text);
-      if (known && known.hash === hash && hash !== '') {
-        this.files.set(name, { ...known, size: entry.size, mtimeMs: entry.mtimeMs });
+      if (before && before.hash === hash && hash !== '') {
+        files.touch(row, entry.size, entry.mtimeMs);
         this.dirty = true;
-        if (known.diagnostics) report.diagnostics.push(...known.diagnostics);
+        if (before.diagnostics) report.diagnostics.push(...before.diagnostics);
         continue;
       }
-      if (known?.id !== undefined) this.removeDoc(known.id);
+      if (before?.id !== undefined) this.removeDoc(before.id);
       const fileEntry: FileEntry = { size: entry.size, mtimeMs: entry.mtimeMs, hash };
       if (read.diagnostics.length > 0) fileEntry.diagnostics = read.diagnostics;
       if (read.memory) {
@@ -485,24 +457,30 @@ export class KeywordIndex {
         this.docs.set(memory.id, toDoc(memory, shown, links(memory.body)));
         this.changeSearch(memory.id, searchDoc(memory));
         fileEntry.id = memory.id;
-        if (known) report.updated++;
+        if (before) report.updated++;
         else report.added++;
-      } else if (known?.id !== undefined) {
+      } else if (before?.id !== undefined) {
         report.removed++;
       }
       report.diagnostics.push(...read.diagnostics);
-      this.files.set(name, fileEntry);
+      files.set(name, fileEntry);
+      if (row < 0) order.push(files.rowOf(name));
       this.dirty = true;
     }
-    for (const [name, gone] of this.files) {
-      if (seen.has(name)) continue;
+    for (let row = 0; row < known; row++) {
+      const name = files.nameAt(row);
+      if (seen[row] || name === undefined) continue;
+      const gone = files.entryAt(row)!;
       if (gone.id !== undefined) {
         this.removeDoc(gone.id);
         report.removed++;
       }
-      this.files.delete(name);
+      files.delete(name);
       this.dirty = true;
     }
+    files.listed(order);
+    // In file order, whatever order the directory listed them in.
+    report.diagnostics.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
     return report;
   }
 
@@ -554,7 +532,7 @@ export class KeywordIndex {
     const data: IndexFile = {
       version: INDEX_FORMAT_VERSION,
       optionsHash: OPTIONS_HASH,
-      files: filesToColumns(this.files),
+      files: this.files.toSaved(),
       docs: this.docs.toSaved(),
       searchFile: this.searchFile!,
       journal,

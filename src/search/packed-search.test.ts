@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import MiniSearch from 'minisearch';
 import { describe, expect, it } from 'vitest';
 import { DocNumbering, packResults, searchPacked, type PackedResults, type TermSpec } from './packed-search.js';
-import { loadSearchState, saveSearchState } from './search-state.js';
+import { addDocument, loadSearchState, saveSearchState, termDocCount } from './search-state.js';
 
 const WORDS = ['sqlite', 'sql', 'postgres', 'migration', 'migrate', 'migrations', 'runner', 'retry', 'retries', 'policy', 'cache', 'cached', 'caching', '500', '42', 'db', 'hooks', 'hook'];
 const OPTIONS = { fields: ['text', 'summary', 'tags'], idField: 'id' };
@@ -87,6 +87,42 @@ describe('searchPacked', () => {
         },
       ),
       { numRuns: 300 },
+    );
+  });
+
+  it('scores documents added to a loaded index (kept beside the packed postings) as MiniSearch does', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(arbitraryDoc, { minLength: 1, maxLength: 20 }),
+        fc.array(fc.nat(25), { maxLength: 4 }),
+        fc.array(fc.record({ slot: fc.nat(30), doc: arbitraryDoc }), { minLength: 1, maxLength: 6 }),
+        fc.array(arbitrarySpec, { minLength: 1, maxLength: 6 }),
+        async (docs, discard, later, specs) => {
+          const options = { boost: BOOST, bm25: BM25, maxFuzzy: 2 };
+          // The journal's replay: each later document replaces the memory in its slot, or is new.
+          const replay = (ms: MiniSearch, add: (ms: MiniSearch, doc: object) => void) => {
+            for (const { slot, doc } of later) {
+              if (ms.has(`m${slot}`)) ms.discard(`m${slot}`);
+              add(ms, { id: `m${slot}`, ...doc });
+            }
+            return ms;
+          };
+          const plain = replay(build(docs, discard), (ms, doc) => ms.add(doc));
+          const packed = replay(loadSearchState(saveSearchState(build(docs, discard)), OPTIONS)!, addDocument);
+          for (const word of WORDS) expect(termDocCount(packed, word)).toBe(termDocCount(plain, word));
+          const vacuumed = replay(build(docs, discard), (ms, doc) => ms.add(doc));
+          await vacuumed.vacuum();
+          const expected = reference(vacuumed, specs);
+          expectSame(searchPacked(packed, specs, options)!, expected);
+          // Saved with the added postings and loaded again: the same results.
+          expectSame(searchPacked(loadSearchState(saveSearchState(packed), OPTIONS)!, specs, options)!, expected);
+          // Read as Maps (MiniSearch's own search unpacks them): the same as the plain index.
+          const again = replay(loadSearchState(saveSearchState(build(docs, discard)), OPTIONS)!, addDocument);
+          await again.vacuum();
+          expectSame(reference(again, specs), expected);
+        },
+      ),
+      { numRuns: 200 },
     );
   });
 

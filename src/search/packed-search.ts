@@ -19,7 +19,7 @@
  */
 import type MiniSearch from 'minisearch';
 import type { SearchResult } from 'minisearch';
-import { LazyTermData } from './search-state.js';
+import { LazyFieldLengths, LazyTermData, packMap } from './search-state.js';
 
 /** One query term, as MiniSearch's `termToQuerySpec` would make it. */
 export interface TermSpec {
@@ -176,14 +176,19 @@ export function searchPacked(ms: MiniSearch, specs: readonly TermSpec[], options
   const total = m._documentCount;
   const documentIds = m._documentIds;
   const fieldLength = m._fieldLength;
-  // Discarded documents may still have postings (until a vacuum): count only live ones.
+  // Discarded documents may still have postings (until a vacuum): count only live ones,
+  // looked up in a bit per document rather than in the id Map for every posting.
   const dirty = m._dirtCount > 0;
+  const live = new Uint8Array(dirty ? n : 0);
+  if (dirty) for (const doc of documentIds.keys()) live[doc] = 1;
 
   const score = new Float64Array(n);
   const termScore = new Float64Array(n);
   /** Per document: its multiplier once computed (NaN: not yet). */
   const docBoost = new Float64Array(n).fill(Number.NaN);
-  const lengths: (number[] | undefined)[] = new Array(n);
+  // A loaded index reads lengths from its columns; one built in this process from its arrays.
+  const lazyLengths = fieldLength instanceof LazyFieldLengths ? fieldLength : undefined;
+  const lengths: (number[] | undefined)[] = lazyLengths ? [] : new Array(n);
   const touched: number[] = [];
   const seen = new Uint8Array(n);
   const termTouched: number[] = [];
@@ -213,48 +218,55 @@ export function searchPacked(ms: MiniSearch, specs: readonly TermSpec[], options
       derivedNames.push(derivedTerm);
     }
     const at = data instanceof LazyTermData ? data.packedAt() : undefined;
-    const p = at ? at.packed : packTermData(data);
+    const p = at ? at.packed : packMap(data);
     const base = at ? at.offset : 0;
+    // Postings added since the load, in the same layout, follow the packed ones per field.
+    const q = at?.added;
     for (let f = 0; f < fieldIds.length; f++) {
       const fieldId = fieldIds[f]!;
-      // Find this field's postings: [fieldCount, (fieldId, docCount, (doc, freq)…)…].
-      let start = -1;
-      let docs = 0;
-      for (let i = base + 1, sections = p[base]!, s = 0; s < sections; s++) {
-        if (p[i] === fieldId) {
-          docs = p[i + 1]!;
-          start = i + 2;
-          break;
-        }
-        i += 2 + 2 * p[i + 1]!;
+      const start = sectionOf(p, base, fieldId);
+      const addedStart = q === undefined ? -1 : sectionOf(q, 0, fieldId);
+      if (start < 0 && addedStart < 0) continue;
+      const end = start < 0 ? start : start + 2 * p[start - 1]!;
+      const addedEnd = addedStart < 0 ? addedStart : addedStart + 2 * q![addedStart - 1]!;
+      let matching = (end - start + addedEnd - addedStart) / 2;
+      if (dirty) {
+        for (let j = start; j < end; j += 2) matching -= 1 - live[p[j]!]!;
+        for (let j = addedStart; j < addedEnd; j += 2) matching -= 1 - live[q![j]!]!;
       }
-      if (start < 0) continue;
-      const end = start + 2 * docs;
-      let matching = docs;
-      if (dirty) for (let j = start; j < end; j += 2) if (!documentIds.has(p[j]!)) matching -= 1;
       const idf = Math.log(1 + (total - matching + 0.5) / (matching + 0.5));
       const weight = termWeight * termBoost * fieldBoosts[f]!;
       const avg = fieldAvgs[f]!;
-      for (let j = start; j < end; j += 2) {
-        const doc = p[j]!;
-        if (dirty && !documentIds.has(doc)) continue;
-        let boost = docBoost[doc]!;
-        if (boost !== boost) {
-          boost = boostDocument ? boostDocument(documentIds.get(doc)!) : 1;
-          docBoost[doc] = boost;
-        }
-        if (!boost) continue;
-        let lens = lengths[doc];
-        if (lens === undefined) lens = lengths[doc] = fieldLength.get(doc)!;
-        const freq = p[j + 1]!;
-        termScore[doc]! += weight * boost * (idf * (d + (freq * (k + 1)) / (freq + k * (1 - b + (b * lens[fieldId]!) / avg))));
-        if (termSeen[doc] === 0) {
-          termSeen[doc] = 1;
-          termTouched.push(doc);
-        }
-        if (lastDerived[doc] !== derived) {
-          lastDerived[doc] = derived;
-          docDerived.add(doc, derived);
+      for (let pass = 0; pass < 2; pass++) {
+        const a = pass === 0 ? p : q!;
+        const to = pass === 0 ? end : addedEnd;
+        for (let j = pass === 0 ? start : addedStart; j < to; j += 2) {
+          const doc = a[j]!;
+          if (dirty && live[doc] === 0) continue;
+          let boost = docBoost[doc]!;
+          if (boost !== boost) {
+            boost = boostDocument ? boostDocument(documentIds.get(doc)!) : 1;
+            docBoost[doc] = boost;
+          }
+          if (!boost) continue;
+          let length: number;
+          if (lazyLengths !== undefined) {
+            length = lazyLengths.lengthAt(doc, fieldId);
+          } else {
+            let lens = lengths[doc];
+            if (lens === undefined) lens = lengths[doc] = fieldLength.get(doc)!;
+            length = lens[fieldId]!;
+          }
+          const freq = a[j + 1]!;
+          termScore[doc]! += weight * boost * (idf * (d + (freq * (k + 1)) / (freq + k * (1 - b + (b * length) / avg))));
+          if (termSeen[doc] === 0) {
+            termSeen[doc] = 1;
+            termTouched.push(doc);
+          }
+          if (lastDerived[doc] !== derived) {
+            lastDerived[doc] = derived;
+            docDerived.add(doc, derived);
+          }
         }
       }
     }
@@ -340,22 +352,17 @@ export function searchPacked(ms: MiniSearch, specs: readonly TermSpec[], options
   };
 }
 
-/** A term's postings packed as search-state.ts packs them (for a term already unpacked). */
-function packTermData(data: TermData): Uint32Array {
-  let size = 1;
-  for (const docs of data.values()) size += 2 + 2 * docs.size;
-  const out = new Uint32Array(size);
-  let i = 0;
-  out[i++] = data.size;
-  for (const [fieldId, docs] of data) {
-    out[i++] = fieldId;
-    out[i++] = docs.size;
-    for (const [doc, freq] of docs) {
-      out[i++] = doc;
-      out[i++] = freq;
-    }
+/**
+ * Where `fieldId`'s postings start in the packed term at `base`
+ * (`[fieldCount, (fieldId, docCount, (doc, freq)…)…]`), or -1 when it has none; the
+ * document count is just before.
+ */
+function sectionOf(p: Uint32Array, base: number, fieldId: number): number {
+  for (let i = base + 1, sections = p[base]!, s = 0; s < sections; s++) {
+    if (p[i] === fieldId) return i + 2;
+    i += 2 + 2 * p[i + 1]!;
   }
-  return out;
+  return -1;
 }
 
 /** Numbers for document ids, shared by the fallback searches whose results are combined. */

@@ -1,6 +1,7 @@
+import fc from 'fast-check';
 import MiniSearch from 'minisearch';
 import { describe, expect, it } from 'vitest';
-import { loadSearchState, saveSearchState } from './search-state.js';
+import { LazyFieldLengths, LazyIdMap, addDocument, loadSearchState, saveSearchState } from './search-state.js';
 
 const OPTIONS = { fields: ['text'], idField: 'id' };
 const DOCS = [
@@ -34,5 +35,125 @@ describe('saveSearchState / loadSearchState', () => {
     expect(loadSearchState(bytes.subarray(0, bytes.length >> 1), OPTIONS)).toBeUndefined();
     expect(loadSearchState(Buffer.from('not a state'), OPTIONS)).toBeUndefined();
     expect(loadSearchState(Buffer.alloc(0), OPTIONS)).toBeUndefined();
+  });
+});
+
+const WORDS = ['sqlite', 'postgres', 'wal', 'hooks', 'utc', 'config', 'zero', 'mode'];
+const text = fc.array(fc.constantFrom(...WORDS), { maxLength: 6 }).map((w) => w.join(' '));
+const ID = fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f', 'ab', 'ba', 'é');
+
+describe('a loaded index', () => {
+  it('goes through adds, discards, removals and saves exactly as an index that was never saved', () => {
+    const op = fc.oneof(
+      fc.record({ kind: fc.constant('add' as const), id: ID, text, packed: fc.boolean() }),
+      fc.record({ kind: fc.constant('discard' as const), id: ID }),
+      fc.record({ kind: fc.constant('remove' as const), id: ID }),
+      fc.record({ kind: fc.constant('save' as const) }),
+    );
+    fc.assert(
+      fc.property(fc.array(fc.record({ id: ID, text }), { maxLength: 8 }), fc.array(op, { maxLength: 12 }), (initial, ops) => {
+        const plain = new MiniSearch(OPTIONS);
+        const byId = new Map<string, string>();
+        for (const d of initial) {
+          if (byId.has(d.id)) continue;
+          byId.set(d.id, d.text);
+          plain.add(d);
+        }
+        let loaded = loadSearchState(saveSearchState(plain), OPTIONS)!;
+        for (const o of ops) {
+          if (o.kind === 'add') {
+            if (plain.has(o.id)) continue;
+            byId.set(o.id, o.text);
+            plain.add({ id: o.id, text: o.text });
+            if (o.packed) addDocument(loaded, { id: o.id, text: o.text });
+            else loaded.add({ id: o.id, text: o.text });
+          } else if (o.kind === 'discard' || o.kind === 'remove') {
+            expect(loaded.has(o.id)).toBe(plain.has(o.id));
+            if (!plain.has(o.id)) continue;
+            if (o.kind === 'discard') {
+              plain.discard(o.id);
+              loaded.discard(o.id);
+            } else {
+              const doc = { id: o.id, text: byId.get(o.id)! };
+              plain.remove(doc);
+              loaded.remove(doc);
+            }
+            byId.delete(o.id);
+          } else {
+            loaded = loadSearchState(saveSearchState(loaded), OPTIONS)!;
+          }
+          expect(loaded.documentCount).toBe(plain.documentCount);
+          for (const id of ['a', 'b', 'c', 'd', 'e', 'f', 'ab', 'ba', 'é']) expect(loaded.has(id)).toBe(plain.has(id));
+          for (const q of WORDS) expect(loaded.search(q, { prefix: true, fuzzy: 1 })).toEqual(plain.search(q, { prefix: true, fuzzy: 1 }));
+        }
+        expect(JSON.parse(JSON.stringify(loaded))).toEqual(JSON.parse(JSON.stringify(plain)));
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
+
+describe('LazyIdMap and LazyFieldLengths', () => {
+  it('behave as the Maps they stand for', () => {
+    const key = fc.constantFrom('', 'a', 'ab', 'b', 'ba', 'z', 'é', 'a\u0000');
+    fc.assert(
+      fc.property(fc.uniqueArray(key), fc.array(fc.tuple(fc.constantFrom('set', 'delete', 'iterate'), key, fc.nat(50))), (keys, ops) => {
+        const model = new Map<string, number>(keys.map((k, i) => [k, i * 3]));
+        const sorted = [...model].sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0));
+        let end = 0;
+        const map = new LazyIdMap({
+          text: sorted.map(([k]) => k).join(''),
+          ends: Uint32Array.from(sorted, ([k]) => (end += k.length)),
+          shortIds: Uint32Array.from(sorted, ([, v]) => v),
+        });
+        for (const [kind, k, v] of ops) {
+          if (kind === 'set') {
+            map.set(k, v);
+            model.set(k, v);
+          } else if (kind === 'delete') {
+            expect(map.delete(k)).toBe(model.delete(k));
+          } else {
+            expect(new Map(map)).toEqual(model);
+          }
+          expect(map.get(k)).toBe(model.get(k));
+          expect(map.has(k)).toBe(model.has(k));
+        }
+        expect(map.size).toBe(model.size);
+        expect(new Map(map)).toEqual(model);
+      }),
+    );
+    fc.assert(
+      fc.property(fc.array(fc.option(fc.array(fc.option(fc.nat(9), { nil: undefined }), { minLength: 2, maxLength: 2 }), { nil: undefined }), { maxLength: 6 }), fc.array(fc.tuple(fc.constantFrom('get', 'set', 'delete', 'iterate'), fc.nat(6))), (rows, ops) => {
+        const model = new Map<number, number[]>();
+        const values = new Uint32Array(rows.length * 2).fill(0xffffffff);
+        const present = new Uint8Array(rows.length);
+        rows.forEach((r, id) => {
+          if (!r) return;
+          present[id] = 1;
+          const lengths: number[] = [];
+          r.forEach((v, f) => {
+            if (v === undefined) return;
+            lengths[f] = v;
+            values[id * 2 + f] = v;
+          });
+          model.set(id, lengths);
+        });
+        const map = new LazyFieldLengths({ fields: 2, values, present });
+        for (const [kind, id] of ops) {
+          if (kind === 'set') {
+            map.set(id, [id, 1]);
+            model.set(id, [id, 1]);
+          } else if (kind === 'delete') {
+            expect(map.delete(id)).toBe(model.delete(id));
+          } else if (kind === 'iterate') {
+            expect(new Map(map)).toEqual(model);
+          }
+          expect(map.get(id)).toEqual(model.get(id));
+          expect(map.has(id)).toBe(model.has(id));
+          expect(map.size).toBe(model.size);
+          for (const f of [0, 1]) expect(map.lengthAt(id, f)).toBe(model.get(id)?.[f] ?? Number.NaN);
+        }
+      }),
+    );
   });
 });

@@ -31,6 +31,9 @@ const FIELDS = [
   '_dirtCount',
 ] as const;
 
+/** The fields saved as they are; the other two are saved as columns (see {@link SavedState}). */
+const PLAIN_FIELDS = FIELDS.filter((f) => f !== '_idToShortId' && f !== '_fieldLength');
+
 /** The key under which MiniSearch's radix tree keeps a term's value. */
 const LEAF = '';
 
@@ -44,19 +47,270 @@ interface SavedState {
   /** The radix tree with each term's value replaced by its offset in `postings`. */
   tree?: Tree;
   postings?: Uint32Array;
+  /** MiniSearch's fields but `_idToShortId` and `_fieldLength`. */
   fields?: Record<string, unknown>;
+  /** `_idToShortId` as columns: the ids sorted, joined, where each ends, and each one's short id. */
+  ids?: { text: string; ends: Uint32Array; shortIds: Uint32Array };
+  /** `_fieldLength` as columns: `fields` lengths per short id (`MISSING` where none), and which ids have them. */
+  lengths?: { fields: number; values: Uint32Array; present: Uint8Array };
   json?: unknown;
+}
+
+/** A field length a document does not have (a hole in its MiniSearch array). */
+const MISSING = 0xffffffff;
+
+/**
+ * MiniSearch's `_idToShortId` (memory id → short id) over the saved ids, sorted: a lookup
+ * is a binary search, and nothing is built at load. Building the Map (10,000 string keys
+ * to hash) was the largest part of loading the search state, for the few lookups a
+ * command makes (the journal's memories, a `has`). Changes are kept beside the sorted ids;
+ * anything that needs the whole Map (its size, an iteration) builds it once.
+ */
+export class LazyIdMap extends Map<string, number> {
+  #text: string | undefined;
+  readonly #ends: Uint32Array;
+  readonly #shortIds: Uint32Array;
+  /** Changes since the load: a short id, or `undefined` for a deleted id. */
+  readonly #changes = new Map<string, number | undefined>();
+
+  constructor(saved: { text: string; ends: Uint32Array; shortIds: Uint32Array }) {
+    super();
+    this.#text = saved.text;
+    this.#ends = saved.ends;
+    this.#shortIds = saved.shortIds;
+  }
+
+  /** Compares `id` with saved id number `i` (-1, 0, 1), without slicing it out. */
+  #compare(id: string, i: number): number {
+    const text = this.#text!;
+    const start = i === 0 ? 0 : this.#ends[i - 1]!;
+    const length = this.#ends[i]! - start;
+    const n = Math.min(id.length, length);
+    for (let k = 0; k < n; k++) {
+      const d = id.charCodeAt(k) - text.charCodeAt(start + k);
+      if (d !== 0) return d < 0 ? -1 : 1;
+    }
+    return id.length === length ? 0 : id.length < length ? -1 : 1;
+  }
+
+  #lookup(id: string): number | undefined {
+    if (this.#changes.has(id)) return this.#changes.get(id);
+    let lo = 0;
+    let hi = this.#ends.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const c = this.#compare(id, mid);
+      if (c === 0) return this.#shortIds[mid];
+      if (c < 0) hi = mid - 1;
+      else lo = mid + 1;
+    }
+    return undefined;
+  }
+
+  #build(): void {
+    const text = this.#text;
+    if (text === undefined) return;
+    this.#text = undefined;
+    let start = 0;
+    for (let i = 0; i < this.#ends.length; i++) {
+      const id = text.slice(start, this.#ends[i]);
+      start = this.#ends[i]!;
+      if (!this.#changes.has(id)) super.set(id, this.#shortIds[i]!);
+    }
+    for (const [id, shortId] of this.#changes) if (shortId !== undefined) super.set(id, shortId);
+    this.#changes.clear();
+  }
+
+  override get size(): number {
+    this.#build();
+    return super.size;
+  }
+  override get(id: string): number | undefined {
+    return this.#text === undefined ? super.get(id) : this.#lookup(id);
+  }
+  override has(id: string): boolean {
+    return this.#text === undefined ? super.has(id) : this.#lookup(id) !== undefined;
+  }
+  override set(id: string, shortId: number): this {
+    if (this.#text === undefined) super.set(id, shortId);
+    else this.#changes.set(id, shortId);
+    return this;
+  }
+  override delete(id: string): boolean {
+    if (this.#text === undefined) return super.delete(id);
+    const had = this.#lookup(id) !== undefined;
+    this.#changes.set(id, undefined);
+    return had;
+  }
+  override clear(): void {
+    this.#text = undefined;
+    this.#changes.clear();
+    super.clear();
+  }
+  override forEach(fn: (value: number, key: string, map: Map<string, number>) => void, thisArg?: unknown): void {
+    this.#build();
+    super.forEach(fn, thisArg);
+  }
+  override keys(): MapIterator<string> {
+    this.#build();
+    return super.keys();
+  }
+  override values(): MapIterator<number> {
+    this.#build();
+    return super.values();
+  }
+  override entries(): MapIterator<[string, number]> {
+    this.#build();
+    return super.entries();
+  }
+  override [Symbol.iterator](): MapIterator<[string, number]> {
+    return this.entries();
+  }
+}
+
+/**
+ * MiniSearch's `_fieldLength` (short id → length of each field) over the saved flat
+ * columns: a document's array is made when MiniSearch asks for it (and kept, since
+ * MiniSearch updates it in place), and {@link lengthAt} reads a length without making it.
+ */
+export class LazyFieldLengths extends Map<number, number[]> {
+  #values: Uint32Array | undefined;
+  readonly #present: Uint8Array;
+  readonly #fields: number;
+  /** How many documents are still only in the columns. */
+  #pending: number;
+
+  constructor(saved: { fields: number; values: Uint32Array; present: Uint8Array }) {
+    super();
+    this.#values = saved.values;
+    this.#present = saved.present;
+    this.#fields = saved.fields;
+    let pending = 0;
+    for (let i = 0; i < saved.present.length; i++) pending += saved.present[i]!;
+    this.#pending = pending;
+  }
+
+  /** Moves document `id`'s lengths from the columns into the Map. */
+  #take(id: number): number[] | undefined {
+    if (this.#values === undefined || this.#present[id] !== 1) return undefined;
+    this.#present[id] = 0;
+    this.#pending--;
+    const lengths: number[] = [];
+    for (let f = 0, at = id * this.#fields; f < this.#fields; f++) {
+      const v = this.#values[at + f]!;
+      if (v !== MISSING) lengths[f] = v;
+    }
+    super.set(id, lengths);
+    return lengths;
+  }
+
+  #takeAll(): void {
+    if (this.#values === undefined) return;
+    for (let id = 0; id < this.#present.length; id++) if (this.#present[id] === 1) this.#take(id);
+    this.#values = undefined;
+  }
+
+  /** The length of field `fieldId` of document `id` (NaN when it has none), without making its array. */
+  lengthAt(id: number, fieldId: number): number {
+    if (this.#values !== undefined && this.#present[id] === 1) {
+      const v = this.#values[id * this.#fields + fieldId]!;
+      return v === MISSING ? Number.NaN : v;
+    }
+    return super.get(id)?.[fieldId] ?? Number.NaN;
+  }
+
+  override get size(): number {
+    return super.size + this.#pending;
+  }
+  override get(id: number): number[] | undefined {
+    return super.get(id) ?? this.#take(id);
+  }
+  override has(id: number): boolean {
+    return super.has(id) || (this.#values !== undefined && this.#present[id] === 1);
+  }
+  override set(id: number, lengths: number[]): this {
+    if (this.#values !== undefined && this.#present[id] === 1) {
+      this.#present[id] = 0;
+      this.#pending--;
+    }
+    return super.set(id, lengths);
+  }
+  override delete(id: number): boolean {
+    let had = false;
+    if (this.#values !== undefined && this.#present[id] === 1) {
+      this.#present[id] = 0;
+      this.#pending--;
+      had = true;
+    }
+    return super.delete(id) || had;
+  }
+  override clear(): void {
+    this.#values = undefined;
+    this.#pending = 0;
+    super.clear();
+  }
+  override forEach(fn: (value: number[], key: number, map: Map<number, number[]>) => void, thisArg?: unknown): void {
+    this.#takeAll();
+    super.forEach(fn, thisArg);
+  }
+  override keys(): MapIterator<number> {
+    this.#takeAll();
+    return super.keys();
+  }
+  override values(): MapIterator<number[]> {
+    this.#takeAll();
+    return super.values();
+  }
+  override entries(): MapIterator<[number, number[]]> {
+    this.#takeAll();
+    return super.entries();
+  }
+  override [Symbol.iterator](): MapIterator<[number, number[]]> {
+    return this.entries();
+  }
+}
+
+/** `_idToShortId` as the columns {@link LazyIdMap} reads. */
+function idColumns(idToShortId: Map<string, number>): NonNullable<SavedState['ids']> {
+  const entries = [...idToShortId].sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0));
+  const ends = new Uint32Array(entries.length);
+  let end = 0;
+  entries.forEach(([id], i) => (ends[i] = end += id.length));
+  return { text: entries.map(([id]) => id).join(''), ends, shortIds: Uint32Array.from(entries, ([, shortId]) => shortId) };
+}
+
+/** `_fieldLength` as the columns {@link LazyFieldLengths} reads; undefined when a length does not fit. */
+function lengthColumns(fieldLength: Map<number, number[]>, fields: number, nextId: number): SavedState['lengths'] {
+  const values = new Uint32Array(nextId * fields).fill(MISSING);
+  const present = new Uint8Array(nextId);
+  for (const [id, lengths] of fieldLength) {
+    if (!Number.isInteger(id) || id < 0 || id >= nextId) return undefined;
+    present[id] = 1;
+    for (let f = 0; f < lengths.length; f++) {
+      const v = lengths[f];
+      if (v === undefined) continue;
+      if (!Number.isInteger(v) || v < 0 || v >= MISSING) return undefined;
+      values[id * fields + f] = v;
+    }
+  }
+  return { fields, values, present };
 }
 
 /**
  * A term's postings (field id → document short id → term frequency) that unpack on first
  * use. Until then it holds an offset into the shared packed array:
- * `[fieldCount, (fieldId, docCount, (docId, freq) × docCount) × fieldCount]`.
+ * `[fieldCount, (fieldId, docCount, (docId, freq) × docCount) × fieldCount]`, and the
+ * postings of documents added since the load ({@link addDocument}) beside it, so that adding
+ * a memory to a loaded index does not unpack every term it contains.
  * Every Map method unpacks first, so MiniSearch reads and updates it as an ordinary Map.
  */
 export class LazyTermData extends Map<number, Map<number, number>> {
   #packed: Uint32Array | undefined;
   readonly #offset: number;
+  /** Postings added while packed (documents added after the load: never in `#packed`). */
+  #added: Map<number, Map<number, number>> | undefined;
+  /** `#added` packed, for readers; cleared when a posting is added. */
+  #addedPacked: Uint32Array | undefined;
 
   constructor(packed: Uint32Array, offset: number) {
     super();
@@ -66,10 +320,33 @@ export class LazyTermData extends Map<number, Map<number, number>> {
 
   /**
    * The packed array and this term's offset in it, while still packed (a reader that walks
-   * the postings itself need not unpack them); `undefined` once unpacked.
+   * the postings itself need not unpack them), with the postings added since the load packed
+   * the same way in `added` (their documents follow those of `packed`, in each field);
+   * `undefined` once unpacked.
    */
-  packedAt(): { packed: Uint32Array; offset: number } | undefined {
-    return this.#packed === undefined ? undefined : { packed: this.#packed, offset: this.#offset };
+  packedAt(): { packed: Uint32Array; offset: number; added: Uint32Array | undefined } | undefined {
+    if (this.#packed === undefined) return undefined;
+    if (this.#added !== undefined && this.#addedPacked === undefined) this.#addedPacked = packMap(this.#added);
+    return { packed: this.#packed, offset: this.#offset, added: this.#addedPacked };
+  }
+
+  /**
+   * Counts one more occurrence of the term in `fieldId` of document `doc`, as MiniSearch's
+   * `addTerm` does, without unpacking. Only for a document added after the load, whose
+   * short id the packed postings cannot hold.
+   */
+  addPosting(fieldId: number, doc: number): void {
+    if (this.#packed === undefined) {
+      let docs = super.get(fieldId);
+      if (docs === undefined) super.set(fieldId, (docs = new Map()));
+      docs.set(doc, (docs.get(doc) ?? 0) + 1);
+      return;
+    }
+    this.#added ??= new Map();
+    let docs = this.#added.get(fieldId);
+    if (docs === undefined) this.#added.set(fieldId, (docs = new Map()));
+    docs.set(doc, (docs.get(doc) ?? 0) + 1);
+    this.#addedPacked = undefined;
   }
 
   #unpack(): void {
@@ -84,6 +361,16 @@ export class LazyTermData extends Map<number, Map<number, number>> {
       const docs = new Map<number, number>();
       for (let d = 0; d < count; d++, i += 2) docs.set(p[i]!, p[i + 1]!);
       super.set(fieldId, docs);
+    }
+    const added = this.#added;
+    this.#added = undefined;
+    this.#addedPacked = undefined;
+    if (added === undefined) return;
+    // In MiniSearch's order: a field already listed keeps its place, the new documents last.
+    for (const [fieldId, docs] of added) {
+      const existing = super.get(fieldId);
+      if (existing === undefined) super.set(fieldId, docs);
+      else for (const [doc, freq] of docs) existing.set(doc, (existing.get(doc) ?? 0) + freq);
     }
   }
 
@@ -103,16 +390,17 @@ export class LazyTermData extends Map<number, Map<number, number>> {
     let max = 0;
     for (let f = 0; f < fields; f++) {
       const count = p[i + 1]!;
-      max = Math.max(max, count);
+      max = Math.max(max, count + (this.#added?.get(p[i]!)?.size ?? 0));
       i += 2 + 2 * count;
     }
+    if (this.#added) for (const docs of this.#added.values()) max = Math.max(max, docs.size);
     return max;
   }
 
   /** Appends this term's packed form to `out` (copied as is while still packed). */
   packInto(out: PackedWriter): number {
     const p = this.#packed;
-    if (p === undefined) return out.packMap(this);
+    if (p === undefined || this.#added !== undefined) return out.packMap(this);
     let end = this.#offset;
     const fields = p[end++]!;
     for (let f = 0; f < fields; f++) end += 2 + 2 * p[end + 1]!;
@@ -141,6 +429,8 @@ export class LazyTermData extends Map<number, Map<number, number>> {
   }
   override clear(): void {
     this.#packed = undefined;
+    this.#added = undefined;
+    this.#addedPacked = undefined;
     super.clear();
   }
   override forEach(fn: (value: Map<number, number>, key: number, map: Map<number, Map<number, number>>) => void, thisArg?: unknown): void {
@@ -161,6 +451,61 @@ export class LazyTermData extends Map<number, Map<number, number>> {
   }
   override [Symbol.iterator](): MapIterator<[number, Map<number, number>]> {
     return this.entries();
+  }
+}
+
+/** A term's postings packed as the shared array packs them (for postings held in Maps). */
+export function packMap(data: TermData): Uint32Array {
+  let size = 1;
+  for (const docs of data.values()) size += 2 + 2 * docs.size;
+  const out = new Uint32Array(size);
+  let i = 0;
+  out[i++] = data.size;
+  for (const [fieldId, docs] of data) {
+    out[i++] = fieldId;
+    out[i++] = docs.size;
+    for (const [doc, freq] of docs) {
+      out[i++] = doc;
+      out[i++] = freq;
+    }
+  }
+  return out;
+}
+
+/** What {@link addDocument} replaces: MiniSearch's `addTerm` and the tree it adds to. */
+interface Adder {
+  addTerm?: (fieldId: number, documentId: number, term: string) => void;
+  _index?: { fetch?: (term: string, make: () => TermData) => TermData };
+}
+
+/**
+ * `ms.add(doc)`, without unpacking the loaded terms the document contains: their new
+ * postings are kept beside the packed ones ({@link LazyTermData.addPosting}). The index is
+ * left exactly as `ms.add` leaves it, only some of its postings are held differently. Falls
+ * back to `ms.add` when MiniSearch's internals are not the expected ones.
+ *
+ * @example
+ * addDocument(loaded, { id: 'chose-sqlite-ab12cd', summary: 'Chose SQLite', ... });
+ */
+export function addDocument(ms: MiniSearch, doc: object): void {
+  const m = ms as unknown as Adder;
+  const index = m._index;
+  if (typeof m.addTerm !== 'function' || typeof index?.fetch !== 'function' || Object.hasOwn(m, 'addTerm')) {
+    ms.add(doc);
+    return;
+  }
+  const fetch = index.fetch.bind(index);
+  const original = m.addTerm;
+  // An own property shadows the prototype's method for this one call.
+  m.addTerm = (fieldId, documentId, term) => {
+    const data = fetch(term, () => new Map());
+    if (data instanceof LazyTermData) data.addPosting(fieldId, documentId);
+    else original.call(ms, fieldId, documentId, term);
+  };
+  try {
+    ms.add(doc);
+  } finally {
+    delete m.addTerm;
   }
 }
 
@@ -258,11 +603,16 @@ function unpackTree(node: Tree, packed: Uint32Array): boolean {
 export function saveSearchState(ms: MiniSearch): Buffer {
   if (hasInternals(ms)) {
     const m = ms as unknown as Internals;
-    const fields: Record<string, unknown> = {};
-    for (const f of FIELDS) fields[f] = m[f];
-    const out = new PackedWriter();
-    const tree = packTree(m._index!._tree as Tree, out);
-    return serialize({ kind: 'packed', documentCount: ms.documentCount, tree, postings: out.result(), fields } satisfies SavedState);
+    const fieldCount = Object.keys(m._fieldIds as object).length;
+    const lengths = lengthColumns(m._fieldLength as Map<number, number[]>, fieldCount, m._nextId as number);
+    if (lengths) {
+      const fields: Record<string, unknown> = {};
+      for (const f of PLAIN_FIELDS) fields[f] = m[f];
+      const out = new PackedWriter();
+      const tree = packTree(m._index!._tree as Tree, out);
+      const ids = idColumns(m._idToShortId as Map<string, number>);
+      return serialize({ kind: 'packed', documentCount: ms.documentCount, tree, postings: out.result(), fields, ids, lengths } satisfies SavedState);
+    }
   }
   return serialize({ kind: 'json', documentCount: ms.documentCount, json: ms.toJSON() } satisfies SavedState);
 }
@@ -285,14 +635,21 @@ export function loadSearchState(bytes: Buffer, options: Options): MiniSearch | u
       return ms.documentCount === state.documentCount ? ms : undefined;
     }
     if (state.kind !== 'packed' || !(state.tree instanceof Map) || !(state.postings instanceof Uint32Array) || !state.fields) return undefined;
+    const { ids, lengths } = state;
+    if (!ids || typeof ids.text !== 'string' || !(ids.ends instanceof Uint32Array) || !(ids.shortIds instanceof Uint32Array) || ids.ends.length !== ids.shortIds.length) return undefined;
+    if (ids.ends.length > 0 && ids.ends[ids.ends.length - 1] !== ids.text.length) return undefined;
+    if (!lengths || !(lengths.values instanceof Uint32Array) || !(lengths.present instanceof Uint8Array) || lengths.values.length !== lengths.fields * lengths.present.length) return undefined;
     if (!unpackTree(state.tree, state.postings)) return undefined;
     const ms = new MiniSearch(options);
     if (!hasInternals(ms)) return undefined;
     const m = ms as unknown as Internals;
-    for (const f of FIELDS) {
+    for (const f of PLAIN_FIELDS) {
       if (!(f in state.fields)) return undefined;
       (m as Record<string, unknown>)[f] = state.fields[f];
     }
+    if (lengths.present.length !== m._nextId || lengths.fields !== Object.keys(m._fieldIds as object).length) return undefined;
+    m._idToShortId = new LazyIdMap(ids);
+    m._fieldLength = new LazyFieldLengths(lengths);
     m._index!._tree = state.tree;
     m._index!._size = undefined;
     return ms.documentCount === state.documentCount ? ms : undefined;

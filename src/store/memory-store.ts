@@ -30,35 +30,64 @@ export interface ReadMemoryResult {
   text: string | undefined;
 }
 
-/** Lists `*.md` files in the memories directory (temp and hidden files skipped), sorted by name. */
-export function listMemoryFiles(paths: TierPaths): MemoryFileEntry[] {
-  let names: string[];
+/**
+ * The `*.md` files of a memories directory (temp and hidden files skipped) as columns, in
+ * the order the directory lists them: what every warm command stats, so nothing is
+ * allocated per file beyond its name.
+ */
+export interface MemoryFileScan {
+  /** The directory, ending with a path separator. */
+  dir: string;
+  names: string[];
+  sizes: Float64Array;
+  mtimes: Float64Array;
+}
+
+/** Stats every memory file of a tier (see {@link MemoryFileScan}); a missing directory has none. */
+export function scanMemoryFiles(paths: TierPaths): MemoryFileScan {
+  const dir = paths.memoriesDir.endsWith(sep) ? paths.memoriesDir : paths.memoriesDir + sep;
+  let listed: string[];
   try {
-    names = readdirSync(paths.memoriesDir);
+    listed = readdirSync(paths.memoriesDir);
   } catch (err) {
-    if (isErrnoCode(err, 'ENOENT') || isErrnoCode(err, 'ENOTDIR')) return [];
+    if (isErrnoCode(err, 'ENOENT') || isErrnoCode(err, 'ENOTDIR')) return { dir, names: [], sizes: new Float64Array(0), mtimes: new Float64Array(0) };
     throw err;
   }
-  const entries: MemoryFileEntry[] = [];
+  const names: string[] = [];
+  const sizes = new Float64Array(listed.length);
+  const mtimes = new Float64Array(listed.length);
   // Every warm command stats every memory file: keep this loop lean (no path.join, no
-  // exception for a file deleted meanwhile).
-  const dir = paths.memoriesDir.endsWith(sep) ? paths.memoriesDir : paths.memoriesDir + sep;
+  // exception for a file deleted meanwhile, no object per file).
   const previousDir = enterDirectory(paths.memoriesDir);
   try {
-    for (const name of names.sort()) {
+    for (const name of listed) {
       if (!name.endsWith('.md') || name.charCodeAt(0) === 46 /* . */) continue;
-      const path = dir + name;
       // lstat: cheaper than stat (no link to follow); a symlinked memory is stat'ed through.
-      const target = previousDir ? name : path;
+      const target = previousDir ? name : dir + name;
       let st = lstatSync(target, { throwIfNoEntry: false });
       if (st?.isSymbolicLink()) st = statSync(target, { throwIfNoEntry: false });
       if (!st || !st.isFile()) continue;
-      entries.push({ path, id: name.slice(0, -3), size: st.size, mtimeMs: st.mtimeMs });
+      sizes[names.length] = st.size;
+      mtimes[names.length] = st.mtimeMs;
+      names.push(name);
     }
   } finally {
     if (previousDir) leaveDirectory(previousDir);
   }
-  return entries;
+  return { dir, names, sizes: sizes.subarray(0, names.length), mtimes: mtimes.subarray(0, names.length) };
+}
+
+/** Lists `*.md` files in the memories directory (temp and hidden files skipped), sorted by name. */
+export function listMemoryFiles(paths: TierPaths): MemoryFileEntry[] {
+  const scan = scanMemoryFiles(paths);
+  const order = scan.names.map((_, i) => i).sort((a, b) => (scan.names[a]! < scan.names[b]! ? -1 : scan.names[a]! > scan.names[b]! ? 1 : 0));
+  return order.map((i) => scanEntry(scan, i));
+}
+
+/** The entry of file `i` of a scan. */
+export function scanEntry(scan: MemoryFileScan, i: number): MemoryFileEntry {
+  const name = scan.names[i]!;
+  return { path: scan.dir + name, id: name.slice(0, -3), size: scan.sizes[i]!, mtimeMs: scan.mtimes[i]! };
 }
 
 /**
