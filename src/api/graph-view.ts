@@ -122,7 +122,17 @@ export function loadGraph(ctx: Context, tiers: GraphTier[], source: GraphMemorie
   }
   if (!changed) {
     const cached = loadGraphCache(ctx.paths.cacheDir, { stamps: tiers.map((t) => dirStamp(t.paths.edgesDir)), memories });
-    if (cached) return { graph: cached.graph, centrality: cached.centrality, diagnostics: cached.diagnostics, rebuilt: false };
+    // Centrality is read from the cache only when asked for (recall's enrichment never is).
+    if (cached) {
+      return {
+        graph: cached.graph,
+        get centrality() {
+          return cached.centrality;
+        },
+        diagnostics: cached.diagnostics,
+        rebuilt: false,
+      };
+    }
   }
   const edges: GraphEdgeInput[] = [];
   const diagnostics: Diagnostic[] = [];

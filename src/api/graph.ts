@@ -63,7 +63,15 @@ export function openGraph(ctx: Context, options: OpenGraphOptions = {}): GraphVi
     return out;
   };
   const loaded = loadGraph(ctx, tiers, { fingerprint, nodes }, options.verify === true);
-  return { ...loaded, tiers };
+  return {
+    graph: loaded.graph,
+    get centrality() {
+      return loaded.centrality;
+    },
+    diagnostics: loaded.diagnostics,
+    rebuilt: loaded.rebuilt,
+    tiers,
+  };
 }
 
 /**

@@ -6,6 +6,7 @@
  * then parses the records of the ten it returns, not all of them.
  */
 import { addLine, emptyFingerprint, memoryLine, type FingerprintParts } from '../core/fingerprint.js';
+import { CodeColumn, StringColumn, isSavedCodes, isSavedStrings, type SavedCodes, type SavedStrings } from './columns.js';
 import type { MemoryStatus, MemoryType, Scope } from '../core/memory.js';
 
 /** What the index keeps of each memory: enough to list and filter without reading files. */
@@ -41,37 +42,35 @@ export interface IndexedDoc {
 /** The fields of a memory that are kept unpacked. */
 export type DocFacets = Pick<IndexedDoc, 'id' | 'type' | 'status' | 'scope' | 'contentKey' | 'topic' | 'links'>;
 
-/** The table as saved: one column per field, one row per memory (V8's serializer copies string arrays fast). */
+const DECODER = new TextDecoder();
+
+/** The table as saved: one column per field, one row per memory (see columns.ts). */
 export interface SavedDocs {
   ids: string[];
-  types: string[];
-  statuses: string[];
-  scopes: string[];
-  contentKeys: string[];
+  types: SavedCodes;
+  statuses: SavedCodes;
+  scopes: SavedCodes;
+  contentKeys: SavedStrings;
   /** '' for none. */
-  topics: string[];
+  topics: SavedStrings;
   /** The `[[links]]`, space-separated; '' for none. */
-  links: string[];
+  links: SavedStrings;
   /**
-   * Every record as JSON, one after another; record `i` ends at `jsonEnds[i]`. One string
-   * rather than 10,000: V8 allocates it once, outside the young generation, so loading
-   * it leaves nothing for the garbage collector to copy.
+   * Where each record ends in the records' bytes (UTF-8 JSON, one after another), which
+   * are saved beside the columns, not in them (see {@link DocTable.fromSaved}).
    */
-  json: string;
   jsonEnds: Uint32Array;
   /** The fingerprint of the rows' memory lines (core/fingerprint.ts): count and the two lane sums. */
   fingerprint: [number, number, number];
 }
 
-const COLUMNS = ['ids', 'types', 'statuses', 'scopes', 'contentKeys', 'topics', 'links'] as const;
-
 function isSavedDocs(value: unknown): value is SavedDocs {
   const v = value as SavedDocs;
   if (typeof v !== 'object' || v === null || !Array.isArray(v.ids)) return false;
-  if (typeof v.json !== 'string' || !(v.jsonEnds instanceof Uint32Array) || v.jsonEnds.length !== v.ids.length) return false;
-  if (v.ids.length > 0 && v.jsonEnds[v.ids.length - 1] !== v.json.length) return false;
-  if (!Array.isArray(v.fingerprint) || v.fingerprint.length !== 3 || v.fingerprint[0] !== v.ids.length) return false;
-  return COLUMNS.every((c) => Array.isArray(v[c]) && v[c].length === v.ids.length);
+  const n = v.ids.length;
+  if (!(v.jsonEnds instanceof Uint32Array) || v.jsonEnds.length !== n) return false;
+  if (!Array.isArray(v.fingerprint) || v.fingerprint.length !== 3 || v.fingerprint[0] !== n) return false;
+  return isSavedCodes(v.types, n) && isSavedCodes(v.statuses, n) && isSavedCodes(v.scopes, n) && isSavedStrings(v.contentKeys, n) && isSavedStrings(v.topics, n) && isSavedStrings(v.links, n);
 }
 
 /**
@@ -87,16 +86,17 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
   /** id → row; rows of deleted memories stay in the columns (id undefined) until saved. */
   private readonly rows = new Map<string, number>();
   private ids: (string | undefined)[] = [];
-  private types: string[] = [];
-  private statuses: string[] = [];
-  private scopes: string[] = [];
-  private contentKeys: string[] = [];
-  private topics: string[] = [];
-  private links: string[] = [];
+  private types = new CodeColumn();
+  private statuses = new CodeColumn();
+  private scopes = new CodeColumn();
+  private contentKeys = new StringColumn();
+  private topics = new StringColumn();
+  private links = new StringColumn();
   /** All records as loaded, as JSON, and where each loaded row's ends. */
-  private json = '';
+  /** The loaded records as UTF-8 JSON, one after another (a view of the index file's bytes). */
+  private records: Uint8Array = new Uint8Array(0);
   private jsonEnds: Uint32Array = new Uint32Array(0);
-  /** Rows whose record was set since the table was loaded (its JSON is not in `json`). */
+  /** Rows whose record was set since the table was loaded (its JSON is not in `records`). */
   private readonly fresh = new Set<number>();
   /** Parsed records, by row. */
   private parsed: (IndexedDoc | undefined)[] = [];
@@ -104,17 +104,19 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
   private print: FingerprintParts = emptyFingerprint();
 
   /** A table from saved columns; throws when they are not (the caller rebuilds). */
-  static fromSaved(saved: unknown): DocTable {
+  static fromSaved(saved: unknown, records: Uint8Array): DocTable {
     if (!isSavedDocs(saved)) throw new TypeError('not a saved doc table');
+    const n = saved.ids.length;
+    if ((n > 0 ? saved.jsonEnds[n - 1] : 0) !== records.length) throw new TypeError('the records do not line up with the doc table');
     const table = new DocTable();
     table.ids = saved.ids;
-    table.types = saved.types;
-    table.statuses = saved.statuses;
-    table.scopes = saved.scopes;
-    table.contentKeys = saved.contentKeys;
-    table.topics = saved.topics;
-    table.links = saved.links;
-    table.json = saved.json;
+    table.types = CodeColumn.fromSaved(saved.types);
+    table.statuses = CodeColumn.fromSaved(saved.statuses);
+    table.scopes = CodeColumn.fromSaved(saved.scopes);
+    table.contentKeys = StringColumn.fromSaved(saved.contentKeys);
+    table.topics = StringColumn.fromSaved(saved.topics);
+    table.links = StringColumn.fromSaved(saved.links);
+    table.records = records;
     table.jsonEnds = saved.jsonEnds;
     table.parsed = new Array<IndexedDoc | undefined>(saved.ids.length);
     const [count, a, b] = saved.fingerprint;
@@ -123,26 +125,32 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
     return table;
   }
 
-  /** The live rows as columns (each record's JSON is reused when it was not replaced). */
-  toSaved(): SavedDocs {
-    const out = { ids: [] as string[], types: [] as string[], statuses: [] as string[], scopes: [] as string[], contentKeys: [] as string[], topics: [] as string[], links: [] as string[] };
-    const json: string[] = [];
-    const ends = new Uint32Array(this.rows.size);
+  /**
+   * The live rows as columns, and their records' bytes (a loaded record is copied as it
+   * is, without parsing it).
+   */
+  toSaved(): { saved: SavedDocs; records: Buffer } {
+    const rows = [...this.rows.values()];
+    const parts: Uint8Array[] = [];
+    const ends = new Uint32Array(rows.length);
     let end = 0;
-    for (const row of this.rows.values()) {
-      out.ids.push(this.ids[row]!);
-      out.types.push(this.types[row]!);
-      out.statuses.push(this.statuses[row]!);
-      out.scopes.push(this.scopes[row]!);
-      out.contentKeys.push(this.contentKeys[row]!);
-      out.topics.push(this.topics[row]!);
-      out.links.push(this.links[row]!);
-      const record = this.recordJson(row);
-      json.push(record);
-      end += record.length;
-      ends[out.ids.length - 1] = end;
-    }
-    return { ...out, json: json.join(''), jsonEnds: ends, fingerprint: [this.print.count, this.print.a, this.print.b] };
+    rows.forEach((row, i) => {
+      const record = this.recordBytes(row);
+      parts.push(record);
+      ends[i] = end += record.length;
+    });
+    const saved: SavedDocs = {
+      ids: rows.map((row) => this.ids[row]!),
+      types: this.types.saveRows(rows),
+      statuses: this.statuses.saveRows(rows),
+      scopes: this.scopes.saveRows(rows),
+      contentKeys: this.contentKeys.saveRows(rows),
+      topics: this.topics.saveRows(rows),
+      links: this.links.saveRows(rows),
+      jsonEnds: ends,
+      fingerprint: [this.print.count, this.print.a, this.print.b],
+    };
+    return { saved, records: Buffer.concat(parts, end) };
   }
 
   get size(): number {
@@ -158,7 +166,7 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
   }
 
   private lineAt(row: number): string {
-    return memoryLine(this.scopes[row]!, this.ids[row]!, this.links[row]!);
+    return memoryLine(this.scopes.at(row), this.ids[row]!, this.links.at(row));
   }
 
   has(id: string): boolean {
@@ -168,19 +176,21 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
   /** The memory's type, without parsing its record. */
   typeOf(id: string): MemoryType | undefined {
     const row = this.rows.get(id);
-    return row === undefined ? undefined : (this.types[row] as MemoryType);
+    return row === undefined ? undefined : (this.types.at(row) as MemoryType);
   }
 
   private facetsAt(row: number): DocFacets {
     const facets: DocFacets = {
       id: this.ids[row]!,
-      type: this.types[row] as MemoryType,
-      status: this.statuses[row] as MemoryStatus,
-      scope: this.scopes[row] as Scope,
-      contentKey: this.contentKeys[row]!,
+      type: this.types.at(row) as MemoryType,
+      status: this.statuses.at(row) as MemoryStatus,
+      scope: this.scopes.at(row) as Scope,
+      contentKey: this.contentKeys.at(row),
     };
-    if (this.topics[row] !== '') facets.topic = this.topics[row];
-    if (this.links[row] !== '') facets.links = this.links[row]!.split(' ');
+    const topic = this.topics.at(row);
+    if (topic !== '') facets.topic = topic;
+    const links = this.links.at(row);
+    if (links !== '') facets.links = links.split(' ');
     return facets;
   }
 
@@ -195,16 +205,16 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
     for (const row of this.rows.values()) yield this.facetsAt(row);
   }
 
-  private recordJson(row: number): string {
-    if (this.fresh.has(row) || row >= this.jsonEnds.length) return JSON.stringify(this.parsed[row]);
-    return this.json.slice(row === 0 ? 0 : this.jsonEnds[row - 1]!, this.jsonEnds[row]!);
+  private recordBytes(row: number): Uint8Array {
+    if (this.fresh.has(row) || row >= this.jsonEnds.length) return Buffer.from(JSON.stringify(this.parsed[row]));
+    return this.records.subarray(row === 0 ? 0 : this.jsonEnds[row - 1]!, this.jsonEnds[row]!);
   }
 
   get(id: string): IndexedDoc | undefined {
     const row = this.rows.get(id);
     if (row === undefined) return undefined;
     let doc = this.parsed[row];
-    if (doc === undefined) doc = this.parsed[row] = JSON.parse(this.recordJson(row)) as IndexedDoc;
+    if (doc === undefined) doc = this.parsed[row] = JSON.parse(DECODER.decode(this.recordBytes(row))) as IndexedDoc;
     return doc;
   }
 
@@ -217,12 +227,12 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
       addLine(this.print, this.lineAt(row), -1);
     }
     this.ids[row] = id;
-    this.types[row] = doc.type;
-    this.statuses[row] = doc.status;
-    this.scopes[row] = doc.scope;
-    this.contentKeys[row] = doc.contentKey;
-    this.topics[row] = doc.topic ?? '';
-    this.links[row] = doc.links?.join(' ') ?? '';
+    this.types.set(row, doc.type);
+    this.statuses.set(row, doc.status);
+    this.scopes.set(row, doc.scope);
+    this.contentKeys.set(row, doc.contentKey);
+    this.topics.set(row, doc.topic ?? '');
+    this.links.set(row, doc.links?.join(' ') ?? '');
     addLine(this.print, this.lineAt(row));
     this.fresh.add(row);
     this.parsed[row] = doc;
@@ -241,13 +251,13 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
   clear(): void {
     this.rows.clear();
     this.ids = [];
-    this.types = [];
-    this.statuses = [];
-    this.scopes = [];
-    this.contentKeys = [];
-    this.topics = [];
-    this.links = [];
-    this.json = '';
+    this.types = new CodeColumn();
+    this.statuses = new CodeColumn();
+    this.scopes = new CodeColumn();
+    this.contentKeys = new StringColumn();
+    this.topics = new StringColumn();
+    this.links = new StringColumn();
+    this.records = new Uint8Array(0);
     this.jsonEnds = new Uint32Array(0);
     this.fresh.clear();
     this.parsed = [];

@@ -9,6 +9,7 @@
  * when that guess fails (a file added, removed or renamed).
  */
 import type { Diagnostic } from '../core/memory.js';
+import { StringColumn, isSavedStrings, type SavedStrings } from './columns.js';
 
 /** What the index knows of one memory file. */
 export interface FileEntry {
@@ -21,33 +22,35 @@ export interface FileEntry {
   diagnostics?: Diagnostic[];
 }
 
-/** The table as saved: one column per field, one row per memory file. */
+/** The table as saved: one column per field, one row per memory file (see columns.ts). */
 export interface FileColumns {
-  names: string[];
+  names: SavedStrings;
   sizes: Float64Array;
   mtimes: Float64Array;
-  hashes: string[];
+  /** SHA-1 of each text; '' when it could not be read. */
+  hashes: SavedStrings;
   /** The id of the memory the file holds; '' when it holds none (a broken file). */
-  ids: string[];
-  /** Problems of broken files, by file name. */
-  diagnostics: Record<string, Diagnostic[]>;
+  ids: SavedStrings;
+  /** Problems of broken files: the rows that have some, and theirs. */
+  diagnosed: Uint32Array;
+  diagnostics: Diagnostic[][];
 }
 
 function isFileColumns(value: unknown): value is FileColumns {
   const c = value as FileColumns;
-  if (typeof c !== 'object' || c === null || !Array.isArray(c.names)) return false;
-  const n = c.names.length;
+  if (typeof c !== 'object' || c === null || !(c.sizes instanceof Float64Array)) return false;
+  const n = c.sizes.length;
   return (
-    c.sizes instanceof Float64Array &&
     c.mtimes instanceof Float64Array &&
-    c.sizes.length === n &&
     c.mtimes.length === n &&
-    Array.isArray(c.hashes) &&
-    c.hashes.length === n &&
-    Array.isArray(c.ids) &&
-    c.ids.length === n &&
-    typeof c.diagnostics === 'object' &&
-    c.diagnostics !== null
+    isSavedStrings(c.names, n) &&
+    isSavedStrings(c.hashes, n) &&
+    isSavedStrings(c.ids, n) &&
+    c.diagnosed instanceof Uint32Array &&
+    Array.isArray(c.diagnostics) &&
+    c.diagnostics.length === c.diagnosed.length &&
+    c.diagnosed.every((row) => row < n) &&
+    c.diagnostics.every((list) => Array.isArray(list))
   );
 }
 
@@ -60,13 +63,16 @@ function isFileColumns(value: unknown): value is FileColumns {
  * if (row >= 0 && files.sizeAt(row) === st.size && files.mtimeAt(row) === st.mtimeMs) // unchanged
  */
 export class FileTable {
-  /** Row → file name; undefined for a deleted row (dropped when saved). */
-  private names: (string | undefined)[] = [];
+  /** Row → file name. */
+  private names = new StringColumn();
+  /** Deleted rows (dropped when saved). */
+  private readonly deleted = new Set<number>();
   private sizes: number[] | Float64Array = [];
   private mtimes: number[] | Float64Array = [];
-  private hashes: string[] = [];
-  private ids: string[] = [];
-  private diagnostics: Record<string, Diagnostic[]> = Object.create(null) as Record<string, Diagnostic[]>;
+  private hashes = new StringColumn();
+  private ids = new StringColumn();
+  /** Problems of broken files, by row (a few rows at most). */
+  private diagnostics = new Map<number, Diagnostic[]>();
   /** Name → row, built on the first lookup whose guess fails. */
   private rows: Map<string, number> | undefined;
   private live = 0;
@@ -79,14 +85,14 @@ export class FileTable {
   static fromSaved(saved: unknown): FileTable {
     if (!isFileColumns(saved)) throw new TypeError('not a saved file table');
     const table = new FileTable();
-    table.names = saved.names;
+    table.names = StringColumn.fromSaved(saved.names);
     // Rows changed later are written in place: typed arrays hold the loaded ones as they are.
     table.sizes = saved.sizes;
     table.mtimes = saved.mtimes;
-    table.hashes = saved.hashes;
-    table.ids = saved.ids;
-    table.diagnostics = Object.assign(Object.create(null) as Record<string, Diagnostic[]>, saved.diagnostics);
-    table.live = saved.names.length;
+    table.hashes = StringColumn.fromSaved(saved.hashes);
+    table.ids = StringColumn.fromSaved(saved.ids);
+    saved.diagnosed.forEach((row, i) => table.diagnostics.set(row, saved.diagnostics[i]!));
+    table.live = saved.sizes.length;
     return table;
   }
 
@@ -102,13 +108,13 @@ export class FileTable {
   /** The row of file `name`, or -1. */
   rowOf(name: string): number {
     const guess = this.next;
-    if (guess < this.names.length && this.names[guess] === name) {
+    if (guess < this.names.length && this.names.equals(guess, name) && !this.deleted.has(guess)) {
       this.next = guess + 1;
       return guess;
     }
     if (!this.rows) {
       this.rows = new Map();
-      for (let row = 0; row < this.names.length; row++) if (this.names[row] !== undefined) this.rows.set(this.names[row]!, row);
+      for (let row = 0; row < this.names.length; row++) if (!this.deleted.has(row)) this.rows.set(this.names.at(row), row);
     }
     const row = this.rows.get(name) ?? -1;
     if (row >= 0) this.next = row + 1;
@@ -120,7 +126,7 @@ export class FileTable {
   }
 
   nameAt(row: number): string | undefined {
-    return this.names[row];
+    return row >= this.names.length || this.deleted.has(row) ? undefined : this.names.at(row);
   }
 
   sizeAt(row: number): number {
@@ -133,16 +139,16 @@ export class FileTable {
 
   /** The problems of the file at `row` (none for most). */
   diagnosticsAt(row: number): Diagnostic[] | undefined {
-    const name = this.names[row];
-    return name === undefined ? undefined : this.diagnostics[name];
+    return this.diagnostics.size === 0 || this.deleted.has(row) ? undefined : this.diagnostics.get(row);
   }
 
   entryAt(row: number): FileEntry | undefined {
-    const name = this.names[row];
+    const name = this.nameAt(row);
     if (name === undefined) return undefined;
-    const entry: FileEntry = { size: this.sizes[row]!, mtimeMs: this.mtimes[row]!, hash: this.hashes[row]! };
-    if (this.ids[row] !== '') entry.id = this.ids[row]!;
-    const problems = this.diagnostics[name];
+    const entry: FileEntry = { size: this.sizes[row]!, mtimeMs: this.mtimes[row]!, hash: this.hashes.at(row) };
+    const id = this.ids.at(row);
+    if (id !== '') entry.id = id;
+    const problems = this.diagnostics.get(row);
     if (problems) entry.diagnostics = problems;
     return entry;
   }
@@ -156,7 +162,7 @@ export class FileTable {
     let row = this.rowOf(name);
     if (row < 0) {
       row = this.names.length;
-      this.names.push(name);
+      this.names.set(row, name);
       this.rows?.set(name, row);
       this.live++;
       if (!Array.isArray(this.sizes)) {
@@ -166,10 +172,10 @@ export class FileTable {
     }
     this.sizes[row] = entry.size;
     this.mtimes[row] = entry.mtimeMs;
-    this.hashes[row] = entry.hash;
-    this.ids[row] = entry.id ?? '';
-    if (entry.diagnostics && entry.diagnostics.length > 0) this.diagnostics[name] = entry.diagnostics;
-    else delete this.diagnostics[name];
+    this.hashes.set(row, entry.hash);
+    this.ids.set(row, entry.id ?? '');
+    if (entry.diagnostics && entry.diagnostics.length > 0) this.diagnostics.set(row, entry.diagnostics);
+    else this.diagnostics.delete(row);
   }
 
   /** Records a new size and mtime for a file whose text did not change. */
@@ -181,16 +187,16 @@ export class FileTable {
   delete(name: string): boolean {
     const row = this.rowOf(name);
     if (row < 0) return false;
-    this.names[row] = undefined;
+    this.deleted.add(row);
     this.rows?.delete(name);
-    delete this.diagnostics[name];
+    this.diagnostics.delete(row);
     this.live--;
     return true;
   }
 
   /** The names of the files, in row order. */
   *keys(): IterableIterator<string> {
-    for (const name of this.names) if (name !== undefined) yield name;
+    for (let row = 0; row < this.names.length; row++) if (!this.deleted.has(row)) yield this.names.at(row);
   }
 
   /**
@@ -206,20 +212,28 @@ export class FileTable {
     const rows: number[] = [];
     const taken = new Uint8Array(this.names.length);
     for (const row of this.order ?? []) {
-      if (this.names[row] === undefined || taken[row]) continue;
+      if (this.deleted.has(row) || taken[row]) continue;
       taken[row] = 1;
       rows.push(row);
     }
-    for (let row = 0; row < this.names.length; row++) if (this.names[row] !== undefined && !taken[row]) rows.push(row);
+    for (let row = 0; row < this.names.length; row++) if (!this.deleted.has(row) && !taken[row]) rows.push(row);
     const cols: FileColumns = {
-      names: rows.map((r) => this.names[r]!),
+      names: this.names.saveRows(rows),
       sizes: Float64Array.from(rows, (r) => this.sizes[r]!),
       mtimes: Float64Array.from(rows, (r) => this.mtimes[r]!),
-      hashes: rows.map((r) => this.hashes[r]!),
-      ids: rows.map((r) => this.ids[r]!),
-      diagnostics: {},
+      hashes: this.hashes.saveRows(rows),
+      ids: this.ids.saveRows(rows),
+      diagnosed: new Uint32Array(0),
+      diagnostics: [],
     };
-    for (const name of cols.names) if (this.diagnostics[name]) cols.diagnostics[name] = this.diagnostics[name];
+    const diagnosed: number[] = [];
+    rows.forEach((row, i) => {
+      const problems = this.diagnostics.get(row);
+      if (!problems) return;
+      diagnosed.push(i);
+      cols.diagnostics.push(problems);
+    });
+    cols.diagnosed = Uint32Array.from(diagnosed);
     return cols;
   }
 }

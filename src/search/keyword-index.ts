@@ -28,7 +28,8 @@ import type { TierPaths } from '../store/paths.js';
 /** Bump when the cache layout or the text analysis changes: old caches are rebuilt. */
 // 6: `[[links]]` are indexed (graph), on top of 5 (field weights). 7: the search tree in its own file.
 // 8: V8-serialized `index.v8` with records parsed on demand, postings unpacked on demand.
-// 9: the memories' fingerprint (the graph cache's key) kept in the doc table.
+// 9: the memories' fingerprint (the graph cache's key) kept in the doc table; string columns
+// saved as one string each (columns.ts); the search state's id map and field lengths as columns.
 export const INDEX_FORMAT_VERSION = 9;
 
 export type { DocFacets, IndexedDoc };
@@ -92,6 +93,8 @@ interface IndexFile {
   /** Name of the file in `.memory/` that holds the search tree (see search-state.ts). */
   searchFile: string;
   journal: Journal;
+  /** The records' bytes (see doc-table.ts), after the header in the file. */
+  records: Buffer;
 }
 
 /**
@@ -100,6 +103,31 @@ interface IndexFile {
  * memories: a 6 MB file); replaying a journal costs the analysis of the memories in it.
  */
 export const JOURNAL_LIMIT = 48;
+
+/** The first bytes of `index.v8`: then the header's length (u32 LE), the header, the records. */
+const INDEX_MAGIC = Buffer.from('CXI\u0001', 'latin1');
+
+/**
+ * `index.v8`: a V8-serialized header (everything but the records) and the records' bytes
+ * after it, so that loading copies and decodes no record: they stay in the file's buffer
+ * until one is read.
+ */
+function packIndexFile(header: Omit<IndexFile, 'records'>, records: Buffer): Buffer {
+  const head = serialize(header);
+  const length = Buffer.alloc(4);
+  length.writeUInt32LE(head.length);
+  return Buffer.concat([INDEX_MAGIC, length, head, records]);
+}
+
+/** The index file's parts; throws when the bytes are not one (the caller rebuilds). */
+function unpackIndexFile(bytes: Buffer): IndexFile {
+  if (bytes.length < 8 || !bytes.subarray(0, 4).equals(INDEX_MAGIC)) throw new TypeError('not an index file');
+  const length = bytes.readUInt32LE(4);
+  if (8 + length > bytes.length) throw new TypeError('truncated index file');
+  const header = deserialize(bytes.subarray(8, 8 + length)) as IndexFile;
+  if (typeof header !== 'object' || header === null) throw new TypeError('not an index file');
+  return { ...header, records: bytes.subarray(8 + length) };
+}
 
 function isJournal(value: unknown): value is Journal {
   const j = value as Journal;
@@ -291,7 +319,7 @@ export class KeywordIndex {
     this.cacheDir = cacheDir;
     if (data) {
       this.files = FileTable.fromSaved(data.files);
-      this.docs = DocTable.fromSaved(data.docs);
+      this.docs = DocTable.fromSaved(data.docs, data.records);
       this.searchFile = data.searchFile;
       for (const id of data.journal.removed) this.journal.set(id, undefined);
       for (const doc of data.journal.added) this.journal.set(doc.id, doc);
@@ -362,7 +390,7 @@ export class KeywordIndex {
   static load(paths: TierPaths): KeywordIndex {
     let data: IndexFile | undefined;
     try {
-      const parsed = deserialize(readFileSync(KeywordIndex.indexPath(paths))) as IndexFile;
+      const parsed = unpackIndexFile(readFileSync(KeywordIndex.indexPath(paths)));
       if (
         parsed?.version === INDEX_FORMAT_VERSION &&
         parsed.optionsHash === OPTIONS_HASH &&
@@ -468,8 +496,9 @@ export class KeywordIndex {
       this.dirty = true;
     }
     for (let row = 0; row < known; row++) {
+      if (seen[row]) continue;
       const name = files.nameAt(row);
-      if (seen[row] || name === undefined) continue;
+      if (name === undefined) continue;
       const gone = files.entryAt(row)!;
       if (gone.id !== undefined) {
         this.removeDoc(gone.id);
@@ -529,15 +558,16 @@ export class KeywordIndex {
       journal.removed.push(id);
       if (doc) journal.added.push(doc);
     }
-    const data: IndexFile = {
+    const docs = this.docs.toSaved();
+    const data: Omit<IndexFile, 'records'> = {
       version: INDEX_FORMAT_VERSION,
       optionsHash: OPTIONS_HASH,
       files: this.files.toSaved(),
-      docs: this.docs.toSaved(),
+      docs: docs.saved,
       searchFile: this.searchFile!,
       journal,
     };
-    writeFileAtomic(KeywordIndex.indexPath(paths), serialize(data));
+    writeFileAtomic(KeywordIndex.indexPath(paths), packIndexFile(data, docs.records));
     if (newTree) removeStaleSearchFiles(paths.cacheDir, this.searchFile!);
     rmSync(join(paths.cacheDir, 'index.json'), { force: true }); // the cache of format ≤ 7
     this.dirty = false;

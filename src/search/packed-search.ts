@@ -19,7 +19,7 @@
  */
 import type MiniSearch from 'minisearch';
 import type { SearchResult } from 'minisearch';
-import { LazyFieldLengths, LazyTermData, packMap } from './search-state.js';
+import { LazyFieldLengths, LazyTermData, MISSING_LENGTH, packMap } from './search-state.js';
 
 /** One query term, as MiniSearch's `termToQuerySpec` would make it. */
 export interface TermSpec {
@@ -103,6 +103,19 @@ function internalsOf(ms: MiniSearch): Internals | undefined {
   return m as Internals;
 }
 
+/** The live-document bits of an index, by its state (an index answering several queries makes them once). */
+const liveCache = new WeakMap<object, { key: string; live: Uint8Array }>();
+
+function liveDocuments(m: Internals): Uint8Array {
+  const key = `${m._nextId}/${m._documentCount}/${m._dirtCount}`;
+  const cached = liveCache.get(m);
+  if (cached?.key === key) return cached.live;
+  const live = new Uint8Array(m._nextId);
+  for (const doc of m._documentIds.keys()) live[doc] = 1;
+  liveCache.set(m, { key, live });
+  return live;
+}
+
 function popcount(word: number): number {
   let v = word - ((word >>> 1) & 0x55555555);
   v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
@@ -179,8 +192,7 @@ export function searchPacked(ms: MiniSearch, specs: readonly TermSpec[], options
   // Discarded documents may still have postings (until a vacuum): count only live ones,
   // looked up in a bit per document rather than in the id Map for every posting.
   const dirty = m._dirtCount > 0;
-  const live = new Uint8Array(dirty ? n : 0);
-  if (dirty) for (const doc of documentIds.keys()) live[doc] = 1;
+  const live = dirty ? liveDocuments(m) : new Uint8Array(0);
 
   const score = new Float64Array(n);
   const termScore = new Float64Array(n);
@@ -188,6 +200,7 @@ export function searchPacked(ms: MiniSearch, specs: readonly TermSpec[], options
   const docBoost = new Float64Array(n).fill(Number.NaN);
   // A loaded index reads lengths from its columns; one built in this process from its arrays.
   const lazyLengths = fieldLength instanceof LazyFieldLengths ? fieldLength : undefined;
+  const lengthColumns = lazyLengths?.columns();
   const lengths: (number[] | undefined)[] = lazyLengths ? [] : new Array(n);
   const touched: number[] = [];
   const seen = new Uint8Array(n);
@@ -250,7 +263,10 @@ export function searchPacked(ms: MiniSearch, specs: readonly TermSpec[], options
           }
           if (!boost) continue;
           let length: number;
-          if (lazyLengths !== undefined) {
+          if (lengthColumns !== undefined && lengthColumns.present[doc] === 1) {
+            length = lengthColumns.values[doc * lengthColumns.fields + fieldId]!;
+            if (length === MISSING_LENGTH) length = Number.NaN;
+          } else if (lazyLengths !== undefined) {
             length = lazyLengths.lengthAt(doc, fieldId);
           } else {
             let lens = lengths[doc];
@@ -328,8 +344,13 @@ export function searchPacked(ms: MiniSearch, specs: readonly TermSpec[], options
     kept.push(doc);
   }
   kept.sort((x, y) => key[y]! - key[x]! || rank[x]! - rank[y]!);
-  const raw = Float64Array.from(kept, (doc) => score[doc]!);
-  const keptDocs = Int32Array.from(kept);
+  // Loops rather than TypedArray.from with a mapping function: that one is slow while cold.
+  const raw = new Float64Array(kept.length);
+  const keptDocs = new Int32Array(kept.length);
+  for (let i = 0; i < kept.length; i++) {
+    keptDocs[i] = kept[i]!;
+    raw[i] = score[kept[i]!]!;
+  }
   let exceptSet: ReadonlySet<string> | undefined;
   let exceptMask: Uint32Array = new Uint32Array(0);
   return {

@@ -51,13 +51,13 @@ interface SavedState {
   fields?: Record<string, unknown>;
   /** `_idToShortId` as columns: the ids sorted, joined, where each ends, and each one's short id. */
   ids?: { text: string; ends: Uint32Array; shortIds: Uint32Array };
-  /** `_fieldLength` as columns: `fields` lengths per short id (`MISSING` where none), and which ids have them. */
+  /** `_fieldLength` as columns: `fields` lengths per short id (`MISSING_LENGTH` where none), and which ids have them. */
   lengths?: { fields: number; values: Uint32Array; present: Uint8Array };
   json?: unknown;
 }
 
 /** A field length a document does not have (a hole in its MiniSearch array). */
-const MISSING = 0xffffffff;
+export const MISSING_LENGTH = 0xffffffff;
 
 /**
  * MiniSearch's `_idToShortId` (memory id → short id) over the saved ids, sorted: a lookup
@@ -198,7 +198,7 @@ export class LazyFieldLengths extends Map<number, number[]> {
     const lengths: number[] = [];
     for (let f = 0, at = id * this.#fields; f < this.#fields; f++) {
       const v = this.#values[at + f]!;
-      if (v !== MISSING) lengths[f] = v;
+      if (v !== MISSING_LENGTH) lengths[f] = v;
     }
     super.set(id, lengths);
     return lengths;
@@ -210,11 +210,20 @@ export class LazyFieldLengths extends Map<number, number[]> {
     this.#values = undefined;
   }
 
+  /**
+   * The columns while documents are still only in them: a document `id` with
+   * `present[id] === 1` has field `f`'s length at `values[id * fields + f]` ({@link MISSING_LENGTH}
+   * when none); any other document's lengths are in the Map ({@link lengthAt}).
+   */
+  columns(): { values: Uint32Array; present: Uint8Array; fields: number } | undefined {
+    return this.#values === undefined ? undefined : { values: this.#values, present: this.#present, fields: this.#fields };
+  }
+
   /** The length of field `fieldId` of document `id` (NaN when it has none), without making its array. */
   lengthAt(id: number, fieldId: number): number {
     if (this.#values !== undefined && this.#present[id] === 1) {
       const v = this.#values[id * this.#fields + fieldId]!;
-      return v === MISSING ? Number.NaN : v;
+      return v === MISSING_LENGTH ? Number.NaN : v;
     }
     return super.get(id)?.[fieldId] ?? Number.NaN;
   }
@@ -281,7 +290,7 @@ function idColumns(idToShortId: Map<string, number>): NonNullable<SavedState['id
 
 /** `_fieldLength` as the columns {@link LazyFieldLengths} reads; undefined when a length does not fit. */
 function lengthColumns(fieldLength: Map<number, number[]>, fields: number, nextId: number): SavedState['lengths'] {
-  const values = new Uint32Array(nextId * fields).fill(MISSING);
+  const values = new Uint32Array(nextId * fields).fill(MISSING_LENGTH);
   const present = new Uint8Array(nextId);
   for (const [id, lengths] of fieldLength) {
     if (!Number.isInteger(id) || id < 0 || id >= nextId) return undefined;
@@ -289,7 +298,7 @@ function lengthColumns(fieldLength: Map<number, number[]>, fields: number, nextI
     for (let f = 0; f < lengths.length; f++) {
       const v = lengths[f];
       if (v === undefined) continue;
-      if (!Number.isInteger(v) || v < 0 || v >= MISSING) return undefined;
+      if (!Number.isInteger(v) || v < 0 || v >= MISSING_LENGTH) return undefined;
       values[id * fields + f] = v;
     }
   }

@@ -1,0 +1,63 @@
+import fc from 'fast-check';
+import { deserialize, serialize } from 'node:v8';
+import { describe, expect, it } from 'vitest';
+import { CodeColumn, StringColumn, isSavedCodes, isSavedStrings } from './columns.js';
+
+const value = fc.constantFrom('', 'a', 'decision', 'é✓', 'a.md', 'ab');
+
+describe('StringColumn and CodeColumn', () => {
+  it('hold what an array holds through sets, appends and save/load round trips', () => {
+    const op = fc.oneof(
+      fc.record({ kind: fc.constant('set' as const), row: fc.nat(12), value }),
+      fc.record({ kind: fc.constant('save' as const), keep: fc.array(fc.nat(12), { maxLength: 8 }) }),
+    );
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 30 }), (ops) => {
+        let strings = new StringColumn();
+        let codes = new CodeColumn();
+        let model: string[] = [];
+        for (const o of ops) {
+          if (o.kind === 'set') {
+            const row = Math.min(o.row, model.length);
+            strings.set(row, o.value);
+            codes.set(row, o.value);
+            model[row] = o.value;
+          } else {
+            const rows = o.keep.filter((r) => r < model.length);
+            const savedStrings = deserialize(serialize(strings.saveRows(rows))) as unknown;
+            const savedCodes = deserialize(serialize(codes.saveRows(rows))) as unknown;
+            expect(isSavedStrings(savedStrings, rows.length)).toBe(true);
+            expect(isSavedCodes(savedCodes, rows.length)).toBe(true);
+            if (!isSavedStrings(savedStrings, rows.length) || !isSavedCodes(savedCodes, rows.length)) return;
+            strings = StringColumn.fromSaved(savedStrings);
+            codes = CodeColumn.fromSaved(savedCodes);
+            model = rows.map((r) => model[r]!);
+          }
+          expect(strings.length).toBe(model.length);
+          expect(codes.length).toBe(model.length);
+          model.forEach((v, row) => {
+            expect(strings.at(row)).toBe(v);
+            expect(codes.at(row)).toBe(v);
+            for (const other of ['', 'a', 'decision', 'é✓', 'a.md', 'ab']) expect(strings.equals(row, other)).toBe(v === other);
+          });
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('refuse saved forms that do not line up', () => {
+    const saved = StringColumn.save(['ab', 'c']);
+    expect(isSavedStrings(saved, 2)).toBe(true);
+    expect(isSavedStrings(saved, 3)).toBe(false);
+    expect(isSavedStrings({ ...saved, text: 'abcd' }, 2)).toBe(false);
+    expect(isSavedStrings({ text: 'abc', ends: Uint32Array.of(2, 1) }, 2)).toBe(false);
+    expect(isSavedCodes({ values: ['x'], codes: Uint32Array.of(1) }, 1)).toBe(false);
+    expect(isSavedCodes({ values: ['x'], codes: [0] }, 1)).toBe(false);
+  });
+
+  it('refuse to set a row past the end', () => {
+    expect(() => new StringColumn().set(1, 'x')).toThrow(RangeError);
+    expect(() => new CodeColumn().set(1, 'x')).toThrow(RangeError);
+  });
+});

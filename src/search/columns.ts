@@ -1,0 +1,160 @@
+/**
+ * Columns of strings as the index saves them (`.memory/index.v8`): V8's deserializer makes
+ * one heap string per array element, and 10,000 memories times a dozen string columns was
+ * most of the time to load the index. A {@link StringColumn} is one string and the offsets
+ * where each value ends (a value is cut out only when read); a {@link CodeColumn} is a few
+ * distinct values and a number per row (types, statuses, scopes).
+ */
+
+/** A string column as saved: the values joined, and where each one ends. */
+export interface SavedStrings {
+  text: string;
+  ends: Uint32Array;
+}
+
+/** A code column as saved: the distinct values, and each row's index among them. */
+export interface SavedCodes {
+  values: string[];
+  codes: Uint32Array;
+}
+
+/** True when `value` is a saved string column of `rows` rows. */
+export function isSavedStrings(value: unknown, rows: number): value is SavedStrings {
+  const v = value as SavedStrings;
+  if (typeof v !== 'object' || v === null || typeof v.text !== 'string' || !(v.ends instanceof Uint32Array) || v.ends.length !== rows) return false;
+  let previous = 0;
+  for (let i = 0; i < v.ends.length; i++) {
+    if (v.ends[i]! < previous) return false;
+    previous = v.ends[i]!;
+  }
+  return previous === v.text.length;
+}
+
+/** True when `value` is a saved code column of `rows` rows. */
+export function isSavedCodes(value: unknown, rows: number): value is SavedCodes {
+  const v = value as SavedCodes;
+  if (typeof v !== 'object' || v === null || !Array.isArray(v.values) || !v.values.every((s) => typeof s === 'string')) return false;
+  if (!(v.codes instanceof Uint32Array) || v.codes.length !== rows) return false;
+  for (let i = 0; i < v.codes.length; i++) if (v.codes[i]! >= v.values.length) return false;
+  return true;
+}
+
+/**
+ * Strings by row: the loaded ones in one string, cut out when read; those set since in an
+ * array.
+ *
+ * @example
+ * const ids = StringColumn.fromSaved(saved.ids); ids.at(3); ids.equals(3, 'a.md');
+ */
+export class StringColumn {
+  private text = '';
+  private ends: Uint32Array = new Uint32Array(0);
+  /** Values set since the load, by row (`undefined`: the loaded value stands). */
+  private changed: (string | undefined)[] = [];
+  private rows = 0;
+
+  static fromSaved(saved: SavedStrings): StringColumn {
+    const column = new StringColumn();
+    column.text = saved.text;
+    column.ends = saved.ends;
+    column.rows = saved.ends.length;
+    return column;
+  }
+
+  /** The saved form of `values`. */
+  static save(values: readonly string[]): SavedStrings {
+    const ends = new Uint32Array(values.length);
+    let end = 0;
+    for (let i = 0; i < values.length; i++) ends[i] = end += values[i]!.length;
+    return { text: values.join(''), ends };
+  }
+
+  get length(): number {
+    return this.rows;
+  }
+
+  at(row: number): string {
+    const value = this.changed[row];
+    if (value !== undefined || row >= this.ends.length) return value ?? '';
+    return this.text.slice(row === 0 ? 0 : this.ends[row - 1]!, this.ends[row]!);
+  }
+
+  /** True when row `row` holds `value`, without cutting the row's value out. */
+  equals(row: number, value: string): boolean {
+    const set = this.changed[row];
+    if (set !== undefined || row >= this.ends.length) return (set ?? '') === value;
+    const start = row === 0 ? 0 : this.ends[row - 1]!;
+    return this.ends[row]! - start === value.length && this.text.startsWith(value, start);
+  }
+
+  /** Sets row `row` (at most one past the last). */
+  set(row: number, value: string): void {
+    if (row > this.rows) throw new RangeError(`row ${row} is past the end (${this.rows})`);
+    this.changed[row] = value;
+    if (row === this.rows) this.rows++;
+  }
+
+  /** The values of `rows`, saved. */
+  saveRows(rows: readonly number[]): SavedStrings {
+    return StringColumn.save(rows.map((r) => this.at(r)));
+  }
+}
+
+/**
+ * Strings from a small set by row (a type, a status): a number per row.
+ *
+ * @example
+ * const types = CodeColumn.fromSaved({ values: ['decision'], codes: Uint32Array.of(0) }); types.at(0) // 'decision'
+ */
+export class CodeColumn {
+  private values: string[] = [];
+  private codes: Uint32Array | number[] = [];
+  private index: Map<string, number> | undefined;
+
+  static fromSaved(saved: SavedCodes): CodeColumn {
+    const column = new CodeColumn();
+    column.values = saved.values;
+    column.codes = saved.codes;
+    return column;
+  }
+
+  get length(): number {
+    return this.codes.length;
+  }
+
+  at(row: number): string {
+    return this.values[this.codes[row]!] ?? '';
+  }
+
+  /** Sets row `row` (at most one past the last). */
+  set(row: number, value: string): void {
+    if (row > this.codes.length) throw new RangeError(`row ${row} is past the end (${this.codes.length})`);
+    if (!this.index) this.index = new Map(this.values.map((v, i) => [v, i]));
+    let code = this.index.get(value);
+    if (code === undefined) {
+      code = this.values.length;
+      this.values.push(value);
+      this.index.set(value, code);
+    }
+    if (row === this.codes.length && !Array.isArray(this.codes)) this.codes = Array.from(this.codes);
+    this.codes[row] = code;
+  }
+
+  /** The values of `rows`, saved. */
+  saveRows(rows: readonly number[]): SavedCodes {
+    const values: string[] = [];
+    const recoded = new Map<number, number>();
+    const codes = new Uint32Array(rows.length);
+    rows.forEach((r, i) => {
+      const old = this.codes[r]!;
+      let code = recoded.get(old);
+      if (code === undefined) {
+        code = values.length;
+        values.push(this.values[old]!);
+        recoded.set(old, code);
+      }
+      codes[i] = code;
+    });
+    return { values, codes };
+  }
+}
