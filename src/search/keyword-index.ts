@@ -19,8 +19,9 @@ import { normalizeBody } from '../core/memory-format.js';
 import { feedbackTerms, planQuery } from '../core/query.js';
 import { processTerm, tokenize } from '../core/text.js';
 import { writeFileAtomic } from '../store/atomic.js';
-import { DocNumbering, packResults, searchPacked, type PackedResults, type TermSpec } from './packed-search.js';
-import { addDocument, loadSearchState, saveSearchState, termDocCount } from './search-state.js';
+import { DocNumbering, packResults, ranksBefore, searchPacked, type PackedResults, type TermSpec } from './packed-search.js';
+import { LazyRanking } from './ranking.js';
+import { addAnalyzed, analyzeDocument, isAnalyzedDoc, loadSearchState, saveSearchState, termDocCount, type AnalyzedDoc, type Analyzer } from './search-state.js';
 import { displayPath, readMemoryFile, scanEntry, scanMemoryFiles, type MemoryFileEntry, type MemoryFileScan } from '../store/memory-store.js';
 import { FileTable, type FileColumns, type FileEntry } from './file-table.js';
 import type { TierPaths } from '../store/paths.js';
@@ -29,7 +30,8 @@ import type { TierPaths } from '../store/paths.js';
 // 6: `[[links]]` are indexed (graph), on top of 5 (field weights). 7: the search tree in its own file.
 // 8: V8-serialized `index.v8` with records parsed on demand, postings unpacked on demand.
 // 9: the memories' fingerprint (the graph cache's key) kept in the doc table; string columns
-// saved as one string each (columns.ts); the search state's id map and field lengths as columns.
+// saved as one string each (columns.ts); the search state's id map and field lengths as columns;
+// the journal keeps memories analysed.
 export const INDEX_FORMAT_VERSION = 9;
 
 export type { DocFacets, IndexedDoc };
@@ -82,7 +84,8 @@ type SearchDoc = ReturnType<typeof searchDoc>;
  */
 interface Journal {
   removed: string[];
-  added: SearchDoc[];
+  /** Analysed as the tree analyses them: a replay adds them without analysing them again. */
+  added: AnalyzedDoc[];
 }
 
 interface IndexFile {
@@ -100,7 +103,8 @@ interface IndexFile {
 /**
  * Changes to the search tree kept in the index's journal before the tree is written anew.
  * Rewriting the tree costs as much as the rest of a one-file refresh together (10,000
- * memories: a 6 MB file); replaying a journal costs the analysis of the memories in it.
+ * memories: a 6 MB file); replaying a journal costs adding its memories' terms (they are
+ * kept analysed).
  */
 export const JOURNAL_LIMIT = 48;
 
@@ -131,7 +135,7 @@ function unpackIndexFile(bytes: Buffer): IndexFile {
 
 function isJournal(value: unknown): value is Journal {
   const j = value as Journal;
-  return typeof j === 'object' && j !== null && Array.isArray(j.removed) && Array.isArray(j.added) && j.added.every((d) => typeof d?.id === 'string');
+  return typeof j === 'object' && j !== null && Array.isArray(j.removed) && j.removed.every((id) => typeof id === 'string') && Array.isArray(j.added) && j.added.every(isAnalyzedDoc);
 }
 
 /** Search-tree files older than this that no index points to are deleted on save. */
@@ -145,6 +149,9 @@ const MINISEARCH_OPTIONS = {
   processTerm: (term: string) => processTerm(term),
   autoVacuum: false,
 };
+
+/** The analysis of MINISEARCH_OPTIONS, for the journal (see search-state.ts). */
+const ANALYZER: Analyzer = { fields: FIELDS, idField: 'id', tokenize: MINISEARCH_OPTIONS.tokenize, processTerm: MINISEARCH_OPTIONS.processTerm };
 
 const OPTIONS_HASH = createHash('sha1')
   .update(JSON.stringify({ fields: FIELDS, analysis: 'porter+stop+camel+irregular/v2', text: 'summary+body/v1' }))
@@ -254,19 +261,21 @@ function searchDoc(memory: Memory) {
  * question's own words (golden hit@1 82.7 → 94.2%). Only the query's terms count here, and
  * the time words of a "when" question: a memory that says when is what such a question wants.
  *
- * Returns each result's counted query words, its final score, and the result positions best
- * first (ties in MiniSearch's order).
+ * Returns each result's counted query words, its final score, and the results best first
+ * (ties in MiniSearch's order), ranked as far as they are read.
  */
-function coordinate(results: PackedResults, expansions: ReadonlySet<string>): { counts: Int32Array; scores: Float64Array; order: Int32Array } {
+function coordinate(results: PackedResults, expansions: ReadonlySet<string>): { counts: Int32Array; scores: Float64Array; order: LazyRanking } {
   const counts = new Int32Array(results.length);
   const scores = new Float64Array(results.length);
   for (let i = 0; i < results.length; i++) {
     counts[i] = results.queryTermCount(i, expansions);
     scores[i] = results.raw[i]! * Math.max(1, counts[i]!);
   }
-  const order = new Int32Array(results.length);
-  for (let i = 0; i < order.length; i++) order[i] = i;
-  order.sort((a, b) => scores[b]! - scores[a]! || a - b);
+  const order = new LazyRanking(results.length, (a, b) => {
+    const d = scores[b]! - scores[a]!;
+    if (d) return d < 0;
+    return ranksBefore(results, a, b);
+  });
   return { counts, scores, order };
 }
 
@@ -308,7 +317,7 @@ export class KeywordIndex {
    * Changes since `searchFile` was written, by memory id: `undefined` takes the memory out,
    * a search doc (re)adds it. Replayed onto the saved tree when it is loaded.
    */
-  private journal = new Map<string, SearchDoc | undefined>();
+  private journal = new Map<string, AnalyzedDoc | undefined>();
   private readonly cacheDir: string | undefined;
   private lastRefresh: { paths: TierPaths; options: Parameters<KeywordIndex['refresh']>[1] } | undefined;
   private dirty: boolean;
@@ -343,11 +352,15 @@ export class KeywordIndex {
       } catch {
         loaded = undefined;
       }
-      if (loaded) {
-        for (const [id, doc] of this.journal) {
-          if (loaded.has(id)) loaded.discard(id);
-          if (doc) addDocument(loaded, doc);
+      const terms = new Map();
+      for (const [id, doc] of loaded ? this.journal : []) {
+        if (loaded!.has(id)) loaded!.discard(id);
+        if (doc && !addAnalyzed(loaded!, doc, terms)) {
+          loaded = undefined; // another MiniSearch: rebuild, below
+          break;
         }
+      }
+      if (loaded) {
         this.searchIndex = loaded;
       } else {
         // The search file is gone or damaged (another process replaced it, a crash):
@@ -370,15 +383,18 @@ export class KeywordIndex {
    * never needs to load the tree.
    */
   private changeSearch(id: string, doc: SearchDoc | undefined): void {
+    // A saved tree gets the memory through the journal, analysed once for both.
+    const analyzed = doc && this.searchFile !== undefined ? analyzeDocument(doc, ANALYZER) : undefined;
     if (this.searchIndex) {
       if (this.searchIndex.has(id)) this.searchIndex.discard(id);
-      // A loaded tree keeps its terms packed (addDocument); a fresh build holds Maps.
-      if (doc) {
-        if (this.searchFile !== undefined) addDocument(this.searchIndex, doc);
-        else this.searchIndex.add(doc);
+      // A loaded tree keeps its terms packed (addAnalyzed); a fresh build holds Maps.
+      if (analyzed) {
+        if (!addAnalyzed(this.searchIndex, analyzed)) this.searchIndex.add(doc!);
+      } else if (doc) {
+        this.searchIndex.add(doc);
       }
     }
-    if (this.searchFile !== undefined) this.journal.set(id, doc);
+    if (this.searchFile !== undefined) this.journal.set(id, analyzed);
     this.dirty = true;
   }
 
@@ -641,7 +657,7 @@ export class KeywordIndex {
     const firstHits = (n: number): SearchHit[] => {
       const out: SearchHit[] = [];
       for (let k = 0; k < ranked.order.length && out.length < n; k++) {
-        const i = ranked.order[k]!;
+        const i = ranked.order.at(k)!;
         const id = first.id(first.docs[i]!);
         if (passes(id)) out.push({ id, score: ranked.scores[i]!, terms: first.terms(i) });
       }
@@ -668,29 +684,40 @@ export class KeywordIndex {
     const score = new Float64Array(n);
     const count = new Int32Array(n);
     const firstAt = new Int32Array(n).fill(-1);
-    const insertion = new Int32Array(n);
+    const moreAt = new Int32Array(n).fill(-1);
     const docs: number[] = [];
-    for (let k = 0; k < ranked.order.length; k++) {
-      const i = ranked.order[k]!;
+    for (let i = 0; i < first.length; i++) {
       const doc = first.docs[i]!;
       score[doc] = first.raw[i]!;
       count[doc] = ranked.counts[i]!;
       firstAt[doc] = i;
-      insertion[doc] = docs.length;
       docs.push(doc);
     }
     for (let i = 0; i < more.length; i++) {
       const doc = more.docs[i]!;
-      if (firstAt[doc] === -1) {
-        insertion[doc] = docs.length;
-        docs.push(doc);
-      }
+      if (firstAt[doc] === -1) docs.push(doc);
+      moreAt[doc] = i;
       score[doc]! += more.raw[i]!;
       count[doc]! += more.queryTermCount(i);
     }
     const final = new Float64Array(n);
     for (const doc of docs) final[doc] = score[doc]! * Math.max(1, count[doc]!);
-    docs.sort((a, b) => final[b]! - final[a]! || insertion[a]! - insertion[b]!);
+    // Best first; ties: the first pass's results in its ranking, then feedback's own in its.
+    const ranking = new LazyRanking(docs.length, (x, y) => {
+      const a = docs[x]!;
+      const b = docs[y]!;
+      const d = final[b]! - final[a]!;
+      if (d) return d < 0;
+      const fa = firstAt[a]!;
+      const fb = firstAt[b]!;
+      if (fa !== -1 && fb !== -1) {
+        const e = ranked.scores[fb]! - ranked.scores[fa]!;
+        if (e) return e < 0;
+        return ranksBefore(first, fa, fb);
+      }
+      if (fa !== -1 || fb !== -1) return fa !== -1;
+      return ranksBefore(more, moreAt[a]!, moreAt[b]!);
+    });
     // The head stays as the query ranked it; the feedback ranking fills the tail, its scores
     // scaled below the head so that scores still order the list (tiers are merged by score).
     const kept = head.slice(0, FEEDBACK.keep);
@@ -698,8 +725,8 @@ export class KeywordIndex {
     const floor = kept[kept.length - 1]?.score ?? 0;
     const out: SearchHit[] = [...kept];
     let scale: number | undefined;
-    for (const doc of docs) {
-      if (out.length >= opts.limit) break;
+    for (let k = 0; k < ranking.length && out.length < opts.limit; k++) {
+      const doc = docs[ranking.at(k)!]!;
       const id = (firstAt[doc] !== -1 ? first : more).id(doc);
       if (!passes(id)) continue;
       // Scaled against the best result that passes the filters, as if only those were ranked.

@@ -46,9 +46,9 @@ export interface PackedSearchOptions {
 export const MATCH_WEIGHTS = { fuzzy: 0.45, prefix: 0.375 } as const;
 
 /**
- * Results in MiniSearch's order (score × quality, best first; ties in the order documents
- * were first matched), as columns: result `i` is document number `docs[i]` (MiniSearch's
- * short id, below `documents`) with summed term score `raw[i]`.
+ * Results as columns, in the order documents were first matched (not ranked: see
+ * {@link ranksBefore}): result `i` is document number `docs[i]` (MiniSearch's short id,
+ * below `documents`) with summed term score `raw[i]`.
  */
 export interface PackedResults {
   readonly length: number;
@@ -59,6 +59,8 @@ export interface PackedResults {
   id(doc: number): string;
   /** Sum of the weighted term scores (MiniSearch's score divided by the quality). */
   readonly raw: Float64Array;
+  /** MiniSearch's score: `raw` times the number of query terms matched (its ranking key). */
+  readonly key: Float64Array;
   /** The query terms that matched result `i` (in the order of the query; MiniSearch lists a repeated term where it first matched). */
   queryTerms(i: number): string[];
   /** How many query terms matched result `i`, not counting those in `except`. */
@@ -138,6 +140,13 @@ class BitSets {
 
   constructor(private readonly documents: number) {}
 
+  /** The column holding value `v` (made when first asked for): `v` is in `doc`'s set when bit `1 << (v & 31)` of entry `doc` is. */
+  words(v: number): Uint32Array {
+    const block = v >>> 5;
+    while (this.blocks.length <= block) this.blocks.push(new Uint32Array(this.documents));
+    return this.blocks[block]!;
+  }
+
   /** Adds `v` to `doc`'s set; true when it was not there. */
   add(doc: number, v: number): boolean {
     const block = v >>> 5;
@@ -202,10 +211,17 @@ export function searchPacked(ms: MiniSearch, specs: readonly TermSpec[], options
   const lazyLengths = fieldLength instanceof LazyFieldLengths ? fieldLength : undefined;
   const lengthColumns = lazyLengths?.columns();
   const lengths: (number[] | undefined)[] = lazyLengths ? [] : new Array(n);
+  const lengthOf = (doc: number, fieldId: number): number => {
+    if (lazyLengths !== undefined) return lazyLengths.lengthAt(doc, fieldId);
+    let lens = lengths[doc];
+    if (lens === undefined) lens = lengths[doc] = fieldLength.get(doc)!;
+    return lens[fieldId]!;
+  };
+  const boostOf = boostDocument ? (doc: number) => boostDocument(documentIds.get(doc)!) : undefined;
   const touched: number[] = [];
   const seen = new Uint8Array(n);
+  /** The documents the current query term scored, in the order first scored. */
   const termTouched: number[] = [];
-  const termSeen = new Uint8Array(n);
   // Unique query terms and derived (indexed) terms by string, and per document which matched.
   const queryTermIndex = new Map<string, number>();
   const queryTermNames: string[] = [];
@@ -215,7 +231,6 @@ export function searchPacked(ms: MiniSearch, specs: readonly TermSpec[], options
   const docQueryTerms = new BitSets(n);
   const quality = new Int32Array(n);
   const docDerived = new BitSets(n);
-  const lastDerived = new Int32Array(n).fill(-1);
 
   /**
    * MiniSearch's termResults: one indexed term's postings, field by field, with the same
@@ -230,6 +245,8 @@ export function searchPacked(ms: MiniSearch, specs: readonly TermSpec[], options
       derivedIndex.set(derivedTerm, derived);
       derivedNames.push(derivedTerm);
     }
+    const derivedWords = docDerived.words(derived);
+    const derivedBit = 1 << (derived & 31);
     const at = data instanceof LazyTermData ? data.packedAt() : undefined;
     const p = at ? at.packed : packMap(data);
     const base = at ? at.offset : 0;
@@ -250,40 +267,10 @@ export function searchPacked(ms: MiniSearch, specs: readonly TermSpec[], options
       const idf = Math.log(1 + (total - matching + 0.5) / (matching + 0.5));
       const weight = termWeight * termBoost * fieldBoosts[f]!;
       const avg = fieldAvgs[f]!;
-      for (let pass = 0; pass < 2; pass++) {
-        const a = pass === 0 ? p : q!;
-        const to = pass === 0 ? end : addedEnd;
-        for (let j = pass === 0 ? start : addedStart; j < to; j += 2) {
-          const doc = a[j]!;
-          if (dirty && live[doc] === 0) continue;
-          let boost = docBoost[doc]!;
-          if (boost !== boost) {
-            boost = boostDocument ? boostDocument(documentIds.get(doc)!) : 1;
-            docBoost[doc] = boost;
-          }
-          if (!boost) continue;
-          let length: number;
-          if (lengthColumns !== undefined && lengthColumns.present[doc] === 1) {
-            length = lengthColumns.values[doc * lengthColumns.fields + fieldId]!;
-            if (length === MISSING_LENGTH) length = Number.NaN;
-          } else if (lazyLengths !== undefined) {
-            length = lazyLengths.lengthAt(doc, fieldId);
-          } else {
-            let lens = lengths[doc];
-            if (lens === undefined) lens = lengths[doc] = fieldLength.get(doc)!;
-            length = lens[fieldId]!;
-          }
-          const freq = a[j + 1]!;
-          termScore[doc]! += weight * boost * (idf * (d + (freq * (k + 1)) / (freq + k * (1 - b + (b * length) / avg))));
-          if (termSeen[doc] === 0) {
-            termSeen[doc] = 1;
-            termTouched.push(doc);
-          }
-          if (lastDerived[doc] !== derived) {
-            lastDerived[doc] = derived;
-            docDerived.add(doc, derived);
-          }
-        }
+      const sections: [Uint32Array, number, number][] = [[p, start, end]];
+      if (q !== undefined) sections.push([q, addedStart, addedEnd]);
+      for (const [a, from, to] of sections) {
+        scoreSection(a, from, to, termScore, termTouched, docBoost, dirty ? live : undefined, lengthColumns?.values, lengthColumns?.present, lengthColumns?.fields ?? 0, lengthOf, fieldId, weight, idf, avg, k, b, d, derivedWords, derivedBit, boostOf);
       }
     }
   };
@@ -322,7 +309,6 @@ export function searchPacked(ms: MiniSearch, specs: readonly TermSpec[], options
     for (const doc of termTouched) {
       score[doc]! += termScore[doc]!;
       termScore[doc] = 0;
-      termSeen[doc] = 0;
       if (docQueryTerms.add(doc, q)) quality[doc]!++;
       if (seen[doc] === 0) {
         seen[doc] = 1;
@@ -332,24 +318,23 @@ export function searchPacked(ms: MiniSearch, specs: readonly TermSpec[], options
     termTouched.length = 0;
   }
 
-  // MiniSearch's order: score × quality, best first; ties in the order first matched.
-  const rank = new Int32Array(n);
-  const key = new Float64Array(n);
+  // Left in the order first matched: callers rank lazily (MiniSearch's order is key
+  // descending, then that order: see ranksBefore), reading only the head of thousands.
   const kept: number[] = [];
   for (let i = 0; i < touched.length; i++) {
     const doc = touched[i]!;
     if (options.filter && !options.filter(documentIds.get(doc)!)) continue;
-    rank[doc] = i;
-    key[doc] = score[doc]! * (quality[doc]! || 1);
     kept.push(doc);
   }
-  kept.sort((x, y) => key[y]! - key[x]! || rank[x]! - rank[y]!);
   // Loops rather than TypedArray.from with a mapping function: that one is slow while cold.
   const raw = new Float64Array(kept.length);
+  const key = new Float64Array(kept.length);
   const keptDocs = new Int32Array(kept.length);
   for (let i = 0; i < kept.length; i++) {
-    keptDocs[i] = kept[i]!;
-    raw[i] = score[kept[i]!]!;
+    const doc = kept[i]!;
+    keptDocs[i] = doc;
+    raw[i] = score[doc]!;
+    key[i] = score[doc]! * (quality[doc]! || 1);
   }
   let exceptSet: ReadonlySet<string> | undefined;
   let exceptMask: Uint32Array = new Uint32Array(0);
@@ -359,6 +344,7 @@ export function searchPacked(ms: MiniSearch, specs: readonly TermSpec[], options
     docs: keptDocs,
     id: (doc) => documentIds.get(doc)!,
     raw,
+    key,
     queryTerms: (i) => docQueryTerms.values(kept[i]!).map((q) => queryTermNames[q]!),
     queryTermCount: (i, except) => {
       const doc = kept[i]!;
@@ -371,6 +357,60 @@ export function searchPacked(ms: MiniSearch, specs: readonly TermSpec[], options
     },
     terms: (i) => docDerived.values(kept[i]!).map((t) => derivedNames[t]!),
   };
+}
+
+/**
+ * The inner loop of {@link searchPacked}: the postings `a[from..to)` (document, frequency
+ * pairs) of one term in one field, added to `termScore` with MiniSearch's BM25+ arithmetic.
+ * A plain function of plain arguments (no closure, no object), so that it runs fast before
+ * the optimizing compiler has seen it: a `recall` process scores tens of thousands of
+ * postings once and exits. A document is listed in `termTouched` when first scored (every
+ * score is positive), and `derivedBit` is set in its `derivedWords` entry.
+ */
+function scoreSection(
+  a: Uint32Array,
+  from: number,
+  to: number,
+  termScore: Float64Array,
+  termTouched: number[],
+  docBoost: Float64Array,
+  live: Uint8Array | undefined,
+  lengthValues: Uint32Array | undefined,
+  lengthPresent: Uint8Array | undefined,
+  fieldCount: number,
+  lengthOf: (doc: number, fieldId: number) => number,
+  fieldId: number,
+  weight: number,
+  idf: number,
+  avg: number,
+  k: number,
+  b: number,
+  d: number,
+  derivedWords: Uint32Array,
+  derivedBit: number,
+  boostOf: ((doc: number) => number) | undefined,
+): void {
+  for (let j = from; j < to; j += 2) {
+    const doc = a[j]!;
+    if (live !== undefined && live[doc] === 0) continue;
+    let boost = 1;
+    if (boostOf !== undefined) {
+      boost = docBoost[doc]!;
+      if (boost !== boost) docBoost[doc] = boost = boostOf(doc);
+      if (!boost) continue;
+    }
+    let length: number;
+    if (lengthPresent !== undefined && lengthPresent[doc] === 1) {
+      length = lengthValues![doc * fieldCount + fieldId]!;
+      if (length === MISSING_LENGTH) length = Number.NaN;
+    } else {
+      length = lengthOf(doc, fieldId);
+    }
+    const freq = a[j + 1]!;
+    if (termScore[doc] === 0) termTouched.push(doc);
+    termScore[doc]! += weight * boost * (idf * (d + (freq * (k + 1)) / (freq + k * (1 - b + (b * length) / avg))));
+    derivedWords[doc] = derivedWords[doc]! | derivedBit;
+  }
 }
 
 /**
@@ -413,6 +453,7 @@ export class DocNumbering {
 /** The same columns from `MiniSearch.search` results (the fallback). */
 export function packResults(results: readonly SearchResult[], numbering: DocNumbering): PackedResults {
   const docs = Int32Array.from(results, (r) => numbering.numberOf(r.id as string));
+  // Already in MiniSearch's order, which ranksBefore then keeps (keys descending, stable).
   return {
     length: results.length,
     get documents() {
@@ -421,8 +462,22 @@ export function packResults(results: readonly SearchResult[], numbering: DocNumb
     docs,
     id: (doc) => numbering.idOf(doc),
     raw: Float64Array.from(results, (r) => r.score / (r.queryTerms.length || 1)),
+    key: Float64Array.from(results, (r) => r.score),
     queryTerms: (i) => results[i]!.queryTerms,
     queryTermCount: (i, except) => results[i]!.queryTerms.filter((t) => !except?.has(t)).length,
     terms: (i) => results[i]!.terms,
   };
+}
+
+/**
+ * True when result `i` comes before result `j` in MiniSearch's order: the higher key
+ * first, then the one matched first.
+ *
+ * @example
+ * new LazyRanking(results.length, (i, j) => ranksBefore(results, i, j)).at(0) // MiniSearch's first result
+ */
+export function ranksBefore(results: PackedResults, i: number, j: number): boolean {
+  const d = results.key[j]! - results.key[i]!;
+  if (d) return d < 0;
+  return i < j;
 }

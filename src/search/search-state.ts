@@ -309,7 +309,7 @@ function lengthColumns(fieldLength: Map<number, number[]>, fields: number, nextI
  * A term's postings (field id → document short id → term frequency) that unpack on first
  * use. Until then it holds an offset into the shared packed array:
  * `[fieldCount, (fieldId, docCount, (docId, freq) × docCount) × fieldCount]`, and the
- * postings of documents added since the load ({@link addDocument}) beside it, so that adding
+ * postings of documents added since the load ({@link addAnalyzed}) beside it, so that adding
  * a memory to a loaded index does not unpack every term it contains.
  * Every Map method unpacks first, so MiniSearch reads and updates it as an ordinary Map.
  */
@@ -481,41 +481,119 @@ export function packMap(data: TermData): Uint32Array {
   return out;
 }
 
-/** What {@link addDocument} replaces: MiniSearch's `addTerm` and the tree it adds to. */
-interface Adder {
-  addTerm?: (fieldId: number, documentId: number, term: string) => void;
+/** A document analysed as MiniSearch's `add` analyses it: per field (in the index's field order), its terms. */
+export interface AnalyzedDoc {
+  id: string;
+  /** `null` for a field the document has no value for. */
+  fields: (AnalyzedField | null)[];
+}
+
+export interface AnalyzedField {
+  /** Distinct tokens before term processing (MiniSearch's field length). */
+  unique: number;
+  /** The processed terms, in order, repeats included (stop words dropped). */
+  terms: string[];
+}
+
+/** What analysing a document needs: MiniSearch's options of the same names (plain string fields). */
+export interface Analyzer {
+  fields: readonly string[];
+  idField: string;
+  tokenize: (text: string, field?: string) => string[];
+  processTerm: (term: string, field?: string) => string | string[] | null | undefined | false;
+}
+
+/**
+ * Analyses `doc` as `MiniSearch.add` would with these options (default field extraction
+ * and stringification), so that {@link addAnalyzed} can add it later without analysing it
+ * again: the index's journal keeps memories this way.
+ *
+ * @example
+ * const analyzed = analyzeDocument({ id: 'a', text: 'Chose SQLite' }, { fields: ['text'], idField: 'id', tokenize, processTerm });
+ */
+export function analyzeDocument(doc: Record<string, unknown>, analyzer: Analyzer): AnalyzedDoc {
+  const fields = analyzer.fields.map((field): AnalyzedField | null => {
+    const value = doc[field];
+    if (value == null) return null;
+    const tokens = analyzer.tokenize(String(value), field);
+    const terms: string[] = [];
+    for (const token of tokens) {
+      const processed = analyzer.processTerm(token, field);
+      if (Array.isArray(processed)) terms.push(...processed);
+      else if (processed) terms.push(processed);
+    }
+    return { unique: new Set(tokens).size, terms };
+  });
+  return { id: String(doc[analyzer.idField]), fields };
+}
+
+/** MiniSearch's methods that {@link addAnalyzed} calls in place of `add`. */
+interface AnalyzedAdder {
+  addDocumentId?: (id: string) => number;
+  addFieldLength?: (shortId: number, fieldId: number, count: number, length: number) => void;
+  _idToShortId?: Map<string, number>;
+  _fieldIds?: Record<string, number>;
+  _documentCount?: number;
+  _options?: { fields?: string[]; storeFields?: string[] };
   _index?: { fetch?: (term: string, make: () => TermData) => TermData };
 }
 
 /**
- * `ms.add(doc)`, without unpacking the loaded terms the document contains: their new
- * postings are kept beside the packed ones ({@link LazyTermData.addPosting}). The index is
- * left exactly as `ms.add` leaves it, only some of its postings are held differently. Falls
- * back to `ms.add` when MiniSearch's internals are not the expected ones.
- *
- * @example
- * addDocument(loaded, { id: 'chose-sqlite-ab12cd', summary: 'Chose SQLite', ... });
+ * Adds a document analysed by {@link analyzeDocument} (with this index's options) as
+ * `MiniSearch.add` adds it, the analysis skipped and loaded terms left packed. Returns
+ * false, changing nothing, when MiniSearch's internals are not the expected ones.
+ * `terms` caches the tree's term data across calls (a replay adds many documents that
+ * share terms): pass the same Map to consecutive calls on one index, and nothing else.
  */
-export function addDocument(ms: MiniSearch, doc: object): void {
-  const m = ms as unknown as Adder;
+export function addAnalyzed(ms: MiniSearch, doc: AnalyzedDoc, terms: Map<string, TermData> = new Map()): boolean {
+  const m = ms as unknown as AnalyzedAdder;
+  const fields = m._options?.fields;
+  if (
+    typeof m.addDocumentId !== 'function' ||
+    typeof m.addFieldLength !== 'function' ||
+    typeof m._index?.fetch !== 'function' ||
+    !(m._idToShortId instanceof Map) ||
+    typeof m._documentCount !== 'number' ||
+    typeof m._fieldIds !== 'object' ||
+    !Array.isArray(fields) ||
+    fields.length !== doc.fields.length ||
+    (m._options?.storeFields?.length ?? 0) > 0
+  ) {
+    return false;
+  }
+  if (m._idToShortId.has(doc.id)) throw new Error(`MiniSearch: duplicate ID ${doc.id}`);
   const index = m._index;
-  if (typeof m.addTerm !== 'function' || typeof index?.fetch !== 'function' || Object.hasOwn(m, 'addTerm')) {
-    ms.add(doc);
-    return;
-  }
-  const fetch = index.fetch.bind(index);
-  const original = m.addTerm;
-  // An own property shadows the prototype's method for this one call.
-  m.addTerm = (fieldId, documentId, term) => {
-    const data = fetch(term, () => new Map());
-    if (data instanceof LazyTermData) data.addPosting(fieldId, documentId);
-    else original.call(ms, fieldId, documentId, term);
-  };
-  try {
-    ms.add(doc);
-  } finally {
-    delete m.addTerm;
-  }
+  const shortId = m.addDocumentId.call(ms, doc.id);
+  fields.forEach((field, i) => {
+    const analyzed = doc.fields[i];
+    if (!analyzed) return;
+    const fieldId = m._fieldIds![field]!;
+    m.addFieldLength!.call(ms, shortId, fieldId, m._documentCount! - 1, analyzed.unique);
+    for (const term of analyzed.terms) {
+      let data = terms.get(term);
+      if (data === undefined) terms.set(term, (data = index.fetch!(term, () => new Map())));
+      if (data instanceof LazyTermData) {
+        data.addPosting(fieldId, shortId);
+        continue;
+      }
+      // MiniSearch's addTerm, on the term data already found.
+      const docs = data.get(fieldId);
+      if (docs === undefined) data.set(fieldId, new Map([[shortId, 1]]));
+      else docs.set(shortId, (docs.get(shortId) ?? 0) + 1);
+    }
+  });
+  return true;
+}
+
+function isAnalyzedField(value: unknown): value is AnalyzedField | null {
+  const f = value as AnalyzedField | null;
+  return f === null || (typeof f === 'object' && typeof f.unique === 'number' && Array.isArray(f.terms) && f.terms.every((t) => typeof t === 'string'));
+}
+
+/** True when `value` is an {@link AnalyzedDoc} (as read back from a file). */
+export function isAnalyzedDoc(value: unknown): value is AnalyzedDoc {
+  const d = value as AnalyzedDoc;
+  return typeof d === 'object' && d !== null && typeof d.id === 'string' && Array.isArray(d.fields) && d.fields.every(isAnalyzedField);
 }
 
 /** A growable Uint32Array that packed postings are appended to. */

@@ -194,6 +194,23 @@ describe('loadVectorCache', () => {
     );
   });
 
+  it('detects every change to the block lengths in the header, which the CRC does not cover', async () => {
+    const file = path.join(await tempDir(), 'vectors.bin');
+    const original = filledCache('m', 6, 5);
+    const bytes = renderVectorCache(original);
+    // Bytes 16-23: the model and key block lengths. A key length off by one can land on the
+    // same padded offset; that once shifted the last key by a byte, undetected.
+    for (let at = 16; at < 24; at++) {
+      for (let mask = 1; mask < 256; mask++) {
+        const damaged = Buffer.from(bytes);
+        damaged[at] = damaged[at]! ^ mask;
+        await writeFile(file, damaged);
+        const cache = await loadVectorCache(file, { model: 'm' });
+        expect(cache.size, `byte ${at} ^ ${mask}`).toBe(0);
+      }
+    }
+  });
+
   it('still loads a literal version-1 file (format back-compat)', async () => {
     const file = path.join(await tempDir(), 'vectors.bin');
     // 'CXVEC', v1, dims 2, count 1, model "m", keys "ab", CRC 0 (unchecked), pad, then [1, 0] as float32.

@@ -187,7 +187,14 @@ function parseVectorFile(buf: Buffer, options: VectorCacheOptions): VectorCache 
   if (model !== options.model || (options.dims !== undefined && count > 0 && dims !== options.dims)) {
     return new VectorCache({ ...options, status: 'stale' });
   }
-  const keys = count === 0 ? [] : buf.toString('utf8', HEADER_BYTES + modelBytes, HEADER_BYTES + modelBytes + keyBytes).split('\n');
+  // The CRC covers the blocks, not the lengths in the header: a length off by a byte or two
+  // can still land on the same padded offset. Keys never hold NUL and padding is all NUL,
+  // so the key block must end exactly where the padding starts.
+  const keyEnd = HEADER_BYTES + modelBytes + keyBytes;
+  for (let i = keyEnd; i < vectorOffset; i++) if (buf[i] !== 0) return corrupt();
+  const nul = buf.indexOf(0, HEADER_BYTES + modelBytes);
+  if (nul !== -1 && nul < keyEnd) return corrupt();
+  const keys = count === 0 ? [] : buf.toString('utf8', HEADER_BYTES + modelBytes, keyEnd).split('\n');
   if (keys.length !== count) return corrupt();
   const all = decodeVectors(buf, vectorOffset, count * dims);
   const vectors = new Map<string, Float32Array>();
