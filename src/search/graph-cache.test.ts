@@ -38,6 +38,8 @@ describe('saveGraphCache / loadGraphCache', () => {
         const loaded = loadGraphCache(dir, KEY)!;
         expect(loaded).toBeDefined();
         expect([...loaded.graph.nodes]).toEqual([...graph.nodes]);
+        for (const id of [...ids, 'ghost', '', 'a\u0000']) expect(loaded.graph.nodes.has(id)).toBe(graph.nodes.has(id));
+        expect(loaded.graph.nodes.size).toBe(graph.nodes.size);
         expect(loaded.graph.edges).toEqual(graph.edges);
         expect({ ...loaded.centrality }).toEqual({ ...c });
         for (const id of ids) {
@@ -79,7 +81,9 @@ describe('saveGraphCache / loadGraphCache', () => {
     const dir = tempDir();
     writeFileSync(graphCachePath(dir), '{"version":1,"key":');
     expect(loadGraphCache(dir, KEY)).toBeUndefined();
-    writeFileSync(graphCachePath(dir), JSON.stringify({ version: 1, key: KEY, nodes: ['a'], edges: [0, 0, 0], centrality: [0] }));
+    writeFileSync(graphCachePath(dir), JSON.stringify({ version: 2, key: KEY, nodes: 'a', sorted: [0], edges: [0, 0, 0], centrality: [0] }));
+    expect(loadGraphCache(dir, KEY)).toBeUndefined();
+    writeFileSync(graphCachePath(dir), JSON.stringify({ version: 2, key: KEY, nodes: 'a\nb', sorted: [0, 1], edges: [0, 5, 0, 1], centrality: [0, 0] }));
     expect(loadGraphCache(dir, KEY)).toBeUndefined();
     writeFileSync(graphCachePath(dir), JSON.stringify({ version: 99, key: KEY, nodes: [], edges: [], centrality: [] }));
     expect(loadGraphCache(dir, KEY)).toBeUndefined();

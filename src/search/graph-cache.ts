@@ -15,7 +15,7 @@ import type { DirStamp } from './edge-cache.js';
 import { sameStamp } from './edge-cache.js';
 
 /** Bump when the layout changes. */
-export const GRAPH_CACHE_VERSION = 1;
+export const GRAPH_CACHE_VERSION = 2;
 
 export interface GraphCacheKey {
   /** One stamp per tier's edge directory, in tier order. */
@@ -27,7 +27,13 @@ export interface GraphCacheKey {
 interface GraphCacheFile {
   version: number;
   key: GraphCacheKey;
-  nodes: string[];
+  /**
+   * The memory ids, one per line (ids never hold a newline): one string to parse, not
+   * 10,000, and a warm recall looks up the ten it shows.
+   */
+  nodes: string;
+  /** Node numbers in id order, for lookups by id (binary search). */
+  sorted: number[];
   /** Stride 4: source index, target index, flags, strength. */
   edges: number[];
   /** Centrality per node, aligned with `nodes`. */
@@ -64,14 +70,17 @@ export interface CachedGraphData {
 /** Saves the graph and its centrality. Failing to save never fails the command. */
 export function saveGraphCache(cacheDir: string, key: GraphCacheKey, graph: Graph, centrality: Record<string, number>, diagnostics: Diagnostic[]): void {
   const nodes = [...graph.nodes];
+  if (nodes.some((id) => id.includes('\n'))) return; // not a memory id: no cache
   const index = new Map<string, number>();
   nodes.forEach((id, i) => index.set(id, i));
   const edges: number[] = [];
   for (const e of graph.edges) edges.push(index.get(e.source)!, index.get(e.target)!, pack(e), e.strength);
+  const sorted = nodes.map((_, i) => i).sort((a, b) => (nodes[a]! < nodes[b]! ? -1 : nodes[a]! > nodes[b]! ? 1 : 0));
   const data: GraphCacheFile = {
     version: GRAPH_CACHE_VERSION,
     key,
-    nodes,
+    nodes: nodes.join('\n'),
+    sorted,
     edges,
     centrality: nodes.map((id) => centrality[id] ?? 0),
     diagnostics,
@@ -94,7 +103,8 @@ export function loadGraphCache(cacheDir: string, key: GraphCacheKey): CachedGrap
   if (
     data?.version !== GRAPH_CACHE_VERSION ||
     !data.key ||
-    !Array.isArray(data.nodes) ||
+    typeof data.nodes !== 'string' ||
+    !Array.isArray(data.sorted) ||
     !Array.isArray(data.edges) ||
     !Array.isArray(data.centrality) ||
     data.edges.length % 4 !== 0 ||
@@ -102,14 +112,17 @@ export function loadGraphCache(cacheDir: string, key: GraphCacheKey): CachedGrap
   ) {
     return undefined;
   }
-  const graph = new PackedGraph(data.nodes, data.edges);
+  const ids = new NodeIds(data.nodes, data.sorted);
+  if (ids.size !== data.sorted.length || data.centrality.length !== ids.size) return undefined;
+  for (let i = 0; i < data.edges.length; i += 4) if (!(data.edges[i]! < ids.size && data.edges[i + 1]! < ids.size)) return undefined;
+  const graph = new PackedGraph(ids, data.edges);
   let centrality: Record<string, number> | undefined;
   return {
     graph,
     get centrality() {
       if (!centrality) {
         centrality = Object.create(null) as Record<string, number>;
-        data.nodes.forEach((id, i) => (centrality![id] = data.centrality[i] ?? 0));
+        for (let i = 0; i < ids.size; i++) centrality[ids.at(i)] = data.centrality[i] ?? 0;
       }
       return centrality;
     },
@@ -124,18 +137,17 @@ export function loadGraphCache(cacheDir: string, key: GraphCacheKey): CachedGrap
  */
 class PackedGraph implements Graph {
   readonly nodes: ReadonlySet<string>;
-  private readonly ids: string[];
+  private readonly ids: NodeIds;
   private readonly packed: number[];
   private readonly objects: Array<GraphEdge | undefined>;
-  private indexOf: Map<string, number> | undefined;
   private all: GraphEdge[] | undefined;
   private outView: AdjacencyView | undefined;
   private inView: AdjacencyView | undefined;
 
-  constructor(ids: string[], packed: number[]) {
+  constructor(ids: NodeIds, packed: number[]) {
     this.ids = ids;
     this.packed = packed;
-    this.nodes = new Set(ids);
+    this.nodes = ids;
     this.objects = new Array<GraphEdge | undefined>(packed.length / 4);
   }
 
@@ -145,8 +157,8 @@ class PackedGraph implements Graph {
       const p = this.packed;
       const flags = p[i * 4 + 2]!;
       e = {
-        source: this.ids[p[i * 4]!]!,
-        target: this.ids[p[i * 4 + 1]!]!,
+        source: this.ids.at(p[i * 4]!),
+        target: this.ids.at(p[i * 4 + 1]!),
         relation: RELATIONS[flags & 7] ?? 'relates_to',
         strength: p[i * 4 + 3]!,
         status: flags & 8 ? 'suggested' : 'active',
@@ -168,11 +180,7 @@ class PackedGraph implements Graph {
   }
 
   nodeIndex(id: string): number | undefined {
-    if (!this.indexOf) {
-      this.indexOf = new Map();
-      this.ids.forEach((nodeId, i) => this.indexOf!.set(nodeId, i));
-    }
-    return this.indexOf.get(id);
+    return this.ids.indexOf(id);
   }
 
   get out(): ReadonlyMap<string, readonly GraphEdge[]> {
@@ -192,11 +200,11 @@ class AdjacencyView implements ReadonlyMap<string, readonly GraphEdge[]> {
 
   constructor(
     private readonly graph: PackedGraph,
-    private readonly ids: string[],
+    private readonly ids: NodeIds,
     packed: number[],
     column: 0 | 1,
   ) {
-    const n = ids.length;
+    const n = ids.size;
     const m = packed.length / 4;
     const start = new Int32Array(n + 1);
     for (let i = 0; i < m; i++) start[packed[i * 4 + column]! + 1]!++;
@@ -232,14 +240,14 @@ class AdjacencyView implements ReadonlyMap<string, readonly GraphEdge[]> {
 
   get size(): number {
     let count = 0;
-    for (let v = 0; v < this.ids.length; v++) if (this.start[v + 1]! > this.start[v]!) count++;
+    for (let v = 0; v < this.ids.size; v++) if (this.start[v + 1]! > this.start[v]!) count++;
     return count;
   }
 
   *entries(): MapIterator<[string, readonly GraphEdge[]]> {
-    for (let v = 0; v < this.ids.length; v++) {
+    for (let v = 0; v < this.ids.size; v++) {
       const list = this.listAt(v);
-      if (list) yield [this.ids[v]!, list];
+      if (list) yield [this.ids.at(v), list];
     }
   }
 
@@ -257,5 +265,75 @@ class AdjacencyView implements ReadonlyMap<string, readonly GraphEdge[]> {
 
   forEach(fn: (value: readonly GraphEdge[], key: string, map: ReadonlyMap<string, readonly GraphEdge[]>) => void): void {
     for (const [id, list] of this.entries()) fn(list, id, this);
+  }
+}
+
+/**
+ * The graph's memory ids as saved: one string, cut into ids only when one is read, and a
+ * permutation in id order for lookups. A read-only Set of the ids, in saved order.
+ */
+class NodeIds implements ReadonlySet<string> {
+  private readonly starts: Uint32Array;
+
+  constructor(
+    private readonly text: string,
+    private readonly sorted: readonly number[],
+  ) {
+    let count = text === '' ? 0 : 1;
+    for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) count++;
+    const starts = new Uint32Array(count + 1);
+    let k = 1;
+    for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) starts[k++] = at + 1;
+    starts[count] = text.length + 1;
+    this.starts = starts;
+  }
+
+  get size(): number {
+    return this.starts.length - 1;
+  }
+
+  /** Id number `i`. */
+  at(i: number): string {
+    return this.text.slice(this.starts[i]!, this.starts[i + 1]! - 1);
+  }
+
+  /** The number of `id`, or `undefined` (a binary search; each probe cuts one id out). */
+  indexOf(id: string): number | undefined {
+    let lo = 0;
+    let hi = this.sorted.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const i = this.sorted[mid]!;
+      if (!(i < this.size)) return undefined;
+      const probe = this.at(i);
+      if (probe === id) return i;
+      if (id < probe) hi = mid - 1;
+      else lo = mid + 1;
+    }
+    return undefined;
+  }
+
+  has(id: string): boolean {
+    return this.indexOf(id) !== undefined;
+  }
+
+  *values(): SetIterator<string> {
+    for (let i = 0; i < this.size; i++) yield this.at(i);
+  }
+
+  keys(): SetIterator<string> {
+    return this.values();
+  }
+
+  *entries(): SetIterator<[string, string]> {
+    for (const id of this.values()) yield [id, id];
+  }
+
+  [Symbol.iterator](): SetIterator<string> {
+    return this.values();
+  }
+
+  forEach(fn: (value: string, key: string, set: ReadonlySet<string>) => void, thisArg?: unknown): void {
+    for (const id of this.values()) fn.call(thisArg, id, id, this);
   }
 }

@@ -265,17 +265,10 @@ function searchDoc(memory: Memory) {
  * (ties in MiniSearch's order), ranked as far as they are read.
  */
 function coordinate(results: PackedResults, expansions: ReadonlySet<string>): { counts: Int32Array; scores: Float64Array; order: LazyRanking } {
-  const counts = new Int32Array(results.length);
+  const counts = results.queryTermCounts(expansions);
   const scores = new Float64Array(results.length);
-  for (let i = 0; i < results.length; i++) {
-    counts[i] = results.queryTermCount(i, expansions);
-    scores[i] = results.raw[i]! * Math.max(1, counts[i]!);
-  }
-  const order = new LazyRanking(results.length, (a, b) => {
-    const d = scores[b]! - scores[a]!;
-    if (d) return d < 0;
-    return ranksBefore(results, a, b);
-  });
+  for (let i = 0; i < results.length; i++) scores[i] = results.raw[i]! * Math.max(1, counts[i]!);
+  const order = new LazyRanking(results.length, scores, (a, b) => ranksBefore(results, a, b));
   return { counts, scores, order };
 }
 
@@ -651,7 +644,7 @@ export class KeywordIndex {
             return type !== undefined && hinted.has(type) ? TYPE_HINT_BOOST : 1;
           };
     const numbering = new DocNumbering();
-    const first = this.run(specs, boostDocument, numbering);
+    const first = this.run(specs, boostDocument, numbering, expansions);
     const ranked = coordinate(first, expansions);
     /** The first `n` results of the first pass that pass the filters. */
     const firstHits = (n: number): SearchHit[] => {
@@ -693,21 +686,21 @@ export class KeywordIndex {
       firstAt[doc] = i;
       docs.push(doc);
     }
+    const moreCounts = more.queryTermCounts();
     for (let i = 0; i < more.length; i++) {
       const doc = more.docs[i]!;
       if (firstAt[doc] === -1) docs.push(doc);
       moreAt[doc] = i;
       score[doc]! += more.raw[i]!;
-      count[doc]! += more.queryTermCount(i);
+      count[doc]! += moreCounts[i]!;
     }
-    const final = new Float64Array(n);
-    for (const doc of docs) final[doc] = score[doc]! * Math.max(1, count[doc]!);
+    /** The final score of `docs[x]`. */
+    const final = new Float64Array(docs.length);
+    for (let x = 0; x < docs.length; x++) final[x] = score[docs[x]!]! * Math.max(1, count[docs[x]!]!);
     // Best first; ties: the first pass's results in its ranking, then feedback's own in its.
-    const ranking = new LazyRanking(docs.length, (x, y) => {
+    const ranking = new LazyRanking(docs.length, final, (x, y) => {
       const a = docs[x]!;
       const b = docs[y]!;
-      const d = final[b]! - final[a]!;
-      if (d) return d < 0;
       const fa = firstAt[a]!;
       const fb = firstAt[b]!;
       if (fa !== -1 && fb !== -1) {
@@ -726,13 +719,14 @@ export class KeywordIndex {
     const out: SearchHit[] = [...kept];
     let scale: number | undefined;
     for (let k = 0; k < ranking.length && out.length < opts.limit; k++) {
-      const doc = docs[ranking.at(k)!]!;
+      const x = ranking.at(k)!;
+      const doc = docs[x]!;
       const id = (firstAt[doc] !== -1 ? first : more).id(doc);
       if (!passes(id)) continue;
       // Scaled against the best result that passes the filters, as if only those were ranked.
-      scale ??= final[doc]! > 0 ? (floor * 0.999) / final[doc]! : 0;
+      scale ??= final[x]! > 0 ? (floor * 0.999) / final[x]! : 0;
       if (seen.has(id)) continue;
-      out.push({ id, score: final[doc]! * scale, terms: firstAt[doc] !== -1 ? first.terms(firstAt[doc]!) : [] });
+      out.push({ id, score: final[x]! * scale, terms: firstAt[doc] !== -1 ? first.terms(firstAt[doc]!) : [] });
     }
     return out;
   }
@@ -741,8 +735,8 @@ export class KeywordIndex {
    * The OR query of `specs`, unfiltered, from the packed postings (MiniSearch's own search if
    * its internals are not as expected).
    */
-  private run(specs: TermSpec[], boostDocument: ((id: string) => number) | undefined, numbering: DocNumbering): PackedResults {
-    const packed = searchPacked(this.search, specs, { boost: FIELD_BOOSTS, bm25: BM25, maxFuzzy: 2, boostDocument });
+  private run(specs: TermSpec[], boostDocument: ((id: string) => number) | undefined, numbering: DocNumbering, uncounted?: ReadonlySet<string>): PackedResults {
+    const packed = searchPacked(this.search, specs, { boost: FIELD_BOOSTS, bm25: BM25, maxFuzzy: 2, boostDocument, uncounted });
     if (packed) return packed;
     return packResults(
       this.search.search({ combineWith: 'OR', queries: specs.map((s) => ({ queries: [s.term], prefix: s.prefix, fuzzy: s.fuzzy, boostTerm: () => s.boost })) } as never, {

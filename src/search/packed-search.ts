@@ -40,6 +40,11 @@ export interface PackedSearchOptions {
   boostDocument?: ((id: string) => number) | undefined;
   /** Documents to keep (default: all; a caller that reads only the head can filter as it reads). */
   filter?: ((id: string) => boolean) | undefined;
+  /**
+   * Query terms that {@link PackedResults.queryTermCounts} will be asked to leave out
+   * (passing this very set): they are then counted while scoring.
+   */
+  uncounted?: ReadonlySet<string> | undefined;
 }
 
 /** Default weights of prefix and fuzzy matches (MiniSearch's). */
@@ -65,6 +70,8 @@ export interface PackedResults {
   queryTerms(i: number): string[];
   /** How many query terms matched result `i`, not counting those in `except`. */
   queryTermCount(i: number, except?: ReadonlySet<string>): number;
+  /** {@link queryTermCount} of every result, in one pass. */
+  queryTermCounts(except?: ReadonlySet<string>): Int32Array;
   /** The indexed terms that matched result `i` (prefix and fuzzy variants included). */
   terms(i: number): string[];
 }
@@ -147,17 +154,6 @@ class BitSets {
     return this.blocks[block]!;
   }
 
-  /** Adds `v` to `doc`'s set; true when it was not there. */
-  add(doc: number, v: number): boolean {
-    const block = v >>> 5;
-    while (this.blocks.length <= block) this.blocks.push(new Uint32Array(this.documents));
-    const bit = 1 << (v & 31);
-    const words = this.blocks[block]!;
-    if ((words[doc]! & bit) !== 0) return false;
-    words[doc] = words[doc]! | bit;
-    return true;
-  }
-
   /** How many of `doc`'s values are in `mask` (a bit set of values, as `maskOf` makes). */
   countIn(doc: number, mask: Uint32Array): number {
     let count = 0;
@@ -230,6 +226,8 @@ export function searchPacked(ms: MiniSearch, specs: readonly TermSpec[], options
   // Query terms are numbered in the order they are searched, so ascending is MiniSearch's order.
   const docQueryTerms = new BitSets(n);
   const quality = new Int32Array(n);
+  /** Per document: how many of the query terms it matched are in `options.uncounted`. */
+  const uncounted = new Int32Array(options.uncounted ? n : 0);
   const docDerived = new BitSets(n);
 
   /**
@@ -306,10 +304,18 @@ export function searchPacked(ms: MiniSearch, specs: readonly TermSpec[], options
       queryTermIndex.set(term, q);
       queryTermNames.push(term);
     }
-    for (const doc of termTouched) {
+    const queryWords = docQueryTerms.words(q);
+    const queryBit = 1 << (q & 31);
+    const uncountedTerm = options.uncounted?.has(term) === true;
+    for (let t = 0; t < termTouched.length; t++) {
+      const doc = termTouched[t]!;
       score[doc]! += termScore[doc]!;
       termScore[doc] = 0;
-      if (docQueryTerms.add(doc, q)) quality[doc]!++;
+      if ((queryWords[doc]! & queryBit) === 0) {
+        queryWords[doc] = queryWords[doc]! | queryBit;
+        quality[doc]!++;
+        if (uncountedTerm) uncounted[doc]!++;
+      }
       if (seen[doc] === 0) {
         seen[doc] = 1;
         touched.push(doc);
@@ -354,6 +360,17 @@ export function searchPacked(ms: MiniSearch, specs: readonly TermSpec[], options
         exceptMask = maskOf(queryTermNames.flatMap((t, q) => (except.has(t) ? [q] : [])));
       }
       return quality[doc]! - docQueryTerms.countIn(doc, exceptMask);
+    },
+    queryTermCounts: (except) => {
+      const counts = new Int32Array(kept.length);
+      // The set counted as the documents were scored needs no second look at them.
+      const counted = except !== undefined && except === options.uncounted;
+      const mask = !counted && except && except.size > 0 ? maskOf(queryTermNames.flatMap((t, q) => (except.has(t) ? [q] : []))) : undefined;
+      for (let i = 0; i < kept.length; i++) {
+        const doc = kept[i]!;
+        counts[i] = counted ? quality[doc]! - uncounted[doc]! : mask ? quality[doc]! - docQueryTerms.countIn(doc, mask) : quality[doc]!;
+      }
+      return counts;
     },
     terms: (i) => docDerived.values(kept[i]!).map((t) => derivedNames[t]!),
   };
@@ -465,6 +482,7 @@ export function packResults(results: readonly SearchResult[], numbering: DocNumb
     key: Float64Array.from(results, (r) => r.score),
     queryTerms: (i) => results[i]!.queryTerms,
     queryTermCount: (i, except) => results[i]!.queryTerms.filter((t) => !except?.has(t)).length,
+    queryTermCounts: (except) => Int32Array.from(results, (r) => r.queryTerms.filter((t) => !except?.has(t)).length),
     terms: (i) => results[i]!.terms,
   };
 }

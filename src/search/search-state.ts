@@ -80,28 +80,17 @@ export class LazyIdMap extends Map<string, number> {
     this.#shortIds = saved.shortIds;
   }
 
-  /** Compares `id` with saved id number `i` (-1, 0, 1), without slicing it out. */
-  #compare(id: string, i: number): number {
-    const text = this.#text!;
-    const start = i === 0 ? 0 : this.#ends[i - 1]!;
-    const length = this.#ends[i]! - start;
-    const n = Math.min(id.length, length);
-    for (let k = 0; k < n; k++) {
-      const d = id.charCodeAt(k) - text.charCodeAt(start + k);
-      if (d !== 0) return d < 0 ? -1 : 1;
-    }
-    return id.length === length ? 0 : id.length < length ? -1 : 1;
-  }
-
   #lookup(id: string): number | undefined {
     if (this.#changes.has(id)) return this.#changes.get(id);
+    const text = this.#text!;
+    const ends = this.#ends;
     let lo = 0;
-    let hi = this.#ends.length - 1;
+    let hi = ends.length - 1;
     while (lo <= hi) {
       const mid = (lo + hi) >>> 1;
-      const c = this.#compare(id, mid);
-      if (c === 0) return this.#shortIds[mid];
-      if (c < 0) hi = mid - 1;
+      const probe = text.slice(mid === 0 ? 0 : ends[mid - 1]!, ends[mid]!);
+      if (probe === id) return this.#shortIds[mid];
+      if (id < probe) hi = mid - 1;
       else lo = mid + 1;
     }
     return undefined;
