@@ -76,7 +76,7 @@ export interface QueryPlan {
 
 function termsOf(word: string): string[] {
   const t = processTerm(word);
-  return t === null ? [] : Array.isArray(t) ? t : [t];
+  return t === null ? [] : typeof t === 'string' ? [t] : [...t];
 }
 
 const GROUPS: readonly (readonly string[])[] = THESAURUS.map((group) => [...new Set(group.flatMap(termsOf))]);

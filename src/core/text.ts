@@ -69,7 +69,8 @@ const SPLIT = /[^\p{L}\p{N}\p{M}']+/u;
 export function tokenize(text: string): string[] {
   const out: string[] = [];
   for (const raw of text.split(SPLIT)) {
-    const word = raw.replace(/^'+|'+$/g, '');
+    // Most words have no apostrophe at either end: skip the replace for them.
+    const word = raw.charCodeAt(0) === 39 || raw.charCodeAt(raw.length - 1) === 39 ? raw.replace(/^'+|'+$/g, '') : raw;
     if (word !== '') out.push(word);
   }
   return out;
@@ -97,7 +98,20 @@ export function stem(word: string): string {
  * processTerm('the') // null
  * processTerm('bought') // 'bui' (as 'buy')
  */
-export function processTerm(word: string): string | string[] | null {
+export function processTerm(word: string): string | readonly string[] | null {
+  let terms = termCache.get(word);
+  if (terms === undefined) {
+    terms = processWord(word);
+    if (termCache.size > 200_000) termCache.clear();
+    termCache.set(word, terms);
+  }
+  return terms;
+}
+
+/** processTerm's results by raw word: a rebuild meets the same words over and over. */
+const termCache = new Map<string, string | readonly string[] | null>();
+
+function processWord(word: string): string | string[] | null {
   const parts = word.length > 3 && /[a-z][A-Z]/.test(word) ? splitCamel(word) : undefined;
   const folded = word.toLowerCase().replace(/'s$/, '').replace(/'/g, '');
   const lower = IRREGULAR_BASE.get(folded) ?? folded;
@@ -127,8 +141,8 @@ export function analyze(text: string): string[] {
   for (const word of tokenize(text)) {
     const t = processTerm(word);
     if (t === null) continue;
-    if (Array.isArray(t)) out.push(...t);
-    else out.push(t);
+    if (typeof t === 'string') out.push(t);
+    else out.push(...t);
   }
   return out;
 }

@@ -94,4 +94,18 @@ describe('extractWikilinks', () => {
       { numRuns: 300 },
     );
   });
+
+  it('answers the same without the parse when code sits only in paragraphs without a link (property)', () => {
+    const fragment = fc.constantFrom('word', '[[a-abcdef]]', '[[b-abcdef]]', '`', '`code`', '`[[c-abcdef]]`', '    ', '\t', '\n', '\n\n', '\n    ', '\n- ', '\n> ', ' ');
+    fc.assert(
+      fc.property(fc.array(fragment, { maxLength: 16 }), (parts) => {
+        const body = parts.join('');
+        expect(extractWikilinks(body)).toEqual(extractWikilinks(`${body}\n\n<!-- forced parse -->`));
+      }),
+      { numRuns: 500 },
+    );
+    // A code span never crosses a blank line; a link in the next paragraph is read without a parse.
+    expect(extractWikilinks('See `x` here.\n\nThen [[a-abcdef]].')).toEqual(['a-abcdef']);
+    expect(extractWikilinks('`a\n[[a-abcdef]]\nb`')).toEqual([]);
+  });
 });

@@ -16,6 +16,34 @@ const WIKILINK = /\[\[([^[\]\n]+)\]\]/g;
 
 const MAY_HOLD_LITERALS = /[`<\t]|~~~| {4}/;
 
+/** Marks of a construct that can span blank lines (fenced code, HTML blocks): any in the body counts. */
+const MAY_SPAN_PARAGRAPHS = /```|~~~|</;
+
+/**
+ * True when a `[[link]]` of `body` may sit in code or HTML. Code spans and indented code
+ * need a backtick, a tab or four spaces in the paragraph the link is in (a code span never
+ * crosses a blank line); fences and HTML blocks can, so those count anywhere. Memories
+ * often mention `code` in one paragraph and link in another: no parse for them.
+ */
+function mayHoldLiteralLink(body: string): boolean {
+  if (!MAY_HOLD_LITERALS.test(body)) return false;
+  if (MAY_SPAN_PARAGRAPHS.test(body)) return true;
+  for (const match of body.matchAll(WIKILINK)) {
+    const blank = /\n[ \t]*\n/g;
+    let start = 0;
+    let end = body.length;
+    for (let m = blank.exec(body); m !== null; m = blank.exec(body)) {
+      if (m.index + m[0].length <= match.index) start = m.index + m[0].length;
+      else if (m.index >= match.index) {
+        end = m.index;
+        break;
+      }
+    }
+    if (MAY_HOLD_LITERALS.test(body.slice(start, end))) return true;
+  }
+  return false;
+}
+
 /** Node types whose text is literal (code, raw HTML): links inside them are not links. */
 const LITERAL_TYPES = new Set(['code', 'inlineCode', 'html']);
 
@@ -57,7 +85,7 @@ export function extractWikilinks(body: string): string[] {
   // (the slow part: ~0.5 ms a body) would exclude nothing. Indented code always needs
   // four spaces or a tab, whatever container (list, quote) it sits in.
   // Without require(esm) (Node < 20.19) there is no parser: links in code then count too.
-  const parser = MAY_HOLD_LITERALS.test(body) ? loadMarkdownParser() : undefined;
+  const parser = mayHoldLiteralLink(body) ? loadMarkdownParser() : undefined;
   const ranges = parser ? literalRanges(parser.parse(body)) : [];
   const ids: string[] = [];
   const seen = new Set<string>();

@@ -8,6 +8,7 @@
  * on first read (doc-table.ts), and the search tree in its own file, loaded on the first
  * query, whose postings unpack term by term (search-state.ts).
  */
+import * as crypto from 'node:crypto';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -146,7 +147,8 @@ const MINISEARCH_OPTIONS = {
   idField: 'id',
   storeFields: [] as string[],
   tokenize: (text: string) => tokenize(text),
-  processTerm: (term: string) => processTerm(term),
+  // A shared, cached array for some words: MiniSearch only iterates it.
+  processTerm: (term: string) => processTerm(term) as string | string[] | null,
   autoVacuum: false,
 };
 
@@ -195,13 +197,20 @@ export const DEFAULT_SEARCH: Required<Omit<SearchOptions, 'types' | 'tags' | 'sc
   feedback: true,
 };
 
+/** `crypto.hash` (Node ≥ 20.12): one call, no Hash object; a rebuild hashes 20,000 texts. */
+const oneShotHash = (crypto as { hash?: (algorithm: string, data: string, encoding: 'hex') => string }).hash;
+
 function sha1(text: string): string {
-  return createHash('sha1').update(text).digest('hex');
+  return oneShotHash ? oneShotHash('sha1', text, 'hex') : createHash('sha1').update(text).digest('hex');
 }
 
 /** Hash of what a memory says, ignoring metadata: equal keys mean identical content. */
 export function contentKeyOf(memory: Pick<Memory, 'type' | 'summary' | 'body'>): string {
-  return sha1(`${memory.type}\n${memory.summary.trim().toLowerCase()}\n${normalizeBody(memory.body)}`);
+  return contentKeyFor(memory, normalizeBody(memory.body));
+}
+
+function contentKeyFor(memory: Pick<Memory, 'type' | 'summary'>, normalizedBody: string): string {
+  return sha1(`${memory.type}\n${memory.summary.trim().toLowerCase()}\n${normalizedBody}`);
 }
 
 function toDoc(memory: Memory, file: string, links: string[]): IndexedDoc {
@@ -224,7 +233,7 @@ function toDoc(memory: Memory, file: string, links: string[]): IndexedDoc {
     session: memory.source.session,
     files: memory.source.files,
     links: links.length > 0 ? links : undefined,
-    contentKey: contentKeyOf(memory),
+    contentKey: contentKeyFor(memory, body),
     bodyLength: body.length,
     preview: body.slice(0, 240),
     file,
@@ -238,8 +247,12 @@ function toDoc(memory: Memory, file: string, links: string[]): IndexedDoc {
 export function fullText(memory: Pick<Memory, 'summary' | 'body'>): string {
   const flat = (s: string) => s.replace(/\s+/g, ' ').trim();
   const summary = flat(memory.summary);
-  const body = flat(memory.body);
-  return body.startsWith(summary.replace(/…$/, '')) ? body : `${summary} ${body}`.trim();
+  const wanted = summary.replace(/…$/, '');
+  // Whitespace aside, does the body start with the summary? Its head says (a rebuild would
+  // otherwise rewrite every body); the text is only tokenized, so it keeps its whitespace.
+  let head = flat(memory.body.slice(0, 2 * wanted.length + 64));
+  if (head.length < wanted.length) head = flat(memory.body);
+  return head.startsWith(wanted) ? memory.body : `${summary} ${memory.body}`;
 }
 
 function searchDoc(memory: Memory) {
@@ -270,6 +283,18 @@ function coordinate(results: PackedResults, expansions: ReadonlySet<string>): { 
   for (let i = 0; i < results.length; i++) scores[i] = results.raw[i]! * Math.max(1, counts[i]!);
   const order = new LazyRanking(results.length, scores, (a, b) => ranksBefore(results, a, b));
   return { counts, scores, order };
+}
+
+/**
+ * The term data of a search tree by term, for addAnalyzed (valid for as long as the tree
+ * lives: nothing here ever vacuums or removes, the only ways a term's data leaves a tree).
+ */
+const termCaches = new WeakMap<MiniSearch, NonNullable<Parameters<typeof addAnalyzed>[2]>>();
+
+function termCacheOf(ms: MiniSearch): NonNullable<Parameters<typeof addAnalyzed>[2]> {
+  let cache = termCaches.get(ms);
+  if (!cache) termCaches.set(ms, (cache = new Map()));
+  return cache;
 }
 
 function removeStaleSearchFiles(dir: string, keep: string): void {
@@ -345,10 +370,9 @@ export class KeywordIndex {
       } catch {
         loaded = undefined;
       }
-      const terms = new Map();
       for (const [id, doc] of loaded ? this.journal : []) {
         if (loaded!.has(id)) loaded!.discard(id);
-        if (doc && !addAnalyzed(loaded!, doc, terms)) {
+        if (doc && !addAnalyzed(loaded!, doc, termCacheOf(loaded!))) {
           loaded = undefined; // another MiniSearch: rebuild, below
           break;
         }
@@ -376,16 +400,13 @@ export class KeywordIndex {
    * never needs to load the tree.
    */
   private changeSearch(id: string, doc: SearchDoc | undefined): void {
-    // A saved tree gets the memory through the journal, analysed once for both.
-    const analyzed = doc && this.searchFile !== undefined ? analyzeDocument(doc, ANALYZER) : undefined;
+    // Analysed once, for the tree and for the journal (when the tree is saved).
+    const analyzed = doc ? analyzeDocument(doc, ANALYZER) : undefined;
     if (this.searchIndex) {
       if (this.searchIndex.has(id)) this.searchIndex.discard(id);
-      // A loaded tree keeps its terms packed (addAnalyzed); a fresh build holds Maps.
-      if (analyzed) {
-        if (!addAnalyzed(this.searchIndex, analyzed)) this.searchIndex.add(doc!);
-      } else if (doc) {
-        this.searchIndex.add(doc);
-      }
+      // addAnalyzed keeps a loaded tree's terms packed, and finds each term of a build in the
+      // cache rather than walking the radix tree for every word of every memory.
+      if (analyzed && !addAnalyzed(this.searchIndex, analyzed, termCacheOf(this.searchIndex))) this.searchIndex.add(doc!);
     }
     if (this.searchFile !== undefined) this.journal.set(id, analyzed);
     this.dirty = true;

@@ -489,7 +489,7 @@ export interface Analyzer {
   fields: readonly string[];
   idField: string;
   tokenize: (text: string, field?: string) => string[];
-  processTerm: (term: string, field?: string) => string | string[] | null | undefined | false;
+  processTerm: (term: string, field?: string) => string | readonly string[] | null | undefined | false;
 }
 
 /**
@@ -508,8 +508,11 @@ export function analyzeDocument(doc: Record<string, unknown>, analyzer: Analyzer
     const terms: string[] = [];
     for (const token of tokens) {
       const processed = analyzer.processTerm(token, field);
-      if (Array.isArray(processed)) terms.push(...processed);
-      else if (processed) terms.push(processed);
+      if (typeof processed === 'string') {
+        if (processed !== '') terms.push(processed);
+      } else if (processed) {
+        terms.push(...processed);
+      }
     }
     return { unique: new Set(tokens).size, terms };
   });
