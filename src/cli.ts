@@ -4,10 +4,16 @@
  * place that turns errors into messages and exit codes.
  */
 import { readFileSync, realpathSync } from 'node:fs';
+import nodeModule from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { CortexError, ISSUES_URL, InternalError, UsageError } from './errors.js';
 import { commandHelp, parseInvocation, type CommandDef, type IO } from './term/args.js';
 import { painter, shouldColor } from './term/color.js';
+
+// Node ≥ 22.1 keeps compiled code of the modules a command loads on disk (os.tmpdir()), so
+// that the next run skips compiling them; a no-op on Node 20, and never an error (a cache
+// that cannot be written is simply not used; NODE_DISABLE_COMPILE_CACHE=1 turns it off).
+(nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.();
 
 interface Entry {
   summary: string;

@@ -297,6 +297,39 @@ function termCacheOf(ms: MiniSearch): NonNullable<Parameters<typeof addAnalyzed>
   return cache;
 }
 
+/**
+ * The second ranking's documents: the first pass's results in their order, then those only
+ * feedback found, in its order, with the final score of each (`final[x]` is `docs[x]`'s) and
+ * where each document is in either pass (-1: not there). Its own function: V8 compiles a
+ * function with a hot loop while it runs, and a small one costs little to compile.
+ */
+function mergeFeedback(first: PackedResults, firstCounts: Int32Array, more: PackedResults): { docs: number[]; final: Float64Array; firstAt: Int32Array; moreAt: Int32Array } {
+  const n = Math.max(first.documents, more.documents);
+  const score = new Float64Array(n);
+  const count = new Int32Array(n);
+  const firstAt = new Int32Array(n).fill(-1);
+  const moreAt = new Int32Array(n).fill(-1);
+  const docs: number[] = [];
+  for (let i = 0; i < first.length; i++) {
+    const doc = first.docs[i]!;
+    score[doc] = first.raw[i]!;
+    count[doc] = firstCounts[i]!;
+    firstAt[doc] = i;
+    docs.push(doc);
+  }
+  const moreCounts = more.queryTermCounts();
+  for (let i = 0; i < more.length; i++) {
+    const doc = more.docs[i]!;
+    if (firstAt[doc] === -1) docs.push(doc);
+    moreAt[doc] = i;
+    score[doc]! += more.raw[i]!;
+    count[doc]! += moreCounts[i]!;
+  }
+  const final = new Float64Array(docs.length);
+  for (let x = 0; x < docs.length; x++) final[x] = score[docs[x]!]! * Math.max(1, count[docs[x]!]!);
+  return { docs, final, firstAt, moreAt };
+}
+
 function removeStaleSearchFiles(dir: string, keep: string): void {
   const now = Date.now();
   const others: { name: string; mtimeMs: number }[] = [];
@@ -692,32 +725,7 @@ export class KeywordIndex {
       boostDocument,
       numbering,
     );
-    // The second ranking, by document number: the first pass's results in their order, then
-    // those only feedback found, in its order (ties keep that order).
-    const n = Math.max(first.documents, more.documents);
-    const score = new Float64Array(n);
-    const count = new Int32Array(n);
-    const firstAt = new Int32Array(n).fill(-1);
-    const moreAt = new Int32Array(n).fill(-1);
-    const docs: number[] = [];
-    for (let i = 0; i < first.length; i++) {
-      const doc = first.docs[i]!;
-      score[doc] = first.raw[i]!;
-      count[doc] = ranked.counts[i]!;
-      firstAt[doc] = i;
-      docs.push(doc);
-    }
-    const moreCounts = more.queryTermCounts();
-    for (let i = 0; i < more.length; i++) {
-      const doc = more.docs[i]!;
-      if (firstAt[doc] === -1) docs.push(doc);
-      moreAt[doc] = i;
-      score[doc]! += more.raw[i]!;
-      count[doc]! += moreCounts[i]!;
-    }
-    /** The final score of `docs[x]`. */
-    const final = new Float64Array(docs.length);
-    for (let x = 0; x < docs.length; x++) final[x] = score[docs[x]!]! * Math.max(1, count[docs[x]!]!);
+    const { docs, final, firstAt, moreAt } = mergeFeedback(first, ranked.counts, more);
     // Best first; ties: the first pass's results in its ranking, then feedback's own in its.
     const ranking = new LazyRanking(docs.length, final, (x, y) => {
       const a = docs[x]!;

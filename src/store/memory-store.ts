@@ -43,6 +43,8 @@ export interface MemoryFileScan {
   mtimes: Float64Array;
 }
 
+const NO_THROW = { throwIfNoEntry: false } as const;
+
 /** Stats every memory file of a tier (see {@link MemoryFileScan}); a missing directory has none. */
 export function scanMemoryFiles(paths: TierPaths): MemoryFileScan {
   const dir = paths.memoriesDir.endsWith(sep) ? paths.memoriesDir : paths.memoriesDir + sep;
@@ -64,8 +66,8 @@ export function scanMemoryFiles(paths: TierPaths): MemoryFileScan {
       if (!name.endsWith('.md') || name.charCodeAt(0) === 46 /* . */) continue;
       // lstat: cheaper than stat (no link to follow); a symlinked memory is stat'ed through.
       const target = previousDir ? name : dir + name;
-      let st = lstatSync(target, { throwIfNoEntry: false });
-      if (st?.isSymbolicLink()) st = statSync(target, { throwIfNoEntry: false });
+      let st = lstatSync(target, NO_THROW);
+      if (st !== undefined && !st.isFile()) st = st.isSymbolicLink() ? statSync(target, NO_THROW) : undefined;
       if (!st || !st.isFile()) continue;
       sizes[names.length] = st.size;
       mtimes[names.length] = st.mtimeMs;
