@@ -91,9 +91,40 @@ export class StringColumn {
     if (row === this.rows) this.rows++;
   }
 
-  /** The values of `rows`, saved. */
+  /**
+   * The values of `rows`, saved. Runs of consecutive loaded rows are copied as one slice of
+   * the loaded text, so saving after a small change costs a few slices, not one per row.
+   */
   saveRows(rows: readonly number[]): SavedStrings {
-    return StringColumn.save(rows.map((r) => this.at(r)));
+    const parts: string[] = [];
+    const ends = new Uint32Array(rows.length);
+    const loaded = this.ends.length;
+    let end = 0;
+    let runFrom = -1;
+    let runTo = -1;
+    const flush = () => {
+      if (runFrom >= 0) parts.push(this.text.slice(runFrom === 0 ? 0 : this.ends[runFrom - 1]!, this.ends[runTo]!));
+      runFrom = -1;
+    };
+    for (let i = 0; i < rows.length; i++) {
+      const row = rows[i]!;
+      if (row < loaded && this.changed[row] === undefined) {
+        if (runFrom >= 0 && row === runTo + 1) runTo = row;
+        else {
+          flush();
+          runFrom = runTo = row;
+        }
+        end += this.ends[row]! - (row === 0 ? 0 : this.ends[row - 1]!);
+      } else {
+        flush();
+        const value = this.at(row);
+        parts.push(value);
+        end += value.length;
+      }
+      ends[i] = end;
+    }
+    flush();
+    return { text: parts.join(''), ends };
   }
 }
 

@@ -22,7 +22,7 @@ const op = fc.oneof(
 describe('DocTable', () => {
   it('behaves like a Map of records through sets, deletes and save/load round trips', () => {
     fc.assert(
-      fc.property(fc.array(op, { maxLength: 30 }), (ops) => {
+      fc.property(fc.array(op, { maxLength: 30, size: 'max' }), (ops) => {
         let table = new DocTable();
         const model = new Map<string, IndexedDoc>();
         for (const o of ops) {

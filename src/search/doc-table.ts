@@ -134,11 +134,28 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
     const parts: Uint8Array[] = [];
     const ends = new Uint32Array(rows.length);
     let end = 0;
+    // Consecutive loaded records are copied as one block.
+    let blockFrom = -1;
+    let blockTo = -1;
     rows.forEach((row, i) => {
-      const record = this.recordBytes(row);
-      parts.push(record);
-      ends[i] = end += record.length;
+      const loaded = !this.fresh.has(row) && row < this.jsonEnds.length;
+      const start = row === 0 ? 0 : this.jsonEnds[row - 1]!;
+      if (loaded && blockFrom >= 0 && start === blockTo) {
+        blockTo = this.jsonEnds[row]!;
+      } else {
+        if (blockFrom >= 0) parts.push(this.records.subarray(blockFrom, blockTo));
+        blockFrom = -1;
+        if (loaded) {
+          blockFrom = start;
+          blockTo = this.jsonEnds[row]!;
+        } else {
+          parts.push(this.recordBytes(row));
+        }
+      }
+      end += loaded ? this.jsonEnds[row]! - start : parts[parts.length - 1]!.length;
+      ends[i] = end;
     });
+    if (blockFrom >= 0) parts.push(this.records.subarray(blockFrom, blockTo));
     const saved: SavedDocs = {
       ids: rows.map((row) => this.ids[row]!),
       types: this.types.saveRows(rows),

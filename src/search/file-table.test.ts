@@ -22,7 +22,7 @@ const op = fc.oneof(
 describe('FileTable', () => {
   it('behaves like a Map of file entries through sets, touches, deletes, listings and save/load round trips', () => {
     fc.assert(
-      fc.property(fc.array(op, { maxLength: 40 }), (ops) => {
+      fc.property(fc.array(op, { maxLength: 40, size: 'max' }), (ops) => {
         let table = new FileTable();
         const model = new Map<string, FileEntry>();
         let lastListing: string[] = [];

@@ -78,6 +78,8 @@ export class FileTable {
   private live = 0;
   /** The row after the one last found: where the next name of a listing usually is. */
   private next = 0;
+  /** Lookups whose guess failed since the table was loaded. */
+  misses = 0;
   /** Rows in the order of the last listing ({@link listed}), for the saved order. */
   private order: number[] | undefined;
 
@@ -112,6 +114,7 @@ export class FileTable {
       this.next = guess + 1;
       return guess;
     }
+    this.misses++;
     if (!this.rows) {
       this.rows = new Map();
       for (let row = 0; row < this.names.length; row++) if (!this.deleted.has(row)) this.rows.set(this.names.at(row), row);

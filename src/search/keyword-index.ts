@@ -504,7 +504,8 @@ export class KeywordIndex {
     const files = this.files;
     const known = files.rowCount;
     const seen = new Uint8Array(known);
-    const order: number[] = [];
+    /** The row of each listed file (-1 until known): the table is saved in listing order. */
+    const rowAt = new Int32Array(scan.names.length).fill(-1);
     /** Listing positions of new files and of files whose size or mtime changed. */
     const changed: number[] = [];
     for (let i = 0; i < scan.names.length; i++) {
@@ -514,7 +515,7 @@ export class KeywordIndex {
         continue;
       }
       seen[row] = 1;
-      order.push(row);
+      rowAt[i] = row;
       if (files.sizeAt(row) === scan.sizes[i] && files.mtimeAt(row) === scan.mtimes[i]) {
         const problems = files.diagnosticsAt(row);
         if (problems) report.diagnostics.push(...problems);
@@ -555,7 +556,7 @@ export class KeywordIndex {
       }
       report.diagnostics.push(...read.diagnostics);
       files.set(name, fileEntry);
-      if (row < 0) order.push(files.rowOf(name));
+      if (row < 0) rowAt[i] = files.rowOf(name);
       this.dirty = true;
     }
     for (let row = 0; row < known; row++) {
@@ -570,7 +571,10 @@ export class KeywordIndex {
       files.delete(name);
       this.dirty = true;
     }
-    files.listed(order);
+    files.listed(Array.from(rowAt).filter((row) => row >= 0));
+    // Saved in another order than the directory lists (another machine, an older cache):
+    // save once in this order, so that the next runs find every file at its guess.
+    if (files.misses > Math.max(16, known >>> 4)) this.dirty = true;
     // In file order, whatever order the directory listed them in.
     report.diagnostics.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
     return report;
