@@ -124,10 +124,6 @@ export class FileTable {
     return row;
   }
 
-  has(name: string): boolean {
-    return this.rowOf(name) >= 0;
-  }
-
   nameAt(row: number): string | undefined {
     return row >= this.names.length || this.deleted.has(row) ? undefined : this.names.at(row);
   }

@@ -9,7 +9,6 @@
  * query, whose postings unpack term by term (search-state.ts).
  */
 import * as crypto from 'node:crypto';
-import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
@@ -155,7 +154,7 @@ const MINISEARCH_OPTIONS = {
 /** The analysis of MINISEARCH_OPTIONS, for the journal (see search-state.ts). */
 const ANALYZER: Analyzer = { fields: FIELDS, idField: 'id', tokenize: MINISEARCH_OPTIONS.tokenize, processTerm: MINISEARCH_OPTIONS.processTerm };
 
-const OPTIONS_HASH = createHash('sha1')
+const OPTIONS_HASH = crypto.createHash('sha1')
   .update(JSON.stringify({ fields: FIELDS, analysis: 'porter+stop+camel+irregular/v2', text: 'summary+body/v1' }))
   .digest('hex')
   .slice(0, 12);
@@ -201,7 +200,7 @@ export const DEFAULT_SEARCH: Required<Omit<SearchOptions, 'types' | 'tags' | 'sc
 const oneShotHash = (crypto as { hash?: (algorithm: string, data: string, encoding: 'hex') => string }).hash;
 
 function sha1(text: string): string {
-  return oneShotHash ? oneShotHash('sha1', text, 'hex') : createHash('sha1').update(text).digest('hex');
+  return oneShotHash ? oneShotHash('sha1', text, 'hex') : crypto.createHash('sha1').update(text).digest('hex');
 }
 
 /** Hash of what a memory says, ignoring metadata: equal keys mean identical content. */
@@ -615,7 +614,7 @@ export class KeywordIndex {
     if (!this.dirty) return;
     const newTree = this.searchFile === undefined || this.journal.size > JOURNAL_LIMIT;
     if (newTree) {
-      const name = `index-search-${randomBytes(6).toString('hex')}.v8`;
+      const name = `index-search-${crypto.randomBytes(6).toString('hex')}.v8`;
       writeFileAtomic(join(paths.cacheDir, name), saveSearchState(this.search));
       this.searchFile = name;
       this.journal.clear();
