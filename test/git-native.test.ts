@@ -486,7 +486,8 @@ describe('repository states', () => {
     ok(repo.git(['checkout', '-q', '--detach', 'main']));
     const detached = await mem(repo, 'Detached HEAD memories record a commit but no branch');
     const text = repo.read(memoryFile(detached));
-    expect(text).toMatch(/commit: [0-9a-f]{12}/);
+    // An all-digit hash is quoted, or YAML would read a number.
+    expect(text).toMatch(/commit: "?[0-9a-f]{12}"?\n/);
     expect(text).not.toContain('branch:');
     const r = json<{ results: { id: string; ref?: { merged: boolean } }[] }>(repo.cortex(['recall', 'job queue', '--branch', 'feature', '--json']));
     expect(r.results[0]).toMatchObject({ id: f, ref: { merged: false } });

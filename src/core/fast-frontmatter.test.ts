@@ -37,6 +37,14 @@ describe('fastFrontmatter', () => {
     expect(fast?.body).toBe('Body\n');
   });
 
+  it('steps aside for a plain number where source keeps an identifier', () => {
+    const head = '---\nid: a-abcdef\nsource:\n  kind: manual\n';
+    expect(fastFrontmatter(`${head}  commit: 0123456\n---\n`)).toBeUndefined();
+    expect(fastFrontmatter(`${head}  session: 42\n---\n`)).toBeUndefined();
+    expect(fastFrontmatter(`${head}  commit: "0123456"\n---\n`)?.data).toEqual({ id: 'a-abcdef', source: { kind: 'manual', commit: '0123456' } });
+    expect(fastFrontmatter('---\nid: a-abcdef\nother:\n  commit: 42\n---\n')?.data).toEqual({ id: 'a-abcdef', other: { commit: 42 } });
+  });
+
   it('agrees with yaml, or steps aside, on arbitrary key/value lines (property)', () => {
     const line = fc.tuple(fc.constantFrom('id', 'summary', 'tags', 'priority', 'x'), fc.oneof(fc.string({ maxLength: 30 }), fc.string({ maxLength: 12, unit: 'binary' }))).map(([k, v]) => `${k}: ${v.replace(/\n/g, ' ')}`);
     fc.assert(

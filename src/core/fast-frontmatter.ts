@@ -28,6 +28,10 @@ const FALSES = new Set(['false', 'False', 'FALSE']);
 const INDICATOR_START = /^[-?:,[\]{}#&*!|>'"%@`]/;
 
 const FALLBACK = Symbol('fallback');
+// `source.session`, `source.branch` and `source.commit` are identifiers: YAML would read a
+// plain `0123456` or `1234e56` as a number and lose its text. The full parser keeps their
+// source text (memory-format.ts), so a number there steps aside.
+const IDENTIFIER_KEYS = new Set(['session', 'branch', 'commit']);
 // Characters YAML treats differently from JavaScript (control characters, unicode line
 // separators, BOM, non-breaking spaces that JS `trim` removes but YAML keeps): fall back.
 const UNUSUAL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u00a0\u1680\u2000-\u200b\u2028\u2029\u202f\u205f\u3000\ufeff]/;
@@ -127,6 +131,7 @@ export function fastFrontmatter(text: string): FastFrontmatter | undefined {
   const lines = new Map<string, number>();
   const rows = block.split('\n');
   let nested: Record<string, unknown> | undefined;
+  let nestedKey = '';
   for (let i = 0; i < rows.length; i++) {
     const row = rows[i]!;
     if (ytrim(row) === '' || row.includes('\r')) return undefined;
@@ -135,6 +140,7 @@ export function fastFrontmatter(text: string): FastFrontmatter | undefined {
       if (!m || !nested || m[2] === undefined || ytrim(m[2]) === '') return undefined;
       const v = value(m[2]);
       if (v === FALLBACK || !define(nested, m[1]!, v)) return undefined;
+      if (typeof v === 'number' && nestedKey === 'source' && IDENTIFIER_KEYS.has(m[1]!)) return undefined;
       continue;
     }
     const m = KEY.exec(row);
@@ -145,6 +151,7 @@ export function fastFrontmatter(text: string): FastFrontmatter | undefined {
       const next = rows[i + 1];
       if (next !== undefined && next.startsWith('  ')) {
         nested = {};
+        nestedKey = key;
         if (!define(data, key, nested)) return undefined;
       } else {
         nested = undefined;

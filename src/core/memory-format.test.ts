@@ -89,6 +89,15 @@ describe('parseMemory', () => {
     expect(r.memory!.source).toMatchObject({ session: '12345678', commit: '1234567' });
   });
 
+  it('keeps the text of hand-written hashes YAML would read as other numbers', () => {
+    for (const commit of ['0123456', '1234e56', '0x12345', '012345678901', '1e10']) {
+      const text = `---\nid: a-abcdef\ntype: context\nsummary: s\ncreated: 2026-01-01\nupdated: 2026-01-01\nsource:\n  kind: manual\n  session: 0042\n  commit: ${commit}\n---\n`;
+      const r = parseMemory(text);
+      expect(r.memory!.source).toMatchObject({ session: '0042', commit });
+      expect(parseMemory(renderMemory(r.memory!)).memory!.source.commit).toBe(commit);
+    }
+  });
+
   it('preserves unknown keys, in order, after the known ones', () => {
     const text = EXAMPLE.replace('---\nWe need', 'reviewed_by: alice\nz_extra: 3\n---\nWe need');
     const m = parseMemory(text).memory!;

@@ -4,7 +4,7 @@
  * render is byte-stable, so a rewrite that changes nothing shows no diff.
  * Pure: strings in, data out.
  */
-import type { Pair } from 'yaml';
+import type { Pair, Scalar } from 'yaml';
 import { fastFrontmatter } from './fast-frontmatter.js';
 import { loadMatter, loadYaml } from './lazy.js';
 import {
@@ -83,6 +83,7 @@ export function splitFrontmatter(text: string): ParsedFrontmatter {
             if (isScalar(item.key) && item.key.range) {
               lines.set(String(item.key.value), lineCounter.linePos(item.key.range[0]).line);
             }
+            if (isScalar(item.key) && item.key.value === 'source' && isMap(item.value)) keepIdentifierText(item.value.items as Pair[], isScalar);
           }
         }
         data = doc.toJS();
@@ -91,6 +92,19 @@ export function splitFrontmatter(text: string): ParsedFrontmatter {
     },
   } as never);
   return { data, lines, body: parsed.content };
+}
+
+/**
+ * `source.session`, `.branch` and `.commit` are identifiers: a hand-written plain
+ * `commit: 0123456` or `1234e56` is a number to YAML (123456, 1.234e+59). Keep the text.
+ */
+function keepIdentifierText(items: Pair[], isScalar: (node: unknown) => node is Scalar): void {
+  for (const item of items) {
+    if (!isScalar(item.key) || !isScalar(item.value)) continue;
+    if (!['session', 'branch', 'commit'].includes(String(item.key.value))) continue;
+    const node = item.value;
+    if (typeof node.value === 'number' && node.type === 'PLAIN' && node.source !== undefined) node.value = node.source;
+  }
 }
 
 /** Plain assignment of "__proto__" would change the prototype instead of keeping the key. */
