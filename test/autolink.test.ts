@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { autoLinkMemory, vectorKeyOf } from '../src/api/autolink.js';
+import { autoLinkMemory } from '../src/api/autolink.js';
 import { openCortex, type Cortex } from '../src/api/cortex.js';
 import { openTierIndex } from '../src/api/indexes.js';
 import { listReview } from '../src/api/review-queue.js';
@@ -13,7 +13,10 @@ import { DEFAULT_CONFIG } from '../src/core/config.js';
 import { parseEdge } from '../src/core/edge-format.js';
 import type { Memory } from '../src/core/memory.js';
 import { jaccard, tokenSet } from '../src/core/similarity.js';
-import { embeddingText } from '../src/embed/embedder.js';
+import { projectFor, vectorKey } from '../src/api/embed.js';
+import { embedSettings } from '../src/api/embed-settings.js';
+import { createTestEmbedder } from '../src/embed/test-embedder.js';
+import { contentKeyOf } from '../src/search/keyword-index.js';
 import { VectorCache, saveVectorCache } from '../src/search/vectors.js';
 import { tempRepo, type TempRepo } from './helpers/repo.js';
 
@@ -120,8 +123,9 @@ describe('auto-linking on remember', () => {
     const ctx = cortex.context;
     // The "none" memory shares one word but means the same: its vector says so.
     const same = new Float32Array([1, 0, 0]);
-    const cache = new VectorCache({ model: `${ctx.config.embed.model}:${ctx.config.embed.dtype}` });
-    const key = (m: Pick<Memory, 'type' | 'summary' | 'body'>) => vectorKeyOf(m, (x) => embeddingText(x));
+    // Written under the key and model identity the embedding indexer uses.
+    const cache = new VectorCache({ model: embedSettings(ctx).identity });
+    const key = (m: Pick<Memory, 'type' | 'summary' | 'body'>) => vectorKey({ contentKey: contentKeyOf(m) }, projectFor(ctx, 'project'));
     cache.set(key({ type: 'context', ...NEW }), same);
     cache.set(key({ type: 'context', ...CORPUS.none }), new Float32Array([0.95, 0.31, 0]));
     await saveVectorCache(join(ctx.paths.cacheDir, 'vectors.bin'), cache);
@@ -138,5 +142,23 @@ describe('auto-linking on remember', () => {
     expect(lowCosine.edges.find((e) => e.target === ids.none)).toMatchObject({ origin: 'embedding', status: 'active' });
     const written = readFileSync(join(repo.dir, lowCosine.edges.find((e) => e.target === ids.none)!.file), 'utf8');
     expect(written).toMatch(/cosine 0\.3/);
+  });
+
+  it('finds the vectors the embedding indexer wrote, and embeds the new memory with the embedder at hand', async () => {
+    const repo = tempRepo();
+    repo.cortex(['init']);
+    // One synonym group holds every word of the new memory and of "none": to this embedder
+    // they say the same thing, while they share only one word (Jaccard 1/19).
+    const embedder = createTestEmbedder({ synonyms: [[...words(NEW), ...words(CORPUS.none)]] });
+    const cortex = openCortex({ dir: repo.dir, env: repo.env, embedder });
+    const none = (await cortex.remember({ ...CORPUS.none, type: 'context', autoLink: false })).memory.id;
+    expect((await cortex.embed()).tiers.some((t) => t.embedded > 0)).toBe(true);
+
+    const result = await cortex.remember({ ...NEW, type: 'context' });
+    expect(result.links!.consolidate.map((c) => c.b)).toEqual([none]);
+    // Without the embedder the same write falls back to Jaccard, which links nothing.
+    const plain = openCortex({ dir: repo.dir, env: repo.env });
+    const again = await plain.remember({ summary: `${NEW.summary} again`, body: NEW.body, type: 'context' });
+    expect(again.links!.consolidate.map((c) => c.b)).not.toContain(none);
   });
 });

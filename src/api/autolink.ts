@@ -5,16 +5,19 @@
  * (suggested), or a consolidation candidate in the local review queue. Automatic
  * processes never write `supersedes`.
  */
-import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { planAutoLinks, type AutoLinkCandidate, type ConsolidationCandidate } from '../core/autolink.js';
 import { RELATIONS, checkEdgeId, edgeFileName, type Edge } from '../core/edge.js';
+import { cosine as cosineSimilarity } from '../core/fusion.js';
 import { formatDate, type Memory } from '../core/memory.js';
 import { jaccard, tokenSet } from '../core/similarity.js';
+import { embeddingText } from '../embed/embedder.js';
 import { EdgeCache } from '../search/edge-cache.js';
+import { contentKeyOf } from '../search/keyword-index.js';
 import { readMemoryById } from '../store/memory-store.js';
 import type { Context } from './context.js';
+import { embedSettings, vectorsFile } from './embed-settings.js';
 import { writeEdgeRecorded } from './graph.js';
 import type { TierIndex } from './indexes.js';
 import { appendReview, listReview, pairId, type ReviewEntry } from './review-queue.js';
@@ -22,6 +25,8 @@ import { appendReview, listReview, pairId, type ReviewEntry } from './review-que
 /** Finds vectors for memories, when an embedding cache exists. */
 export interface VectorLookup {
   get(memory: Pick<Memory, 'type' | 'summary' | 'body'>): Float32Array | undefined;
+  /** The vector of a memory not in the cache (the one just written), when an embedder is at hand. */
+  embed?(memory: Pick<Memory, 'type' | 'summary' | 'body'>): Promise<Float32Array | undefined>;
 }
 
 export interface AutoLinkOptions {
@@ -29,7 +34,8 @@ export interface AutoLinkOptions {
   candidates: number;
   /**
    * Vectors for the cosine score; `undefined` reads `.memory/vectors.bin` when it exists
-   * (no model is ever loaded here), `null` disables the cosine.
+   * (no model is ever loaded here: the new memory has a vector when its text was embedded
+   * before or the context holds an embedder), `null` disables the cosine.
    */
   vectors: VectorLookup | null | undefined;
 }
@@ -47,43 +53,41 @@ export interface AutoLinkResult {
   error?: string;
 }
 
+/** The vector lookup of a tier's `vectors.bin`, kept while the file is unchanged (a batch of writes reads it once). */
+const lookups = new WeakMap<TierIndex, { stamp: string; lookup: Promise<VectorLookup | undefined> }>();
+
 /**
- * Key of a memory's vector in `.memory/vectors.bin`: SHA-256 of its embedding text.
- * It must equal the key the embedding indexer writes, or no cosine is found (then the
- * score is Jaccard alone, which is the documented degraded mode).
- *
- * @example
- * vectorKeyOf(memory, embeddingText) // '9f86d081884c7d65…' (64 hex digits)
+ * Vectors from the tier's `.memory/vectors.bin`, under the key and model identity the
+ * embedding indexer writes (`vectorKey`, `embedSettings(ctx).identity`), so a memory
+ * embedded by `cortex index --embed` or a hybrid recall is found. No model is loaded.
  */
-export function vectorKeyOf(memory: Pick<Memory, 'type' | 'summary' | 'body'>, embeddingText: (m: Pick<Memory, 'type' | 'summary' | 'body'>) => string): string {
-  return createHash('sha256').update(embeddingText(memory)).digest('hex');
-}
-
-async function cachedVectors(ctx: Context, tier: TierIndex): Promise<VectorLookup | undefined> {
-  const file = join(tier.paths.cacheDir, 'vectors.bin');
-  if (!existsSync(file)) return undefined;
-  const [{ loadVectorCache }, { embeddingText, resolveEmbedOptions }] = await Promise.all([
-    import('../search/vectors.js'),
-    import('../embed/embedder.js'),
-  ]);
-  const embed = resolveEmbedOptions({ env: ctx.env, config: ctx.config });
-  if (!embed.enabled) return undefined;
-  const cache = await loadVectorCache(file, { model: `${embed.model}:${embed.dtype}` });
-  if (cache.status !== 'loaded' || cache.size === 0) return undefined;
-  return { get: (m) => cache.get(vectorKeyOf(m, (x) => embeddingText(x))) };
-}
-
-function cosineOf(a: Float32Array, b: Float32Array): number | undefined {
-  if (a.length !== b.length) return undefined;
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    dot += a[i]! * b[i]!;
-    na += a[i]! * a[i]!;
-    nb += b[i]! * b[i]!;
+function cachedVectors(ctx: Context, tier: TierIndex): Promise<VectorLookup | undefined> {
+  const settings = embedSettings(ctx);
+  const file = vectorsFile(tier.paths);
+  let stat;
+  try {
+    stat = statSync(file);
+  } catch {
+    return Promise.resolve(undefined);
   }
-  return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
+  if (!settings.enabled) return Promise.resolve(undefined);
+  const stamp = `${settings.identity}\n${stat.size}\n${stat.mtimeMs}`;
+  const known = lookups.get(tier);
+  if (known?.stamp === stamp) return known.lookup;
+  const lookup = (async (): Promise<VectorLookup | undefined> => {
+    const [{ loadVectorCache }, { projectFor, vectorKey }] = await Promise.all([import('../search/vectors.js'), import('./embed.js')]);
+    const cache = await loadVectorCache(file, { model: settings.identity }).catch(() => undefined);
+    if (cache?.status !== 'loaded' || cache.size === 0) return undefined;
+    const project = projectFor(ctx, tier.scope);
+    const embedder = ctx.embedder;
+    return {
+      get: (m) => cache.get(vectorKey({ contentKey: contentKeyOf(m) }, project)),
+      // Only an embedder the process already holds (library, MCP server): a write never loads a model.
+      ...(embedder ? { embed: async (m) => (await embedder.embed([embeddingText(m, { project })]))[0] } : {}),
+    };
+  })();
+  lookups.set(tier, { stamp, lookup });
+  return lookup;
 }
 
 /** The words a memory is compared by: its summary and body. */
@@ -110,7 +114,7 @@ export async function autoLinkMemory(ctx: Context, input: { tier: TierIndex; mem
 
   const vectors = o.vectors === null ? undefined : (o.vectors ?? (await cachedVectors(ctx, tier)));
   const mine = wordsOf(memory);
-  const myVector = vectors?.get(memory);
+  const myVector = vectors?.get(memory) ?? (await vectors?.embed?.(memory).catch(() => undefined));
   const candidates: AutoLinkCandidate[] = [];
   for (const hit of hits.slice(0, o.candidates)) {
     const doc = tier.index.docs.get(hit.id);
@@ -123,7 +127,7 @@ export async function autoLinkMemory(ctx: Context, input: { tier: TierIndex; mem
       // Deleted meanwhile: compare what the index knows.
     }
     const theirVector = myVector ? vectors?.get(other) : undefined;
-    const cosine = myVector && theirVector ? cosineOf(myVector, theirVector) : undefined;
+    const cosine = myVector && theirVector && myVector.length === theirVector.length ? cosineSimilarity(myVector, theirVector) : undefined;
     candidates.push({ id: doc.id, jaccard: jaccard(mine, wordsOf(other)), ...(cosine !== undefined ? { cosine } : {}) });
   }
   result.compared = candidates.length;
