@@ -142,6 +142,7 @@ export function processIO(): IO {
  */
 export async function run(argv: string[], io: IO): Promise<number> {
   const wantsJson = argv.includes('--json');
+  let def: CommandDef | undefined;
   try {
     const [name, ...rest] = argv;
     if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
@@ -164,7 +165,7 @@ export async function run(argv: string[], io: IO): Promise<number> {
         hint: guess ? `Did you mean \`cortex ${guess}\`? Run \`cortex --help\` for the list.` : 'Run `cortex --help` for the list of commands.',
       });
     }
-    const def = (await entry.load()).default;
+    def = (await entry.load()).default;
     const inv = parseInvocation(def, rest, io.cwd);
     if (inv.help) {
       io.out(commandHelp(def, io.paint));
@@ -173,7 +174,8 @@ export async function run(argv: string[], io: IO): Promise<number> {
     const quietIO: IO = inv.quiet ? { ...io, err: () => {} } : io;
     return (await def.run(inv, quietIO)) ?? 0;
   } catch (err) {
-    return report(err, io, wantsJson);
+    const code = report(err, io, wantsJson);
+    return def?.alwaysExitZero ? 0 : code;
   }
 }
 

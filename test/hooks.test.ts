@@ -5,7 +5,7 @@
  * fuzz run of every hook on garbage.
  */
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -418,5 +418,39 @@ describe('fuzz: every hook on garbage', () => {
     }
     expect(readFileSync(join(repo.dir, '.memory/cortex.log'), 'utf8')).toMatch(/stop transcript not read: cannot open the transcript/);
     expect(existsSync(join(outside.dir, '.memory'))).toBe(false);
+  });
+
+  it('still prints the briefing when the session state cannot be written', async () => {
+    const repo = await cortexRepo('main');
+    await rememberMany(openContext({ dir: repo.dir, env: repo.env }), [{ text: 'Chose SQLite over PostgreSQL because zero-config matters most', type: 'decision' }]);
+    // A file where the sessions directory should be: every state write fails.
+    rmSync(join(repo.dir, '.memory/sessions'), { recursive: true, force: true });
+    writeFileSync(join(repo.dir, '.memory/sessions'), 'not a directory');
+    const input = (source: string) => JSON.stringify({ session_id: 's1', source, cwd: repo.dir, hook_event_name: 'SessionStart' });
+    for (const source of ['startup', 'resume']) {
+      const r = repo.cortex(['hook', 'session-start'], { input: input(source) });
+      expect(r.code).toBe(0);
+      expect((JSON.parse(r.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext).toContain('Chose SQLite over PostgreSQL');
+    }
+    const prompt = repo.cortex(['hook', 'user-prompt-submit'], { input: JSON.stringify({ session_id: 's1', prompt: 'why sqlite and not postgresql?', cwd: repo.dir }) });
+    expect(prompt.code).toBe(0);
+    expect(readFileSync(join(repo.dir, '.memory/cortex.log'), 'utf8')).toContain('session state not written');
+  });
+
+  it('exits 0 on an unknown event, an unknown option or no event: Claude Code reads exit 2 as "block"', async () => {
+    const repo = await cortexRepo('main');
+    const input = JSON.stringify({ session_id: 'x', cwd: repo.dir });
+    const unknown = repo.cortex(['hook', 'subagent-stop'], { input });
+    expect(unknown).toMatchObject({ code: 0, stdout: '' });
+    expect(unknown.stderr).toContain('unknown hook event "subagent-stop"');
+    expect(readFileSync(join(repo.dir, '.memory/cortex.log'), 'utf8')).toContain('unknown hook event "subagent-stop"');
+    const option = repo.cortex(['hook', 'stop', '--bogus'], { input });
+    expect(option).toMatchObject({ code: 0, stdout: '' });
+    expect(option.stderr).toContain('unknown option');
+    const none = repo.cortex(['hook'], { input });
+    expect(none).toMatchObject({ code: 0, stdout: '' });
+    expect(none.stderr).toContain('Missing the hook event');
+    // Other commands keep exit 2 for a usage error.
+    expect(repo.cortex(['recall', 'x', '--bogus']).code).toBe(2);
   });
 });

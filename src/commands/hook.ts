@@ -3,10 +3,9 @@
  * hook entry point and each event's handler load on demand, so a cached session-start
  * stays close to bare node start-up.
  */
+import { HOOK_EVENTS, isHookEvent } from '../core/hook-events.js';
 import { UsageError } from '../errors.js';
 import { str, type CommandDef, type IO } from '../term/args.js';
-
-const EVENTS = ['session-start', 'user-prompt-submit', 'stop', 'pre-compact', 'session-end'];
 
 /** Claude Code always closes stdin; this only guards against a caller that never does. */
 const STDIN_TIMEOUT_MS = 5_000;
@@ -32,7 +31,7 @@ function readStdin(io: IO): Promise<string> {
 const command: CommandDef = {
   name: 'hook',
   summary: 'Run a Claude Code hook (reads the hook JSON on stdin)',
-  usage: ['hook <event>   (event: session-start, user-prompt-submit, stop, pre-compact, session-end)'],
+  usage: [`hook <event>   (event: ${HOOK_EVENTS.join(', ')})`],
   description:
     'Installed by `cortex init --claude`; Claude Code runs it with the hook input as JSON on stdin.\n' +
     '  session-start       prints the briefing as context (a shorter one after compaction)\n' +
@@ -41,7 +40,9 @@ const command: CommandDef = {
     '  session-end         the same, then lifecycle and projections, in a detached process\n' +
     '\n' +
     'A hook never blocks the session: on any problem it prints nothing, exits 0 and writes the\n' +
-    'reason to .memory/cortex.log. Set CORTEX_DEBUG=1 to see it on stderr as well.',
+    'reason to .memory/cortex.log. Set CORTEX_DEBUG=1 to see it on stderr as well. An unknown\n' +
+    'event or option (settings written by another version, say) is reported on stderr and in\n' +
+    'the log, and exits 0 too: Claude Code reads exit 2 as "block".',
   options: {
     worker: { type: 'string', value: '<file>', description: 'Internal: run the detached session-end work described in <file>.' },
   },
@@ -49,14 +50,14 @@ const command: CommandDef = {
     `echo '{"session_id":"s1","source":"startup","cwd":"'$PWD'"}' | cortex hook session-start`,
     'tail .memory/cortex.log',
   ],
-  exitCodes: ['Always 0 once the event is known, whatever happens (a hook must not break the session).'],
+  exitCodes: ['Always 0, whatever happens, even on a usage error (a hook must not break the session).'],
+  alwaysExitZero: true,
   async run(inv, io) {
     const event = inv.positionals[0];
-    if (event === undefined || !EVENTS.includes(event) || inv.positionals.length > 1) {
-      throw new UsageError(event === undefined ? 'Missing the hook event.' : `Unknown hook event "${inv.positionals.join(' ')}".`, {
-        hint: `Use one of: ${EVENTS.join(', ')}.`,
-      });
-    }
+    if (event === undefined) throw new UsageError('Missing the hook event.', { hint: `Use one of: ${HOOK_EVENTS.join(', ')}.` });
+    // An unknown event still goes to runHook, which records it in .memory/cortex.log.
+    if (!isHookEvent(event)) io.err(`cortex hook: unknown hook event "${event}" (nothing done); use one of: ${HOOK_EVENTS.join(', ')}.\n`);
+    if (inv.positionals.length > 1) io.err(`cortex hook: ignored extra arguments: ${inv.positionals.slice(1).join(' ')}\n`);
     const { runHook, runSessionEndWorker } = await import('../hooks/run.js');
     const worker = str(inv, 'worker');
     const result =

@@ -23,7 +23,8 @@ export async function sessionStart(h: HookContext): Promise<string> {
   }
   if (h.input.sessionId !== undefined) {
     // A new context (startup, resume, clear, compact): only what the briefing put there is in it now.
-    writeSessionState(h.cacheDir, { version: 1, session: h.input.sessionId, injected: briefing.ids ?? [] });
+    const failed = writeSessionState(h.cacheDir, { version: 1, session: h.input.sessionId, injected: briefing.ids ?? [] });
+    if (failed) h.log(`session state not written (later prompts may repeat a memory): ${failed.message}`);
   }
   // A briefing that shows no memory (a new project) is only a header: not worth the context.
   if (briefing.ids !== undefined && briefing.ids.length === 0) return '';

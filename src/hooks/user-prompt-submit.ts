@@ -18,7 +18,8 @@ export async function userPromptSubmit(h: HookContext): Promise<string> {
   const state = session !== undefined ? readSessionState(h.cacheDir, session) : undefined;
   const { text, memories } = await anticipate(ctx, { prompt, exclude: state?.injected ?? [] });
   if (state !== undefined && memories.length > 0) {
-    writeSessionState(h.cacheDir, { ...state, injected: [...state.injected, ...memories.map((m) => m.id)] });
+    const failed = writeSessionState(h.cacheDir, { ...state, injected: [...state.injected, ...memories.map((m) => m.id)] });
+    if (failed) h.log(`session state not written (later prompts may repeat a memory): ${failed.message}`);
   }
   return contextOutput('UserPromptSubmit', text);
 }

@@ -34,9 +34,19 @@ export function readSessionState(cacheDir: string, session: string): SessionStat
   return { version: 1, session, injected: [] };
 }
 
-export function writeSessionState(cacheDir: string, state: SessionState): void {
+/**
+ * Writes the state. Never throws: losing it only repeats a memory, while a throw would cost
+ * the hook its whole output. Returns why it was not written (a full disk, a read-only
+ * checkout), for the hook's log.
+ */
+export function writeSessionState(cacheDir: string, state: SessionState): Error | undefined {
   const injected = [...new Set(state.injected)].slice(-MAX_INJECTED_IDS);
-  writeSmallFileAtomic(sessionStatePath(cacheDir, state.session), `${JSON.stringify({ ...state, injected })}\n`);
+  try {
+    writeSmallFileAtomic(sessionStatePath(cacheDir, state.session), `${JSON.stringify({ ...state, injected })}\n`);
+    return undefined;
+  } catch (err) {
+    return err instanceof Error ? err : new Error(String(err));
+  }
 }
 
 export function removeSessionState(cacheDir: string, session: string): void {

@@ -55,6 +55,11 @@ export interface CommandDef {
   examples?: string[];
   /** Exit codes beyond 0/1/2, documented in help. */
   exitCodes?: string[];
+  /**
+   * Exit 0 even on a usage error or failure (the message still goes to stderr): for
+   * `cortex hook`, where Claude Code reads exit 2 as "block the session".
+   */
+  alwaysExitZero?: boolean;
   /** Return an exit code (default 0). */
   run(inv: Invocation, io: IO): Promise<number | void>;
 }
