@@ -2,6 +2,8 @@
  * The graph in real git repositories: edges added on two branches merge without
  * conflict, and `consolidate --merge` is exactly the file changes it claims to be.
  */
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseEdge } from '../src/core/edge-format.js';
 import { parseMemory } from '../src/core/memory-format.js';
@@ -150,5 +152,27 @@ describe('cortex consolidate --merge', () => {
     expect(parseMemory(repo.read(`.cortex/memories/${b}.md`)).memory!.status).toBe('superseded');
     // Merging a superseded memory again is refused.
     expect(repo.cortex(['consolidate', '--merge', a, b, '--force']).code).toBe(2);
+  });
+
+  it('sees committed files as committed in a linked worktree', () => {
+    const repo = initRepo();
+    const { a, b } = duplicates(repo);
+    commitAll(repo, 'duplicates');
+    const wt = `${repo.dir}-wt`;
+    repo.git(['worktree', 'add', '-q', '-b', 'side', wt]);
+    try {
+      writeFileSync(join(wt, '.cortex/memories', `${b}.md`), `${readFileSync(join(wt, '.cortex/memories', `${b}.md`), 'utf8')}More.\n`);
+      const modified = repo.cortex(['consolidate', '--merge', a, b], { cwd: wt });
+      expect(modified.code).toBe(1);
+      expect(modified.stderr).toContain(`.cortex/memories/${b}.md (modified)`);
+      expect(modified.stderr).not.toContain(`${a}.md`);
+      repo.git(['-C', wt, 'checkout', '--', `.cortex/memories/${b}.md`]);
+      const merged = repo.cortex(['consolidate', '--merge', a, b], { cwd: wt });
+      expect(merged.stderr).not.toContain('Uncommitted');
+      expect(merged.code).toBe(0);
+      expect(merged.stderr).toContain(`superseded ${a}`);
+    } finally {
+      rmSync(wt, { recursive: true, force: true });
+    }
   });
 });
