@@ -34,5 +34,15 @@ describe('the briefing and git staleness', () => {
     expect(line).toMatch(/src\/db\.ts/);
     const readme = itemOf(after.stdout, 'README is the only');
     expect(readme ?? '').not.toMatch(/POSSIBLY OUTDATED/);
+
+    // The full briefing cached beside a compact one (what the session-start hook serves) is
+    // the one `cortex surface` builds, with the same markers, also for items only it shows.
+    for (let i = 0; i < 40; i++) {
+      await cortex.remember({ text: `Gotcha number ${i}: the ${i}th queue worker needs its own lock`, type: 'gotcha', priority: 9, autoLink: false });
+    }
+    const compact = repo.cortex(['surface', '--compact']);
+    expect(itemOf(compact.stdout, 'Chose SQLite')).toBeUndefined();
+    const cachedFull = (JSON.parse(repo.read('.memory/surface-cache/full-config.json')) as { text: string }).text;
+    expect(repo.cortex(['surface']).stdout.trim()).toBe(cachedFull.trim());
   });
 });

@@ -256,16 +256,20 @@ export async function surface(ctx: Context, input: SurfaceInput = {}): Promise<S
   const keys = useCache ? variants.map((v) => cacheKeyFor(ctx, v, input.budget, now)) : [];
 
   const inputs = gather({ ...ctx, now: () => now }, explainAll);
-  let { rendered, selection } = build(ctx, inputs, variant, input.budget);
-  // Staleness only annotates (it never changes a rank), so git is asked about the memories
-  // the briefing shows, not about all of them; then the briefing is rendered again with it.
-  if (await addGitStaleness(ctx, inputs, new Set(selection.items.map((i) => i.id)))) {
-    ({ rendered, selection } = build(ctx, inputs, variant, input.budget));
+  // The other variant is built only to be cached, so the hook finds both.
+  const built = variants.slice(0, useCache && keys[1] ? 2 : 1).map((v) => build(ctx, inputs, v, input.budget));
+  // Staleness only annotates (it never changes a rank; a longer line may change what fits),
+  // so git is asked about the memories the briefings show, not about all of them; then both
+  // are built again with it, so the cached one carries the same markers.
+  const shown = new Set(built.flatMap((b) => b.selection.items.map((i) => i.id)));
+  if (await addGitStaleness(ctx, inputs, shown)) {
+    for (let i = 0; i < built.length; i++) built[i] = build(ctx, inputs, variants[i] as SurfaceVariant, input.budget);
   }
+  const { rendered, selection } = built[0] as Built;
   let cached = false;
   if (useCache) {
     cached = keys[0] ? writeSurfaceCache(keys[0], rendered) : false;
-    if (keys[1]) writeSurfaceCache(keys[1], build(ctx, inputs, variants[1] as SurfaceVariant, input.budget).rendered);
+    if (keys[1] && built[1]) writeSurfaceCache(keys[1], built[1].rendered);
   }
 
   const written = writeTargets(planned, rendered.text);
