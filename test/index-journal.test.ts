@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { renderMemory } from '../src/core/memory-format.js';
 import type { Memory } from '../src/core/memory.js';
+import type { FileTable } from '../src/search/file-table.js';
 import { JOURNAL_LIMIT, KeywordIndex } from '../src/search/keyword-index.js';
 import { projectPaths, type ProjectPaths } from '../src/store/paths.js';
 
@@ -82,5 +83,15 @@ describe('the index journal', () => {
     for (const f of searchFiles(paths)) rmSync(join(paths.cacheDir, f));
     const index = reopen(paths, dir);
     expect(index.query('cogs').map((h) => h.id)).toEqual(['m1-aaaaaa']);
+  });
+
+  it('finds every file of a warm refresh by listing order, changed ones too: no name map is built', () => {
+    const { dir, paths, write } = setup(40);
+    reopen(paths, dir);
+    write(7, 'memory number 7 about cogs');
+    const index = KeywordIndex.load(paths);
+    index.refresh(paths, { base: dir });
+    expect((index as unknown as { files: FileTable }).files.misses).toBe(0);
+    expect(index.query('cogs').map((h) => h.id)).toEqual(['m7-aaaaaa']);
   });
 });

@@ -157,8 +157,12 @@ export class FileTable {
     return row < 0 ? undefined : this.entryAt(row);
   }
 
-  set(name: string, entry: FileEntry): void {
-    let row = this.rowOf(name);
+  /**
+   * Records file `name`; returns its row. A caller that knows the row (or -1 for a new
+   * file) passes it: looking a name up out of listing order builds the name map.
+   */
+  set(name: string, entry: FileEntry, knownRow: number = this.rowOf(name)): number {
+    let row = knownRow;
     if (row < 0) {
       row = this.names.length;
       this.names.set(row, name);
@@ -175,6 +179,7 @@ export class FileTable {
     this.ids.set(row, entry.id ?? '');
     if (entry.diagnostics && entry.diagnostics.length > 0) this.diagnostics.set(row, entry.diagnostics);
     else this.diagnostics.delete(row);
+    return row;
   }
 
   /** Records a new size and mtime for a file whose text did not change. */

@@ -528,7 +528,7 @@ export class KeywordIndex {
     for (const i of changed) {
       const entry = scanEntry(scan, i);
       const name = scan.names[i]!;
-      const row = files.rowOf(name);
+      const row = rowAt[i]!;
       const before = row < 0 ? undefined : files.entryAt(row);
       const shown = displayPath(entry.path, options.base);
       const read = readMemoryFile(entry, shown);
@@ -554,8 +554,7 @@ export class KeywordIndex {
         report.removed++;
       }
       report.diagnostics.push(...read.diagnostics);
-      files.set(name, fileEntry);
-      if (row < 0) rowAt[i] = files.rowOf(name);
+      rowAt[i] = files.set(name, fileEntry, row);
       this.dirty = true;
     }
     for (let row = 0; row < known; row++) {
