@@ -186,6 +186,18 @@ describe('cortex mcp: a memory through its life', () => {
     const after = await s.call('memory_remember', { summary: 'Set up after the server started', type: 'context' });
     expect(after.isError, text(after)).toBeFalsy();
   });
+
+  it('keeps one Cortex between calls, yet sees memories written by other processes and a changed config', async () => {
+    const repo = initialised();
+    const s = await connect(repo);
+    await s.call('memory_remember', { summary: 'The widget queue retries three times', type: 'context' });
+    const results = async () => ((await s.call('memory_recall', { query: 'widget queue' })).structuredContent as { results: { id: string }[] }).results;
+    expect(await results()).toHaveLength(1);
+    expect(repo.cortex(['remember', 'The widget queue drains on shutdown']).code).toBe(0);
+    expect(await results()).toHaveLength(2);
+    repo.write('.cortex/config.yaml', 'recall:\n  limit: 1\n');
+    expect(await results()).toHaveLength(1);
+  });
 });
 
 describe('cortex mcp: the graph', () => {

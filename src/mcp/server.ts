@@ -8,7 +8,7 @@
  * the project is opened afresh on every call, so a `.cortex/` created after the server
  * started is found.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { Writable } from 'node:stream';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
@@ -105,9 +105,23 @@ export function createMcpServer(options: CortexMcpOptions = {}): McpServer {
   const o = { ...DEFAULT_CORTEX_MCP, ...options };
   const server = new McpServer({ name: SERVER_NAME, version: packageVersion() }, { instructions: SERVER_INSTRUCTIONS });
 
+  // One Cortex for the server's life, so its index and embedder stay loaded between calls;
+  // opened again when .cortex/config.yaml changes. Until a project exists, every call looks.
+  let opened: { cortex: Cortex; config: string } | undefined;
+  const configStamp = (file: string): string => {
+    try {
+      const st = statSync(file);
+      return `${st.size}:${st.mtimeMs}`;
+    } catch {
+      return 'none';
+    }
+  };
   const open = async (): Promise<Cortex> => {
+    if (opened && opened.config === configStamp(opened.cortex.context.paths.configFile)) return opened.cortex;
     const { openCortex } = await import('../api/cortex.js');
-    return openCortex({ ...(o.dir !== undefined ? { dir: o.dir } : {}), env: o.env });
+    const cortex = openCortex({ ...(o.dir !== undefined ? { dir: o.dir } : {}), env: o.env });
+    opened = { cortex, config: configStamp(cortex.context.paths.configFile) };
+    return cortex;
   };
   /** Runs a handler; whatever it throws becomes a tool error, never a crash. */
   const guarded =
