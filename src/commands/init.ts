@@ -43,16 +43,18 @@ const command: CommandDef = {
     'With --claude it also wires Claude Code: the Cortex hooks are merged into .claude/settings.json\n' +
     '(every existing setting and hook is kept), and .claude/rules/cortex-memory.md (how to record a\n' +
     'memory with a [MEMORY: type] tag) and the /recall and /remember commands are written unless they\n' +
-    'exist. The hooks run `cortex` from PATH (the settings file is shared). With --global as well, the\n' +
-    'same goes into your own Claude Code settings ($CLAUDE_CONFIG_DIR or ~/.claude) for every project,\n' +
-    'and the repository is left alone. See docs/claude-code.md.',
+    'exist, and the MCP server is registered in .mcp.json. The hooks and .mcp.json run `cortex` from\n' +
+    'PATH (the files are shared): hooks do nothing until `cortex` is on PATH (`npm link` in a clone),\n' +
+    'and without it .mcp.json is left alone and the `claude mcp add` line to run is printed instead.\n' +
+    'With --global as well, the same goes into your own Claude Code settings ($CLAUDE_CONFIG_DIR or\n' +
+    '~/.claude) for every project, and the repository is left alone. See docs/claude-code.md.',
   options: {
     command: {
       type: 'string',
       value: '<cmd>',
       description: 'How git hooks and the merge driver run cortex (default: this node and cortex, by absolute path).',
     },
-    claude: { type: 'boolean', description: 'Also set up Claude Code hooks, rules and slash commands.' },
+    claude: { type: 'boolean', description: 'Also set up Claude Code hooks, rules, slash commands and the MCP server (.mcp.json).' },
     global: { type: 'boolean', description: 'With --claude: set up your user-level Claude Code settings instead.' },
   },
   examples: ['cortex init', 'cortex init --claude', 'cortex init --claude --global', 'cortex init --json', "cortex init --command 'npx --no-install cortex'"],

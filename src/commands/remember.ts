@@ -46,7 +46,7 @@ async function fromEditor(io: IO): Promise<{ input: RememberInput | undefined; f
 const command: CommandDef = {
   name: 'remember',
   summary: 'Store a memory (text, stdin or $EDITOR)',
-  usage: ['remember <text> [--type <type>] [--tags a,b] [--priority 1-10] [--topic <topic>]', 'remember --edit', 'echo "text" | remember [options]'],
+  usage: ['remember <text> [--type <type>] [--tags a,b] [--priority 1-10] [--topic <topic>]', 'remember --edit', 'remember [options] < file   (or: echo "text" | cortex remember [options])'],
   description:
     'The first line of the text is the summary (what the briefing shows); further lines are the body.\n' +
     'Secrets (API keys, tokens, private keys, passwords in URLs) are redacted before anything is written.\n' +
