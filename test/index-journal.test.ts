@@ -8,6 +8,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { renderMemory } from '../src/core/memory-format.js';
 import type { Memory } from '../src/core/memory.js';
+import { contextFor } from '../src/api/context.js';
+import { COMPACT_MIN, compactIndexes, openTierIndex } from '../src/api/indexes.js';
 import type { FileTable } from '../src/search/file-table.js';
 import { JOURNAL_LIMIT, KeywordIndex } from '../src/search/keyword-index.js';
 import { projectPaths, type ProjectPaths } from '../src/store/paths.js';
@@ -93,5 +95,32 @@ describe('the index journal', () => {
     index.refresh(paths, { base: dir });
     expect((index as unknown as { files: FileTable }).files.misses).toBe(0);
     expect(index.query('cogs').map((h) => h.id)).toEqual(['m7-aaaaaa']);
+  });
+
+  it('counts the documents each edit leaves behind, and compactIndexes rebuilds once they are many', () => {
+    // More memories than the journal holds, so the tree is rewritten, carrying what was discarded.
+    const n = JOURNAL_LIMIT + 12;
+    const { dir, paths, write } = setup(n);
+    reopen(paths, dir);
+    let discarded = 0;
+    let i = 0;
+    for (; discarded < COMPACT_MIN && i < 3 * COMPACT_MIN; i++) {
+      write(i % n, `memory number ${i % n} about widgets, edit ${i}`);
+      const now = reopen(paths, dir).discarded;
+      expect(now).toBeGreaterThanOrEqual(discarded);
+      discarded = now;
+    }
+    expect(discarded).toBeGreaterThanOrEqual(COMPACT_MIN);
+    const ctx = contextFor(dir, { env: { CORTEX_HOME: join(dir, 'no-global') } });
+    const answers = (index: KeywordIndex) => ({ all: index.query('widgets', { limit: 1000 }).map((h) => h.id).sort(), last: index.query(`edit ${i - 1}`, { limit: 1 })[0]?.id });
+    const before = answers(openTierIndex(ctx, 'project').index);
+    expect(compactIndexes(ctx)).toEqual([{ scope: 'project', discarded }]);
+    const after = KeywordIndex.load(paths);
+    after.refresh(paths, { base: dir });
+    expect(after.discarded).toBe(0);
+    expect(answers(after)).toEqual(before);
+    expect(before.all).toHaveLength(n);
+    expect(before.last).toBe(`m${(i - 1) % n}-aaaaaa`);
+    expect(compactIndexes(ctx)).toEqual([]);
   });
 });

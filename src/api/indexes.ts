@@ -79,6 +79,29 @@ export function saveQuietly(index: KeywordIndex, paths: TierPaths): void {
   }
 }
 
+/** A tier's index is rebuilt once it holds more discarded documents than this share of live ones (and at least {@link COMPACT_MIN}). */
+export const COMPACT_SHARE = 0.25;
+export const COMPACT_MIN = 200;
+
+/**
+ * Rebuilds the index of each tier whose search tree carries too many discarded documents
+ * (see `KeywordIndex.discarded`): what `cortex index --rebuild` does, only when worth it.
+ * Run by the session-end worker, off the interactive path. Returns the tiers rebuilt.
+ *
+ * @example
+ * compactIndexes(ctx) // [{ scope: 'project', discarded: 2600 }] after many edits, else []
+ */
+export function compactIndexes(ctx: Context): Array<{ scope: Scope; discarded: number }> {
+  const rebuilt: Array<{ scope: Scope; discarded: number }> = [];
+  for (const tier of openIndexes(ctx)) {
+    const discarded = tier.index.discarded;
+    if (discarded < Math.max(COMPACT_MIN, COMPACT_SHARE * tier.index.size)) continue;
+    openTierIndex(ctx, tier.scope, { rebuild: true });
+    rebuilt.push({ scope: tier.scope, discarded });
+  }
+  return rebuilt;
+}
+
 export function allDiagnostics(tiers: TierIndex[]): Diagnostic[] {
   return tiers.flatMap((t) => t.report.diagnostics);
 }

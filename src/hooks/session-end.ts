@@ -130,6 +130,10 @@ async function sessionEndWork(
     const written = out.files.filter((f) => f.state === 'created' || f.state === 'updated').map((f) => f.file);
     if (written.length > 0) h.log(`projections regenerated: ${written.join(', ')}`);
   });
+  await step('index', async () => {
+    const { compactIndexes } = await import('../api/indexes.js');
+    for (const t of compactIndexes(ctx)) h.log(`index rebuilt: ${t.scope} tier held ${t.discarded} discarded documents`);
+  });
   await step('surface cache', async () => {
     await refreshSurfaceCache(ctx);
   });

@@ -487,6 +487,15 @@ export class KeywordIndex {
     return this.docs.size;
   }
 
+  /**
+   * Documents the search tree still holds postings for although they were replaced or
+   * removed (every edit leaves one; nothing vacuums the tree in place). Scoring skips them,
+   * but they grow the tree's file and its per-query arrays until a rebuild.
+   */
+  get discarded(): number {
+    return this.search.dirtCount;
+  }
+
   get isDirty(): boolean {
     return this.dirty;
   }
