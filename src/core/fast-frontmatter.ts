@@ -7,6 +7,8 @@
  * value, that value equals what `yaml` would produce (property-tested).
  */
 
+import { SOURCE_ID_KEYS } from './memory.js';
+
 export interface FastFrontmatter {
   data: Record<string, unknown>;
   /** Top-level key → 1-based line in the file. */
@@ -31,7 +33,7 @@ const FALLBACK = Symbol('fallback');
 // `source.session`, `source.branch` and `source.commit` are identifiers: YAML would read a
 // plain `0123456` or `1234e56` as a number and lose its text. The full parser keeps their
 // source text (memory-format.ts), so a number there steps aside.
-const IDENTIFIER_KEYS = new Set(['session', 'branch', 'commit']);
+const IDENTIFIER_KEYS: ReadonlySet<string> = new Set(SOURCE_ID_KEYS);
 // Characters YAML treats differently from JavaScript (control characters, unicode line
 // separators, BOM, non-breaking spaces that JS `trim` removes but YAML keeps): fall back.
 const UNUSUAL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u00a0\u1680\u2000-\u200b\u2028\u2029\u202f\u205f\u3000\ufeff]/;

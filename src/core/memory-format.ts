@@ -12,6 +12,7 @@ import {
   MEMORY_STATUSES,
   MEMORY_TYPES,
   SCOPES,
+  SOURCE_ID_KEYS,
   SOURCE_KEY_ORDER,
   SOURCE_KINDS,
   SOURCE_LAYERS,
@@ -101,7 +102,7 @@ export function splitFrontmatter(text: string): ParsedFrontmatter {
 function keepIdentifierText(items: Pair[], isScalar: (node: unknown) => node is Scalar): void {
   for (const item of items) {
     if (!isScalar(item.key) || !isScalar(item.value)) continue;
-    if (!['session', 'branch', 'commit'].includes(String(item.key.value))) continue;
+    if (!(SOURCE_ID_KEYS as readonly unknown[]).includes(item.key.value)) continue;
     const node = item.value;
     if (typeof node.value === 'number' && node.type === 'PLAIN' && node.source !== undefined) node.value = node.source;
   }
@@ -335,7 +336,7 @@ function parseSource(raw: unknown, report: (reason: string, hint?: string) => vo
     else report(`unknown source.layer "${String(r.layer)}"`, `Use one of: ${SOURCE_LAYERS.join(', ')}.`);
   }
   // YAML reads an all-digit session or commit as a number: they are strings.
-  for (const key of ['session', 'branch', 'commit'] as const) {
+  for (const key of SOURCE_ID_KEYS) {
     const value = r[key];
     if (value === undefined || value === null) continue;
     if (typeof value === 'string' || typeof value === 'number') source[key] = String(value);

@@ -95,6 +95,12 @@ export const MEMORY_KEY_ORDER = [
 
 export const SOURCE_KEY_ORDER = ['kind', 'layer', 'session', 'branch', 'commit', 'files'] as const;
 
+/**
+ * The `source` keys that hold identifiers: kept as written even where YAML would read a
+ * number (`commit: 0123456`, `commit: 1234e56`).
+ */
+export const SOURCE_ID_KEYS = ['session', 'branch', 'commit'] as const;
+
 export const MAX_SLUG_LENGTH = 48;
 export const ID_SUFFIX_LENGTH = 6;
 export const MAX_SUMMARY_LENGTH = 300;
