@@ -4,9 +4,10 @@
  * incremental extraction. Anything unusual (a ref only reachable through a reftable,
  * a corrupt file) gives `undefined`, and the caller falls back to `readHead`.
  */
-import { readFileSync, statSync } from 'node:fs';
-import { isAbsolute, join, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { findGitRoot } from '../store/paths.js';
+import { commonGitDirOf, gitDirOf } from './dirs.js';
 
 export interface HeadFileInfo {
   /** Short branch name; undefined when detached. */
@@ -25,23 +26,10 @@ function read(path: string): string | undefined {
   }
 }
 
-/** The git directory of a work tree: `.git/`, or where a `.git` file (worktree, submodule) points. */
-function gitDirOf(root: string): string | undefined {
-  const dotGit = join(root, '.git');
-  try {
-    if (statSync(dotGit).isDirectory()) return dotGit;
-  } catch {
-    return undefined;
-  }
-  const pointer = /^gitdir:\s*(.+?)\s*$/m.exec(read(dotGit) ?? '')?.[1];
-  if (pointer === undefined) return undefined;
-  return isAbsolute(pointer) ? pointer : resolve(root, pointer);
-}
-
-function resolveRef(gitDir: string, ref: string): string | undefined | null {
+function resolveRef(root: string, gitDir: string, ref: string): string | undefined | null {
   // Linked worktrees keep their own HEAD but share refs with the main repository.
-  const common = read(join(gitDir, 'commondir'))?.trim();
-  const dirs = common ? [gitDir, isAbsolute(common) ? common : resolve(gitDir, common)] : [gitDir];
+  const common = commonGitDirOf(root);
+  const dirs = common === gitDir ? [gitDir] : [gitDir, common];
   for (const dir of dirs) {
     const loose = read(join(dir, ref))?.trim();
     if (loose !== undefined) return SHA.test(loose) ? loose : null;
@@ -69,7 +57,6 @@ export function readHeadFile(dir: string): HeadFileInfo | undefined {
   const root = findGitRoot(dir);
   if (root === undefined) return {};
   const gitDir = gitDirOf(root);
-  if (gitDir === undefined) return undefined;
   const head = read(join(gitDir, 'HEAD'))?.trim();
   if (head === undefined) return undefined;
   if (SHA.test(head)) return { commit: head };
@@ -77,7 +64,7 @@ export function readHeadFile(dir: string): HeadFileInfo | undefined {
   if (ref === undefined) return undefined;
   // A reftable repository keeps a placeholder in refs/heads: not ours to read.
   if (read(join(gitDir, 'refs', 'heads')) !== undefined) return undefined;
-  const commit = resolveRef(gitDir, ref);
+  const commit = resolveRef(root, gitDir, ref);
   if (commit === null) return undefined;
   const branch = ref.startsWith('refs/heads/') ? ref.slice('refs/heads/'.length) : undefined;
   return { branch, commit };
