@@ -8,7 +8,6 @@ import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { ATTRIBUTE_LINES, ATTRIBUTES_HEADER } from '../src/api/git-setup.js';
 import { runMergeDriver } from '../src/api/merge-driver.js';
-import type { Memory } from '../src/core/memory.js';
 import { renderProjections } from '../src/core/projection.js';
 import { REPO_ROOT } from './helpers/repo.js';
 import { testMemory } from './helpers/arbitrary.js';

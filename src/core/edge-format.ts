@@ -26,7 +26,6 @@ import {
   excerpt,
   normalizeBody,
   renderFrontmatterFile,
-  renderFrontmatterYaml,
   setOwn,
   splitFrontmatter,
   type ParsedFrontmatter,

@@ -14,7 +14,7 @@
  */
 import type { MemoryType } from './memory.js';
 import { isMemoryType, normalizeTags } from './memory.js';
-import type { AssistantTextEvent, ToolResultEvent, ToolUseEvent, TranscriptEvent } from './transcript.js';
+import type { ToolResultEvent, ToolUseEvent, TranscriptEvent } from './transcript.js';
 
 export type CandidateLayer = 'structural' | 'keyword' | 'self-report';
 

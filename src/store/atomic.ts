@@ -2,14 +2,15 @@
  * Atomic file writes: a temporary file in the same directory, then rename, so a reader
  * (or a concurrent writer, or a crash) never sees a half-written file.
  */
-import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { isErrnoCode } from '../errors.js';
 
 /** Temp names start with `.` and end with `.tmp`: listings skip them. */
 export function tempPathFor(path: string): string {
-  return join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  // pid + random: unique among concurrent writers; no node:crypto, which the cached
+  // session-start path cannot afford to load.
+  return join(dirname(path), `.${basename(path)}.${process.pid}.${Math.random().toString(36).slice(2, 10)}.tmp`);
 }
 
 export function writeFileAtomic(path: string, data: string | Uint8Array): void {

@@ -1,10 +1,7 @@
 /**
  * File names for per-session local state (`.memory/transcripts/`, `.memory/sessions/`),
- * and an atomic write, with node built-ins only and without `node:crypto`: loading it
- * costs more than the whole cached session-start path is allowed to.
+ * with no imports at all: the cached session-start path loads it.
  */
-import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
 
 /** FNV-1a over UTF-16 code units, two 32-bit lanes: a stable, dependency-free name hash (not security). */
 function fnv64(text: string): string {
@@ -28,17 +25,4 @@ function fnv64(text: string): string {
 export function sessionFileName(session: string): string {
   if (/^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$/.test(session) && !session.includes('..')) return `${session}.json`;
   return `session-${fnv64(session)}.json`;
-}
-
-/** Writes through a temp file and a rename, so a reader never sees half a file. */
-export function writeSmallFileAtomic(path: string, text: string): void {
-  mkdirSync(dirname(path), { recursive: true });
-  const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.${Math.random().toString(36).slice(2, 10)}.tmp`);
-  try {
-    writeFileSync(tmp, text);
-    renameSync(tmp, path);
-  } catch (err) {
-    rmSync(tmp, { force: true });
-    throw err;
-  }
 }

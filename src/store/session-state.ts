@@ -6,7 +6,8 @@
  */
 import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { sessionFileName, writeSmallFileAtomic } from './session-file.js';
+import { writeFileAtomic } from './atomic.js';
+import { sessionFileName } from './session-file.js';
 
 export interface SessionState {
   version: 1;
@@ -42,7 +43,7 @@ export function readSessionState(cacheDir: string, session: string): SessionStat
 export function writeSessionState(cacheDir: string, state: SessionState): Error | undefined {
   const injected = [...new Set(state.injected)].slice(-MAX_INJECTED_IDS);
   try {
-    writeSmallFileAtomic(sessionStatePath(cacheDir, state.session), `${JSON.stringify({ ...state, injected })}\n`);
+    writeFileAtomic(sessionStatePath(cacheDir, state.session), `${JSON.stringify({ ...state, injected })}\n`);
     return undefined;
   } catch (err) {
     return err instanceof Error ? err : new Error(String(err));
