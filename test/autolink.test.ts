@@ -110,6 +110,26 @@ describe('auto-linking on remember', () => {
     expect(listReview(cortex.context.paths, { kind: 'consolidate' })).toEqual([]);
   });
 
+  it('lists and dismisses the duplicates of global memories, from the global tier', async () => {
+    const repo = tempRepo();
+    repo.cortex(['init']);
+    const cortex = openCortex({ dir: repo.dir, env: repo.env });
+    const dup = (await cortex.remember({ ...CORPUS.duplicate, type: 'context', scope: 'global', autoLink: false })).memory.id;
+    const result = await cortex.remember({ ...NEW, type: 'context', scope: 'global', topic: 'test/global' });
+    const id = result.memory.id;
+    expect(result.links!.consolidate).toEqual([expect.objectContaining({ a: id, b: dup })]);
+    expect(listReview(cortex.context.global, { kind: 'consolidate' })).toHaveLength(1);
+    expect((await cortex.consolidate.list()).duplicates.map((d) => [d.a.id, d.b.id])).toEqual([[id, dup]]);
+    expect(await cortex.consolidate.reject({ a: id, b: dup })).toEqual({ edges: [], dismissed: true });
+    expect(await cortex.consolidate.list()).toEqual({ duplicates: [], suggested: [] });
+    expect(listReview(cortex.context.global, { kind: 'rejected' })).toHaveLength(1);
+    expect(listReview(cortex.context.paths, {})).toEqual([]);
+    // Rejected, in the queue auto-linking reads: updating the memory proposes the pair no more.
+    const again = await cortex.remember({ ...NEW, body: `${NEW.body} again`, type: 'context', scope: 'global', topic: 'test/global' });
+    expect(again.memory.id).toBe(id);
+    expect(again.links!.consolidate).toEqual([]);
+  });
+
   it('compares a bounded number of candidates from the index, not every memory', async () => {
     const repo = tempRepo();
     const { cortex } = await setup(repo, 40);

@@ -18,9 +18,12 @@ import {
   findDoc,
   openGraph,
   relationOf,
+  summaryOf,
+  withEdgeWrite,
   writeEdgeRecorded,
   type GraphNodeSummary,
 } from './graph.js';
+import { saveEdgeCacheQuietly } from './graph-view.js';
 import { EdgeCache } from '../search/edge-cache.js';
 import { openTierIndex, tierBase } from './indexes.js';
 import { getMemory } from './memories.js';
@@ -49,10 +52,6 @@ export interface ConsolidateList {
   suggested: SuggestedEdge[];
 }
 
-function node(doc: { id: string; type: GraphNodeSummary['type']; summary: string; status: GraphNodeSummary['status']; scope: GraphNodeSummary['scope'] }): GraphNodeSummary {
-  return { id: doc.id, type: doc.type, summary: doc.summary, status: doc.status, scope: doc.scope };
-}
-
 /**
  * Likely duplicate pairs from the review queue (both memories still active) and every
  * suggested edge, strongest first.
@@ -63,11 +62,12 @@ function node(doc: { id: string; type: GraphNodeSummary['type']; summary: string
 export function listConsolidation(ctx: Context): ConsolidateList {
   const view = openGraph(ctx);
   const duplicates: DuplicateProposal[] = [];
-  for (const entry of listReview(ctx.paths, { kind: 'consolidate' })) {
+  // Auto-linking queues a pair in the tier of its memories: the global tier's are there.
+  for (const entry of view.tiers.flatMap((t) => listReview(t.paths, { kind: 'consolidate' }))) {
     const a = typeof entry.a === 'string' ? findDoc(view.tiers, entry.a) : undefined;
     const b = typeof entry.b === 'string' ? findDoc(view.tiers, entry.b) : undefined;
     if (!a || !b || a.doc.status !== 'active' || b.doc.status !== 'active') continue;
-    duplicates.push({ id: entry.id, a: node(a.doc), b: node(b.doc), score: typeof entry.score === 'number' ? entry.score : 0, created: entry.created });
+    duplicates.push({ id: entry.id, a: summaryOf(a.doc), b: summaryOf(b.doc), score: typeof entry.score === 'number' ? entry.score : 0, created: entry.created });
   }
   duplicates.sort((x, y) => y.score - x.score || (x.id < y.id ? -1 : 1));
   const suggested: SuggestedEdge[] = [];
@@ -78,8 +78,8 @@ export function listConsolidation(ctx: Context): ConsolidateList {
     if (!a || !b) continue;
     const tier = a.tier.scope === 'global' && b.tier.scope === 'global' ? a.tier : view.tiers[0]!;
     suggested.push({
-      source: node(a.doc),
-      target: node(b.doc),
+      source: summaryOf(a.doc),
+      target: summaryOf(b.doc),
       relation: e.relation,
       strength: e.strength,
       origin: e.origin,
@@ -130,22 +130,6 @@ function suggestedBetween(tier: { paths: TierPaths; base: string }, a: string, b
   return found;
 }
 
-async function withTierEdges<T>(tier: { paths: TierPaths; base: string }, fn: (cache: EdgeCache) => T | Promise<T>): Promise<T> {
-  return withLock(join(tier.paths.cacheDir, 'locks', 'write.lock'), async () => {
-    const cache = EdgeCache.load(tier.paths);
-    cache.refresh(tier.paths, { base: tier.base });
-    try {
-      return await fn(cache);
-    } finally {
-      try {
-        cache.save(tier.paths);
-      } catch {
-        // A cache.
-      }
-    }
-  });
-}
-
 /**
  * Accepts the suggested edges between two memories: they become active.
  *
@@ -156,7 +140,7 @@ export async function acceptSuggested(ctx: Context, input: ReviewPairInput): Pro
   assertSafeId(input.a);
   assertSafeId(input.b);
   const tier = pairTier(ctx, input.a, input.b);
-  const edges = await withTierEdges(tier, (cache) =>
+  const edges = await withEdgeWrite(tier, (cache) =>
     suggestedBetween(tier, input.a, input.b, input.relation).map((edge) => {
       const { file } = writeEdgeRecorded(tier, cache, { ...edge, status: 'active' });
       return { source: edge.source, relation: edge.relation, target: edge.target, file };
@@ -177,7 +161,7 @@ export async function rejectSuggested(ctx: Context, input: ReviewPairInput): Pro
   assertSafeId(input.a);
   assertSafeId(input.b);
   const tier = pairTier(ctx, input.a, input.b);
-  const edges = await withTierEdges(tier, (cache) =>
+  const edges = await withEdgeWrite(tier, (cache) =>
     suggestedBetween(tier, input.a, input.b, input.relation).map((edge) => {
       deleteEdgeRecorded(tier, cache, edge);
       return {
@@ -188,9 +172,10 @@ export async function rejectSuggested(ctx: Context, input: ReviewPairInput): Pro
       };
     }),
   );
-  const dismissed = (await removeReview(ctx.paths, [pairId('consolidate', input.a, input.b)])) > 0;
+  // The queue of the pair's tier, which auto-linking writes and reads for this pair.
+  const dismissed = (await removeReview(tier.paths, [pairId('consolidate', input.a, input.b)])) > 0;
   if (edges.length > 0 || dismissed) {
-    await appendReview(ctx.paths, [{ kind: 'rejected', id: pairId('rejected', input.a, input.b), created: formatDate(ctx.now()), a: input.a, b: input.b }]);
+    await appendReview(tier.paths, [{ kind: 'rejected', id: pairId('rejected', input.a, input.b), created: formatDate(ctx.now()), a: input.a, b: input.b }]);
   }
   return { edges, dismissed };
 }
@@ -321,11 +306,7 @@ export async function mergeMemories(ctx: Context, input: MergeInput): Promise<Me
       const { file } = writeEdgeRecorded(tierPaths, cache, edge);
       edges.push({ source: id, relation: 'supersedes', target: old.id, file });
     }
-    try {
-      cache.save(paths);
-    } catch {
-      // A cache.
-    }
+    saveEdgeCacheQuietly(cache, paths);
     // Re-reads the three changed memory files and saves the index.
     openTierIndex(ctx, x.scope);
     await removeReview(paths, [pairId('consolidate', a.id, b.id)]);

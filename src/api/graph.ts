@@ -304,7 +304,7 @@ export interface TraverseOutput {
 
 export const DEFAULT_TRAVERSE_INPUT = { depth: 2, direction: 'both' as TraverseDirection, minStrength: 0 };
 
-function summaryOf(doc: IndexedDoc): GraphNodeSummary {
+export function summaryOf(doc: Pick<IndexedDoc, 'id' | 'type' | 'summary' | 'status' | 'scope'>): GraphNodeSummary {
   return { id: doc.id, type: doc.type, summary: doc.summary, status: doc.status, scope: doc.scope };
 }
 
