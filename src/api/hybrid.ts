@@ -32,6 +32,8 @@ export interface VectorRecallPlan extends RecallInput {
   limit: number;
   options: SearchOptions & { limit: number };
   mode: 'semantic' | 'hybrid';
+  /** The tiers' indexes, when the caller has opened them already. */
+  tiers?: TierIndex[];
 }
 
 interface Candidate {
@@ -51,7 +53,7 @@ const keyOf = (scope: string, id: string) => `${scope}:${id}`;
  */
 export async function recallWithVectors(ctx: Context, plan: VectorRecallPlan): Promise<RecallOutput> {
   const { query, limit, options, mode } = plan;
-  const tiers = openIndexes(ctx, plan.scope ? { scope: plan.scope } : {});
+  const tiers = plan.tiers ?? openIndexes(ctx, plan.scope ? { scope: plan.scope } : {});
   const diagnostics = allDiagnostics(tiers);
   const keywordOnly = (notice: string): RecallOutput => ({ query, mode: 'keyword', results: keywordResults(tiers, query, options), diagnostics, notice });
 

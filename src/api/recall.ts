@@ -195,18 +195,16 @@ export async function recall(ctx: Context, input: RecallInput): Promise<RecallOu
   const options = { ...searchOptionsOf(ctx, input), limit };
   const scope = input.scope ? { scope: input.scope } : {};
   const mode = input.mode ?? (hasVectors(ctx, scope) ? 'hybrid' : 'keyword');
+  const tiers = openIndexes(ctx, scope);
   let out: RecallOutput;
-  let keywordTiers: TierIndex[] | undefined;
   if (mode !== 'keyword') {
     const { recallWithVectors } = await import('./hybrid.js');
-    out = await recallWithVectors(ctx, { ...input, query, limit, options, mode });
+    out = await recallWithVectors(ctx, { ...input, query, limit, options, mode, tiers });
   } else {
-    const tiers = openIndexes(ctx, scope);
     out = { query, mode: 'keyword', results: keywordResults(tiers, query, options), diagnostics: allDiagnostics(tiers) };
-    keywordTiers = tiers;
   }
-  // Graph neighbours and linked code (the hybrid path opens its indexes itself: enrichment reopens them).
-  if (input.enrich !== false) out = { ...out, results: enrichResults(ctx, out.results, keywordTiers ? { tiers: keywordTiers } : {}) };
+  // Graph neighbours and linked code, over the indexes already open.
+  if (input.enrich !== false) out = { ...out, results: enrichResults(ctx, out.results, { tiers }) };
   if (input.recordAccess !== false) recordAccess(ctx, out.results);
   return out;
 }
