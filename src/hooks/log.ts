@@ -32,7 +32,8 @@ export function appendHookLog(
     } catch {
       // No log yet.
     }
-    const oneLine = entry.message.replace(/\s*[\r\n]+\s*/g, ' ⏎ ');
+    // One line of plain text: control characters (garbage stdin quoted in a parse error) are escaped.
+    const oneLine = entry.message.replace(/\s*[\r\n]+\s*/g, ' ⏎ ').replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
     const text = oneLine.length > maxLineChars ? `${oneLine.slice(0, maxLineChars)}…` : oneLine;
     appendFileSync(path, `${(entry.now ?? new Date()).toISOString()} ${entry.event} ${text}\n`);
   } catch {
