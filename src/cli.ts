@@ -7,7 +7,7 @@ import { readFileSync, realpathSync } from 'node:fs';
 import nodeModule from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { CortexError, ISSUES_URL, InternalError, UsageError } from './errors.js';
-import { commandHelp, parseInvocation, type CommandDef, type IO } from './term/args.js';
+import { closest, commandHelp, parseInvocation, type CommandDef, type IO } from './term/args.js';
 import { painter, shouldColor } from './term/color.js';
 
 // Node ≥ 22.1 keeps compiled code of the modules a command loads on disk (os.tmpdir()), so
@@ -79,30 +79,6 @@ function mainHelp(io: IO): string {
   return `${lines.join('\n')}\n`;
 }
 
-function suggest(name: string): string | undefined {
-  const names = Object.keys(COMMANDS);
-  const prefix = names.find((n) => n.startsWith(name) || name.startsWith(n));
-  if (prefix) return prefix;
-  let best: string | undefined;
-  let bestDist = 3;
-  for (const n of names) {
-    const d = distance(n, name);
-    if (d < bestDist) [best, bestDist] = [n, d];
-  }
-  return best;
-}
-
-function distance(a: string, b: string): number {
-  const dp = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
-  for (let j = 1; j <= b.length; j++) dp[0]![j] = j;
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      dp[i]![j] = Math.min(dp[i - 1]![j]! + 1, dp[i]![j - 1]! + 1, dp[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-  }
-  return dp[a.length]![b.length]!;
-}
-
 /** Set when a command trapped Ctrl-C (see `IO.trapInterrupt`). */
 let interrupt: AbortController | undefined;
 
@@ -160,7 +136,7 @@ export async function run(argv: string[], io: IO): Promise<number> {
     }
     const entry = COMMANDS[name];
     if (!entry) {
-      const guess = suggest(name);
+      const guess = closest(name, Object.keys(COMMANDS));
       throw new UsageError(`Unknown command "${name}".`, {
         hint: guess ? `Did you mean \`cortex ${guess}\`? Run \`cortex --help\` for the list.` : 'Run `cortex --help` for the list of commands.',
       });

@@ -175,6 +175,11 @@ describe('broken and hostile input', () => {
     const r = repo.cortex(['recal', 'x']);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/Did you mean `cortex recall`/);
+    const tag = repo.cortex(['remember', 'x', '--tag', 'storage']);
+    expect(tag.code).toBe(2);
+    expect(tag.stderr).toContain("unknown option '--tag'");
+    expect(tag.stderr).toContain('Did you mean --tags?');
+    expect(repo.cortex(['recall', 'x', '--zzzzzz']).stderr).not.toContain('Did you mean');
     const j = repo.cortex(['remember', 'x', '--priority', '11', '--json']);
     expect(j.code).toBe(2);
     expect(json<{ error: { code: string } }>(j).error.code).toBe('USAGE');

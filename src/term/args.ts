@@ -71,6 +71,38 @@ export const GLOBAL_OPTIONS: Record<string, OptionDef> = {
   help: { type: 'boolean', short: 'h', description: 'Show this help.' },
 };
 
+/**
+ * The name in `names` that `name` most likely meant: one it is a prefix of (or that is a
+ * prefix of it), else one at most two edits away.
+ *
+ * @example
+ * closest('tag', ['tags', 'type']) // 'tags'
+ * closest('recal', ['recall', 'remember']) // 'recall'
+ */
+export function closest(name: string, names: readonly string[]): string | undefined {
+  if (name === '') return undefined;
+  const prefix = names.find((n) => n.startsWith(name) || name.startsWith(n));
+  if (prefix) return prefix;
+  let best: string | undefined;
+  let bestDist = 3;
+  for (const n of names) {
+    const d = distance(n, name);
+    if (d < bestDist) [best, bestDist] = [n, d];
+  }
+  return best;
+}
+
+function distance(a: string, b: string): number {
+  const dp = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) dp[0]![j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      dp[i]![j] = Math.min(dp[i - 1]![j]! + 1, dp[i]![j - 1]! + 1, dp[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+  }
+  return dp[a.length]![b.length]!;
+}
+
 /** Parses argv for a command; unknown flags are usage errors naming the command. */
 export function parseInvocation(def: CommandDef, argv: string[], cwd: string): Invocation & { help: boolean } {
   const options = { ...GLOBAL_OPTIONS, ...def.options };
@@ -89,7 +121,11 @@ export function parseInvocation(def: CommandDef, argv: string[], cwd: string): I
     });
   } catch (err) {
     const message = (err as Error).message.replace(/\. To specify a positional argument.*$/s, '').replace(/^Unknown option/, 'unknown option');
-    throw new UsageError(`cortex ${def.name}: ${message}.`, { hint: `Run \`cortex ${def.name} --help\` for the options.` });
+    const unknown = /^unknown option '--([^'=]+)/.exec(message)?.[1];
+    const guess = unknown === undefined ? undefined : closest(unknown, Object.keys(options));
+    throw new UsageError(`cortex ${def.name}: ${message}.`, {
+      hint: guess ? `Did you mean --${guess}? Run \`cortex ${def.name} --help\` for the options.` : `Run \`cortex ${def.name} --help\` for the options.`,
+    });
   }
   const values = parsed.values as Invocation['values'];
   return {
