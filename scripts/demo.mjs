@@ -2,7 +2,7 @@
 // `npm start`: builds Cortex if needed, creates a demo git repository in a temporary
 // directory, and shows the main job: remembering, recalling, and the briefing.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,7 +15,9 @@ if (!existsSync(cli)) {
 }
 
 const dir = process.argv[2] ? resolve(process.argv[2]) : mkdtempSync(join(tmpdir(), 'cortex-demo-'));
+// A global tier of its own, so the demo never touches yours; removed at the end.
 const home = mkdtempSync(join(tmpdir(), 'cortex-demo-home-'));
+process.on('exit', () => rmSync(home, { recursive: true, force: true }));
 const env = {
   ...process.env,
   CORTEX_HOME: join(home, 'global'),
@@ -38,7 +40,7 @@ function cortex(...args) {
   console.log(`\n$ cortex ${args.map((a) => (/[\s"']/.test(a) ? JSON.stringify(a) : a)).join(' ')}`);
   const r = spawnSync(process.execPath, [cli, ...args], { cwd: dir, env, encoding: 'utf8' });
   process.stdout.write(r.stdout);
-  if (r.stderr.trim()) process.stdout.write(r.stderr.replace(/^/gm, '  '));
+  if (r.stderr.trim()) process.stdout.write(`${r.stderr.trimEnd().replace(/^/gm, '  ')}\n`);
   if (r.status !== 0 && r.status !== 1) throw new Error(`cortex ${args[0]} exited ${r.status}`);
   return r.stdout;
 }
