@@ -416,7 +416,11 @@ describe('fuzz: every hook on garbage', () => {
       const r = where.cortex(['hook', event], { input });
       expect({ event, code: r.code, stdout: r.stdout }).toEqual({ event, code: 0, stdout: '' });
     }
-    expect(readFileSync(join(repo.dir, '.memory/cortex.log'), 'utf8')).toMatch(/stop transcript not read: cannot open the transcript/);
+    const log = readFileSync(join(repo.dir, '.memory/cortex.log'), 'utf8');
+    expect(log).toMatch(/stop transcript not read: cannot open the transcript/);
+    // Garbage quoted in a parse error is escaped: the log stays plain text, one line per entry.
+    expect(log).toMatch(/session-start ignored: stdin is not JSON/);
+    expect(log).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
     expect(existsSync(join(outside.dir, '.memory'))).toBe(false);
   });
 
