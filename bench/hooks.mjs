@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 /**
  * Whole-process timings of the Claude Code hooks, beside bare `node -e 0`:
- *   - `cortex hook stop` on the 2.8 MB real transcript, cold (no checkpoint, empty store)
- *     and incremental (one new turn appended before each run);
+ *   - `cortex hook stop` on the 2.8 MB real transcript, cold (no checkpoint, empty store),
+ *     and incremental on it twice over (5.6 MB: one new turn appended before each run);
  *   - `cortex hook user-prompt-submit` with 10,000 memories (warm index);
  *   - `cortex hook session-start` with 10,000 memories, cached briefing.
  *
@@ -17,7 +17,7 @@
  * Prints a markdown table on stdout and writes bench/.out/hooks.json.
  */
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -164,9 +164,13 @@ if (TRANSCRIPT && existsSync(TRANSCRIPT)) {
         line({ type: 'user', uuid: `bench-r-${n}`, message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: `bench-tool-${n}`, content: 'ok' }] } }),
     );
   };
+  // DESIGN §10 sets the incremental budget on a 5 MB transcript: the real one twice over
+  // (5.6 MB), read once to the end (the checkpoint), then one new turn per run.
   fresh();
+  appendFileSync(transcript, readFileSync(TRANSCRIPT));
+  const mb = (statSync(transcript).size / 1e6).toFixed(1);
   time([process.execPath, CLI, 'hook', 'stop'], { cwd: dir, input });
-  rows.push(measure('hook stop, 2.8 MB transcript, incremental (one new turn)', [process.execPath, CLI, 'hook', 'stop'], { cwd: dir, input, before: turn }));
+  rows.push(measure(`hook stop, ${mb} MB transcript, incremental (one new turn)`, [process.execPath, CLI, 'hook', 'stop'], { cwd: dir, input, before: turn }));
 } else {
   console.error('../shared/transcripts not found: stop figures skipped.');
 }
