@@ -5,9 +5,9 @@
  * and queues the others for review, then moves the checkpoint. One lock for the whole
  * run; a held lock means another hook is on it, and this run gives up at once.
  */
-import { closeSync, openSync, readSync, fstatSync, type Stats } from 'node:fs';
+import { closeSync, lstatSync, openSync, readdirSync, readSync, fstatSync, type Stats } from 'node:fs';
 import { createHash } from 'node:crypto';
-import { join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { extractMemories, type Candidate, type ExtractState } from '../core/extract.js';
 import { formatDate } from '../core/memory.js';
 import { redactSecrets } from '../core/redact.js';
@@ -45,6 +45,12 @@ export interface CaptureInput {
   structuralEveryMs?: number;
   /** A line longer than this is skipped, not read whole into memory. */
   maxLineBytes?: number;
+  /**
+   * The session is ending or being compacted: judge the open exchange now rather than
+   * waiting for the person's next prompt (Stop leaves it open: the next prompt is the
+   * person's reaction to it).
+   */
+  final?: boolean;
 }
 
 export const DEFAULT_CAPTURE = {
@@ -53,6 +59,7 @@ export const DEFAULT_CAPTURE = {
   chunkBytes: 4 * 1024 * 1024,
   structuralEveryMs: 0,
   maxLineBytes: 64 * 1024 * 1024,
+  final: false,
 };
 
 export interface CaptureOutput {
@@ -141,6 +148,96 @@ function readAt(fd: number, position: number, length: number): Buffer {
   return buffer.subarray(0, filled);
 }
 
+interface ReadChunks {
+  offset: number;
+  skippedLines: number;
+  partial: boolean;
+  ran: boolean;
+}
+
+/**
+ * Reads the complete lines of a transcript from `from`, in chunks, handing each chunk's
+ * events to `onChunk`. A torn last line is left for next time; a line longer than
+ * `maxLineBytes` is skipped; past the time budget it stops between chunks (`partial`).
+ */
+function readChunks(
+  opened: Opened,
+  from: number,
+  opts: Pick<typeof DEFAULT_CAPTURE, 'chunkBytes' | 'maxLineBytes' | 'timeBudgetMs'>,
+  started: number,
+  file: string,
+  onChunk: (events: TranscriptEvent[], lastChunk: boolean) => void,
+): ReadChunks {
+  const size = opened.stat.size;
+  let offset = from;
+  let want = opts.chunkBytes;
+  let skippedLines = 0;
+  let ran = false;
+  while (offset < size) {
+    const bytes = readAt(opened.fd, offset, Math.min(want, size - offset));
+    if (bytes.length === 0) break;
+    // Whatever this chunk leaves unconsumed at the end of the file is a torn last line.
+    const lastChunk = offset + bytes.length >= size;
+    const parsed = parseTranscriptChunk(bytes, { startOffset: offset, file });
+    if (parsed.consumedBytes === 0) {
+      // A line longer than the chunk: read more. A torn last line: leave it for next time.
+      if (lastChunk) break;
+      if (want >= opts.maxLineBytes) {
+        // Not a transcript line anyone can use (or not a transcript): skip past it.
+        const next = nextNewline(opened.fd, offset + want, size);
+        if (next === undefined) break;
+        offset = next + 1;
+        skippedLines++;
+        want = opts.chunkBytes;
+        continue;
+      }
+      want *= 2;
+      continue;
+    }
+    want = opts.chunkBytes;
+    skippedLines += parsed.diagnostics.filter((d) => d.severity === 'error').length;
+    offset += parsed.consumedBytes;
+    onChunk(parsed.events, lastChunk);
+    ran = true;
+    if (lastChunk) break;
+    if (Date.now() - started > opts.timeBudgetMs) return { offset, skippedLines, partial: true, ran };
+  }
+  return { offset, skippedLines, partial: false, ran };
+}
+
+/** Where a subagent's progress through its own transcript is kept. */
+interface SubagentCheckpoint {
+  offset: number;
+  ino: number;
+  size: number;
+  state: unknown;
+}
+
+/**
+ * The subagent transcripts of a session (Claude Code 2.x): regular files
+ * `<session-id>/subagents/agent-*.jsonl` next to the session's transcript.
+ */
+export function subagentFiles(transcript: string): string[] {
+  const dir = join(dirname(transcript), basename(transcript).replace(/\.jsonl$/, ''), 'subagents');
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  return names
+    .filter((n) => /^agent-[\w.-]+\.jsonl$/.test(n))
+    .sort()
+    .map((n) => join(dir, n))
+    .filter((p) => {
+      try {
+        return lstatSync(p).isFile();
+      } catch {
+        return false;
+      }
+    });
+}
+
 /**
  * The `remember` input for an extraction candidate, with its provenance.
  *
@@ -155,6 +252,7 @@ export function candidateToRememberInput(c: Candidate, commit: string | undefine
     confidence: c.confidence,
     tags: c.tags,
     ...(c.topic !== undefined ? { topic: c.topic } : {}),
+    ...(c.status !== undefined ? { status: c.status } : {}),
     // Plan and progress notes change every session: linking them would churn edge files.
     ...(c.layer === 'structural' ? { autoLink: false } : {}),
     source: {
@@ -243,8 +341,8 @@ async function captureLocked(ctx: Context, opts: CaptureInput & typeof DEFAULT_C
     const now = ctx.now();
     const extractOptions = { sessionId: session, branch, now, threshold: ctx.config.extraction.threshold };
 
-    const runChunk = (events: TranscriptEvent[], last: string | undefined): void => {
-      const result = extractMemories(events, { ...extractOptions, state, lastAssistantMessage: last });
+    const runChunk = (events: TranscriptEvent[], last: string | undefined, final: boolean): void => {
+      const result = extractMemories(events, { ...extractOptions, state, lastAssistantMessage: last, final });
       state = result.state;
       // Structural candidates summarise the whole session so far: only the latest count.
       structural = result.memories.filter((c) => c.layer === 'structural');
@@ -254,43 +352,50 @@ async function captureLocked(ctx: Context, opts: CaptureInput & typeof DEFAULT_C
 
     let ran = false;
     if (opened !== undefined) {
-      const size = opened.stat.size;
-      let want = opts.chunkBytes;
-      while (offset < size) {
-        const bytes = readAt(opened.fd, offset, Math.min(want, size - offset));
-        if (bytes.length === 0) break;
-        // Whatever this chunk leaves unconsumed at the end of the file is a torn last line.
-        const lastChunk = offset + bytes.length >= size;
-        const parsed = parseTranscriptChunk(bytes, { startOffset: offset, file: transcript });
-        if (parsed.consumedBytes === 0) {
-          // A line longer than the chunk: read more. A torn last line: leave it for next time.
-          if (lastChunk) break;
-          if (want >= opts.maxLineBytes) {
-            // Not a transcript line anyone can use (or not a transcript): skip past it.
-            const next = nextNewline(opened.fd, offset + want, size);
-            if (next === undefined) break;
-            offset = next + 1;
-            skippedLines++;
-            want = opts.chunkBytes;
-            continue;
+      const read = readChunks(opened, offset, opts, started, transcript ?? '', (events, lastChunk) => {
+        runChunk(events, lastChunk ? opts.lastAssistantMessage : undefined, lastChunk && opts.final);
+      });
+      offset = read.offset;
+      skippedLines += read.skippedLines;
+      ran = read.ran;
+      if (read.partial) status = 'partial';
+    }
+    // Nothing new in the file (or no file): Stop's message can still carry tags, and the
+    // session's end still judges the open exchange.
+    if (!ran) runChunk([], opts.lastAssistantMessage, opts.final);
+
+    // Claude Code 2.x writes each subagent's conversation to its own file beside the
+    // session's: read what is new there too, as the subagent's (weaker) words.
+    const subagents: Record<string, SubagentCheckpoint> = restarted ? {} : { ...(checkpoint?.subagents ?? {}) };
+    if (transcript !== undefined && status === 'done' && state !== undefined) {
+      for (const file of subagentFiles(transcript)) {
+        const name = basename(file);
+        const o = openTranscript(file);
+        if ('problem' in o) continue;
+        try {
+          let sub = subagents[name];
+          if (sub !== undefined && (sub.ino !== o.stat.ino || o.stat.size < sub.offset)) sub = undefined;
+          let subState = sub?.state as ExtractState | undefined;
+          const read = readChunks(o, sub?.offset ?? 0, opts, started, file, (events) => {
+            // The session's near-duplicate memory is shared: a subagent's report also comes
+            // back as the parent's tool result, and must be stored once.
+            const result = extractMemories(events, { ...extractOptions, state: subState, final: true, sidechain: true, seen: (state as ExtractState).emitted });
+            subState = result.state;
+            (state as ExtractState).emitted = result.state.emitted;
+            prose.push(...result.memories.filter((c) => c.layer !== 'structural'));
+            review.push(...result.review);
+          });
+          skippedLines += read.skippedLines;
+          subagents[name] = { offset: read.offset, ino: o.stat.ino, size: o.stat.size, state: subState === undefined ? undefined : { ...subState, emitted: [] } };
+          if (read.partial) {
+            status = 'partial';
+            break;
           }
-          want *= 2;
-          continue;
-        }
-        want = opts.chunkBytes;
-        skippedLines += parsed.diagnostics.filter((d) => d.severity === 'error').length;
-        offset += parsed.consumedBytes;
-        runChunk(parsed.events, lastChunk ? opts.lastAssistantMessage : undefined);
-        ran = true;
-        if (lastChunk) break;
-        if (Date.now() - started > opts.timeBudgetMs) {
-          status = 'partial';
-          break;
+        } finally {
+          closeSync(o.fd);
         }
       }
     }
-    // Nothing new in the file (or no file): Stop's message can still carry tags.
-    if (!ran) runChunk([], opts.lastAssistantMessage);
 
     // Structural candidates are re-emitted every run; only a changed one is worth a write.
     const writtenBefore = restarted ? {} : (checkpoint?.written ?? {});
@@ -300,10 +405,10 @@ async function captureLocked(ctx: Context, opts: CaptureInput & typeof DEFAULT_C
     const changedStructural = due ? structural.filter((c) => c.topic === undefined || writtenBefore[c.topic] !== structuralHash(c, head.commit)) : [];
     const structuralAt = changedStructural.length > 0 ? formatDate(now) : lastStructural;
     const toWrite = [...changedStructural, ...prose];
-    const written = await writeCandidates(ctx, toWrite, head.commit);
-    await applyBoosts(ctx, toWrite, written);
+    const keys: Record<string, string> = restarted ? {} : { ...(checkpoint?.keys ?? {}) };
+    const written = await writeCandidates(ctx, toWrite, head.commit, keys);
     for (const c of changedStructural) if (c.topic !== undefined) writtenNow[c.topic] = structuralHash(c, head.commit);
-    const queued = await queueCandidates(ctx, review, written, head.commit);
+    const queued = await queueCandidates(ctx, review, toWrite, written, head.commit);
 
     if (opened !== undefined && transcript !== undefined) {
       const next: TranscriptCheckpoint = {
@@ -316,12 +421,14 @@ async function captureLocked(ctx: Context, opts: CaptureInput & typeof DEFAULT_C
         size: opened.stat.size,
         state,
         written: writtenNow,
+        keys,
+        subagents,
         structuralAt,
         updated: formatDate(now),
       };
       writeCheckpoint(cacheDir, next);
     } else if (checkpoint !== undefined) {
-      writeCheckpoint(cacheDir, { ...checkpoint, state, written: writtenNow, structuralAt, updated: formatDate(now) });
+      writeCheckpoint(cacheDir, { ...checkpoint, state, written: writtenNow, keys, subagents, structuralAt, updated: formatDate(now) });
     }
     return {
       status,
@@ -344,41 +451,63 @@ async function captureLocked(ctx: Context, opts: CaptureInput & typeof DEFAULT_C
   }
 }
 
-async function writeCandidates(ctx: Context, candidates: Candidate[], commit: string | undefined): Promise<RememberResult[]> {
-  if (candidates.length === 0) return [];
-  return rememberMany(ctx, candidates.map((c) => candidateToRememberInput(c, commit)));
-}
-
 /**
- * A proposal stored in an earlier run and accepted in this one ("yes, go ahead") comes
- * back boosted; `remember` sees the same content and keeps the old file, so the higher
- * confidence is applied here. Only to memories extraction itself wrote by keyword.
+ * Writes the memory candidates. One whose key this session already wrote (a document
+ * edited again, a finding that later earned more confidence) updates that memory instead
+ * of adding one; `keys` maps each key to the memory written for it.
  */
-async function applyBoosts(ctx: Context, candidates: Candidate[], written: RememberResult[]): Promise<void> {
-  for (let i = 0; i < written.length; i++) {
-    const c = candidates[i];
-    const r = written[i];
-    if (c === undefined || r === undefined || r.action !== 'duplicate' || c.layer !== 'keyword') continue;
-    const m = r.memory;
-    if (m.source.kind !== 'extraction' || m.source.layer !== 'keyword' || !(c.confidence > m.confidence)) continue;
-    const updated = await updateMemory(ctx, m.id, { confidence: c.confidence });
-    written[i] = { ...r, action: updated.changed ? 'updated' : r.action, memory: updated.memory };
+async function writeCandidates(ctx: Context, candidates: Candidate[], commit: string | undefined, keys: Record<string, string>): Promise<RememberResult[]> {
+  const results: RememberResult[] = new Array(candidates.length);
+  const fresh: number[] = [];
+  for (let i = 0; i < candidates.length; i++) {
+    const c = candidates[i] as Candidate;
+    const id = c.key !== undefined ? keys[c.key] : undefined;
+    if (id !== undefined && c.topic === undefined) {
+      try {
+        const updated = await updateMemory(ctx, id, { summary: c.summary, body: c.body, type: c.type, confidence: Math.max(c.confidence, 0) });
+        results[i] = { action: updated.changed ? 'updated' : 'unchanged', memory: updated.memory, file: updated.file, redacted: [] };
+        continue;
+      } catch {
+        // Deleted or renamed by a person since: write it anew.
+      }
+    }
+    fresh.push(i);
   }
+  if (fresh.length > 0) {
+    const stored = await rememberMany(ctx, fresh.map((i) => candidateToRememberInput(candidates[i] as Candidate, commit)));
+    fresh.forEach((i, k) => {
+      results[i] = stored[k] as RememberResult;
+    });
+  }
+  candidates.forEach((c, i) => {
+    const r = results[i];
+    if (c.key !== undefined && r !== undefined && c.topic === undefined) keys[c.key] = r.memory.id;
+  });
+  return results;
 }
 
 /**
- * Queues the low-confidence candidates, once each, and takes out of the queue any
- * earlier proposal that has since become a memory (the person accepted it in the chat).
+ * Queues the low-confidence candidates, once each (a candidate whose key is already
+ * queued replaces it), and takes out of the queue every candidate that has since become
+ * a memory — by content or by key.
  */
-async function queueCandidates(ctx: Context, review: Candidate[], written: RememberResult[], commit: string | undefined): Promise<number> {
+async function queueCandidates(ctx: Context, review: Candidate[], stored: Candidate[], written: RememberResult[], commit: string | undefined): Promise<number> {
   const queue = listReview(ctx.paths, { kind: MEMORY_CANDIDATE_KIND });
-  const stored = new Set(written.map((r) => candidateReviewId(r.memory)));
-  const promoted = queue.filter((e) => stored.has(e.id)).map((e) => e.id);
-  if (promoted.length > 0) await removeReview(ctx.paths, promoted);
+  const storedIds = new Set(written.map((r) => candidateReviewId(r.memory)));
+  const storedKeys = new Set(stored.map((c) => c.key).filter((k): k is string => k !== undefined));
+  const reviewKeys = new Set(review.map((c) => c.key).filter((k): k is string => k !== undefined));
+  const keyOf = (e: ReviewEntry): string | undefined => {
+    const k = (e as Partial<MemoryCandidateEntry>).candidate?.key;
+    return typeof k === 'string' ? k : undefined;
+  };
+  const drop = queue
+    .filter((e) => storedIds.has(e.id) || (keyOf(e) !== undefined && (storedKeys.has(keyOf(e) as string) || reviewKeys.has(keyOf(e) as string))))
+    .map((e) => e.id);
+  if (drop.length > 0) await removeReview(ctx.paths, drop);
   const created = formatDate(ctx.now());
   const entries: MemoryCandidateEntry[] = review
     .map(redactCandidate)
-    .filter((c) => !stored.has(candidateReviewId(c)))
+    .filter((c) => !storedIds.has(candidateReviewId(c)))
     .map((c) => ({ kind: MEMORY_CANDIDATE_KIND, id: candidateReviewId(c), created, candidate: c, ...(commit !== undefined ? { commit: commit.slice(0, 12) } : {}) }));
   return appendReview(ctx.paths, entries);
 }

@@ -45,6 +45,8 @@ export interface RememberInput {
   source?: Partial<MemorySource>;
   /** Link the memory to similar ones after writing (default true). */
   autoLink?: boolean;
+  /** `archived` writes it out of the briefing and the projections (a finished plan). Default `active`. */
+  status?: 'active' | 'archived';
 }
 
 export interface RememberResult {
@@ -219,7 +221,7 @@ async function rememberInTier(
           priority: input.priority ?? current.priority,
           confidence: input.confidence ?? current.confidence,
           pinned: input.pinned ?? current.pinned,
-          status: 'active',
+          status: input.status ?? 'active',
           source: { ...current.source, ...source, kind: current.source.kind, extra: current.source.extra },
         };
         if (renderMemory({ ...next, updated: current.updated }) === renderMemory(current)) {
@@ -248,7 +250,7 @@ async function rememberInTier(
     priority: input.priority ?? DEFAULT_REMEMBER.priority,
     confidence: input.confidence ?? DEFAULT_REMEMBER.confidence,
     pinned: input.pinned ?? false,
-    status: 'active',
+    status: input.status ?? 'active',
     tags,
     ...(input.topic !== undefined ? { topic: input.topic.trim() } : {}),
     created: now,

@@ -64,6 +64,7 @@ export async function stop(h: HookContext): Promise<string> {
 export async function preCompact(h: HookContext): Promise<string> {
   const sessionId = sessionOf(h);
   if (sessionId === undefined) return '';
-  await runCapture(h, { sessionId, transcriptPath: h.input.transcriptPath, timeBudgetMs: HOOK_CAPTURE_BUDGETS['pre-compact'] });
+  // Compaction ends what the transcript can show of the exchange: judge it now.
+  await runCapture(h, { sessionId, transcriptPath: h.input.transcriptPath, timeBudgetMs: HOOK_CAPTURE_BUDGETS['pre-compact'], final: true });
   return '';
 }

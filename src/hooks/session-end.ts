@@ -112,6 +112,7 @@ async function sessionEndWork(
       transcriptPath: payload.transcriptPath,
       timeBudgetMs: HOOK_CAPTURE_BUDGETS['session-end'],
       lockTimeoutMs: WORKER_LOCK_TIMEOUT_MS,
+      final: true,
     });
   });
   const [{ openContext }, { lifecycle }, { project }, { refreshSurfaceCache }] = await Promise.all([

@@ -10,7 +10,7 @@ import { writeFileAtomic } from './atomic.js';
 import { sessionFileName } from './session-file.js';
 
 /** Bump when the shape changes: older checkpoints are ignored (a re-read from 0). */
-export const CHECKPOINT_VERSION = 1;
+export const CHECKPOINT_VERSION = 2;
 
 export interface TranscriptCheckpoint {
   version: number;
@@ -30,6 +30,10 @@ export interface TranscriptCheckpoint {
    * summary is not rewritten, so a turn with nothing new loads no index and no file.
    */
   written?: Record<string, string> | undefined;
+  /** Progress through the session's subagent transcripts (2.x), by file name. */
+  subagents?: Record<string, { offset: number; ino: number; size: number; state: unknown }> | undefined;
+  /** Memory id written for each candidate key of the session (later candidates with the key update it). */
+  keys?: Record<string, string> | undefined;
   /** ISO-8601 time the structural memories were last written (throttles Stop's rewrites). */
   structuralAt?: string | undefined;
   /** ISO-8601 time of the last write. */

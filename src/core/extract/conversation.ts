@@ -1,0 +1,926 @@
+/**
+ * The conversation layer: knowledge read from the whole exchange between a person and the
+ * assistant, scored by signals that generalise (see `signals.ts`).
+ *
+ * - what the person says: rules, preferences, choices, rejections, facts, answers to the
+ *   assistant's questions, corrections after an interrupt;
+ * - approvals: a "yes" to a proposal makes its recommendation a decision;
+ * - the assistant's findings: causes, constraints and facts stated in its prose, stronger
+ *   under a "Problem"/"Root cause" label, after a failure, when the failure then passes;
+ * - plan mode and questions: an approved plan is a decision, a refused one a rejection,
+ *   an answered question a decision;
+ * - documents and rules files the session writes.
+ *
+ * A stretch of work (an exchange: the person's prompt and everything up to the next one)
+ * is judged when the next prompt arrives, so the person's reaction counts, or when the
+ * session ends.
+ */
+import type { MemoryType } from '../memory.js';
+import {
+  isAcknowledgement,
+  isAffirmative,
+  isNegative,
+  isPersonQuestion,
+  knowledgeHeadingType,
+  specificTokens,
+  signal,
+  textFeatures,
+  type SignalName,
+  type TextFeatures,
+} from './signals.js';
+import type { Candidate, Draft, Emitted, Exchange, ExtractState, Speaker } from './types.js';
+import { cleanInline, cleanSummary, clip, contentWords, filesIn, maskInline, oneLine, proseUnits, sentences, shorten, tagsOf, type Unit } from './prose.js';
+
+export interface ConversationContext {
+  session: string;
+  branch: string | undefined;
+  threshold: number;
+  reviewFloor: number;
+  /** Knowledge memories one exchange may add; lower-scoring ones wait for review. */
+  memoriesPerExchange: number;
+  /** Review candidates one exchange may add. */
+  reviewPerExchange: number;
+}
+
+/** Bounds that keep the state small whatever the session's length. */
+export const LIMITS = {
+  draftsPerExchange: 40,
+  emitted: 400,
+  emittedWords: 24,
+  failures: 8,
+  finalText: 4000,
+  promptText: 2000,
+  body: 1200,
+  quote: 500,
+};
+
+const BASE = { person: 0.35, finding: 0.3, proposal: 0.35, plan: 0.4, answer: 0.4, failure: 0.3, document: 0.35, convention: 0.4 } as const;
+
+export function emptyExchange(n: number): Exchange {
+  return { n, drafts: [], spoke: false, interrupted: false, edited: [], tools: 0 };
+}
+
+function words(text: string): string[] {
+  return contentWords(cleanInline(text)).slice(0, LIMITS.emittedWords * 2);
+}
+
+function add(d: Draft, name: SignalName): void {
+  if (!d.signals.some((s) => s.name === name)) d.signals.push(signal(name));
+}
+
+function score(d: Draft): number {
+  const total = d.base + d.signals.reduce((a, s) => a + s.weight, 0);
+  return Math.round(Math.min(0.95, Math.max(0, total)) * 100) / 100;
+}
+
+function quote(text: string): string {
+  return clip(text.trim(), LIMITS.quote)
+    .split('\n')
+    .map((l) => `> ${l}`)
+    .join('\n');
+}
+
+function when(at: string | undefined): string {
+  return at === undefined ? '' : `, ${at.replace(/\.\d+Z$/, 'Z')}`;
+}
+
+// ---------------------------------------------------------------------------
+// What the person says
+
+/** Lines a person pasted (logs, compiler output, stack traces) rather than wrote. */
+function isPasted(line: string): boolean {
+  const t = line.trim();
+  if (t === '') return false;
+  if (/^(?:error|warning|note|help|info|debug|trace|fatal|panic|exception|traceback)\b[[:(\s]/i.test(t)) return true;
+  if (/^(?:at |-->|\||\^|\$ |> |#\d|\d+\s*[|│])/.test(t)) return true;
+  const letters = (t.match(/\p{L}/gu) ?? []).length;
+  return t.length > 40 && letters / t.length < 0.55;
+}
+
+/** The words a person wrote in a prompt: code, pasted output and reminders left out. */
+export function personText(prompt: string): string {
+  const noFences = prompt.replace(/```[\s\S]*?(?:```|$)/g, '\n').replace(/<system-reminder>[\s\S]*?<\/system-reminder>/g, '');
+  const lines = noFences.split('\n');
+  // A pasted document (a heading after the person's own opening lines) is quoted, not said.
+  const doc = lines.findIndex((l, i) => i > 0 && /^\s{0,3}#{1,6}\s+\S/.test(l));
+  const own = doc === -1 ? lines : lines.slice(0, doc);
+  const text = own
+    .filter((l) => !isPasted(l))
+    .join('\n')
+    .trim();
+  // One line that runs on into a pasted document ("here is what I came up with: # Title …").
+  const inline = /^(.{20,}?[:.!?])\s+#{1,3}\s+\S/.exec(text);
+  return clip(inline ? (inline[1] ?? text) : text, 1500);
+}
+
+interface PersonContext {
+  key: string;
+  at: string | undefined;
+  correction: boolean;
+  answer: boolean;
+  /** What the assistant was doing when interrupted, or what it asked. */
+  lastAction: string | undefined;
+  question: string | undefined;
+}
+
+/**
+ * One draft for a prompt that states something durable (a rule, a preference, a choice,
+ * a rejection, a fact), or none for a task, a question or a bare "yes".
+ */
+export function personDraft(prompt: string, ctx: PersonContext): Draft | undefined {
+  const text = personText(prompt);
+  if (text.split(/\s+/).length < 3) return undefined;
+  let best: { sentence: string; f: TextFeatures; content: number } | undefined;
+  const all = sentences(oneLine(text.replace(/\n+/g, '. ')));
+  for (const sentence of all) {
+    const f = textFeatures(sentence);
+    if (f.words < 3 || f.words > 70) continue;
+    if (isPersonQuestion(sentence)) f.question = true;
+    const declarative = !f.question && !f.task && f.specific > 0 && /\b(?:is|are|was|were|lives?|uses?|has|have|am|runs?|means)\b/i.test(maskInline(sentence));
+    const content =
+      (f.normative ? 2 : 0) + (f.preference ? 2 : 0) + (f.choice ? 1.5 : 0) + (f.rejection ? 1.5 : 0) + (declarative ? 1 : 0) + (f.question ? -2 : 0) + (f.task && !f.normative ? -0.5 : 0);
+    if (content <= 0) continue;
+    if (best === undefined || content > best.content) best = { sentence, f, content };
+  }
+  if (best === undefined && !(ctx.correction && all.length > 0)) return undefined;
+  const fallback = all[0] as string;
+  const chosen = best ?? { sentence: fallback, f: { ...textFeatures(fallback), question: isPersonQuestion(fallback) }, content: 0 };
+  const f = chosen.f;
+  const d: Draft = {
+    key: ctx.key,
+    type: personType(f),
+    summary: '',
+    body: '',
+    speaker: 'user',
+    kind: 'person',
+    base: BASE.person,
+    signals: [],
+    files: filesIn(text),
+    tags: tagsOf(text),
+    words: words(text),
+    idents: specificTokens(text),
+    at: ctx.at,
+  };
+  if (ctx.correction) add(d, 'correction');
+  if (ctx.answer) add(d, 'answer');
+  if (f.normative) add(d, 'normative');
+  if (f.preference) add(d, 'preference');
+  if ((f.choice || f.rejection) && !f.normative && !f.preference) add(d, 'choice');
+  if (chosen.content === 1 && !ctx.correction) add(d, 'projectFact');
+  if (f.question) add(d, 'question');
+  if (f.task && !f.normative && !f.preference) add(d, 'task');
+  if (f.hedges > 0) d.signals.push({ name: 'hedge', weight: -0.1 * Math.min(3, f.hedges) });
+  if (f.specific > 0) add(d, f.specific > 1 ? 'specific2' : 'specific1');
+  let summary = cleanSummary(chosen.sentence);
+  summary = summary.charAt(0).toUpperCase() + summary.slice(1);
+  if ((f.anaphoric || f.words < 7) && ctx.lastAction !== undefined) summary = shorten(`${summary} (about: ${ctx.lastAction})`, 200);
+  d.summary = summary;
+  const context: string[] = [];
+  if (ctx.correction && ctx.lastAction !== undefined) context.push(`after interrupting the assistant (${ctx.lastAction})`);
+  else if (ctx.correction) context.push('after interrupting the assistant');
+  if (ctx.answer && ctx.question !== undefined) context.push(`answering: "${shorten(cleanInline(ctx.question), 160)}"`);
+  d.body = `${quote(text)}\n\n— the person${when(ctx.at)}${context.length > 0 ? `, ${context.join('; ')}` : ''}.`;
+  return d;
+}
+
+function personType(f: TextFeatures): MemoryType {
+  if (f.rejection) return 'rejected';
+  if (f.preference) return 'preference';
+  if (f.choice && !f.normative) return 'decision';
+  if (f.normative) return 'preference';
+  return 'context';
+}
+
+/** The assistant's first words after a person's statement accept it: that restates the rule. */
+export function acknowledge(ex: Exchange, text: string): void {
+  if (!isAcknowledgement(text)) return;
+  const said = sentences(oneLine(cleanInline(text))).slice(0, 3).join(' ');
+  for (const d of ex.drafts) {
+    if (d.kind !== 'person') continue;
+    add(d, 'acknowledged');
+    d.body = clip(`${d.body}\n\nThe assistant answered: "${shorten(said, 400)}"`, LIMITS.body);
+    d.words = [...new Set([...d.words, ...words(said)])].slice(0, LIMITS.emittedWords * 2);
+  }
+}
+
+// ---------------------------------------------------------------------------
+// What the assistant finds
+
+/** "**Problem**: …" at the start of a unit: the label names what follows. */
+const INLINE_LABEL = /^\s*(?:[^\w\s*_`]{1,3}\uFE0F?\s*)?(?:\*\*|__)?([A-Za-z][\w' /-]{1,40}?)(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\s+(?=\S)/u;
+
+interface ProseContext {
+  key: string;
+  at: string | undefined;
+  sidechain: boolean;
+  /** A command is failing right now. */
+  failing: boolean;
+  final: boolean;
+}
+
+/**
+ * Drafts for the statements in one assistant message that carry knowledge: a cause, a
+ * constraint, a rule, a choice, how the system is built. Steps announced, work reported,
+ * questions and meta talk are left out or weakened.
+ */
+export function proseDrafts(text: string, ctx: ProseContext): Draft[] {
+  const out: Draft[] = [];
+  const units = proseUnits(text);
+  const blocks = blocksOf(units);
+  units.forEach((unit) => {
+    const label = INLINE_LABEL.exec(unit.text);
+    const labelType = label ? knowledgeHeadingType(label[1] ?? '') : undefined;
+    const headingType = knowledgeHeadingType(unit.heading);
+    const parts = sentences(unit.text);
+    parts.forEach((raw, i) => {
+      const sentence = i === 0 && label && labelType !== undefined ? raw.slice(label[0].length) : raw;
+      const f = textFeatures(sentence);
+      if (f.question || f.words < 5 || /\[MEMORY:/i.test(sentence)) return;
+      if (f.meta && !f.diagnosis && f.specific < 2) return;
+      if (f.announcement && f.specific === 0) return; // "I found the issue." — the next sentence says it
+      const announced = i > 0 && textFeatures(parts[i - 1] ?? '').announcement;
+      const kindType = i === 0 ? (labelType ?? headingType) : headingType;
+      // A cause label ("Root cause:", "The issue was:") is itself the diagnosis cue.
+      if ((i === 0 && labelType === 'gotcha') || announced) f.diagnosis = true;
+      if (f.introducer && !f.diagnosis) return; // "The error mentions:" introduces; it states nothing
+      if (f.specific === 0 && !(kindType !== undefined && f.diagnosis && f.words >= 10)) return;
+      const d: Draft = {
+        key: `${ctx.key}:u${unit.index}.${i}`,
+        type: 'context',
+        summary: '',
+        body: '',
+        speaker: 'assistant',
+        kind: 'finding',
+        base: BASE.finding,
+        signals: [],
+        files: filesIn(unit.text),
+        tags: tagsOf(sentence),
+        words: [],
+        idents: [],
+        final: ctx.final,
+        at: ctx.at,
+      };
+      if (f.diagnosis) add(d, 'diagnosis');
+      if (kindType !== undefined && (i === 0 || f.diagnosis || f.constraint)) add(d, 'knowledgeLabel');
+      if (f.constraint || f.normative) add(d, 'constraint');
+      if (f.specific >= 2) add(d, 'specific2');
+      else if (f.specific === 1) add(d, 'specific1');
+      else add(d, 'generic');
+      if (ctx.failing && (f.diagnosis || f.problem || f.constraint)) add(d, 'afterFailure');
+      if (ctx.final) add(d, 'finalSummary');
+      if (f.actionReport && !f.diagnosis && !f.constraint && !f.problem) add(d, 'actionReport');
+      if (f.step) add(d, 'stepAnnouncement');
+      if (f.hedges > 0) d.signals.push({ name: 'hedge', weight: -0.1 * Math.min(3, f.hedges) });
+      if (f.conditional) add(d, 'conditional');
+      if (ctx.sidechain) add(d, 'subagent');
+      if (f.words > 60) add(d, 'long');
+      if (f.introducer) add(d, 'introducer');
+      if (f.operational && !f.diagnosis) add(d, 'operational');
+      if (/\b(?:on|at|in) lines? \d+|\(lines? \d+|:\d+(?:-\d+)?\b/i.test(sentence)) add(d, 'location');
+      // Content first: a statement with no cue at all is narration.
+      if (!f.diagnosis && !f.constraint && !f.normative && kindType === undefined && !f.choice && !f.rejection && !f.architecture) return;
+      if (score(d) < 0.3) return;
+      d.type = findingType(f, kindType, ctx.failing);
+      let summaryText = sentence;
+      if (f.anaphoric && i > 0) {
+        const previous = parts[i - 1] ?? '';
+        if (previous.length + sentence.length < 260) summaryText = `${previous} ${sentence}`;
+      }
+      const heading = unit.heading !== '' && kindType !== undefined && !/^(?:summary|problem|solution|fix|root cause|cause|issue)$/i.test(unit.heading) ? unit.heading : '';
+      d.summary = cleanSummary(summaryText);
+      if (d.summary.length < 20) return;
+      const block = blocks.get(unit.index) ?? unit.text;
+      d.body = `${heading !== '' && !block.includes(heading) ? `${heading}:\n` : ''}${clip(block, 800)}\n\n— the assistant${ctx.sidechain ? ' (a subagent)' : ''}${when(ctx.at)}.`;
+      d.words = words(`${unit.heading} ${sentence}`);
+      d.idents = specificTokens(sentence);
+      out.push(d);
+    });
+  });
+  out.push(...listDrafts(units, ctx));
+  return out;
+}
+
+/**
+ * A list read as one statement: "X is launched in 3 places:" followed by the places, or
+ * a "Current repo:" label followed by short items. Items too short to stand alone carry
+ * their knowledge together, under what introduces them.
+ */
+function listDrafts(units: Unit[], ctx: ProseContext): Draft[] {
+  const out: Draft[] = [];
+  for (let i = 0; i < units.length; i++) {
+    const intro = units[i] as Unit;
+    const items: Unit[] = [];
+    const introSentence = intro.isListItem ? undefined : sentences(intro.text).pop();
+    const introduces = introSentence !== undefined && /:\s*(?:\*\*|__)?$/.test(introSentence.trim());
+    let j = introduces ? i + 1 : i;
+    const heading = introduces ? intro.heading : intro.heading;
+    while (j < units.length && (units[j] as Unit).isListItem && (units[j] as Unit).heading === heading && items.length < 12) items.push(units[j++] as Unit);
+    if (items.length < 2) continue;
+    const headingType = knowledgeHeadingType(heading);
+    if (!introduces && headingType === undefined) continue;
+    const short = items.filter((u) => textFeatures(u.text).words < 12).length;
+    if (short < items.length / 2) continue;
+    const lead = introduces ? cleanInline(introSentence).replace(/:\s*$/, '') : heading;
+    const f = textFeatures(introduces ? (introSentence as string) : heading);
+    if (f.question || f.meta || lead.length < 8) continue;
+    const listed = items.map((u) => cleanInline(u.text).replace(/[.;]$/, '')).join('; ');
+    const all = `${lead} ${items.map((u) => u.text).join(' ')}`;
+    const specific = specificTokens(all);
+    const d: Draft = {
+      key: `${ctx.key}:l${items[0]?.index ?? i}`,
+      type: 'context',
+      summary: shorten(`${lead}: ${listed}`, 200),
+      body: `${introduces ? `${introSentence}\n` : `${heading}:\n`}${clip(items.map((u) => `- ${u.text}`).join('\n'), 700)}\n\n— the assistant${ctx.sidechain ? ' (a subagent)' : ''}${when(ctx.at)}.`,
+      speaker: 'assistant',
+      kind: 'finding',
+      base: BASE.finding,
+      signals: [],
+      files: filesIn(all),
+      tags: tagsOf(all),
+      words: words(all),
+      idents: specific.slice(0, 16),
+      final: ctx.final,
+      at: ctx.at,
+    };
+    if (headingType !== undefined) add(d, 'knowledgeLabel');
+    if (f.diagnosis) add(d, 'diagnosis');
+    if (f.constraint || f.normative) add(d, 'constraint');
+    add(d, specific.length >= 2 ? 'specific2' : specific.length === 1 ? 'specific1' : 'generic');
+    if (ctx.final) add(d, 'finalSummary');
+    if (ctx.sidechain) add(d, 'subagent');
+    if (f.step) add(d, 'stepAnnouncement');
+    if (f.actionReport && !f.diagnosis && !f.constraint) add(d, 'actionReport');
+    if (items.filter((u) => textFeatures(u.text).task).length >= items.length / 2) add(d, 'instructions');
+    if (textFeatures(all).operational && !f.diagnosis) add(d, 'operational');
+    d.type = findingType(f, headingType, ctx.failing);
+    if (score(d) >= 0.3) out.push(d);
+    i = j - 1;
+  }
+  return out;
+}
+
+/**
+ * The evidence for each unit of a message: its whole section (the units under the same
+ * heading) when that is short — a "Problem:" paragraph with its "Fix:" — else the unit
+ * with the list it introduces.
+ */
+function blocksOf(units: Unit[]): Map<number, string> {
+  const out = new Map<number, string>();
+  const render = (group: Unit[]): string => group.map((u) => `${u.isListItem ? '- ' : ''}${u.text}`).join('\n');
+  const sections: Unit[][] = [];
+  for (const u of units) {
+    const last = sections[sections.length - 1];
+    if (last !== undefined && last[0]?.heading === u.heading) last.push(u);
+    else sections.push([u]);
+  }
+  for (const section of sections) {
+    const whole = render(section);
+    if (whole.length <= 800) {
+      for (const u of section) out.set(u.index, whole);
+      continue;
+    }
+    let group: Unit[] = [];
+    const flush = (): void => {
+      const text = render(group);
+      for (const u of group) out.set(u.index, group.length > 8 ? u.text : text);
+      group = [];
+    };
+    for (const u of section) {
+      const last = group[group.length - 1];
+      const continues = last !== undefined && u.isListItem && (last.isListItem || /:\s*(?:\*\*|__)?$/.test(last.text));
+      if (group.length > 0 && !continues) flush();
+      group.push(u);
+    }
+    flush();
+  }
+  return out;
+}
+
+function findingType(f: TextFeatures, labelType: MemoryType | undefined, failing: boolean): MemoryType {
+  if (f.rejection && !f.problem) return 'rejected';
+  if (labelType === 'rejected') return 'rejected';
+  if (labelType === 'gotcha' || ((f.problem || failing) && (f.diagnosis || f.constraint))) return 'gotcha';
+  if (labelType === 'decision' || (f.choice && !f.problem)) return 'decision';
+  if (labelType === 'pattern' || (f.normative && f.convention)) return 'pattern';
+  if (labelType === 'architecture' || (f.architecture && !f.problem)) return 'architecture';
+  if (f.normative) return 'pattern';
+  return labelType === 'context' ? 'context' : 'context';
+}
+
+// ---------------------------------------------------------------------------
+// Proposals the person answers
+
+const RECOMMEND =
+  /\b(?:I(?:'d| would)? (?:recommend|suggest|propose)|recommend(?:ed|ation)|proposed|my suggestion|the (?:best|simplest|cleanest|right|safest|minimal) (?:approach|option|fix|solution|way|path|choice)|go with|should (?:we|I) (?:use|go|add|switch|keep|make)|shall I|would you like me to|do you want me to|want me to|I can (?:add|implement|create|switch|change))\b/i;
+
+const OFFER = /\b(?:would you like me to|do you want me to|want me to|shall I|should I|let me know if)\b/i;
+
+/** Whether a message puts a question or a choice to the person. */
+export function asksPerson(text: string): boolean {
+  const tail = text.trim().split('\n').slice(-6).join('\n');
+  return /\?\s*(?:\*\*|__)?\s*$/m.test(maskInline(tail)) || /\b(?:option [a-z1-9]|which (?:one|option|approach)|would you (?:like|prefer)|do you want|should I|shall I|let me know (?:if|which|whether))\b/i.test(tail);
+}
+
+/** Named options a message weighs: table columns, "Option A: …" items, bold list labels. */
+export function optionsIn(text: string): string[] {
+  const options: string[] = [];
+  const push = (o: string): void => {
+    const clean = cleanInline(o).replace(/^(?:option\s+[a-z0-9]+\s*[:.)-]\s*)/i, '').replace(/[:.]$/, '').trim();
+    if (clean.length >= 2 && clean.length <= 60 && !options.some((x) => x.toLowerCase() === clean.toLowerCase())) options.push(clean);
+  };
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] ?? '';
+    // A comparison table: | Factor | A | B |
+    if (/^\s*\|/.test(line) && /^\s*\|[\s:|-]+\|\s*$/.test(lines[i + 1] ?? '')) {
+      const cells = line.split('|').map((c) => c.trim()).filter(Boolean);
+      if (cells.length >= 3 && cells.length <= 5) cells.slice(1).forEach(push);
+    }
+    const opt = /^\s*(?:#{1,6}\s*|[-*]\s+|\d+[.)]\s+)?(?:\*\*)?option\s+[a-z0-9]+(?:\*\*)?\s*[:.)-]\s*(.+)$/i.exec(line);
+    if (opt) push((opt[1] ?? '').split(/\s[-—(]\s?/)[0] ?? '');
+  }
+  return options.slice(0, 6);
+}
+
+/**
+ * The decision a person's yes (or their pick among named options) makes of the message
+ * they answered, and the named alternatives it sets aside.
+ */
+export function proposalDrafts(finalText: string, prompt: string, ctx: { key: string; at: string | undefined; approved: boolean }): Draft[] {
+  const out: Draft[] = [];
+  const options = optionsIn(finalText);
+  const lowered = personText(prompt).toLowerCase();
+  const picked = options.filter((o) => lowered.includes(o.toLowerCase()) || o.toLowerCase().split(/\s+/).filter((w) => w.length > 3).some((w) => new RegExp(`\\b${escapeRe(w)}\\b`).test(lowered)));
+  const chosen = picked.length === 1 ? picked[0] : undefined;
+  if (!ctx.approved && chosen === undefined) return out;
+
+  let best: { sentence: string; unit: Unit; f: TextFeatures; rank: number } | undefined;
+  const units = proseUnits(finalText);
+  for (const unit of units) {
+    const headingType = knowledgeHeadingType(unit.heading);
+    for (const sentence of sentences(unit.text)) {
+      const f = textFeatures(sentence);
+      if (f.words < 4) continue;
+      const recommends = RECOMMEND.test(maskInline(sentence));
+      // "Would you like me to implement this?" asks for the go-ahead; the content is elsewhere.
+      const offer = OFFER.test(sentence) && f.specific < 2;
+      const rank = (recommends && !offer ? 2 : 0) - (offer ? 0.5 : 0) + (headingType === 'decision' ? 1.5 : 0) + (f.choice ? 1 : 0) + Math.min(2, f.specific) * 0.5 - (f.question && !recommends ? 1 : 0) - (f.meta ? 1 : 0) - (f.step ? 0.5 : 0);
+      if (rank <= 0.5) continue;
+      if (best === undefined || rank > best.rank) best = { sentence, unit, f, rank };
+    }
+  }
+  const headingOf = units.find((u) => knowledgeHeadingType(u.heading) === 'decision')?.heading;
+  let summary: string;
+  if (chosen !== undefined) summary = `Chose ${chosen}${picked.length === 1 && options.length > 1 ? ` over ${options.filter((o) => o !== chosen).join(', ')}` : ''}`;
+  else if (best !== undefined) summary = cleanSummary(best.sentence.replace(/^(?:I(?:'d| would)? (?:recommend|suggest|propose)(?: that)?|would you like me to|do you want me to|want me to|shall I|should I)\s+/i, '').replace(/\?$/, '.'));
+  else if (headingOf !== undefined) summary = cleanSummary(headingOf);
+  else return out;
+  summary = summary.charAt(0).toUpperCase() + summary.slice(1);
+  if (summary.length < 15) return out;
+  const sections = outline(finalText);
+  const evidence = sections.split('\n').length >= 3 ? clip(sections, 900) : best !== undefined ? clip(best.unit.text, 700) : clip(finalText, 500);
+  const d: Draft = {
+    key: `${ctx.key}:p`,
+    type: 'decision',
+    summary,
+    body: `${evidence}\n\n— proposed by the assistant; the person answered${when(ctx.at)}:\n${quote(personText(prompt) || prompt)}`,
+    speaker: 'both',
+    kind: 'proposal',
+    base: BASE.proposal,
+    signals: [signal('approved')],
+    files: filesIn(evidence),
+    tags: tagsOf(evidence),
+    words: words(`${summary} ${best?.sentence ?? ''}`),
+    idents: specificTokens(`${summary} ${best?.sentence ?? ''}`),
+    at: ctx.at,
+  };
+  if (chosen !== undefined) add(d, 'choice');
+  if (textFeatures(summary).operational) add(d, 'operational');
+  const f = best?.f;
+  if (f !== undefined) {
+    if (f.diagnosis) add(d, 'diagnosis');
+    if (f.specific >= 2) add(d, 'specific2');
+    else if (f.specific === 1) add(d, 'specific1');
+  }
+  out.push(d);
+  if (chosen !== undefined) {
+    for (const other of options.filter((o) => o !== chosen)) {
+      out.push({
+        key: `${ctx.key}:x${options.indexOf(other)}`,
+        type: 'rejected',
+        summary: shorten(`${other} was set aside in favour of ${chosen}`, 200),
+        body: `Weighed against ${chosen} and set aside when the person chose ${chosen}${when(ctx.at)}:\n${quote(personText(prompt) || prompt)}`,
+        speaker: 'both',
+        kind: 'proposal',
+        base: BASE.proposal,
+        signals: [signal('approved'), signal('choice')],
+        files: [],
+        tags: [],
+        words: words(`${other} ${chosen}`),
+        idents: [],
+        at: ctx.at,
+      });
+    }
+  }
+  return out;
+}
+
+/**
+ * The sections of a message, one line each: a heading and its first line of content
+ * (prose or code). What a person approves when they say yes to a structured proposal.
+ */
+export function outline(text: string): string {
+  const lines = text.split('\n');
+  const out: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const h = /^\s{0,3}#{2,4}\s+(.+)$/.exec(lines[i] ?? '');
+    if (!h) continue;
+    const title = cleanInline(h[1] ?? '');
+    let content = '';
+    for (let j = i + 1; j < Math.min(lines.length, i + 12); j++) {
+      const l = (lines[j] ?? '').trim();
+      if (/^#{1,6}\s/.test(l)) break;
+      if (l === '' || /^(?:```|~~~)/.test(l) || /^[-*_]{3,}$/.test(l)) continue;
+      content = cleanInline(l.replace(/^#\s*/, ''));
+      break;
+    }
+    if (title !== '') out.push(`- ${title}${content !== '' ? `: ${shorten(content, 140)}` : ''}`);
+  }
+  return out.join('\n');
+}
+
+function escapeRe(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+// ---------------------------------------------------------------------------
+// Plan mode, questions, documents
+
+/** The title of a plan or document: its first heading, else its first sentence. */
+export function titleOf(text: string): string {
+  const heading = /^\s{0,3}#{1,6}\s+(.+)$/m.exec(text)?.[1];
+  if (heading !== undefined) return cleanSummary(heading);
+  const first = proseUnits(text)[0];
+  return first === undefined ? '' : cleanSummary(sentences(first.text)[0] ?? first.text);
+}
+
+/** An approved plan is a decision; a refused one is a rejected approach. */
+export function planDraft(plan: string, ctx: { key: string; at: string | undefined; approved: boolean }): Draft | undefined {
+  const title = titleOf(plan).replace(/^(?:plan|implementation plan)\s*[:—-]\s*/i, '');
+  if (title.length < 8) return undefined;
+  const d: Draft = {
+    key: ctx.key,
+    type: ctx.approved ? 'decision' : 'rejected',
+    summary: ctx.approved ? `Plan approved: ${title}` : `Rejected plan: ${title}`,
+    body: `${clip(plan.trim(), 900)}\n\n— plan ${ctx.approved ? 'approved' : 'refused'} by the person in plan mode${when(ctx.at)}.`,
+    speaker: 'both',
+    kind: 'plan',
+    base: BASE.plan,
+    signals: [ctx.approved ? signal('approved') : signal('correction')],
+    files: filesIn(plan),
+    tags: tagsOf(plan),
+    words: words(`${title} ${plan.slice(0, 400)}`),
+    idents: specificTokens(`${title} ${plan.slice(0, 400)}`),
+    at: ctx.at,
+  };
+  const specific = textFeatures(plan.slice(0, 600)).specific;
+  add(d, specific >= 2 ? 'specific2' : specific === 1 ? 'specific1' : 'generic');
+  return d;
+}
+
+/** Answers to AskUserQuestion: each answered question is a decision. */
+export function answerDrafts(
+  questions: { question: string; options: string[] }[],
+  result: string,
+  ctx: { key: string; at: string | undefined },
+): Draft[] {
+  const out: Draft[] = [];
+  questions.forEach((q, i) => {
+    // "Should I also …?" asks about the next step of the work, not about the project.
+    if (/\b(?:would you like me to|do you want me to|should I|shall I|how would you like (?:me|to) proceed|want me to|proceed)\b/i.test(q.question)) return;
+    const re = new RegExp(`"${escapeRe(q.question)}"\\s*=\\s*"([^"]*)"`);
+    const answer = re.exec(result)?.[1]?.trim();
+    if (answer === undefined || answer === '') return;
+    const others = q.options.filter((o) => o.toLowerCase() !== answer.toLowerCase());
+    const d: Draft = {
+      key: `${ctx.key}:q${i}`,
+      type: 'decision',
+      summary: shorten(`${cleanInline(q.question).replace(/\?$/, '')}: ${answer}`, 200),
+      body: `Asked: "${cleanInline(q.question)}"\nAnswer: ${answer}${others.length > 0 ? `\nOther options: ${others.join(', ')}` : ''}\n\n— the person's answer${when(ctx.at)}.`,
+      speaker: 'both',
+      kind: 'answer',
+      base: BASE.answer,
+      signals: [signal('answer'), signal('choice')],
+      files: [],
+      tags: [],
+      words: words(`${q.question} ${answer}`),
+      idents: specificTokens(`${q.question} ${answer}`),
+      at: ctx.at,
+    };
+    const specific = textFeatures(`${q.question} ${answer}`).specific;
+    add(d, specific >= 2 ? 'specific2' : specific === 1 ? 'specific1' : 'generic');
+    out.push(d);
+  });
+  return out;
+}
+
+/** Files whose content is a project's rules for people and assistants. */
+export const RULES_FILE = /(?:^|\/)(?:CLAUDE|AGENTS|GEMINI|CONVENTIONS|CONTRIBUTING|STYLE(?:GUIDE)?|CODING_STANDARDS)(?:\.local)?\.md$|(?:^|\/)\.cursorrules$|(?:^|\/)\.windsurfrules$|(?:^|\/)\.cursor\/rules\/|(?:^|\/)\.claude\/rules\/|(?:^|\/)\.github\/copilot-instructions\.md$|\.mdc$/i;
+/** Lint, format and hook configuration: conventions enforced by tools. */
+export const LINT_FILE = /(?:^|\/)(?:\.eslintrc(?:\.\w+)?|eslint\.config\.\w+|\.prettierrc(?:\.\w+)?|prettier\.config\.\w+|biome\.jsonc?|ruff\.toml|\.ruff\.toml|\.pre-commit-config\.ya?ml|\.editorconfig|\.golangci\.ya?ml|rustfmt\.toml|clippy\.toml|\.stylelintrc(?:\.\w+)?|\.flake8|\.pylintrc|\.husky\/[\w-]+|lefthook\.ya?ml|\.markdownlint(?:\.\w+)?)$/i;
+/** Documents worth a pointer: prose files outside dependencies and logs. */
+const DOC_FILE = /\.(?:md|mdx|markdown|rst|adoc|txt)$/i;
+const NOT_DOC = /(?:^|\/)(?:node_modules|vendor|dist|build|\.git|\.cortex|logs?|tmp|\.memory)\//i;
+
+/** The lines an edit adds (the new text minus the lines the old text already had). */
+export function addedLines(oldText: string, newText: string): string {
+  const before = new Set(oldText.split('\n').map((l) => l.trim()));
+  return newText
+    .split('\n')
+    .filter((l) => l.trim() !== '' && !before.has(l.trim()))
+    .join('\n');
+}
+
+/**
+ * A draft for a written rules file, lint configuration or document: what it records,
+ * pointing at the file rather than copying it.
+ */
+export function documentDraft(path: string, added: string, ctx: { key: string; at: string | undefined; whole: boolean; requested: boolean }): Draft | undefined {
+  if (NOT_DOC.test(path) || added.trim() === '') return undefined;
+  const rules = RULES_FILE.test(path);
+  const lint = !rules && LINT_FILE.test(path);
+  if (!rules && !lint && !DOC_FILE.test(path)) return undefined;
+  if (rules || lint) {
+    const lines = added
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l !== '' && !/^#{1,6}\s*$/.test(l));
+    if (lines.length === 0) return undefined;
+    const ruleLines = lines.filter((l) => textFeatures(l).normative || /^[-*]\s/.test(l));
+    const firstRule = cleanSummary(ruleLines[0] ?? lines[0] ?? '');
+    if (firstRule.length < 6) return undefined;
+    const d: Draft = {
+      key: `doc:${path}`,
+      type: 'pattern',
+      summary: shorten(`${rules ? 'Rule' : 'Tool rule'} in ${path}: ${firstRule}`, 200),
+      body: `${clip(lines.slice(0, 15).join('\n'), 700)}\n\n— written to \`${path}\`${when(ctx.at)}.`,
+      speaker: 'assistant',
+      kind: 'convention',
+      base: BASE.convention,
+      signals: [signal('knowledgeLabel')],
+      files: [path],
+      tags: [],
+      words: words(`${path} ${lines.slice(0, 6).join(' ')}`),
+      idents: [],
+      at: ctx.at,
+    };
+    if (ruleLines.length > 0) add(d, 'normative');
+    if (ctx.requested) add(d, 'answer');
+    return d;
+  }
+  // A document: its title and the statements in it that carry most.
+  const title = titleOf(added);
+  const statements = proseDrafts(added, { key: 'doc', at: ctx.at, sidechain: false, failing: false, final: false })
+    .sort((a, b) => score(b) - score(a))
+    .slice(0, 4);
+  const headings = [...added.matchAll(/^\s{0,3}#{2,3}\s+(.+)$/gm)].map((m) => cleanInline(m[1] ?? '')).slice(0, 8);
+  const lead = statements[0]?.summary;
+  if (title === '' && lead === undefined) return undefined;
+  const decisionDoc = /(?:^|\/)(?:adr|adrs|decisions?|rfcs?|specs?|proposals?|design)(?:\/|[-_.])/i.test(path) || /\b(?:decision|adr|rfc|spec|proposal|design)\b/i.test(title);
+  const d: Draft = {
+    key: `doc:${path}`,
+    type: decisionDoc ? 'decision' : 'context',
+    summary: shorten(title !== '' && lead !== undefined && lead !== title ? `${title} (${path}): ${lead}` : `${title !== '' ? title : lead} (${path})`, 200),
+    body: `${lead !== undefined && title !== '' ? `${lead}\n` : ''}${statements
+      .slice(lead !== undefined && title !== '' ? 1 : 0)
+      .map((s) => `- ${s.summary}`)
+      .join('\n')}${headings.length > 0 ? `\n\nSections: ${headings.join('; ')}` : ''}\n\n— ${ctx.whole ? 'written to' : 'updated in'} \`${path}\`${when(ctx.at)}.`,
+    speaker: 'assistant',
+    kind: 'document',
+    base: BASE.document,
+    signals: [],
+    files: [path],
+    tags: tagsOf(added.slice(0, 2000)),
+    words: words(`${title} ${statements.map((s) => s.summary).join(' ')}`),
+    idents: [],
+    at: ctx.at,
+  };
+  if (statements.some((s) => s.signals.some((x) => x.name === 'diagnosis' || x.name === 'constraint'))) add(d, 'constraint');
+  if (ctx.requested) add(d, 'answer');
+  const specific = textFeatures(`${title} ${lead ?? ''}`).specific;
+  add(d, specific >= 2 ? 'specific2' : specific === 1 ? 'specific1' : 'generic');
+  return d;
+}
+
+// ---------------------------------------------------------------------------
+// Failures
+
+/**
+ * A tool call a hook of the person's setup blocked ("PreToolUse:Bash hook error: …
+ * BLOCKED: Dangerous rm command"): a standing rule of the environment, seen first hand.
+ */
+export function blockedDraft(action: string, message: string, ctx: { key: string; at: string | undefined }): Draft | undefined {
+  const hook = /^(\w+):(\w+) hook error:?\s*(?:\[([^\]]*)\])?:?\s*([\s\S]*)$/.exec(message.trim());
+  if (!hook) return undefined;
+  const [, event = 'hook', tool = '', script = '', reason = ''] = hook;
+  const why = shorten(oneLine(reason), 160);
+  const scriptName = script.split(/[\s/\\]/).filter(Boolean).pop() ?? '';
+  const d: Draft = {
+    key: `hook:${event}:${tool}:${why.toLowerCase().slice(0, 40)}`,
+    type: 'gotcha',
+    summary: shorten(`A ${event} hook${scriptName !== '' ? ` (${scriptName})` : ''} blocks ${action}${why !== '' ? `: ${why}` : ''}`, 200),
+    body: `${clip(message.trim(), 500)}\n\n— the ${tool || 'tool'} call was blocked by a hook${when(ctx.at)}.`,
+    speaker: 'assistant',
+    kind: 'failure',
+    base: BASE.failure,
+    signals: [signal('blockedByHook'), signal('constraint')],
+    files: [],
+    tags: [],
+    words: words(`${event} ${tool} ${why}`),
+    idents: specificTokens(`${scriptName} ${why}`),
+    at: ctx.at,
+  };
+  return d;
+}
+
+/** The part of a command that identifies what was run: the same key passing resolves it. */
+export function programKey(command: string): string {
+  let c = (command.trim().split('\n')[0] ?? '').trim();
+  c = c.replace(/^(?:cd\s+\S+\s*(?:&&|;)\s*)+/, '');
+  c = c.replace(/^(?:(?:[A-Za-z_][A-Za-z0-9_]*=\S*|sudo|time|env|command|nohup|exec)\s+)+/, '');
+  c = c.split(/\s*(?:&&|\|\||;|\||2>&1|>)\s*/)[0] ?? c;
+  const tokens = c.split(/\s+/).filter((t) => t !== '' && !t.startsWith('-') && !/^["']/.test(t));
+  const second = tokens[1] ?? '';
+  const n = /^(?:run|exec|x|develop|dlx|test|build|check|lint|install|tool|workspace|-c)$/.test(second) ? 3 : 2;
+  return tokens.slice(0, n).join(' ').toLowerCase();
+}
+
+const SYMPTOM = /\b(?:error|failed|failure|fatal|exception|not found|undefined|cannot|can't|unable|denied|panic|traceback|syntax error|exit(?:ed)? (?:code|status) \d+|conflict|missing|refused)\b/i;
+
+/** The line of a failed command's output that says what went wrong. */
+export function symptomOf(output: string): string {
+  const lines = output.split('\n').map((l) => l.trim()).filter((l) => l !== '' && !/^<\/?[\w-]+>$/.test(l));
+  const line = lines.find((l) => SYMPTOM.test(l)) ?? lines[0] ?? '';
+  return shorten(line.replace(/\s+/g, ' '), 200);
+}
+
+// ---------------------------------------------------------------------------
+// Judging an exchange
+
+export interface Reaction {
+  /** The person said yes (or picked an option) to the last message. */
+  approved: boolean;
+  /** The person said no, corrected, or interrupted. */
+  rejected: boolean;
+}
+
+/** How the prompt that closes an exchange answers it (`undefined` prompt: the session ended). */
+export function reactionTo(ex: Exchange, prompt: string | undefined): Reaction {
+  if (prompt === undefined) return { approved: false, rejected: false };
+  const text = personText(prompt);
+  return { approved: !ex.interrupted && isAffirmative(text), rejected: ex.interrupted || isNegative(text) };
+}
+
+/**
+ * The candidates an exchange yields once judged: scored, near-duplicates collapsed
+ * (within the exchange and against what the session already emitted), the best few
+ * as memories, the next few for review.
+ */
+export function judgeExchange(state: ExtractState, ex: Exchange, reaction: Reaction, ctx: ConversationContext): Candidate[] {
+  for (const d of ex.drafts) {
+    if (d.kind === 'finding' && d.final && reaction.rejected) add(d, 'personRejected');
+    if (d.kind === 'finding' && d.files.some((f) => ex.edited.includes(f))) add(d, 'actedOn');
+  }
+  const ranked = ex.drafts
+    .map((d) => ({ d, c: score(d) }))
+    .filter((x) => x.c >= ctx.reviewFloor)
+    .sort((a, b) => b.c - a.c || a.d.key.localeCompare(b.d.key));
+  const kept: { d: Draft; c: number }[] = [];
+  for (const x of ranked) {
+    const twin = kept.find((k) => same(k.d, x.d));
+    if (twin !== undefined) {
+      if (!twin.d.signals.some((s) => s.name === 'repeated')) {
+        add(twin.d, 'repeated');
+        twin.c = score(twin.d);
+      }
+      twin.d.files = [...new Set([...twin.d.files, ...x.d.files])].slice(0, 10);
+      // The collapsed memory keeps what the other wording added (often the fix to a cause).
+      if (!twin.d.body.includes(x.d.summary)) twin.d.body = clip(`${twin.d.body}\nAlso: ${x.d.summary}`, LIMITS.body);
+      continue;
+    }
+    kept.push(x);
+  }
+  kept.sort((a, b) => b.c - a.c || a.d.key.localeCompare(b.d.key));
+  const out: Candidate[] = [];
+  let memories = 0;
+  let review = 0;
+  for (const { d, c } of kept) {
+    const memory = c >= ctx.threshold;
+    if (memory ? memories >= ctx.memoriesPerExchange : review >= ctx.reviewPerExchange) {
+      if (memory && review < ctx.reviewPerExchange) {
+        // Past this exchange's share of memories: it waits for a person instead.
+        review++;
+        out.push(toCandidate(d, Math.min(c, Math.round((ctx.threshold - 0.01) * 100) / 100), ctx));
+        remember(state, d, c, false);
+      }
+      continue;
+    }
+    const twin = state.emitted.find((e) => same(e, d));
+    if (twin !== undefined) {
+      // Said before in this session: only worth anything if it now earns a memory it did not.
+      if (twin.memory || !memory) continue;
+      out.push({ ...toCandidate(d, c, ctx), key: twin.key });
+      twin.memory = true;
+      twin.confidence = c;
+      memories++;
+      continue;
+    }
+    if (memory) memories++;
+    else review++;
+    out.push(toCandidate(d, c, ctx));
+    remember(state, d, c, memory);
+  }
+  return out;
+}
+
+function remember(state: ExtractState, d: Draft, c: number, memory: boolean): void {
+  state.emitted.push({ key: d.key, words: d.words.slice(0, LIMITS.emittedWords), idents: d.idents.slice(0, 12), confidence: c, memory });
+  if (state.emitted.length > LIMITS.emitted) state.emitted.splice(0, state.emitted.length - LIMITS.emitted);
+}
+
+/**
+ * Two statements of the same thing: most content words shared, or the same specific
+ * identifiers (two or more, most of the smaller set) — the same cause in other words.
+ */
+export function same(a: { words: readonly string[]; idents: readonly string[] }, b: { words: readonly string[]; idents: readonly string[] }): boolean {
+  if (similar(a.words, b.words)) return true;
+  if (a.idents.length < 2 || b.idents.length < 2) return false;
+  const set = new Set(a.idents);
+  const shared = b.idents.filter((t) => set.has(t)).length;
+  return shared >= 2 && shared / Math.min(a.idents.length, b.idents.length) >= 0.6;
+}
+
+/** Near-duplicates: most content words shared. */
+export function similar(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length < 3 || b.length < 3) return false;
+  const set = new Set(a);
+  let shared = 0;
+  for (const w of b) if (set.has(w)) shared++;
+  const union = a.length + b.length - shared;
+  return shared / union >= 0.5 || shared / Math.min(a.length, b.length) >= 0.8;
+}
+
+function toCandidate(d: Draft, confidence: number, ctx: ConversationContext): Candidate {
+  return {
+    type: d.type,
+    summary: d.summary,
+    body: clip(d.body, LIMITS.body),
+    confidence,
+    tags: d.tags,
+    layer: 'keyword',
+    ...(d.files.length > 0 ? { files: d.files.slice(0, 10) } : {}),
+    session: ctx.session,
+    ...(ctx.branch === undefined ? {} : { branch: ctx.branch }),
+    key: d.key,
+    speaker: d.speaker as Speaker,
+    signals: d.signals.map((s) => `${s.name}${s.weight >= 0 ? '+' : ''}${s.weight.toFixed(2)}`),
+  };
+}
+
+/** Adds a draft to an exchange, replacing one with the same key, within the bound. */
+export function addDraft(ex: Exchange, d: Draft): void {
+  const at = ex.drafts.findIndex((x) => x.key === d.key);
+  if (at !== -1) ex.drafts[at] = d;
+  else ex.drafts.push(d);
+  if (ex.drafts.length > LIMITS.draftsPerExchange) {
+    // Keep the strongest: drop the lowest-scoring non-person draft.
+    let worst = -1;
+    let worstScore = Infinity;
+    ex.drafts.forEach((x, i) => {
+      const s = score(x);
+      if (x.kind !== 'person' && s < worstScore) {
+        worst = i;
+        worstScore = s;
+      }
+    });
+    if (worst !== -1) ex.drafts.splice(worst, 1);
+  }
+}
+
+/** Marks drafts that explained a failure which has now passed, and the files that fixed it. */
+export function resolveDrafts(ex: Exchange, keys: readonly string[], edits: readonly string[], command: string): void {
+  for (const d of ex.drafts) {
+    if (!keys.includes(d.key)) continue;
+    add(d, 'resolved');
+    if (edits.length > 0) add(d, 'actedOn');
+    if (d.type === 'context' || d.type === 'architecture') d.type = 'gotcha';
+    const fix = edits.length > 0 ? `Fixed by editing ${edits.slice(0, 5).map((e) => `\`${e}\``).join(', ')}; then \`${shorten(command, 80)}\` passed.` : `Then \`${shorten(command, 80)}\` passed.`;
+    if (!d.body.includes(fix)) d.body = clip(`${d.body}\n${fix}`, LIMITS.body);
+    d.files = [...new Set([...d.files, ...edits])].slice(0, 10);
+  }
+}
+
+/** Score of a draft (for tests and the explain output). */
+export function draftScore(d: Draft): number {
+  return score(d);
+}
