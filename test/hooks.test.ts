@@ -92,7 +92,7 @@ const matches = (c: { layer: string; type: string; summary: string; confidence: 
 function compare(repo: TempRepo, expected: Expected[]): void {
   const produced = [
     ...storedMemories(repo).map((s) => ['memories', { ...s.memory, layer: s.memory.source.layer ?? '', files: s.memory.source.files }] as const),
-    ...listReview({ cacheDir: join(repo.dir, '.memory') }).map((e) => ['review', e.candidate as Candidate] as const),
+    ...listReview({ cacheDir: join(repo.dir, '.memory') }, { kind: 'candidate' }).map((e) => ['review', e.candidate as Candidate] as const),
   ];
   const unmatched = [...expected];
   const extra: string[] = [];
@@ -102,6 +102,10 @@ function compare(repo: TempRepo, expected: Expected[]): void {
     else unmatched.splice(i, 1);
   }
   expect({ extra, missing: unmatched }).toEqual({ extra: [], missing: [] });
+}
+
+function endInput(repo: TempRepo, sessionId: string, transcript: string): string {
+  return JSON.stringify({ session_id: sessionId, transcript_path: transcript, cwd: repo.dir, hook_event_name: 'SessionEnd', reason: 'other' });
 }
 
 function stopInput(repo: TempRepo, sessionId: string, transcript: string, last?: string): string {
@@ -115,7 +119,7 @@ function stopInput(repo: TempRepo, sessionId: string, transcript: string, last?:
   });
 }
 
-describe('stop over the synthetic transcript fixtures', () => {
+describe('stop and session-end over the synthetic transcript fixtures', () => {
   const names = readdirSync(FIXTURES).filter((n) => existsSync(join(FIXTURES, n, 'expected.json'))).sort();
 
   it.each(names)('%s: the expected memories per layer, the review queue, provenance, and nothing new on a re-run', async (name) => {
@@ -128,6 +132,13 @@ describe('stop over the synthetic transcript fixtures', () => {
 
     const first = await runHook('stop', input, { env: repo.env, now });
     expect(first.stdout).toBe('');
+    // Stop leaves the last exchange open (the person's next prompt is its verdict);
+    // the session's end judges it.
+    const end = async (): Promise<void> => {
+      const out = await runHook('session-end', endInput(repo, fixture.options.sessionId, transcript), { env: repo.env, now, detach: false });
+      expect(out.stdout).toBe('');
+    };
+    await end();
     compare(repo, fixture.candidates);
     const head = repo.git(['rev-parse', 'HEAD']).stdout.trim();
     for (const { memory } of storedMemories(repo)) {
@@ -140,6 +151,7 @@ describe('stop over the synthetic transcript fixtures', () => {
     const queue = () => (existsSync(join(repo.dir, '.memory/review.jsonl')) ? readFileSync(join(repo.dir, '.memory/review.jsonl'), 'utf8') : '');
     const queueBefore = queue();
     await runHook('stop', input, { env: repo.env, now });
+    await end();
     expect(snapshot(repo)).toEqual(before);
     expect(queue()).toBe(queueBefore);
 
@@ -150,6 +162,7 @@ describe('stop over the synthetic transcript fixtures', () => {
       expect(checkpoint!.offset).toBeLessThan(size);
       appendFileSync(transcript, Buffer.from(fixture.parse.tornCompletionHex, 'hex'));
       await runHook('stop', stopInput(repo, fixture.options.sessionId, transcript), { env: repo.env, now });
+      await end();
       expect(readCheckpoint(join(repo.dir, '.memory'), fixture.options.sessionId)!.offset).toBe(statSync(transcript).size);
       compare(repo, [...fixture.candidates, ...(fixture.afterCompletion ?? [])]);
     } else {

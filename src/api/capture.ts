@@ -507,7 +507,7 @@ async function queueCandidates(ctx: Context, review: Candidate[], stored: Candid
   const created = formatDate(ctx.now());
   const entries: MemoryCandidateEntry[] = review
     .map(redactCandidate)
-    .filter((c) => !storedIds.has(candidateReviewId(c)))
+    .filter((c) => !storedIds.has(candidateReviewId(c)) && (c.key === undefined || !storedKeys.has(c.key)))
     .map((c) => ({ kind: MEMORY_CANDIDATE_KIND, id: candidateReviewId(c), created, candidate: c, ...(commit !== undefined ? { commit: commit.slice(0, 12) } : {}) }));
   return appendReview(ctx.paths, entries);
 }

@@ -277,7 +277,8 @@ function closeExchange(state: ExtractState, prompt: string | undefined, conv: Co
   const asked = ex.finalText !== undefined && (asksPerson(ex.finalText) || optionsIn(ex.finalText).length > 1);
   next.prompt = { text: clip(prompt, LIMITS.promptText), at, correction: ex.interrupted, answer: asked };
   const question = asked ? lastQuestion(ex.finalText ?? '') : undefined;
-  const d = personDraft(prompt, { key, at, correction: ex.interrupted, answer: asked, lastAction: ex.lastAction, question });
+  // A "remember that …" prompt is already a self-report at full confidence.
+  const d = rememberRequests(prompt, { session: conv.session, branch: conv.branch, key }).length > 0 ? undefined : personDraft(prompt, { key, at, correction: ex.interrupted, answer: asked, lastAction: ex.lastAction, question });
   if (d !== undefined) addDraft(next, d);
   state.exchange = next;
   return out;
@@ -514,7 +515,14 @@ function isObject(value: unknown): value is Record<string, unknown> {
 const LAYER_RANK: Record<Candidate['layer'], number> = { 'self-report': 0, structural: 1, keyword: 2 };
 
 /** One candidate per key and per normalised summary: the most authoritative layer wins, then confidence. */
-function dedupe(candidates: readonly Candidate[]): Candidate[] {
+function dedupe(all: readonly Candidate[]): Candidate[] {
+  // A later candidate with a key replaces an earlier one with it (a finding said again
+  // later that now earns a memory replaces its review entry).
+  const lastOfKey = new Map<string, number>();
+  all.forEach((c, i) => {
+    if (c.key !== undefined) lastOfKey.set(c.key, i);
+  });
+  const candidates = all.filter((c, i) => c.key === undefined || lastOfKey.get(c.key) === i);
   const best = new Map<string, { c: Candidate; order: number }>();
   candidates.forEach((c, order) => {
     const keys = [c.topic !== undefined ? `topic:${c.topic}` : `summary:${normalizeSummary(c.summary)}`];

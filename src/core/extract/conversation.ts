@@ -60,6 +60,10 @@ export function emptyExchange(n: number): Exchange {
   return { n, drafts: [], spoke: false, interrupted: false, edited: [], tools: 0 };
 }
 
+function capitalise(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
 function words(text: string): string[] {
   return contentWords(cleanInline(text)).slice(0, LIMITS.emittedWords * 2);
 }
@@ -137,8 +141,18 @@ export function personDraft(prompt: string, ctx: PersonContext): Draft | undefin
     if (f.words < 3 || f.words > 70) continue;
     if (isPersonQuestion(sentence)) f.question = true;
     const declarative = !f.question && !f.task && f.specific > 0 && /\b(?:is|are|was|were|lives?|uses?|has|have|am|runs?|means)\b/i.test(maskInline(sentence));
+    // Answering the assistant's question, "Use Redis" is a choice, not a task.
+    const asked = new Set(words(ctx.question ?? ''));
+    const answerChoice = ctx.answer && f.task && !f.question && (f.specific > 0 || words(sentence).some((w) => asked.has(w)));
+    if (answerChoice) f.choice = true;
     const content =
-      (f.normative ? 2 : 0) + (f.preference ? 2 : 0) + (f.choice ? 1.5 : 0) + (f.rejection ? 1.5 : 0) + (declarative ? 1 : 0) + (f.question ? -2 : 0) + (f.task && !f.normative ? -0.5 : 0);
+      (f.normative ? 2 : 0) +
+      (f.preference ? 2 : 0) +
+      (f.choice ? 1.5 : 0) +
+      (f.rejection ? 1.5 : 0) +
+      (declarative ? 1 : 0) +
+      (f.question ? -2 : 0) +
+      (f.task && !f.normative && !answerChoice ? -0.5 : 0);
     if (content <= 0) continue;
     if (best === undefined || content > best.content) best = { sentence, f, content };
   }
@@ -166,9 +180,10 @@ export function personDraft(prompt: string, ctx: PersonContext): Draft | undefin
   if (f.normative) add(d, 'normative');
   if (f.preference) add(d, 'preference');
   if ((f.choice || f.rejection) && !f.normative && !f.preference) add(d, 'choice');
+  if ((f.choice || f.rejection || f.preference) && f.alternatives) add(d, 'alternatives');
   if (chosen.content === 1 && !ctx.correction) add(d, 'projectFact');
   if (f.question) add(d, 'question');
-  if (f.task && !f.normative && !f.preference) add(d, 'task');
+  if (f.task && !f.normative && !f.preference && !f.choice) add(d, 'task');
   if (f.hedges > 0) d.signals.push({ name: 'hedge', weight: -0.1 * Math.min(3, f.hedges) });
   if (f.specific > 0) add(d, f.specific > 1 ? 'specific2' : 'specific1');
   let summary = cleanSummary(chosen.sentence);
@@ -185,9 +200,8 @@ export function personDraft(prompt: string, ctx: PersonContext): Draft | undefin
 
 function personType(f: TextFeatures): MemoryType {
   if (f.rejection) return 'rejected';
-  if (f.preference) return 'preference';
-  if (f.choice && !f.normative) return 'decision';
-  if (f.normative) return 'preference';
+  if (f.choice) return 'decision';
+  if (f.preference || f.normative) return 'preference';
   return 'context';
 }
 
@@ -235,7 +249,8 @@ export function proseDrafts(text: string, ctx: ProseContext): Draft[] {
     parts.forEach((raw, i) => {
       const sentence = i === 0 && label && labelType !== undefined ? raw.slice(label[0].length) : raw;
       const f = textFeatures(sentence);
-      if (f.question || f.words < 5 || /\[MEMORY:/i.test(sentence)) return;
+      // Under five words says too little; past eighty, a run-on never states one thing.
+      if (f.question || f.words < 5 || f.words > 80 || /\[MEMORY:/i.test(sentence)) return;
       if (f.meta && !f.diagnosis && f.specific < 2) return;
       if (f.announcement && f.specific === 0) return; // "I found the issue." — the next sentence says it
       const announced = i > 0 && textFeatures(parts[i - 1] ?? '').announcement;
@@ -243,7 +258,8 @@ export function proseDrafts(text: string, ctx: ProseContext): Draft[] {
       // A cause label ("Root cause:", "The issue was:") is itself the diagnosis cue.
       if ((i === 0 && labelType === 'gotcha') || announced) f.diagnosis = true;
       if (f.introducer && !f.diagnosis) return; // "The error mentions:" introduces; it states nothing
-      if (f.specific === 0 && !(kindType !== undefined && f.diagnosis && f.words >= 10)) return;
+      // A statement naming nothing specific needs a strong cue and some length to say anything.
+      if (f.specific === 0 && !((kindType !== undefined || f.diagnosis || f.choice || f.rejection || f.convention) && f.words >= 10)) return;
       const d: Draft = {
         key: `${ctx.key}:u${unit.index}.${i}`,
         type: 'context',
@@ -260,12 +276,15 @@ export function proseDrafts(text: string, ctx: ProseContext): Draft[] {
         final: ctx.final,
         at: ctx.at,
       };
-      if (f.diagnosis) add(d, 'diagnosis');
+      if (f.diagnosis || f.surprise) add(d, 'diagnosis');
       if (kindType !== undefined && (i === 0 || f.diagnosis || f.constraint)) add(d, 'knowledgeLabel');
       if (f.constraint || f.normative) add(d, 'constraint');
+      if ((f.choice || f.rejection) && f.alternatives) add(d, 'alternatives');
       if (f.specific >= 2) add(d, 'specific2');
       else if (f.specific === 1) add(d, 'specific1');
-      else add(d, 'generic');
+      else d.signals.push({ name: 'generic', weight: kindType !== undefined && f.diagnosis ? -0.1 : -0.2 });
+      // The assistant reporting a choice in so many words ("we decided against …").
+      if (/\b(?:decided|chose|opted|went with|settled on|ruled out|going with)\b/i.test(maskInline(sentence)) && !f.step) add(d, 'choice');
       if (ctx.failing && (f.diagnosis || f.problem || f.constraint)) add(d, 'afterFailure');
       if (ctx.final) add(d, 'finalSummary');
       if (f.actionReport && !f.diagnosis && !f.constraint && !f.problem) add(d, 'actionReport');
@@ -278,7 +297,7 @@ export function proseDrafts(text: string, ctx: ProseContext): Draft[] {
       if (f.operational && !f.diagnosis) add(d, 'operational');
       if (/\b(?:on|at|in) lines? \d+|\(lines? \d+|:\d+(?:-\d+)?\b/i.test(sentence)) add(d, 'location');
       // Content first: a statement with no cue at all is narration.
-      if (!f.diagnosis && !f.constraint && !f.normative && kindType === undefined && !f.choice && !f.rejection && !f.architecture) return;
+      if (!f.diagnosis && !f.constraint && !f.normative && kindType === undefined && !f.choice && !f.rejection && !f.architecture && !f.convention && !f.surprise) return;
       if (score(d) < 0.3) return;
       d.type = findingType(f, kindType, ctx.failing);
       let summaryText = sentence;
@@ -287,7 +306,9 @@ export function proseDrafts(text: string, ctx: ProseContext): Draft[] {
         if (previous.length + sentence.length < 260) summaryText = `${previous} ${sentence}`;
       }
       const heading = unit.heading !== '' && kindType !== undefined && !/^(?:summary|problem|solution|fix|root cause|cause|issue)$/i.test(unit.heading) ? unit.heading : '';
-      d.summary = cleanSummary(summaryText);
+      // "Root cause: …" reads better alone than the bare clause: keep a knowledge label.
+      const labelled = i === 0 && label && labelType !== undefined && !/^(?:summary|note|result|status|update)$/i.test((label[1] ?? '').trim()) ? `${cleanInline(label[1] ?? '')}: ` : '';
+      d.summary = capitalise(cleanSummary(labelled + summaryText));
       if (d.summary.length < 20) return;
       const block = blocks.get(unit.index) ?? unit.text;
       d.body = `${heading !== '' && !block.includes(heading) ? `${heading}:\n` : ''}${clip(block, 800)}\n\n— the assistant${ctx.sidechain ? ' (a subagent)' : ''}${when(ctx.at)}.`;
@@ -315,7 +336,7 @@ function listDrafts(units: Unit[], ctx: ProseContext): Draft[] {
     let j = introduces ? i + 1 : i;
     const heading = introduces ? intro.heading : intro.heading;
     while (j < units.length && (units[j] as Unit).isListItem && (units[j] as Unit).heading === heading && items.length < 12) items.push(units[j++] as Unit);
-    if (items.length < 2) continue;
+    if (items.length < 2 || items.some((u) => /\[MEMORY:/i.test(u.text))) continue;
     const headingType = knowledgeHeadingType(heading);
     if (!introduces && headingType === undefined) continue;
     const short = items.filter((u) => textFeatures(u.text).words < 12).length;
@@ -399,9 +420,10 @@ function blocksOf(units: Unit[]): Map<number, string> {
 function findingType(f: TextFeatures, labelType: MemoryType | undefined, failing: boolean): MemoryType {
   if (f.rejection && !f.problem) return 'rejected';
   if (labelType === 'rejected') return 'rejected';
-  if (labelType === 'gotcha' || ((f.problem || failing) && (f.diagnosis || f.constraint))) return 'gotcha';
+  if (labelType === 'gotcha' || ((f.problem || failing) && (f.diagnosis || f.constraint)) || (f.surprise && !f.choice)) return 'gotcha';
   if (labelType === 'decision' || (f.choice && !f.problem)) return 'decision';
   if (labelType === 'pattern' || (f.normative && f.convention)) return 'pattern';
+  if (f.convention && !f.problem && !f.architecture) return 'pattern';
   if (labelType === 'architecture' || (f.architecture && !f.problem)) return 'architecture';
   if (f.normative) return 'pattern';
   return labelType === 'context' ? 'context' : 'context';
@@ -418,7 +440,7 @@ const OFFER = /\b(?:would you like me to|do you want me to|want me to|shall I|sh
 /** Whether a message puts a question or a choice to the person. */
 export function asksPerson(text: string): boolean {
   const tail = text.trim().split('\n').slice(-6).join('\n');
-  return /\?\s*(?:\*\*|__)?\s*$/m.test(maskInline(tail)) || /\b(?:option [a-z1-9]|which (?:one|option|approach)|would you (?:like|prefer)|do you want|should I|shall I|let me know (?:if|which|whether))\b/i.test(tail);
+  return /\?(?:\*\*|__)?(?:\s|$)/.test(maskInline(tail)) || /\b(?:option [a-z1-9]|which (?:one|option|approach)|would you (?:like|prefer)|do you want|should I|shall I|let me know (?:if|which|whether))\b/i.test(tail);
 }
 
 /** Named options a message weighs: table columns, "Option A: …" items, bold list labels. */
@@ -844,15 +866,23 @@ export function judgeExchange(state: ExtractState, ex: Exchange, reaction: React
 }
 
 function remember(state: ExtractState, d: Draft, c: number, memory: boolean): void {
-  state.emitted.push({ key: d.key, words: d.words.slice(0, LIMITS.emittedWords), idents: d.idents.slice(0, 12), confidence: c, memory });
+  state.emitted.push({ key: d.key, type: d.type, words: d.words.slice(0, LIMITS.emittedWords), idents: d.idents.slice(0, 12), confidence: c, memory });
   if (state.emitted.length > LIMITS.emitted) state.emitted.splice(0, state.emitted.length - LIMITS.emitted);
+}
+
+interface Fingerprint {
+  type: string;
+  words: readonly string[];
+  idents: readonly string[];
 }
 
 /**
  * Two statements of the same thing: most content words shared, or the same specific
  * identifiers (two or more, most of the smaller set) — the same cause in other words.
  */
-export function same(a: { words: readonly string[]; idents: readonly string[] }, b: { words: readonly string[]; idents: readonly string[] }): boolean {
+export function same(a: Fingerprint, b: Fingerprint): boolean {
+  // "X was set aside for Y" and "Chose Y over X" share their words but say opposite things.
+  if ((a.type === 'rejected') !== (b.type === 'rejected')) return false;
   if (similar(a.words, b.words)) return true;
   if (a.idents.length < 2 || b.idents.length < 2) return false;
   const set = new Set(a.idents);

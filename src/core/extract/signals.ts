@@ -27,6 +27,7 @@ export const SIGNAL_WEIGHTS = {
   normative: 0.25, // a rule: must, never, always, don't, only, make sure …
   preference: 0.25, // first-person wish: I prefer, I want, I'd rather …
   choice: 0.2, // a choice made between named options
+  alternatives: 0.1, // names what was not chosen: over, instead of, rather than
   projectFact: 0.1, // a person states a fact about the project or themselves
   diagnosis: 0.2, // states a cause: the issue is, because, due to, conflicts with …
   knowledgeLabel: 0.2, // under a heading or label such as Problem, Root cause, Fix, Decision
@@ -75,10 +76,10 @@ const CHOICE =
   /\b(?:go(?:ing)? with|went with|chose|chosen|choose|pick(?:ed)?|opt(?:ed)? for|settled on|switch(?:ed)? to|decided(?: to| on| against)?|let's use|use (?:the )?\w+ instead|stick(?:ing)? with|in favou?r of)\b/i;
 /** A rejection or reversal. */
 const REJECTION =
-  /\b(?:reject(?:ed)?|ruled? out|abandon(?:ed)?|revert(?:ed)?|roll(?:ed)? back|undo|undid|dropped|didn't work|did not work|doesn't work|does not work|not the fix|won't work|no longer|gave up on|set aside|not (?:going to|gonna) use)\b/i;
+  /\b(?:decided against|decided not to|chose not to|opted against|reject(?:ed)?|ruled? out|abandon(?:ed)?|revert(?:ed)?|roll(?:ed)? back|undo|undid|dropped|didn't work|did not work|doesn't work|does not work|not the fix|won't work|no longer|gave up on|set aside|not (?:going to|gonna) use)\b/i;
 /** Statements of cause and diagnosis. */
 const DIAGNOSIS =
-  /\b(?:the (?:real |actual |main |core |root )?(?:issue|problem|cause|culprit|reason|bug|error|fix|solution|catch|trick) (?:is|was|here|turned out|seems)|root cause|because|due to|since (?:it|they|we|the|this|that|there|you)|caused by|causing|results? in|conflicts? with|conflicting|turns? out|turned out|that's why|which is why|this (?:is why|means|explains)|which means|so that|otherwise|the reason|fails? (?:because|when|if|with)|breaks? (?:when|if|because)|(?:found|see|spotted|identified) the (?:issue|problem|bug|cause|culprit))\b/i;
+  /\b(?:the (?:real |actual |main |core |root )?(?:issue|problem|cause|culprit|reason|bug|error|fix|solution|catch|trick) (?:is|was|here|turned out|seems)|root cause|because|due to|since (?!\d|yesterday|today|last|then|morning|monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|august|september|october|november|december)\w+|caused by|causing|results? in|conflicts? with|conflicting|turns? out|turned out|that's why|which is why|this (?:is why|means|explains)|which means|so that|otherwise|the reason|fails? (?:because|when|if|with)|breaks? (?:when|if|because)|(?:found|see|spotted|identified) the (?:issue|problem|bug|cause|culprit))\b/i;
 /** Constraints stated as facts. */
 const CONSTRAINT =
   /\b(?:requires?|required|only (?:works?|accepts?|supports?|allows?|reads?|has|returns?|when)|cannot|can't|can not|doesn't (?:support|accept|allow|exist|have|work)|does not (?:support|accept|allow|exist|have|work)|isn't (?:supported|available|visible|installed)|is not (?:supported|available|visible|installed|read)|not supported|must|needs? (?:to be|a|an|the)|expects?|defaults? to|by default|hard-?coded|deprecated|incompatible|mismatch)\b/i;
@@ -92,6 +93,10 @@ const ARCHITECTURE =
 const CONVENTION = /\b(?:always|never|convention|every|each time|by convention|we use|use \w+ for|are (?:named|placed|kept|stored)|lives? in|follow(?:s|ing)? the|pattern)\b/i;
 /** Hedges: distinct ones weaken a statement. */
 const HEDGE = /\b(?:maybe|might|could|perhaps|possibly|probably|likely|seems?|appears?|I think|I believe|I suspect|not sure|suggests?|may|would|if needed|optionally|presumably|typically|usually|generally|normally|hopefully)\b/gi;
+/** Something that went against expectation: the mark of a gotcha. */
+const SURPRISE = /\b(?:turns? out|turned out|actually|surprisingly|unexpectedly|contrary to|despite|silently|quietly|by default)\b/i;
+/** An alternative named beside a choice. */
+const ALTERNATIVES = /\b(?:over|instead of|rather than|in favou?r of|vs\.?|versus|not)\s+\S/i;
 /** The session's own version-control chores: progress, not knowledge about the project. */
 const OPERATIONAL = /\b(?:commit(?:s|ted|ting)?|push(?:ed|ing)?|pull request|PR #?\d*|merged?|staged?|git (?:add|push|commit|pull|checkout|stash))\b/i;
 /** A step in the work being announced. */
@@ -125,7 +130,7 @@ const META =
   /^(?:here(?:'s| is| are)|let me know|feel free|hope this|in summary|to summarize|summary|overall|great|perfect|excellent|done|all set|now you can|you can now|try it|restart|please (?:restart|try|test|run|let)|the (?:changes|following|summary)|this (?:change|update|fix|commit) (?:adds|includes|updates))\b/i;
 
 const IDENT =
-  /`[^`\n]{2,80}`|"[^"\s]{2,40}"|\b[a-z]+\d+[a-z\d]*\b|(?:^|[\s(])(?:[\w@~.-]*\/[\w@.-]+(?:\/[\w@.-]*)*|\w+\.(?:ts|tsx|js|mjs|cjs|json|md|py|rs|go|nix|yml|yaml|toml|sh|c|h|cpp|templ|java|rb|php|css|html|lock|txt|xlsx|csv)\b)|\b[A-Z][a-z]+[A-Z]\w*\b|\b[a-z]+[A-Z]\w*\b|\b\w+_\w+\b|\b[A-Z]{2,}[A-Z0-9_]*\b|(?:^|\s)--?[a-z][\w-]+|\bv?\d+\.\d+(?:\.\d+)*\b|\b\w+\(\)|\b[\w-]+\.(?:com|org|io|dev|net|app)\b|\b\d{3}\b/g;
+  /`[^`\n]{2,80}`|"[^"\s]{2,40}"|(?<=[a-z0-9,;:)]\s)[A-Z][a-z]{2,}(?:\s[A-Z][a-z]+)*\b|\b[a-z]+\d+[a-z\d]*\b|(?:^|[\s(])(?:[\w@~.-]*\/[\w@.-]+(?:\/[\w@.-]*)*|\w+\.(?:ts|tsx|js|mjs|cjs|json|md|py|rs|go|nix|yml|yaml|toml|sh|c|h|cpp|templ|java|rb|php|css|html|lock|txt|xlsx|csv)\b)|\b[A-Z][a-z]+[A-Z]\w*\b|\b[a-z]+[A-Z]\w*\b|\b\w+_\w+\b|\b[A-Z]{2,}[A-Z0-9_]*\b|(?:^|\s)--?[a-z][\w-]+|\bv?\d+\.\d+(?:\.\d+)*\b|\b\w+\(\)|\b[\w-]+\.(?:com|org|io|dev|net|app)\b|\b\d{3}\b/g;
 
 /** Project-specific things a text names: code, paths, identifiers, flags, versions, hosts (lower-case, distinct). */
 export function specificTokens(text: string): string[] {
@@ -133,7 +138,8 @@ export function specificTokens(text: string): string[] {
   for (const m of text.matchAll(IDENT)) {
     const raw = m[0].trim().replace(/^[`(]+|[`).,:;]+$/g, '');
     const t = raw.toLowerCase();
-    if (t.length < 3 || COMMON_CAPS.has(t)) continue;
+    // Anything written as code is specific, however short (`g`, `fs`); prose needs 3 letters.
+    if ((t.length < 3 && !m[0].trim().startsWith('`')) || t === '' || COMMON_CAPS.has(t)) continue;
     // Capitals for emphasis ("DOES", "HIGH") are not names; acronyms with digits or _ are.
     if (/^[A-Z]+$/.test(raw) && (raw.length > 5 || EMPHASIS.has(t))) continue;
     seen.add(t);
@@ -149,7 +155,7 @@ export function specificCount(text: string): number {
 /** Words written in capitals for emphasis. */
 const EMPHASIS = new Set('and not the all any new now does did has have was were are can will must only also but yes for are one two high low none true false done fix feat chore todo note warn info must never always very'.split(' '));
 /** Capitalised words and acronyms so common in prose that they say nothing specific. */
-const COMMON_CAPS = new Set(['api', 'the', 'url', 'ok', 'todo', 'note', 'ui', 'id', 'ids', 'cli', 'json', 'yaml', 'html', 'css', 'http', 'https', 'i\'m', 'i\'ll', 'i\'ve']);
+const COMMON_CAPS = new Set(['api', 'the', 'url', 'ok', 'todo', 'note', 'ui', 'id', 'ids', 'cli', 'json', 'yaml', 'html', 'css', 'http', 'https', 'i\'m', 'i\'ll', 'i\'ve', 'this', 'that', 'then', 'now', 'also', 'but', 'and', 'let', 'yes', 'not', 'you', 'your', 'our', 'great', 'perfect', 'good', 'done', 'next', 'first', 'however', 'here', 'there', 'true', 'false', 'none', 'null', 'undefined', 'error', 'warning', 'success', 'added', 'updated', 'fixed', 'removed', 'created', 'changed']);
 
 export interface TextFeatures {
   normative: boolean;
@@ -174,6 +180,10 @@ export interface TextFeatures {
   introducer: boolean;
   /** About commits, pushes, merges of this session. */
   operational: boolean;
+  /** Names an alternative to what it chose ("X over Y", "instead of Y"). */
+  alternatives: boolean;
+  /** States something that went against expectation ("turns out", "actually"). */
+  surprise: boolean;
   meta: boolean;
   specific: number;
   words: number;
@@ -210,6 +220,8 @@ export function textFeatures(sentence: string): TextFeatures {
     announcement: ANNOUNCE.test(plain.trim()),
     introducer: /:\s*(?:\*\*|__)?\s*$/.test(sentence.trim()),
     operational: OPERATIONAL.test(plain),
+    alternatives: ALTERNATIVES.test(plain),
+    surprise: SURPRISE.test(plain),
     meta: META.test(start.trim()),
     specific: specificCount(sentence),
     words: plain.split(/\s+/).filter((w) => /\p{L}/u.test(w)).length,

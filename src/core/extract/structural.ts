@@ -83,7 +83,8 @@ export function structuralCandidates(state: ExtractState, ctx: StructuralContext
   const out: Candidate[] = [];
   const todos = state.todos;
   if (todos !== undefined && todos.items.length > 0) {
-    const branch = todos.branch ?? ctx.branch;
+    // The branch the plan is being carried out on: the caller's (HEAD) when it knows it.
+    const branch = ctx.branch ?? todos.branch;
     const done = todos.items.filter((t) => t.status === 'completed').length;
     const total = todos.items.length;
     const finished = done === total;

@@ -125,6 +125,7 @@ export interface Exchange {
 /** A candidate already emitted in this session, for near-duplicate detection. */
 export interface Emitted {
   key: string;
+  type: string;
   words: string[];
   idents: string[];
   confidence: number;
