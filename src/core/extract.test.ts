@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { cleanSummary, DEFAULT_EXTRACT, extractMemories, MAX_CANDIDATE_SUMMARY, selfReportType, type Candidate, type ExtractOptions } from './extract.js';
+import { SIGNAL_WEIGHTS } from './extract/signals.js';
 import { isMemoryType } from './memory.js';
 import { parseTranscriptChunk, type TranscriptEvent } from './transcript.js';
 
@@ -653,6 +654,18 @@ describe('extractMemories', () => {
         compare({ memories: after.memories.filter((c) => c.layer !== 'structural'), review: after.review }, fixture.afterCompletion ?? []);
       }
     });
+  });
+});
+
+describe('SIGNAL_WEIGHTS', () => {
+  it('are all documented, with their weights, in docs/claude-code.md', () => {
+    const doc = readFileSync(fileURLToPath(new URL('../../docs/claude-code.md', import.meta.url)), 'utf8');
+    const sign = (w: number) => `${w < 0 ? '−' : '+'}${Math.abs(w).toFixed(2)}`;
+    for (const [name, weight] of Object.entries(SIGNAL_WEIGHTS)) {
+      const row = doc.split('\n').find((l) => l.startsWith('| `') && l.includes(`\`${name}\``));
+      expect(row, `docs/claude-code.md has a row for ${name}`).toBeDefined();
+      expect(row, `${name} is documented with ${sign(weight)}`).toContain(sign(weight));
+    }
   });
 });
 

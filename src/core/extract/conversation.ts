@@ -182,8 +182,10 @@ export function personDraft(prompt: string, ctx: PersonContext): Draft | undefin
   if ((f.choice || f.rejection) && !f.normative && !f.preference) add(d, 'choice');
   if ((f.choice || f.rejection || f.preference) && f.alternatives) add(d, 'alternatives');
   if (chosen.content === 1 && !ctx.correction) add(d, 'projectFact');
-  if (f.question) add(d, 'question');
+  // Right after an interrupt, "why are you editing generated code!" objects; it does not ask.
+  if (f.question && !ctx.correction) add(d, 'question');
   if (f.task && !f.normative && !f.preference && !f.choice) add(d, 'task');
+  if (ctx.correction && d.type === 'context') d.type = 'preference';
   if (f.hedges > 0) d.signals.push({ name: 'hedge', weight: -0.1 * Math.min(3, f.hedges) });
   if (f.specific > 0) add(d, f.specific > 1 ? 'specific2' : 'specific1');
   let summary = cleanSummary(chosen.sentence);
@@ -851,6 +853,7 @@ export function judgeExchange(state: ExtractState, ex: Exchange, reaction: React
     if (twin !== undefined) {
       // Said before in this session: only worth anything if it now earns a memory it did not.
       if (twin.memory || !memory) continue;
+      if (!d.body.includes(twin.summary)) d.body = clip(`${d.body}\nAlso: ${twin.summary}`, LIMITS.body);
       out.push({ ...toCandidate(d, c, ctx), key: twin.key });
       twin.memory = true;
       twin.confidence = c;
@@ -866,7 +869,7 @@ export function judgeExchange(state: ExtractState, ex: Exchange, reaction: React
 }
 
 function remember(state: ExtractState, d: Draft, c: number, memory: boolean): void {
-  state.emitted.push({ key: d.key, type: d.type, words: d.words.slice(0, LIMITS.emittedWords), idents: d.idents.slice(0, 12), confidence: c, memory });
+  state.emitted.push({ key: d.key, type: d.type, summary: shorten(d.summary, 160), words: d.words.slice(0, LIMITS.emittedWords), idents: d.idents.slice(0, 12), confidence: c, memory });
   if (state.emitted.length > LIMITS.emitted) state.emitted.splice(0, state.emitted.length - LIMITS.emitted);
 }
 

@@ -126,6 +126,8 @@ export interface Exchange {
 export interface Emitted {
   key: string;
   type: string;
+  /** Its summary, so a later wording that replaces it can keep it as evidence. */
+  summary: string;
   words: string[];
   idents: string[];
   confidence: number;
