@@ -143,7 +143,8 @@ export function personDraft(prompt: string, ctx: PersonContext): Draft | undefin
     const declarative = !f.question && !f.task && f.specific > 0 && /\b(?:is|are|was|were|lives?|uses?|has|have|am|runs?|means)\b/i.test(maskInline(sentence));
     // Answering the assistant's question, "Use Redis" is a choice, not a task.
     const asked = new Set(words(ctx.question ?? ''));
-    const answerChoice = ctx.answer && f.task && !f.question && (f.specific > 0 || words(sentence).some((w) => asked.has(w)));
+    // Only a short reply: a long one that starts "Use …" is a new task, not a pick.
+    const answerChoice = ctx.answer && f.task && !f.question && f.words <= 12 && (f.specific > 0 || words(sentence).some((w) => asked.has(w)));
     if (answerChoice) f.choice = true;
     const content =
       (f.normative ? 2 : 0) +
@@ -183,7 +184,8 @@ export function personDraft(prompt: string, ctx: PersonContext): Draft | undefin
   if ((f.choice || f.rejection || f.preference) && f.alternatives) add(d, 'alternatives');
   if (chosen.content === 1 && !ctx.correction) add(d, 'projectFact');
   // Right after an interrupt, "why are you editing generated code!" objects; it does not ask.
-  if (f.question && !ctx.correction) add(d, 'question');
+  const objection = ctx.correction && (isNegative(chosen.sentence) || /^\s*why\b/i.test(chosen.sentence));
+  if (f.question && !objection) add(d, 'question');
   if (f.task && !f.normative && !f.preference && !f.choice) add(d, 'task');
   if (ctx.correction && d.type === 'context') d.type = 'preference';
   if (f.hedges > 0) d.signals.push({ name: 'hedge', weight: -0.1 * Math.min(3, f.hedges) });
@@ -248,14 +250,22 @@ export function proseDrafts(text: string, ctx: ProseContext): Draft[] {
     const labelType = label ? knowledgeHeadingType(label[1] ?? '') : undefined;
     const headingType = knowledgeHeadingType(unit.heading);
     const parts = sentences(unit.text);
+    let previous: TextFeatures | undefined;
     parts.forEach((raw, i) => {
       const sentence = i === 0 && label && labelType !== undefined ? raw.slice(label[0].length) : raw;
+      // Cheap first: most sentences are too short to be a candidate.
+      if (sentence.split(' ').length < 5) {
+        previous = undefined;
+        return;
+      }
+      const prev = previous;
       const f = textFeatures(sentence);
+      previous = f;
       // Under five words says too little; past eighty, a run-on never states one thing.
       if (f.question || f.words < 5 || f.words > 80 || /\[MEMORY:/i.test(sentence)) return;
       if (f.meta && !f.diagnosis && f.specific < 2) return;
       if (f.announcement && f.specific === 0) return; // "I found the issue." — the next sentence says it
-      const announced = i > 0 && textFeatures(parts[i - 1] ?? '').announcement;
+      const announced = i > 0 && (prev ?? textFeatures(parts[i - 1] ?? '')).announcement;
       const kindType = i === 0 ? (labelType ?? headingType) : headingType;
       // A cause label ("Root cause:", "The issue was:") is itself the diagnosis cue.
       if ((i === 0 && labelType === 'gotcha') || announced) f.diagnosis = true;
@@ -704,7 +714,8 @@ export function documentDraft(path: string, added: string, ctx: { key: string; a
   }
   // A document: its title and the statements in it that carry most.
   const title = titleOf(added);
-  const statements = proseDrafts(added, { key: 'doc', at: ctx.at, sidechain: false, failing: false, final: false })
+  // The opening of a document says what it is about; reading a long one whole costs a hook's budget.
+  const statements = proseDrafts(added.slice(0, 6000), { key: 'doc', at: ctx.at, sidechain: false, failing: false, final: false })
     .sort((a, b) => score(b) - score(a))
     .slice(0, 4);
   const headings = [...added.matchAll(/^\s{0,3}#{2,3}\s+(.+)$/gm)].map((m) => cleanInline(m[1] ?? '')).slice(0, 8);
