@@ -2,12 +2,13 @@
  * `captureTranscript` in-process against real temporary repositories: chunked reading,
  * the time budget, oversized lines, and the structural throttle.
  */
-import { appendFileSync, copyFileSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { captureTranscript } from '../src/api/capture.js';
 import { openContext } from '../src/api/context.js';
 import { init } from '../src/api/init.js';
+import { listReview } from '../src/api/review-queue.js';
 import { readCheckpoint } from '../src/store/checkpoint.js';
 import { REPO_ROOT, tempRepo } from './helpers/repo.js';
 
@@ -83,4 +84,73 @@ describe('captureTranscript', () => {
     const nothing = await captureTranscript(ctx, { sessionId: 's', transcriptPath: transcript, structuralEveryMs: 0 });
     expect(nothing.memories).toEqual([]);
   });
+
+  it("reads a 2.x subagent's own transcript file incrementally, as the subagent's words, once", async () => {
+    const { ctx, transcript, repo } = await setup();
+    const line = (o: Record<string, unknown>) => `${JSON.stringify({ sessionId: 's', cwd: repo.dir, timestamp: '2026-03-02T10:00:00.000Z', ...o })}\n`;
+    const dir = join(repo.home, 't', 'subagents');
+    mkdirSync(dir, { recursive: true });
+    const agent = join(dir, 'agent-a1b2.jsonl');
+    writeFileSync(
+      agent,
+      line({ type: 'user', uuid: 'sa-1', isSidechain: true, agentId: 'a1b2', message: { role: 'user', content: 'Find why the sync drops rows.' } }) +
+        line({
+          type: 'assistant',
+          uuid: 'sa-2',
+          isSidechain: true,
+          agentId: 'a1b2',
+          message: { id: 'sa-m2', role: 'assistant', content: [{ type: 'text', text: '**Root cause:** `sync.py` pages with `offset` but the API caps `limit` at 100, so every row past 100 per page is silently dropped.' }] },
+        }),
+    );
+    // Not a conversation: ignored.
+    writeFileSync(join(dir, 'journal.jsonl'), line({ type: 'assistant', message: { content: [{ type: 'text', text: '**Root cause:** noise in the journal, `x.py` only.' }] } }));
+    const first = await captureTranscript(ctx, { sessionId: 's', transcriptPath: transcript, final: true });
+    const fromAgent = () => [
+      ...first.memories.filter((m) => /limit/.test(m.summary)).map((m) => m.summary),
+      ...listReview(ctx.paths, { kind: 'candidate' }).map((e) => (e as { candidate: { summary: string; signals?: string[] } }).candidate).filter((c) => /limit/.test(c.summary)).map((c) => c.summary),
+    ];
+    expect(fromAgent()).toHaveLength(1);
+    expect(readCheckpoint(ctx.paths.cacheDir, 's')?.subagents?.['agent-a1b2.jsonl']?.offset).toBe(statSync(agent).size);
+    expect(JSON.stringify(listReview(ctx.paths))).not.toContain('noise in the journal');
+    const again = await captureTranscript(ctx, { sessionId: 's', transcriptPath: transcript, final: true });
+    expect(again.memories.filter((m) => m.action === 'created')).toEqual([]);
+    expect(fromAgent()).toHaveLength(1);
+  });
+
+  it('judges the open exchange only at the end, and writes the memory of a candidate key once', async () => {
+    const { ctx, transcript, repo } = await setup();
+    const line = (o: Record<string, unknown>) => `${JSON.stringify({ sessionId: 's2', cwd: repo.dir, timestamp: '2026-03-02T11:00:00.000Z', ...o })}\n`;
+    writeFileSync(
+      transcript,
+      line({ type: 'user', uuid: 'u1', message: { role: 'user', content: 'Why do deploys fail?' } }) +
+        line({ type: 'assistant', uuid: 'a1', message: { id: 'm1', role: 'assistant', content: [{ type: 'text', text: '**Root cause:** `server.ts` listens on localhost, so the load balancer cannot reach it; bind `0.0.0.0`.' }] } }),
+    );
+    const stop = await captureTranscript(ctx, { sessionId: 's2', transcriptPath: transcript });
+    expect(stop.memories.filter((m) => m.layer === 'keyword')).toEqual([]);
+    const end = await captureTranscript(ctx, { sessionId: 's2', transcriptPath: transcript, final: true });
+    const written = end.memories.filter((m) => m.layer === 'keyword');
+    expect(written).toHaveLength(1);
+    expect(Object.values(readCheckpoint(ctx.paths.cacheDir, 's2')?.keys ?? {})).toContain(written[0]?.id);
+    const file = readFileSync(join(repo.dir, '.cortex/memories', `${written[0]?.id}.md`), 'utf8');
+    expect(file).toContain('— the assistant, 2026-03-02T11:00:00Z.');
+    expect(file).toContain('layer: keyword');
+  });
+
+  it("keeps one plan per session: a new session's todo list does not replace another's", async () => {
+    const { ctx, transcript, repo } = await setup();
+    const todoLine = (session: string, uuid: string, content: string) =>
+      `${JSON.stringify({ type: 'assistant', uuid, sessionId: session, cwd: repo.dir, message: { id: `m-${uuid}`, role: 'assistant', content: [{ type: 'tool_use', id: `t-${uuid}`, name: 'TodoWrite', input: { todos: [{ content, status: 'in_progress' }, { content: 'Ship it', status: 'pending' }] } }] } })}\n`;
+    writeFileSync(transcript, todoLine('aaaa1111', 'p1', 'Fix the parser'));
+    await captureTranscript(ctx, { sessionId: 'aaaa1111', transcriptPath: transcript });
+    const other = join(repo.home, 'other.jsonl');
+    writeFileSync(other, todoLine('bbbb2222', 'p2', 'Write the docs'));
+    await captureTranscript(ctx, { sessionId: 'bbbb2222', transcriptPath: other });
+    const plans = readdirSync(join(repo.dir, '.cortex/memories'))
+      .map((n) => readFileSync(join(repo.dir, '.cortex/memories', n), 'utf8'))
+      .filter((t) => /^type: plan$/m.test(t));
+    expect(plans).toHaveLength(2);
+    expect(plans.some((t) => t.includes('Fix the parser'))).toBe(true);
+    expect(plans.some((t) => t.includes('Write the docs'))).toBe(true);
+  });
 });
+
