@@ -110,7 +110,8 @@ describe('cortex review', () => {
         texts.map((t, i) => line({ type: 'assistant', uuid: `a${i}`, message: { id: `m${i}`, role: 'assistant', model: 'x', content: [{ type: 'text', text: t }] } })).join(''),
     );
     const input = JSON.stringify({ session_id: 'rv', transcript_path: join(repo.dir, 't.jsonl'), cwd: repo.dir });
-    expect(repo.cortex(['hook', 'stop'], { input }).code).toBe(0);
+    // PreCompact judges the open exchange (Stop waits for the person's next prompt).
+    expect(repo.cortex(['hook', 'pre-compact'], { input }).code).toBe(0);
 
     const listed = json<{ schemaVersion: number; items: { n: number; id: string; type: string; confidence: number; summary: string }[] }>(repo.cortex(['review', '--json']));
     expect(listed.schemaVersion).toBe(1);
