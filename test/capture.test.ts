@@ -107,7 +107,7 @@ describe('captureTranscript', () => {
     const first = await captureTranscript(ctx, { sessionId: 's', transcriptPath: transcript, final: true });
     const fromAgent = () => [
       ...first.memories.filter((m) => /limit/.test(m.summary)).map((m) => m.summary),
-      ...listReview(ctx.paths, { kind: 'candidate' }).map((e) => (e as { candidate: { summary: string; signals?: string[] } }).candidate).filter((c) => /limit/.test(c.summary)).map((c) => c.summary),
+      ...listReview(ctx.paths, { kind: 'candidate' }).map((e) => (e as unknown as { candidate: { summary: string } }).candidate).filter((c) => /limit/.test(c.summary)).map((c) => c.summary),
     ];
     expect(fromAgent()).toHaveLength(1);
     expect(readCheckpoint(ctx.paths.cacheDir, 's')?.subagents?.['agent-a1b2.jsonl']?.offset).toBe(statSync(agent).size);

@@ -248,7 +248,7 @@ export function proseDrafts(text: string, ctx: ProseContext): Draft[] {
   units.forEach((unit) => {
     const label = INLINE_LABEL.exec(unit.text);
     const labelType = label ? knowledgeHeadingType(label[1] ?? '') : undefined;
-    const headingType = knowledgeHeadingType(unit.heading);
+    const headingType = knowledgeHeadingType(unit.heading) ?? (unit.parent !== unit.heading ? knowledgeHeadingType(unit.parent) : undefined);
     const parts = sentences(unit.text);
     let previous: TextFeatures | undefined;
     parts.forEach((raw, i) => {
@@ -349,7 +349,8 @@ function listDrafts(units: Unit[], ctx: ProseContext): Draft[] {
     const heading = introduces ? intro.heading : intro.heading;
     while (j < units.length && (units[j] as Unit).isListItem && (units[j] as Unit).heading === heading && items.length < 12) items.push(units[j++] as Unit);
     if (items.length < 2 || items.some((u) => /\[MEMORY:/i.test(u.text))) continue;
-    const headingType = knowledgeHeadingType(heading);
+    const first = units[introduces ? i + 1 : i] as Unit;
+    const headingType = knowledgeHeadingType(heading) ?? (first.parent !== heading ? knowledgeHeadingType(first.parent) : undefined);
     if (!introduces && headingType === undefined) continue;
     const short = items.filter((u) => textFeatures(u.text).words < 12).length;
     if (short < items.length / 2) continue;
@@ -679,6 +680,53 @@ export function addedLines(oldText: string, newText: string): string {
  * A draft for a written rules file, lint configuration or document: what it records,
  * pointing at the file rather than copying it.
  */
+/**
+ * The lines of a written rules file or document that carry most, in their order, under
+ * their section headings: rules, choices, rejections, causes first; within `max`
+ * characters. A summary that points at the file, not a copy of it.
+ */
+export function summariseLines(text: string, max: number): string {
+  const rows: { line: string; weight: number; heading: boolean; order: number }[] = [];
+  let fence = false;
+  text.split('\n').forEach((raw, order) => {
+    const line = raw.trim();
+    if (/^(?:```|~~~)/.test(line)) {
+      fence = !fence;
+      return;
+    }
+    if (fence || line === '' || /^[|>]/.test(line) || /^[-*_=]{3,}$/.test(line)) return;
+    const heading = /^#{1,6}\s+\S/.test(line);
+    const f = textFeatures(line);
+    const weight = heading ? 0 : (f.normative ? 3 : 0) + (f.choice || f.rejection ? 3 : 0) + (f.diagnosis || f.constraint ? 2 : 0) + Math.min(2, f.specific) * 0.5 + (f.words >= 4 ? 0.5 : 0);
+    rows.push({ line: cleanInline(line).replace(/^#+\s*/, ''), weight, heading, order });
+  });
+  // Take the weightiest lines until the budget is spent, then print them in document order
+  // under the nearest heading above each.
+  const chosen = new Set<number>();
+  let used = 0;
+  for (const r of [...rows].filter((x) => !x.heading && x.weight > 0).sort((a, b) => b.weight - a.weight || a.order - b.order)) {
+    if (used + r.line.length + 3 > max) continue;
+    chosen.add(r.order);
+    used += r.line.length + 3;
+  }
+  const out: string[] = [];
+  let lastHeading: string | undefined;
+  let printedHeading: string | undefined;
+  for (const r of rows) {
+    if (r.heading) {
+      lastHeading = r.line;
+      continue;
+    }
+    if (!chosen.has(r.order)) continue;
+    if (lastHeading !== undefined && lastHeading !== printedHeading && used + lastHeading.length + 2 <= max + 200) {
+      out.push(`${lastHeading}:`);
+      printedHeading = lastHeading;
+    }
+    out.push(`- ${r.line}`);
+  }
+  return clip(out.join('\n'), max + 200);
+}
+
 export function documentDraft(path: string, added: string, ctx: { key: string; at: string | undefined; whole: boolean; requested: boolean }): Draft | undefined {
   if (NOT_DOC.test(path) || added.trim() === '') return undefined;
   const rules = RULES_FILE.test(path);
@@ -688,7 +736,7 @@ export function documentDraft(path: string, added: string, ctx: { key: string; a
     const lines = added
       .split('\n')
       .map((l) => l.trim())
-      .filter((l) => l !== '' && !/^#{1,6}\s*$/.test(l));
+      .filter((l) => l !== '' && !/^#{1,6}\s*$/.test(l) && !/^(?:```|~~~)/.test(l));
     if (lines.length === 0) return undefined;
     const ruleLines = lines.filter((l) => textFeatures(l).normative || /^[-*]\s/.test(l));
     const firstRule = cleanSummary(ruleLines[0] ?? lines[0] ?? '');
@@ -697,7 +745,7 @@ export function documentDraft(path: string, added: string, ctx: { key: string; a
       key: `doc:${path}`,
       type: 'pattern',
       summary: shorten(`${rules ? 'Rule' : 'Tool rule'} in ${path}: ${firstRule}`, 200),
-      body: `${clip(lines.slice(0, 15).join('\n'), 700)}\n\n— written to \`${path}\`${when(ctx.at)}.`,
+      body: `${summariseLines(added, 1000)}\n\n— ${ctx.whole ? 'written to' : 'added to'} \`${path}\`${when(ctx.at)}.`,
       speaker: 'assistant',
       kind: 'convention',
       base: BASE.convention,
@@ -717,7 +765,7 @@ export function documentDraft(path: string, added: string, ctx: { key: string; a
   // The opening of a document says what it is about; reading a long one whole costs a hook's budget.
   const statements = proseDrafts(added.slice(0, 6000), { key: 'doc', at: ctx.at, sidechain: false, failing: false, final: false })
     .sort((a, b) => score(b) - score(a))
-    .slice(0, 4);
+    .slice(0, 6);
   const headings = [...added.matchAll(/^\s{0,3}#{2,3}\s+(.+)$/gm)].map((m) => cleanInline(m[1] ?? '')).slice(0, 8);
   const lead = statements[0]?.summary;
   if (title === '' && lead === undefined) return undefined;

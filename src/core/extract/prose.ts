@@ -11,6 +11,8 @@ export interface Unit {
   text: string;
   /** Nearest heading or label line above, cleaned ('' when none). */
   heading: string;
+  /** The markdown heading above a label line ('' when none): "Overview" above "It has 2 phases:". */
+  parent: string;
   /** Depth of the nearest heading (1–6), 0 for a label line or none. */
   headingLevel: number;
   /** True for a list item. */
@@ -43,6 +45,7 @@ export function proseUnits(markdown: string): Unit[] {
   const units: Unit[] = [];
   let fence: string | undefined;
   let heading = '';
+  let parent = '';
   let headingLevel = 0;
   let current: Omit<Unit, 'index'> | undefined;
   let table: { header: string[]; diagnostic: boolean } | undefined;
@@ -71,7 +74,7 @@ export function proseUnits(markdown: string): Unit[] {
       else if (table.diagnostic && !/^[\s:|-]+$/.test(trimmed.replace(/\|/g, ''))) {
         // One row of a cause/fix table reads as one statement: "first: second — third".
         const [first = '', ...rest] = cells.filter((c) => c !== '');
-        if (rest.length > 0) units.push({ text: `${first}: ${rest.join(' — ')}`, heading, headingLevel, isListItem: true, depth: 0, index: units.length });
+        if (rest.length > 0) units.push({ text: `${first}: ${rest.join(' — ')}`, heading, parent, headingLevel, isListItem: true, depth: 0, index: units.length });
       }
       continue;
     }
@@ -88,13 +91,14 @@ export function proseUnits(markdown: string): Unit[] {
     if (h) {
       push();
       heading = cleanInline(trimmed.replace(/^#+\s*/, '').replace(/\s*#+$/, ''));
+      parent = heading;
       headingLevel = h[1]?.length ?? 1;
       continue;
     }
     const item = LIST_ITEM.exec(line);
     if (item) {
       push();
-      current = { text: trimmed.replace(LIST_ITEM, '').replace(/^(?:\s*(?:[-*+•]|\d+[.)])\s+)/, ''), heading, headingLevel, isListItem: true, depth: Math.floor((item[1]?.length ?? 0) / 2) };
+      current = { text: trimmed.replace(LIST_ITEM, '').replace(/^(?:\s*(?:[-*+•]|\d+[.)])\s+)/, ''), heading, parent, headingLevel, isListItem: true, depth: Math.floor((item[1]?.length ?? 0) / 2) };
       continue;
     }
     if (LABEL_LINE.test(trimmed) && current === undefined) {
@@ -105,7 +109,7 @@ export function proseUnits(markdown: string): Unit[] {
     if (current && (!current.isListItem || /^\s/.test(line))) current.text += ` ${trimmed}`;
     else {
       push();
-      current = { text: trimmed, heading, headingLevel, isListItem: false, depth: 0 };
+      current = { text: trimmed, heading, parent, headingLevel, isListItem: false, depth: 0 };
     }
   }
   push();
@@ -178,7 +182,9 @@ export function cleanInline(markdown: string): string {
       .replace(/(^|[\s(])[*_]([^*_\s][^*_]*?)[*_](?=[\s).,:;!?]|$)/g, '$1$2')
       .replace(/^\s*(?:#{1,6}\s+|[-*+•]\s+(?:\[[ xX]\]\s+)?|\d+[.)]\s+)/, '')
       .replace(/\*\*|__/g, '')
-      .replace(/[✅❌⚠🔴🟢🟡✓✗✔✘★☆🎯🔧🚨🛡📋💾🔄🧪📊]\uFE0F?\s*/gu, ''),
+      // Decoration in front of a heading, label or item ("🛠️ Stack", "✅ Done"), not emoji in a sentence.
+      .replace(/^(?:(?:\p{Extended_Pictographic}|[✓✗✔✘★☆])\uFE0F?\s*)+/u, '')
+      .replace(/(^|[:;]\s)(?:(?:\p{Extended_Pictographic}|[✓✗✔✘★☆])\uFE0F?\s*)+/gu, '$1'),
   );
 }
 

@@ -261,7 +261,7 @@ export function knowledgeHeadingType(heading: string): 'gotcha' | 'decision' | '
   if (/\b(?:root cause|cause|problem|issue|bug|gotcha|pitfall|caveat|warning|lesson|learned|insight|why (?:this|it) (?:happen|fail)|what (?:was )?wrong|diagnosis|finding|the fix|fix|solution|workaround|important|note|critical)\b/.test(h)) return 'gotcha';
   if (/\b(?:convention|pattern|rule|guideline|standard|style|best practice|requirements?)\b/.test(h)) return 'pattern';
   if (/\b(?:architecture|structure|design|overview|how it works|flow|components?|integration points?|key (?:files|components)|current (?:implementation|architecture|state|approach|setup))\b/.test(h)) return 'architecture';
-  if (/\b(?:context|background|environment|setup|configuration|key findings|analysis|findings?|current)\b/.test(h)) return 'context';
+  if (/\b(?:context|background|environment|setup|configuration|key findings|analysis|findings?|current|stack|tech stack|technolog(?:y|ies)|dependencies|tooling|requirements|prerequisites|commands|scripts|conventions?)\b/.test(h)) return 'context';
   return undefined;
 }
 
