@@ -4,12 +4,12 @@
  * dangling `[[links]]` — and git conflict markers left in memory or edge files.
  * Reads every file (no cache), like the rest of lint.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { lintGraph, type GraphEdgeInput } from '../core/graph.js';
 import type { Diagnostic } from '../core/memory.js';
 import { extractWikilinks } from '../core/wikilinks.js';
 import { listEdgeFiles, readEdgeFile } from '../store/edge-store.js';
-import { displayPath, listMemoryFiles } from '../store/memory-store.js';
+import { displayPath, listMemoryFiles, readMemoryText } from '../store/memory-store.js';
 import type { Context } from './context.js';
 import { registerLintRule } from './lint.js';
 
@@ -58,12 +58,8 @@ export function graphLintRule(ctx: Context): Diagnostic[] {
   const wikilinks: Record<string, string[]> = Object.create(null) as Record<string, string[]>;
   for (const entry of listMemoryFiles(ctx.paths)) {
     memoryIds.push(entry.id);
-    let text: string;
-    try {
-      text = readFileSync(entry.path, 'utf8');
-    } catch {
-      continue; // lint's memory pass reports unreadable files
-    }
+    const text = readMemoryText(entry.path);
+    if (text === undefined) continue; // lint's memory pass reports unreadable files
     const shown = displayPath(entry.path, ctx.root);
     const conflict = conflictMarkers(text, shown);
     if (conflict) diagnostics.push(conflict);
@@ -75,7 +71,7 @@ export function graphLintRule(ctx: Context): Diagnostic[] {
     for (const entry of listMemoryFiles(ctx.global)) memoryIds.push(entry.id);
   }
   const edges: GraphEdgeInput[] = [];
-  for (const entry of listEdgeFiles(ctx.paths)) {
+  for (const entry of listEdgeFiles(ctx.paths, { base: ctx.root, skipped: diagnostics })) {
     const shown = displayPath(entry.path, ctx.root);
     const read = readEdgeFile(entry, shown);
     diagnostics.push(...read.diagnostics);

@@ -129,7 +129,7 @@ export async function withEdgeWrite<T>(tier: { paths: TierPaths; base: string },
  */
 export function writeEdgeRecorded(tier: { paths: TierPaths; base: string }, cache: EdgeCache, edge: Edge): { file: string; result: 'created' | 'updated' | 'unchanged' } {
   const written = writeEdge(tier.paths, edge);
-  if (written.result !== 'unchanged') cache.record(tier.paths, written.name, edge);
+  if (written.result !== 'unchanged') cache.record(tier.paths, written.name, written.edge);
   return { file: displayPath(written.path, tier.base), result: written.result };
 }
 

@@ -32,7 +32,7 @@ function compareDiagnostics(a: Diagnostic, b: Diagnostic): number {
  */
 export async function lint(ctx: Context): Promise<LintOutput> {
   const diagnostics: Diagnostic[] = [...ctx.configDiagnostics];
-  const entries = listMemoryFiles(ctx.paths);
+  const entries = listMemoryFiles(ctx.paths, { base: ctx.root, skipped: diagnostics });
   const topics = new Map<string, string[]>();
   for (const entry of entries) {
     const shown = displayPath(entry.path, ctx.root);

@@ -19,6 +19,7 @@ import {
 } from '../core/memory.js';
 import { normalizeBody, renderMemory } from '../core/memory-format.js';
 import { redactSecrets } from '../core/redact.js';
+import { redactMemory } from '../core/redact-memory.js';
 import type { IndexedDoc } from '../search/keyword-index.js';
 import { withLock } from '../store/lock.js';
 import { deleteMemory, readMemoryById, writeMemory } from '../store/memory-store.js';
@@ -160,9 +161,11 @@ export async function updateMemory(ctx: Context, id: string, input: UpdateInput)
   if (input.confidence !== undefined && !(input.confidence >= 0 && input.confidence <= 1)) {
     throw new UsageError(`Confidence must be a number from 0 to 1, got ${input.confidence}.`);
   }
-  const { memory, scope, file } = getMemory(ctx, id);
+  const { scope } = getMemory(ctx, id);
   const paths = scope === 'project' ? ctx.paths : ctx.global;
   return withLock(join(paths.cacheDir, 'locks', 'write.lock'), async () => {
+    // Read under the lock: a concurrent edit's change is in the file we modify, not lost.
+    const { memory, file } = getMemory(ctx, id);
     const next: Memory = { ...memory, tags: [...memory.tags] };
     if (input.summary !== undefined) {
       const s = input.summary.replace(/\s+/g, ' ').trim();
@@ -184,12 +187,12 @@ export async function updateMemory(ctx: Context, id: string, input: UpdateInput)
       const drop = new Set(normalizeTags(input.removeTags));
       next.tags = next.tags.filter((t) => !drop.has(t));
     }
-    if (renderMemory(next) === renderMemory(memory)) return { memory, file, changed: false };
+    if (renderMemory(redactMemory(next).value) === renderMemory(memory)) return { memory, file, changed: false };
     next.updated = formatDate(ctx.now());
-    writeMemory(paths, next);
+    const written = writeMemory(paths, next).memory;
     const tier = openTierIndex(ctx, scope);
     saveQuietly(tier.index, paths);
-    return { memory: next, file, changed: true };
+    return { memory: written, file, changed: true };
   });
 }
 
@@ -200,12 +203,12 @@ export async function updateMemory(ctx: Context, id: string, input: UpdateInput)
  * await touchMemory(ctx, 'chose-sqlite-k3f9qa');
  */
 export async function touchMemory(ctx: Context, id: string): Promise<UpdateResult> {
-  const { memory, scope, file } = getMemory(ctx, id);
+  const { scope } = getMemory(ctx, id);
   const paths = scope === 'project' ? ctx.paths : ctx.global;
   return withLock(join(paths.cacheDir, 'locks', 'write.lock'), () => {
+    const { memory, file } = getMemory(ctx, id);
     const next: Memory = { ...memory, updated: formatDate(ctx.now()) };
-    writeMemory(paths, next);
-    return { memory: next, file, changed: true };
+    return { memory: writeMemory(paths, next).memory, file, changed: true };
   });
 }
 

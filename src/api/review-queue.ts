@@ -8,6 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isErrnoCode } from '../errors.js';
+import { redactDeep } from '../core/redact.js';
 import { writeFileAtomic } from '../store/atomic.js';
 import { withLock } from '../store/lock.js';
 import type { TierPaths } from '../store/paths.js';
@@ -68,8 +69,10 @@ function readAll(paths: Pick<TierPaths, 'cacheDir'>): ReviewEntry[] {
   return entries;
 }
 
+/** Every string of every entry passes the redaction gate: candidates quote the session. */
 function writeAll(paths: Pick<TierPaths, 'cacheDir'>, entries: ReviewEntry[]): void {
-  writeFileAtomic(reviewQueuePath(paths), entries.map((e) => `${JSON.stringify(e)}\n`).join(''));
+  const { value } = redactDeep(entries);
+  writeFileAtomic(reviewQueuePath(paths), value.map((e) => `${JSON.stringify(e)}\n`).join(''));
 }
 
 /**

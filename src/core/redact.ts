@@ -907,3 +907,108 @@ function replaceFindings(text: string, findings: readonly SecretFinding[]): stri
   }
   return out + text.slice(at);
 }
+
+/**
+ * What `redactParts` returns: the parts, each redacted, and every finding (offsets refer
+ * to the parts joined with `\n`, except those found in one part alone afterwards).
+ *
+ * @example
+ * const { parts: [summary, body] }: RedactPartsResult = redactParts([summary, body]);
+ */
+export interface RedactPartsResult {
+  parts: string[];
+  findings: SecretFinding[];
+}
+
+/**
+ * Redacts texts that belong together — a memory's summary and body — as one text joined by
+ * newlines, so that a secret split across them (a key block whose header became the
+ * summary) is found whole; each part then loses exactly its share of it.
+ *
+ * @example
+ * redactParts(['-----BEGIN RSA ' + 'PRIVATE KEY-----', keyLines + '\n-----END RSA ' + 'PRIVATE KEY-----']).parts
+ * // ['[REDACTED:private-key]', '[REDACTED:private-key]']
+ */
+export function redactParts(parts: readonly string[], options: FindSecretsOptions = {}): RedactPartsResult {
+  const joined = parts.join('\n');
+  const whole = findSecrets(joined, options);
+  const findings = [...whole];
+  const out: string[] = [];
+  let partStart = 0;
+  for (const part of parts) {
+    const partEnd = partStart + part.length;
+    let text = '';
+    let at = partStart;
+    for (const f of whole) {
+      if (f.end <= partStart || f.start >= partEnd) continue;
+      const from = Math.max(f.start, partStart);
+      text += `${joined.slice(at, from)}${MARKER_PREFIX}${f.kind}]`;
+      at = Math.min(f.end, partEnd);
+    }
+    text += joined.slice(at, partEnd);
+    // Each part alone once more: what the joined scan could not see as a part's own.
+    const alone = redactSecrets(text, options);
+    findings.push(...alone.findings);
+    out.push(alone.text);
+    partStart = partEnd + 1;
+  }
+  return { parts: out, findings };
+}
+
+/**
+ * What `redactDeep` returns: the value with every string redacted, and the kinds found.
+ *
+ * @example
+ * const { value, kinds }: RedactDeepResult<{ cmd: string }> = redactDeep({ cmd });
+ */
+export interface RedactDeepResult<T> {
+  value: T;
+  kinds: SecretKind[];
+}
+
+/** Strings shorter than this cannot hold a credential any rule would name. */
+const MIN_SECRET_STRING = 6;
+
+/**
+ * Redacts every string in a JSON-like value — array items, object values and object keys —
+ * at any depth, for state that is written as a whole (checkpoints, the review queue).
+ * Returns the same object when nothing changed; never mutates its input.
+ *
+ * @example
+ * redactDeep({ recentCommands: ['export API_TOKEN=' + value] }).value
+ * // { recentCommands: ['export API_TOKEN=[REDACTED:env-assignment]'] }
+ */
+export function redactDeep<T>(value: T, options: FindSecretsOptions = {}): RedactDeepResult<T> {
+  const kinds = new Set<SecretKind>();
+  const seen = new WeakSet<object>();
+  const walk = (v: unknown): unknown => {
+    if (typeof v === 'string') {
+      if (v.length < MIN_SECRET_STRING) return v;
+      const r = redactSecrets(v, options);
+      for (const f of r.findings) kinds.add(f.kind);
+      return r.text;
+    }
+    if (typeof v !== 'object' || v === null || seen.has(v)) return v;
+    seen.add(v);
+    if (Array.isArray(v)) {
+      let changed = false;
+      const out = v.map((item) => {
+        const next = walk(item);
+        if (next !== item) changed = true;
+        return next;
+      });
+      return changed ? out : v;
+    }
+    if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null) return v;
+    let changed = false;
+    const out: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(v)) {
+      const k = walk(key) as string;
+      const next = walk(item);
+      if (k !== key || next !== item) changed = true;
+      out[k] = next;
+    }
+    return changed ? out : v;
+  };
+  return { value: walk(value) as T, kinds: [...kinds] };
+}
