@@ -291,12 +291,9 @@ export async function mergeMemories(ctx: Context, input: MergeInput): Promise<Me
     };
     // Sanity: the rendering must parse back before anything is touched.
     renderMemory(merged);
-    const written = writeMemory(paths, merged);
-    const superseded: MergeResult['superseded'] = [];
-    for (const old of [a, b]) {
-      const w = writeMemory(paths, { ...old, status: 'superseded', updated: now });
-      superseded.push({ id: old.id, file: displayPath(w.path, base) });
-    }
+    // Crash-safe order. Each step leaves a state `cortex lint` names with its fix: the
+    // edges alone are `edge-dangling` (delete them, merge again); edges and the merged
+    // memory with an original still active are `merge-incomplete` (mark it superseded).
     const tierPaths = { paths, base };
     const cache = EdgeCache.load(paths);
     cache.refresh(paths, { base });
@@ -314,10 +311,16 @@ export async function mergeMemories(ctx: Context, input: MergeInput): Promise<Me
       const { file } = writeEdgeRecorded(tierPaths, cache, edge);
       edges.push({ source: id, relation: 'supersedes', target: old.id, file });
     }
+    const written = writeMemory(paths, merged);
+    const superseded: MergeResult['superseded'] = [];
+    for (const old of [a, b]) {
+      const w = writeMemory(paths, { ...old, status: 'superseded', updated: now });
+      superseded.push({ id: old.id, file: displayPath(w.path, base) });
+    }
     saveEdgeCacheQuietly(cache, paths);
     // Re-reads the three changed memory files and saves the index.
     openTierIndex(ctx, x.scope);
     await removeReview(paths, [pairId('consolidate', a.id, b.id)]);
-    return { memory: merged, file: displayPath(written.path, base), superseded, edges };
+    return { memory: written.memory, file: displayPath(written.path, base), superseded, edges };
   });
 }

@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { isErrnoCode } from '../errors.js';
+import { CortexError, isErrnoCode } from '../errors.js';
 import { redactDeep } from '../core/redact.js';
 import { writeFileAtomic } from '../store/atomic.js';
 import { withLock } from '../store/lock.js';
@@ -50,6 +50,12 @@ function readAll(paths: Pick<TierPaths, 'cacheDir'>): ReviewEntry[] {
     text = readFileSync(reviewQueuePath(paths), 'utf8');
   } catch (err) {
     if (isErrnoCode(err, 'ENOENT') || isErrnoCode(err, 'ENOTDIR')) return [];
+    if (isErrnoCode(err, 'EISDIR')) {
+      throw new CortexError('NOT_A_FILE', `${reviewQueuePath(paths)} is a directory, not the review queue.`, {
+        hint: `Remove it (\`rm -r ${reviewQueuePath(paths)}\`): the queue is local state and starts empty again.`,
+        cause: err,
+      });
+    }
     throw err;
   }
   const entries: ReviewEntry[] = [];

@@ -19,6 +19,7 @@ import {
   type AnticipationIndex,
 } from '../core/anticipate.js';
 import type { Memory } from '../core/memory.js';
+import { isNumber, isPlainObject, isRecordOf, isString, isStringArray } from '../core/shape.js';
 import { writeFileAtomic } from '../store/atomic.js';
 import { displayPath, listMemoryFiles, readMemoryFile } from '../store/memory-store.js';
 import type { TierPaths } from '../store/paths.js';
@@ -47,6 +48,12 @@ function directoryStamp(dir: string, now: number): string | undefined {
   return coarse ? '' : `${st.mtimeNs}:${st.ino}:${st.size}`;
 }
 
+const isOptionalStrings = (v: unknown): boolean => v === undefined || isStringArray(v);
+const isCandidate = (v: unknown): boolean =>
+  isPlainObject(v) && isString(v.id) && isString(v.type) && isString(v.summary) && isNumber(v.score) && isOptionalStrings(v.tags) && isOptionalStrings(v.files) &&
+  (v.topic === undefined || isString(v.topic)) && (v.preview === undefined || isString(v.preview)) && (v.updated === undefined || isString(v.updated));
+const isFileRow = (v: unknown): v is [number, number, number] => Array.isArray(v) && v.length === 3 && v.every(isNumber);
+
 function loadFile(paths: TierPaths): AnticipationFile | undefined {
   try {
     const file = JSON.parse(readFileSync(anticipationPath(paths), 'utf8')) as Partial<AnticipationFile>;
@@ -54,6 +61,11 @@ function loadFile(paths: TierPaths): AnticipationFile | undefined {
     if (file.version !== ANTICIPATION_INDEX_VERSION || typeof file.stamp !== 'string' || typeof file.files !== 'object' || file.files === null) return undefined;
     if (index?.version !== ANTICIPATION_INDEX_VERSION || !Array.isArray(index.docs) || !Array.isArray(index.terms) || !Array.isArray(index.postings) || !Array.isArray(index.lengths)) return undefined;
     if (index.terms.length !== index.postings.length || index.lengths.length !== 2 * index.docs.length) return undefined;
+    // The shape of every element too: a wrong one must mean a rebuild, not a failing hook.
+    const docs = index.docs.length;
+    if (!index.docs.every(isCandidate) || !isStringArray(index.terms) || !index.lengths.every(isNumber)) return undefined;
+    if (!index.postings.every((p) => Array.isArray(p) && p.length % 2 === 0 && p.every((n, i) => Number.isInteger(n) && (i % 2 === 1 || (n >= 0 && n < docs))))) return undefined;
+    if (!isRecordOf(file.files, isFileRow)) return undefined;
     return file as AnticipationFile;
   } catch {
     return undefined;

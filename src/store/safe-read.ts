@@ -198,3 +198,33 @@ export function readRegularFile(path: string, options: { boundary: string; maxBy
     closeSync(opened.fd);
   }
 }
+
+/**
+ * Why `root/rel` must not be written, as far as the file system goes, or `undefined`: no
+ * component on the way may be a symbolic link (a committed link could lead the write out of
+ * the repository, into a home's `.bashrc`), the directories on the way must be
+ * directories, and the file, if it exists, a regular file.
+ *
+ * @example
+ * checkWritablePath('/repo', 'docs/AGENTS.md') // 'docs is a symbolic link' when it is one
+ */
+export function checkWritablePath(root: string, rel: string): string | undefined {
+  const parts = rel.split(/[\\/]/);
+  let path = root;
+  for (let i = 0; i < parts.length; i++) {
+    path = `${path}${sep}${parts[i]}`;
+    const shown = parts.slice(0, i + 1).join('/');
+    let st: Stats | undefined;
+    try {
+      st = lstatSync(path, { throwIfNoEntry: false });
+    } catch (err) {
+      return `${shown} cannot be checked: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`;
+    }
+    if (st === undefined) return undefined; // created from here on
+    if (st.isSymbolicLink()) return `${shown} is a symbolic link`;
+    const last = i === parts.length - 1;
+    if (!last && !st.isDirectory()) return `${shown} is not a directory`;
+    if (last && !st.isFile()) return `${shown} is ${describeFileType(st)}, not a regular file`;
+  }
+  return undefined;
+}
