@@ -19,7 +19,7 @@ import {
 } from '../core/memory.js';
 import { normalizeBody, renderMemory } from '../core/memory-format.js';
 import { redactSecrets } from '../core/redact.js';
-import { redactMemory } from '../core/redact-memory.js';
+import { redactMemory, redactTags } from '../core/redact-memory.js';
 import type { IndexedDoc } from '../search/keyword-index.js';
 import { withLock } from '../store/lock.js';
 import { deleteMemory, readMemoryById, writeMemory } from '../store/memory-store.js';
@@ -182,7 +182,8 @@ export async function updateMemory(ctx: Context, id: string, input: UpdateInput)
       if (input.topic === null || input.topic.trim() === '') delete next.topic;
       else next.topic = input.topic.trim();
     }
-    if (input.addTags) next.tags = normalizeTags([...next.tags, ...input.addTags]);
+    // Redacted as given: a token lower-cased by normalisation could slip past the rules.
+    if (input.addTags) next.tags = normalizeTags([...next.tags, ...redactTags(input.addTags).value]);
     if (input.removeTags) {
       const drop = new Set(normalizeTags(input.removeTags));
       next.tags = next.tags.filter((t) => !drop.has(t));

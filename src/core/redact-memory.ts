@@ -61,6 +61,39 @@ function redactSource(source: MemorySource, kinds: Set<SecretKind>): MemorySourc
 }
 
 /**
+ * Options of `redactMemory`.
+ *
+ * @example
+ * redactMemory(memory, { known: findSecrets(rawFileText).map((f) => ({ value: rawFileText.slice(f.start, f.end), kind: f.kind })) });
+ */
+export interface RedactMemoryOptions {
+  /**
+   * Secrets already found in the text the memory was parsed from. Parsing lower-cases
+   * tags, and a lower-cased token may no longer match its rule: these are replaced
+   * wherever they appear, as written or lower-cased.
+   */
+  known?: ReadonlyArray<{ value: string; kind: SecretKind }>;
+}
+
+function replaceKnown(memory: Memory, known: NonNullable<RedactMemoryOptions['known']>): Memory {
+  const forms = known.flatMap(({ value, kind }) => [...new Set([value, value.toLowerCase(), normalizeTag(value)])].filter((v) => v.length >= 4).map((v) => ({ v, kind })));
+  const replace = (text: string, marker: (kind: SecretKind) => string): string => {
+    let out = text;
+    for (const { v, kind } of forms) if (out.includes(v)) out = out.split(v).join(marker(kind));
+    return out;
+  };
+  const upper = (kind: SecretKind): string => `[REDACTED:${kind}]`;
+  return {
+    ...memory,
+    summary: replace(memory.summary, upper),
+    body: replace(memory.body, upper),
+    tags: memory.tags.map((t) => replace(t, (kind) => `[redacted:${kind}]`)),
+    ...(memory.topic !== undefined ? { topic: replace(memory.topic, upper) } : {}),
+    source: { ...memory.source, ...(memory.source.files ? { files: memory.source.files.map((f) => replace(f, upper)) } : {}) },
+  };
+}
+
+/**
  * Redacts every string a memory file would hold: summary and body as one text (a secret
  * split between them is found whole), tags, topic, provenance, unknown keys. The id is
  * left alone: it is derived from the summary once, after that was redacted.
@@ -68,7 +101,8 @@ function redactSource(source: MemorySource, kinds: Set<SecretKind>): MemorySourc
  * @example
  * redactMemory({ ...memory, topic: 'deploy ' + awsKey }).value.topic // 'deploy [REDACTED:aws-access-key]'
  */
-export function redactMemory(memory: Memory): Redacted<Memory> {
+export function redactMemory(memory: Memory, options: RedactMemoryOptions = {}): Redacted<Memory> {
+  if (options.known !== undefined && options.known.length > 0) memory = replaceKnown(memory, options.known);
   const kinds = new Set<SecretKind>();
   const content = redactParts([memory.summary, memory.body]);
   content.findings.forEach((f) => kinds.add(f.kind));

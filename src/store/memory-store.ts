@@ -9,6 +9,7 @@ import { MemoryNotFoundError, isErrnoCode } from '../errors.js';
 import { formatDate, type Diagnostic, type Memory } from '../core/memory.js';
 import { parseMemory, renderMemory } from '../core/memory-format.js';
 import { redactMemory } from '../core/redact-memory.js';
+import { findSecrets } from '../core/redact.js';
 import { writeIfChanged } from './atomic.js';
 import { memoryPath, type TierPaths } from './paths.js';
 import { checkRegularFile, describeFileType, readRegularFile, resolveLinkInside, type FileProblem } from './safe-read.js';
@@ -241,7 +242,11 @@ export function readMemoryById(paths: TierPaths, id: string, base: string): Read
  */
 export function writeMemory(paths: TierPaths, memory: Memory): { path: string; result: 'created' | 'updated' | 'unchanged'; memory: Memory } {
   const path = memoryPath(paths, memory.id);
-  const written = redactMemory(memory).value;
+  // A secret typed into the file by hand, in a tag, was lower-cased when the file was
+  // parsed: what the rules find in the file as written is replaced in every form.
+  const before = readMemoryText(path);
+  const known = before === undefined ? [] : findSecrets(before).map((f) => ({ value: before.slice(f.start, f.end), kind: f.kind }));
+  const written = redactMemory(memory, { known }).value;
   return { path, result: writeIfChanged(path, renderMemory(written)), memory: written };
 }
 
