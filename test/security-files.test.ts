@@ -263,6 +263,15 @@ describe('odd layouts', () => {
     repo.write(leftover, 'half a memory');
     expect(repo.git(['status', '--porcelain', '--untracked-files=all']).stdout).not.toContain('.tmp');
     expect(repo.cortex(['lint']).stdout).toMatch(/\.chose-x\.md\.4194001\.k3f9qa1b\.tmp: warning: is the temporary file of an interrupted write/);
+    // Forced into the index all the same: the pre-commit hook refuses it, with the fix.
+    ok(repo.cortex(['project']));
+    ok(repo.git(['add', '-A']));
+    ok(repo.git(['add', '-f', leftover]));
+    const commit = repo.git(['commit', '-qm', 'with a temp file']);
+    expect(commit.code).not.toBe(0);
+    expect(commit.stderr).toContain(`${leftover}: is the temporary file of an interrupted write`);
+    expect(commit.stderr).toContain(`git rm --cached -q ${leftover}`);
+    ok(repo.git(['rm', '--cached', '-q', leftover]));
     ok(repo.cortex(['lifecycle']));
     expect(existsSync(join(repo.dir, leftover))).toBe(false);
   });

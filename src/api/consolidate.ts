@@ -11,7 +11,8 @@ import { renderMemory } from '../core/memory-format.js';
 import { redactSecrets } from '../core/redact.js';
 import { readEdge } from '../store/edge-store.js';
 import { withLock } from '../store/lock.js';
-import { displayPath, writeMemory } from '../store/memory-store.js';
+import { displayPath } from '../store/memory-store.js';
+import { writeMemory } from '../store/memory-write.js';
 import { assertSafeId, memoryPath, type TierPaths } from '../store/paths.js';
 import type { Context } from './context.js';
 import {

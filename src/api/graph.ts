@@ -10,7 +10,8 @@ import { traverse, type Graph, type TraverseDirection, type TraverseVia } from '
 import { formatDate, type Diagnostic, type MemoryStatus, type MemoryType, type Scope } from '../core/memory.js';
 import type { EdgeCache } from '../search/edge-cache.js';
 import type { IndexedDoc } from '../search/keyword-index.js';
-import { deleteEdge, readEdge, writeEdge } from '../store/edge-store.js';
+import { deleteEdge, readEdge } from '../store/edge-store.js';
+import { writeEdge } from '../store/edge-write.js';
 import { withLock } from '../store/lock.js';
 import { displayPath } from '../store/memory-store.js';
 import { assertSafeId, type TierPaths } from '../store/paths.js';

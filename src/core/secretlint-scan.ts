@@ -12,8 +12,17 @@
  *
  * Filter rules (`secretlint-disable` comments) are not run: a comment in a memory must not
  * switch the gate off.
+ *
+ * The preset is loaded on first use, not when this module is imported: commands that only
+ * read (recall, list, the session-start briefing) import the gate's modules without ever
+ * paying for the rules. The package is ESM-only; it loads synchronously through
+ * require(esm), which Node has by default since 20.19 and 22.12. On an older runtime the
+ * CLI awaits `loadSecretlintRules()` before running a command, and so must a library user
+ * before writing; otherwise a scan throws rather than run without the rules (fail closed).
  */
-import { rules as presetRules } from '@secretlint/secretlint-rule-preset-recommend';
+import { createRequire } from 'node:module';
+
+const PRESET = '@secretlint/secretlint-rule-preset-recommend';
 
 /** One span a secretlint rule reported: `text.slice(start, end)`, and the rule's short name. */
 export interface SecretlintSpan {
@@ -44,10 +53,35 @@ interface Prepared {
 }
 
 let prepared: Prepared[] | undefined;
+let loaded: RuleCreator[] | undefined;
+
+/**
+ * Loads the preset asynchronously (works on every supported Node). Idempotent.
+ *
+ * @example
+ * await loadSecretlintRules(); // then every scan is synchronous
+ */
+export async function loadSecretlintRules(): Promise<void> {
+  loaded ??= ((await import(PRESET)) as { rules: RuleCreator[] }).rules;
+}
+
+function presetRules(): RuleCreator[] {
+  if (loaded === undefined) {
+    try {
+      loaded = (createRequire(import.meta.url)(PRESET) as { rules: RuleCreator[] }).rules;
+    } catch (err) {
+      throw new Error(
+        `The secret rules (${PRESET}) cannot be loaded synchronously on Node ${process.versions.node}: await loadSecretlintRules() first, or use Node >= 20.19.`,
+        { cause: err },
+      );
+    }
+  }
+  return loaded;
+}
 
 function prepare(): Prepared[] {
   const out: Prepared[] = [];
-  for (const creator of presetRules as unknown as RuleCreator[]) {
+  for (const creator of presetRules()) {
     if (creator.meta.type !== 'scanner') continue;
     const rule = creator.meta.id.startsWith(PREFIX) ? creator.meta.id.slice(PREFIX.length) : creator.meta.id;
     const sink: Prepared['sink'] = { spans: undefined };

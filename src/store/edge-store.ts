@@ -8,10 +8,8 @@ import { lstatSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { UsageError, isErrnoCode } from '../errors.js';
 import { checkEdgeId, edgeFileName, type Edge, type EdgeKey } from '../core/edge.js';
-import { parseEdge, renderEdge } from '../core/edge-format.js';
-import { redactEdge } from '../core/redact-memory.js';
+import { parseEdge } from '../core/edge-format.js';
 import { formatDate, type Diagnostic } from '../core/memory.js';
-import { writeIfChanged } from './atomic.js';
 import { displayPath } from './memory-store.js';
 import { assertSafeId, type TierPaths } from './paths.js';
 import { checkRegularFile, readRegularFile } from './safe-read.js';
@@ -134,14 +132,6 @@ export function readEdge(paths: TierPaths, key: EdgeKey, base: string): (ReadEdg
   const path = edgePath(paths, key);
   if (lstatSync(path, { throwIfNoEntry: false }) === undefined) return undefined;
   return { ...readEdgeFile({ path }, displayPath(path, base)), path };
-}
-
-/** Writes an edge file atomically (its rationale through the redaction gate); a no-op when the rendered bytes are unchanged. */
-export function writeEdge(paths: TierPaths, edge: Edge): { path: string; name: string; result: 'created' | 'updated' | 'unchanged'; edge: Edge } {
-  const path = edgePath(paths, edge);
-  const name = edgeFileName(edge);
-  const written = redactEdge(edge).value;
-  return { path, name, result: writeIfChanged(path, renderEdge(written)), edge: written };
 }
 
 /** Deletes the edge file for `key`; false when it did not exist. */

@@ -7,10 +7,7 @@ import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, read
 import { dirname, join, relative, sep } from 'node:path';
 import { MemoryNotFoundError, isErrnoCode } from '../errors.js';
 import { formatDate, type Diagnostic, type Memory } from '../core/memory.js';
-import { parseMemory, renderMemory } from '../core/memory-format.js';
-import { redactMemory } from '../core/redact-memory.js';
-import { findSecrets } from '../core/redact.js';
-import { writeIfChanged } from './atomic.js';
+import { parseMemory } from '../core/memory-format.js';
 import { memoryPath, type TierPaths } from './paths.js';
 import { checkRegularFile, describeFileType, readRegularFile, resolveLinkInside, type FileProblem } from './safe-read.js';
 
@@ -233,21 +230,6 @@ export function readMemoryById(paths: TierPaths, id: string, base: string): Read
   const path = memoryPath(paths, id);
   if (lstatSync(path, NO_THROW) === undefined) throw new MemoryNotFoundError(id);
   return { ...readMemoryFile({ path, id }, displayPath(path, base)), path };
-}
-
-/**
- * Writes a memory file atomically; a no-op when the rendered bytes are unchanged. Every
- * field passes the redaction gate first, whoever the caller: `memory` in the result is what
- * was written.
- */
-export function writeMemory(paths: TierPaths, memory: Memory): { path: string; result: 'created' | 'updated' | 'unchanged'; memory: Memory } {
-  const path = memoryPath(paths, memory.id);
-  // A secret typed into the file by hand, in a tag, was lower-cased when the file was
-  // parsed: what the rules find in the file as written is replaced in every form.
-  const before = readMemoryText(path);
-  const known = before === undefined ? [] : findSecrets(before).map((f) => ({ value: before.slice(f.start, f.end), kind: f.kind }));
-  const written = redactMemory(memory, { known }).value;
-  return { path, result: writeIfChanged(path, renderMemory(written)), memory: written };
 }
 
 /** Deletes a memory file; returns false when it did not exist. */
