@@ -87,6 +87,11 @@ describe('special files among the memories', () => {
     const lint = quick(repo, ['lint']);
     expect(lint.stdout + lint.stderr).toMatch(/\.cortex\/memories: error: is a symbolic link to a file outside the repository; no memory was read/);
     expect(quick(repo, ['surface']).stdout).not.toContain('OUTSIDE-MARKER');
+    // Nor is anything written there.
+    const refused = quick(repo, ['remember', 'Written through a link']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/memories leads outside the repository .*nothing was written/);
+    expect(readdirSync(elsewhere)).toEqual(['x.md']);
 
     execFileSync('rm', [join(repo.dir, '.cortex/memories')]);
     writeFileSync(join(repo.dir, '.cortex/memories'), 'not a directory\n');

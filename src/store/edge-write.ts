@@ -8,10 +8,13 @@ import { redactEdge } from '../core/redact-memory.js';
 import { writeIfChanged } from './atomic.js';
 import { edgePath } from './edge-store.js';
 import type { TierPaths } from './paths.js';
+import { assertInside } from './safe-read.js';
 
 /** Writes an edge file atomically (its rationale through the redaction gate); a no-op when the rendered bytes are unchanged. */
 export function writeEdge(paths: TierPaths, edge: Edge): { path: string; name: string; result: 'created' | 'updated' | 'unchanged'; edge: Edge } {
   const path = edgePath(paths, edge);
+  const root = (paths as TierPaths & { root?: string }).root;
+  if (root !== undefined) assertInside(paths.edgesDir, root);
   const name = edgeFileName(edge);
   const written = redactEdge(edge).value;
   return { path, name, result: writeIfChanged(path, renderEdge(written)), edge: written };

@@ -10,6 +10,7 @@ import { findSecrets } from '../core/redact.js';
 import { writeIfChanged } from './atomic.js';
 import { readMemoryText } from './memory-store.js';
 import { memoryPath, type TierPaths } from './paths.js';
+import { assertInside } from './safe-read.js';
 
 /**
  * Writes a memory file atomically; a no-op when the rendered bytes are unchanged. Every
@@ -18,6 +19,9 @@ import { memoryPath, type TierPaths } from './paths.js';
  */
 export function writeMemory(paths: TierPaths, memory: Memory): { path: string; result: 'created' | 'updated' | 'unchanged'; memory: Memory } {
   const path = memoryPath(paths, memory.id);
+  // The project's memories are written inside the repository, whatever links a checkout holds.
+  const root = (paths as TierPaths & { root?: string }).root;
+  if (root !== undefined) assertInside(paths.memoriesDir, root);
   // A secret typed into the file by hand, in a tag, was lower-cased when the file was
   // parsed: what the rules find in the file as written is replaced in every form.
   const before = readMemoryText(path);

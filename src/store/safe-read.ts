@@ -15,8 +15,8 @@
  * Problems come back as values with a one-line reason naming what the path is.
  */
 import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, realpathSync, type Stats } from 'node:fs';
-import { isAbsolute, relative, sep } from 'node:path';
-import { isErrnoCode } from '../errors.js';
+import { dirname, isAbsolute, relative, sep } from 'node:path';
+import { CortexError, isErrnoCode } from '../errors.js';
 
 /** What is wrong with a path that was not read. */
 export interface FileProblem {
@@ -227,4 +227,30 @@ export function checkWritablePath(root: string, rel: string): string | undefined
     if (last && !st.isFile()) return `${shown} is ${describeFileType(st)}, not a regular file`;
   }
   return undefined;
+}
+
+/**
+ * Throws unless `dir` (or, when it does not exist yet, its nearest existing ancestor)
+ * really is inside `root`: a committed `.cortex/memories` that is a link to another place
+ * would otherwise receive every memory written.
+ *
+ * @example
+ * assertInside('/repo/.cortex/memories', '/repo'); // throws when memories/ links to /home/me
+ */
+export function assertInside(dir: string, root: string): void {
+  let existing = dir;
+  for (;;) {
+    try {
+      const real = realpathSync(existing);
+      if (isInside(realBoundary(root), real)) return;
+      break;
+    } catch (err) {
+      const parent = dirname(existing);
+      if (!(isErrnoCode(err, 'ENOENT') || isErrnoCode(err, 'ENOTDIR')) || parent === existing) break;
+      existing = parent;
+    }
+  }
+  throw new CortexError('OUTSIDE_REPOSITORY', `${dir} leads outside the repository (through a symbolic link, or in a loop); nothing was written.`, {
+    hint: `Replace ${relative(root, existing) || existing} with a real directory inside the repository.`,
+  });
 }
