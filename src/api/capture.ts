@@ -5,7 +5,7 @@
  * and queues the others for review, then moves the checkpoint. One lock for the whole
  * run; a held lock means another hook is on it, and this run gives up at once.
  */
-import { closeSync, readSync, type Stats } from 'node:fs';
+import { closeSync, type Stats } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { extractMemories, type Candidate, type ExtractState } from '../core/extract.js';
@@ -16,6 +16,7 @@ import { LockError } from '../errors.js';
 import { readHeadFile } from '../git/head-file.js';
 import { findCheckpointByTranscript, readCheckpoint, writeCheckpoint, CHECKPOINT_VERSION, type TranscriptCheckpoint } from '../store/checkpoint.js';
 import { withLock } from '../store/lock.js';
+import { readAt } from '../store/safe-read.js';
 import { openTranscriptFile } from '../store/transcript-file.js';
 import type { Context } from './context.js';
 import { updateMemory } from './memories.js';
@@ -114,17 +115,6 @@ function nextNewline(fd: number, from: number, size: number): number | undefined
     if (i !== -1) return at + i;
   }
   return undefined;
-}
-
-function readAt(fd: number, position: number, length: number): Buffer {
-  const buffer = Buffer.allocUnsafe(length);
-  let filled = 0;
-  while (filled < length) {
-    const n = readSync(fd, buffer, filled, length - filled, position + filled);
-    if (n === 0) break;
-    filled += n;
-  }
-  return buffer.subarray(0, filled);
 }
 
 /**

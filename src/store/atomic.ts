@@ -5,6 +5,7 @@
 import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { CortexError, isErrnoCode } from '../errors.js';
+import { isProcessAlive } from './lock.js';
 
 /** Temp names start with `.` and end with `.tmp`: listings skip them. */
 export function tempPathFor(path: string): string {
@@ -72,15 +73,6 @@ export function isTempFileName(name: string): boolean {
   return TEMP_NAME.test(name);
 }
 
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return isErrnoCode(err, 'EPERM');
-  }
-}
-
 /**
  * Removes the temporary files that interrupted writes left in `dir`: those whose writer is
  * no longer running, or older than `maxAgeMs` (a pid may have been reused). Returns the
@@ -105,7 +97,7 @@ export function removeStaleTempFiles(dir: string, options: { now: number; maxAge
     try {
       const st = lstatSync(path);
       if (!st.isFile() && !st.isSymbolicLink()) continue;
-      if (Number(m[1]) === process.pid || (isRunning(Number(m[1])) && options.now - st.mtimeMs < maxAgeMs)) continue;
+      if (Number(m[1]) === process.pid || (isProcessAlive(Number(m[1])) && options.now - st.mtimeMs < maxAgeMs)) continue;
       rmSync(path, { force: true });
       removed.push(name);
     } catch {

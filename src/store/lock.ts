@@ -48,7 +48,8 @@ function processStart(pid: number | 'self'): string | undefined {
 
 let ownStart: string | undefined | null = null;
 
-function isAlive(pid: number): boolean {
+/** Whether a process with this pid is running (one we may not signal counts). */
+export function isProcessAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -60,7 +61,7 @@ function isAlive(pid: number): boolean {
 /** Whether the lock's owner is gone (dead, or its pid now names another process). */
 function ownerGone(owner: LockOwner): boolean {
   if (owner.pid === process.pid) return false;
-  if (!isAlive(owner.pid)) return true;
+  if (!isProcessAlive(owner.pid)) return true;
   if (owner.start === undefined) return false;
   const now = processStart(owner.pid);
   return now !== undefined && now !== owner.start;
