@@ -193,6 +193,20 @@ describe('every write path', () => {
     expect(leaks(repo.dir)).toEqual([]);
   }, 180_000);
 
+  it('quotes no secret of a broken hand-written file in diagnostics, caches or the log', () => {
+    const repo = tempRepo();
+    ok(repo.cortex(['init']));
+    const secret = FAKES.find(([, , , kind]) => kind === 'github-token')![2];
+    const file = '.cortex/memories/pasted-aaaaaa.md';
+    repo.write(file, `---\nid: pasted-aaaaaa\ntype: context\nsummary: [unclosed ${secret}\n---\nbody\n`);
+    const outputs = [repo.cortex(['lint', '--json']), repo.cortex(['recall', 'body']), repo.cortex(['surface'])];
+    ok(repo.cortex(['hook', 'session-start'], { input: JSON.stringify({ session_id: 's', source: 'startup', cwd: repo.dir }) }));
+    expect(outputs[0]!.stdout).toContain('pasted-aaaaaa.md');
+    for (const r of outputs) expect(r.stdout + r.stderr).not.toContain(secret);
+    const cached = allFiles(repo.dir).filter((f) => f.path !== file && f.text.includes(secret));
+    expect(cached.map((f) => f.path)).toEqual([]);
+  });
+
   it('keeps every look-alike byte for byte', async () => {
     const repo = tempRepo();
     ok(repo.cortex(['init']));

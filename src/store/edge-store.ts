@@ -10,7 +10,7 @@ import { UsageError, isErrnoCode } from '../errors.js';
 import { checkEdgeId, edgeFileName, type Edge, type EdgeKey } from '../core/edge.js';
 import { parseEdge } from '../core/edge-format.js';
 import { formatDate, type Diagnostic } from '../core/memory.js';
-import { displayPath } from './memory-store.js';
+import { displayPath, redactDiagnostics } from './memory-store.js';
 import { assertSafeId, type TierPaths } from './paths.js';
 import { checkRegularFile, readRegularFile } from './safe-read.js';
 
@@ -106,7 +106,7 @@ export function readEdgeFile(entry: Pick<EdgeFileEntry, 'path'>, shownAs: string
   text = read.buffer.toString('utf8');
   mtime = read.stat.mtime;
   const { edge, diagnostics } = parseEdge(text, { file: shownAs, fallbackDate: formatDate(mtime) });
-  return { edge, diagnostics, text };
+  return { edge, diagnostics: redactDiagnostics(diagnostics), text };
 }
 
 /** Validates both endpoints of an edge from the user; throws a usage error (exit 2). */

@@ -8,6 +8,7 @@ import { dirname, join, relative, sep } from 'node:path';
 import { MemoryNotFoundError, isErrnoCode } from '../errors.js';
 import { formatDate, type Diagnostic, type Memory } from '../core/memory.js';
 import { parseMemory } from '../core/memory-format.js';
+import { redactSecrets } from '../core/redact.js';
 import { memoryPath, type TierPaths } from './paths.js';
 import { checkRegularFile, describeFileType, readRegularFile, resolveLinkInside, type FileProblem } from './safe-read.js';
 
@@ -213,7 +214,21 @@ export function readMemoryFile(entry: Pick<MemoryFileEntry, 'path' | 'id'> & Par
     expectedId: entry.id,
     fallbackDate: formatDate(mtime),
   });
-  return { memory, diagnostics, text };
+  return { memory, diagnostics: redactDiagnostics(diagnostics), text };
+}
+
+/**
+ * Diagnostics quote what they found (a broken line, a value): they are printed, stored in
+ * the index cache and logged, so what they quote passes the redaction gate. Only files with
+ * problems have any, so clean reads never load the rules.
+ */
+export function redactDiagnostics(diagnostics: Diagnostic[]): Diagnostic[] {
+  if (diagnostics.length === 0) return diagnostics;
+  return diagnostics.map((d) => {
+    const reason = redactSecrets(d.reason).text;
+    const hint = d.hint === undefined ? undefined : redactSecrets(d.hint).text;
+    return reason === d.reason && hint === d.hint ? d : { ...d, reason, ...(hint !== undefined ? { hint } : {}) };
+  });
 }
 
 /**
