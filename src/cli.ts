@@ -148,6 +148,11 @@ export async function run(argv: string[], io: IO): Promise<number> {
       return 0;
     }
     const quietIO: IO = inv.quiet ? { ...io, err: () => {} } : io;
+    // Without require(esm) (Node < 20.19) the secret rules cannot load on first use: load
+    // them before any command can write (see core/secretlint-scan.ts).
+    if ((process.features as { require_module?: boolean }).require_module !== true) {
+      await (await import('./core/secretlint-scan.js')).loadSecretlintRules();
+    }
     return (await def.run(inv, quietIO)) ?? 0;
   } catch (err) {
     const code = report(err, io, wantsJson);

@@ -37,6 +37,8 @@ export type { ReviewItem } from './api/review.js';
 export { setupClaude, type ClaudeSetupOptions } from './api/claude-setup.js';
 export { runHook, type HookRunOptions, type HookRunResult } from './hooks/run.js';
 export { HOOK_EVENTS, type HookEvent } from './core/hook-events.js';
+export { DOCUMENTED_EXAMPLE_KEYS, SECRET_KINDS, findSecrets, redactSecrets, type FindSecretsOptions, type RedactResult, type SecretFinding, type SecretKind } from './core/redact.js';
+export { loadSecretlintRules } from './core/secretlint-scan.js';
 export {
   CortexError,
   ConflictError,

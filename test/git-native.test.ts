@@ -14,6 +14,7 @@ import type { MemoryType } from '../src/core/memory.js';
 import { parseProjectionIds } from '../src/core/projection.js';
 import { computeStaleness } from '../src/git/staleness.js';
 import { json, tempRepo, type RunResult, type TempRepo } from './helpers/repo.js';
+import { AWS_ACCESS } from './helpers/secrets-corpus.js';
 
 type Repo = TempRepo & { noHooks: string };
 
@@ -357,7 +358,7 @@ describe('cortex init and the git hooks', () => {
     expect(repo.git(['commit', '-q', '-m', 'projection removed']).stderr).toContain('.cortex/plan.md: is not staged, but the memories are');
     ok(repo.git(['reset', '-q']));
 
-    repo.write(memoryFile('pasted-key-aaaaaa'), `---\nid: pasted-key-aaaaaa\ntype: context\nsummary: Deploy key\ncreated: 2026-11-21T10:00:00Z\nupdated: 2026-11-21T10:00:00Z\n---\nAKIAIOSFODNN7EXAMPLE is the key\n`);
+    repo.write(memoryFile('pasted-key-aaaaaa'), `---\nid: pasted-key-aaaaaa\ntype: context\nsummary: Deploy key\ncreated: 2026-11-21T10:00:00Z\nupdated: 2026-11-21T10:00:00Z\n---\n${AWS_ACCESS} is the key\n`);
     ok(repo.git(['add', '-A']));
     const secret = repo.git(['commit', '-q', '-m', 'secret']);
     expect(secret.code).toBe(1);

@@ -5,7 +5,7 @@
  * and queues the others for review, then moves the checkpoint. One lock for the whole
  * run; a held lock means another hook is on it, and this run gives up at once.
  */
-import { closeSync, lstatSync, openSync, readdirSync, readSync, fstatSync, type Stats } from 'node:fs';
+import { closeSync, lstatSync, readdirSync, type Stats } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { basename, dirname, join, resolve } from 'node:path';
 import { extractMemories, type Candidate, type ExtractState } from '../core/extract.js';
@@ -16,6 +16,8 @@ import { LockError } from '../errors.js';
 import { readHeadFile } from '../git/head-file.js';
 import { findCheckpointByTranscript, readCheckpoint, writeCheckpoint, CHECKPOINT_VERSION, type TranscriptCheckpoint } from '../store/checkpoint.js';
 import { withLock } from '../store/lock.js';
+import { readAt } from '../store/safe-read.js';
+import { openTranscriptFile } from '../store/transcript-file.js';
 import type { Context } from './context.js';
 import { updateMemory } from './memories.js';
 import { rememberMany, type RememberInput, type RememberResult } from './remember.js';
@@ -108,24 +110,9 @@ interface Opened {
   stat: Stats;
 }
 
-function openTranscript(path: string): Opened | { problem: string } {
-  let fd: number;
-  try {
-    fd = openSync(path, 'r');
-  } catch (err) {
-    return { problem: `cannot open the transcript ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}` };
-  }
-  try {
-    const stat = fstatSync(fd);
-    if (!stat.isFile()) {
-      closeSync(fd);
-      return { problem: `the transcript ${path} is not a regular file` };
-    }
-    return { fd, stat };
-  } catch (err) {
-    closeSync(fd);
-    return { problem: `cannot stat the transcript ${path}: ${(err as Error).message}` };
-  }
+/** Regular files only, never blocking on a FIFO, with a deadline on the open (store/transcript-file.ts). */
+function openTranscript(path: string): Promise<Opened | { problem: string }> {
+  return openTranscriptFile(path);
 }
 
 /** Offset of the first newline at or after `from`, if any before `size`. */
@@ -135,17 +122,6 @@ function nextNewline(fd: number, from: number, size: number): number | undefined
     if (i !== -1) return at + i;
   }
   return undefined;
-}
-
-function readAt(fd: number, position: number, length: number): Buffer {
-  const buffer = Buffer.allocUnsafe(length);
-  let filled = 0;
-  while (filled < length) {
-    const n = readSync(fd, buffer, filled, length - filled, position + filled);
-    if (n === 0) break;
-    filled += n;
-  }
-  return buffer.subarray(0, filled);
 }
 
 interface ReadChunks {
@@ -306,7 +282,7 @@ async function captureLocked(ctx: Context, opts: CaptureInput & typeof DEFAULT_C
   let transcriptProblem: string | undefined;
   let opened: Opened | undefined;
   if (transcript !== undefined) {
-    const o = openTranscript(transcript);
+    const o = await openTranscript(transcript);
     if ('problem' in o) transcriptProblem = o.problem;
     else opened = o;
   }
@@ -370,7 +346,7 @@ async function captureLocked(ctx: Context, opts: CaptureInput & typeof DEFAULT_C
     if (transcript !== undefined && status === 'done' && state !== undefined) {
       for (const file of subagentFiles(transcript)) {
         const name = basename(file);
-        const o = openTranscript(file);
+        const o = await openTranscript(file);
         if ('problem' in o) continue;
         try {
           let sub = subagents[name];

@@ -8,9 +8,11 @@ import { ConflictError, MemoryNotFoundError, UsageError } from '../errors.js';
 import { buildEdge, edgeFileName, RELATIONS, type Edge, type Relation } from '../core/edge.js';
 import { buildId, formatDate, normalizeTags, type Memory } from '../core/memory.js';
 import { renderMemory } from '../core/memory-format.js';
+import { redactSecrets } from '../core/redact.js';
 import { readEdge } from '../store/edge-store.js';
 import { withLock } from '../store/lock.js';
-import { displayPath, writeMemory } from '../store/memory-store.js';
+import { displayPath } from '../store/memory-store.js';
+import { writeMemory } from '../store/memory-write.js';
 import { assertSafeId, memoryPath, type TierPaths } from '../store/paths.js';
 import type { Context } from './context.js';
 import {
@@ -207,6 +209,14 @@ function mergedBody(summary: string, primary: Memory, secondary: Memory): string
   return parts.join('\n\n');
 }
 
+function assertMergeable(...memories: Memory[]): void {
+  for (const m of memories) {
+    if (m.status === 'superseded') {
+      throw new UsageError(`${m.id} is already superseded.`, { hint: `Run \`cortex traverse ${m.id} --types supersedes --direction in\` to find what replaced it.` });
+    }
+  }
+}
+
 /**
  * Merges two memories: writes one new memory (confidence 1.0, the higher priority, the
  * union of tags, both bodies), `supersedes` edges from it to both, and marks both
@@ -222,11 +232,7 @@ export async function mergeMemories(ctx: Context, input: MergeInput): Promise<Me
   if (x.scope !== y.scope) {
     throw new UsageError(`${input.a} is a ${x.scope} memory and ${input.b} a ${y.scope} one.`, { hint: 'Merge memories of the same scope.' });
   }
-  for (const m of [x.memory, y.memory]) {
-    if (m.status === 'superseded') {
-      throw new UsageError(`${m.id} is already superseded.`, { hint: `Run \`cortex traverse ${m.id} --types supersedes --direction in\` to find what replaced it.` });
-    }
-  }
+  assertMergeable(x.memory, y.memory);
   const paths = x.scope === 'project' ? ctx.paths : ctx.global;
   const base = tierBase(ctx, x.scope);
   const files = [memoryPath(paths, input.a), memoryPath(paths, input.b)];
@@ -247,11 +253,14 @@ export async function mergeMemories(ctx: Context, input: MergeInput): Promise<Me
   const head = x.scope === 'project' ? await (await import('../git/head.js')).readHead(ctx.root) : undefined;
 
   return withLock(join(paths.cacheDir, 'locks', 'write.lock'), async () => {
-    const a = x.memory;
-    const b = y.memory;
+    // Read again under the lock: what is merged is what the files hold now.
+    const a = getMemory(ctx, input.a).memory;
+    const b = getMemory(ctx, input.b).memory;
+    assertMergeable(a, b);
     const aFirst = a.priority !== b.priority ? a.priority > b.priority : a.updated >= b.updated;
     const [primary, secondary] = aFirst ? [a, b] : [b, a];
-    const summary = (input.summary ?? primary.summary).replace(/\s+/g, ' ').trim();
+    // Redacted before the id is made from it: an id (and file name) never holds a secret.
+    const summary = redactSecrets((input.summary ?? primary.summary).replace(/\s+/g, ' ').trim()).text;
     if (summary === '') throw new UsageError('The summary must not be empty.');
     const now = formatDate(ctx.now());
     const tier = openTierIndex(ctx, x.scope, { save: false });
@@ -283,12 +292,9 @@ export async function mergeMemories(ctx: Context, input: MergeInput): Promise<Me
     };
     // Sanity: the rendering must parse back before anything is touched.
     renderMemory(merged);
-    const written = writeMemory(paths, merged);
-    const superseded: MergeResult['superseded'] = [];
-    for (const old of [a, b]) {
-      const w = writeMemory(paths, { ...old, status: 'superseded', updated: now });
-      superseded.push({ id: old.id, file: displayPath(w.path, base) });
-    }
+    // Crash-safe order. Each step leaves a state `cortex lint` names with its fix: the
+    // edges alone are `edge-dangling` (delete them, merge again); edges and the merged
+    // memory with an original still active are `merge-incomplete` (mark it superseded).
     const tierPaths = { paths, base };
     const cache = EdgeCache.load(paths);
     cache.refresh(paths, { base });
@@ -306,10 +312,16 @@ export async function mergeMemories(ctx: Context, input: MergeInput): Promise<Me
       const { file } = writeEdgeRecorded(tierPaths, cache, edge);
       edges.push({ source: id, relation: 'supersedes', target: old.id, file });
     }
+    const written = writeMemory(paths, merged);
+    const superseded: MergeResult['superseded'] = [];
+    for (const old of [a, b]) {
+      const w = writeMemory(paths, { ...old, status: 'superseded', updated: now });
+      superseded.push({ id: old.id, file: displayPath(w.path, base) });
+    }
     saveEdgeCacheQuietly(cache, paths);
     // Re-reads the three changed memory files and saves the index.
     openTierIndex(ctx, x.scope);
     await removeReview(paths, [pairId('consolidate', a.id, b.id)]);
-    return { memory: merged, file: displayPath(written.path, base), superseded, edges };
+    return { memory: written.memory, file: displayPath(written.path, base), superseded, edges };
   });
 }

@@ -3,7 +3,7 @@
  * the clock and randomness (injectable for tests), and the two memory tiers.
  */
 import { randomBytes as nodeRandomBytes } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { lstatSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { loadYaml } from '../core/lazy.js';
 import { NotInitializedError, UsageError } from '../errors.js';
@@ -12,6 +12,7 @@ import { resolveConfig, type CortexConfig } from '../core/config.js';
 import type { Diagnostic } from '../core/memory.js';
 import type { Embedder } from '../embed/embedder.js';
 import { findProjectRoot, globalPaths, projectPaths, type ProjectPaths, type TierPaths } from '../store/paths.js';
+import { readRegularFile } from '../store/safe-read.js';
 
 export interface OpenCortexOptions {
   /** A directory inside the project (default: the working directory). */
@@ -48,13 +49,24 @@ export interface Context {
   embedder: Embedder | undefined;
 }
 
+/** Larger than any real configuration: the file is refused, not read. */
+const MAX_CONFIG_BYTES = 256 * 1024;
+
 /** Reads and validates `.cortex/config.yaml`; a broken file gives diagnostics and defaults. */
 export function loadConfig(paths: ProjectPaths): { config: CortexConfig; diagnostics: Diagnostic[] } {
   const file = '.cortex/config.yaml';
-  if (!existsSync(paths.configFile)) return resolveConfig(undefined, file);
+  if (lstatSync(paths.configFile, { throwIfNoEntry: false }) === undefined) return resolveConfig(undefined, file);
+  // A committed config may be a link to /dev/zero or a FIFO: read only a regular file in
+  // the repository, and no more than a config file could sensibly be.
+  const read = readRegularFile(paths.configFile, { boundary: paths.root, maxBytes: MAX_CONFIG_BYTES });
+  if ('problem' in read) {
+    const result = resolveConfig(undefined, file);
+    result.diagnostics.push({ file, reason: `${read.problem.reason}; the defaults are used`, ruleId: 'config-unreadable', severity: 'error', hint: 'Make .cortex/config.yaml a regular YAML file, or delete it.' });
+    return result;
+  }
   let raw: unknown;
   try {
-    raw = loadYaml().parse(readFileSync(paths.configFile, 'utf8'));
+    raw = loadYaml().parse(read.buffer.toString('utf8'));
   } catch (err) {
     const result = resolveConfig(undefined, file);
     const e = err as { message?: string; linePos?: { line: number; col: number }[] };

@@ -9,14 +9,14 @@
  * put a model load on the write path. `index --embed` or the next hybrid recall does it.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { Diagnostic, Memory, Scope } from '../core/memory.js';
 import { EmbedUnavailableError, embeddingText, isEmbeddable, type Embedder } from '../embed/embedder.js';
 import { normalizeBody } from '../core/memory-format.js';
 import { contentKeyOf, type IndexedDoc } from '../search/keyword-index.js';
 import { embedMissing, loadVectorCache, saveVectorCache, VectorCache, type EmbedItem, type EmbedMissingResult } from '../search/vectors.js';
-import { readMemoryFile } from '../store/memory-store.js';
+import { readMemoryFile, readMemoryText } from '../store/memory-store.js';
+import { readRegularFile } from '../store/safe-read.js';
 import { memoryPath } from '../store/paths.js';
 import type { Context } from './context.js';
 import { embedSettings, vectorsFile, type EmbedSettings } from './embed-settings.js';
@@ -38,7 +38,9 @@ export const EMBED_TEXT_VERSION = 1;
  */
 export function projectName(ctx: Pick<Context, 'root'>): string {
   try {
-    const pkg = JSON.parse(readFileSync(join(ctx.root, 'package.json'), 'utf8')) as { name?: unknown };
+    const read = readRegularFile(join(ctx.root, 'package.json'), { boundary: ctx.root, maxBytes: 1024 * 1024 });
+    if ('problem' in read) return basename(ctx.root);
+    const pkg = JSON.parse(read.buffer.toString('utf8')) as { name?: unknown };
     if (typeof pkg.name === 'string' && pkg.name.trim() !== '') return pkg.name.trim().replace(/^@[^/]+\//, '');
   } catch {
     // No package.json (or not JSON): not a Node project.
@@ -213,12 +215,9 @@ export function embedItemsFor(tv: TierVectors, docs: Iterable<IndexedDoc>): { it
   const items: EmbedItem[] = [];
   const diagnostics: Diagnostic[] = [];
   for (const doc of docs) {
-    let body: string | undefined;
-    try {
-      body = quickBody(readFileSync(memoryPath(tv.tier.paths, doc.id), 'utf8'));
-    } catch {
-      body = undefined; // reported by the full read below
-    }
+    // Unreadable: reported by the full read below.
+    const text = readMemoryText(memoryPath(tv.tier.paths, doc.id));
+    const body = text === undefined ? undefined : quickBody(text);
     if (body !== undefined && contentKeyOf({ type: doc.type, summary: doc.summary, body }) === doc.contentKey) {
       items.push({ hash: vectorKey(doc, tv.project), text: embeddingText({ type: doc.type, summary: doc.summary, body }, { project: tv.project }) });
       continue;

@@ -11,6 +11,7 @@
  * The git binary reads the index here: git is the one running the hook.
  */
 import { findSecrets } from '../core/redact.js';
+import { isTempFileName } from '../store/atomic.js';
 import { PROJECTION_FILES } from '../core/projection.js';
 import { catFileBatch, lsIndex, lsTree, tryGit } from '../git/cli.js';
 import type { Context } from './context.js';
@@ -20,8 +21,8 @@ import { openProjectionCache, project, renderFromBlobs, type MemoryBlob } from '
 export interface Refusal {
   file: string;
   line?: number | undefined;
-  /** `secret`, `conflict-markers`, `stale-projection`. */
-  kind: 'secret' | 'conflict-markers' | 'stale-projection';
+  /** `secret`, `conflict-markers`, `stale-projection`, `temp-file`. */
+  kind: 'secret' | 'conflict-markers' | 'stale-projection' | 'temp-file';
   reason: string;
 }
 
@@ -58,6 +59,10 @@ export function preCommitCheck(ctx: Context): PreCommitOutput {
 
   const blobs = catFileBatch(changed.map((p) => staged.get(p)!), opts);
   for (const path of changed) {
+    if (isTempFileName(path.slice(path.lastIndexOf('/') + 1))) {
+      out.refusals.push({ file: path, kind: 'temp-file', reason: 'is the temporary file of an interrupted write' });
+      continue;
+    }
     const text = blobs.get(staged.get(path)!)?.toString('utf8');
     if (text === undefined || text.includes('\0')) continue;
     for (const f of findSecrets(text)) {
@@ -91,6 +96,7 @@ export function preCommitCheck(ctx: Context): PreCommitOutput {
     out.fixes.push('remove the secret from the file (cortex redacts what it writes itself; this one was typed or pasted in), then `git add` it');
   }
   if (out.refusals.some((r) => r.kind === 'conflict-markers')) out.fixes.push('resolve the conflict in the file, then `git add` it');
+  for (const r of out.refusals.filter((x) => x.kind === 'temp-file')) out.fixes.push(`git rm --cached -q ${r.file} && rm -f ${r.file}`);
   if (out.refusals.some((r) => r.kind === 'stale-projection')) out.fixes.push('cortex project && git add .cortex/decisions.md .cortex/plan.md .cortex/decisions-archive.md');
   return out;
 }

@@ -4,12 +4,13 @@
  * dangling `[[links]]` — and git conflict markers left in memory or edge files.
  * Reads every file (no cache), like the rest of lint.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import type { Edge } from '../core/edge.js';
 import { lintGraph, type GraphEdgeInput } from '../core/graph.js';
 import type { Diagnostic } from '../core/memory.js';
 import { extractWikilinks } from '../core/wikilinks.js';
 import { listEdgeFiles, readEdgeFile } from '../store/edge-store.js';
-import { displayPath, listMemoryFiles } from '../store/memory-store.js';
+import { displayPath, listMemoryFiles, readMemoryText } from '../store/memory-store.js';
 import type { Context } from './context.js';
 import { registerLintRule } from './lint.js';
 
@@ -46,6 +47,30 @@ function bodyOf(text: string): string {
   return after === -1 ? '' : normalized.slice(after + 1);
 }
 
+/** The `status:` line of a memory file's frontmatter (canonical form; others are parsed by lint). */
+const STATUS_LINE = /^status:[ \t]*["']?([a-z]+)["']?[ \t]*$/m;
+
+/**
+ * `consolidate --merge` writes its two `supersedes` edges first, then the merged memory,
+ * then marks the originals superseded: a crash part-way leaves edges of origin
+ * `consolidation` whose source is missing (reported as `edge-dangling`) or whose target is
+ * still active — a half-applied merge, named here with the command that completes it.
+ */
+function interruptedMerge(edge: Edge, file: string, statuses: ReadonlyMap<string, string>): Diagnostic[] {
+  if (edge.relation !== 'supersedes' || edge.origin !== 'consolidation' || edge.status !== 'active') return [];
+  const target = statuses.get(edge.target);
+  if (!statuses.has(edge.source) || target === undefined || target === 'superseded') return [];
+  return [
+    {
+      file,
+      reason: `${edge.source} supersedes ${edge.target} (a merge), but ${edge.target} is still ${target}: the merge was interrupted`,
+      ruleId: 'merge-incomplete',
+      severity: 'error',
+      hint: `Complete it: cortex edit ${edge.target} --status superseded`,
+    },
+  ];
+}
+
 /**
  * The graph lint rule: every problem of the project's edges and links.
  *
@@ -56,14 +81,14 @@ export function graphLintRule(ctx: Context): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
   const memoryIds: string[] = [];
   const wikilinks: Record<string, string[]> = Object.create(null) as Record<string, string[]>;
+  const statuses = new Map<string, string>();
   for (const entry of listMemoryFiles(ctx.paths)) {
     memoryIds.push(entry.id);
-    let text: string;
-    try {
-      text = readFileSync(entry.path, 'utf8');
-    } catch {
-      continue; // lint's memory pass reports unreadable files
-    }
+    const text = readMemoryText(entry.path);
+    if (text === undefined) continue; // lint's memory pass reports unreadable files
+    const end = text.indexOf('\n---', 3);
+    const status = STATUS_LINE.exec(end === -1 ? text : text.slice(0, end))?.[1];
+    if (status !== undefined) statuses.set(entry.id, status);
     const shown = displayPath(entry.path, ctx.root);
     const conflict = conflictMarkers(text, shown);
     if (conflict) diagnostics.push(conflict);
@@ -75,7 +100,7 @@ export function graphLintRule(ctx: Context): Diagnostic[] {
     for (const entry of listMemoryFiles(ctx.global)) memoryIds.push(entry.id);
   }
   const edges: GraphEdgeInput[] = [];
-  for (const entry of listEdgeFiles(ctx.paths)) {
+  for (const entry of listEdgeFiles(ctx.paths, { base: ctx.root, skipped: diagnostics })) {
     const shown = displayPath(entry.path, ctx.root);
     const read = readEdgeFile(entry, shown);
     diagnostics.push(...read.diagnostics);
@@ -84,6 +109,7 @@ export function graphLintRule(ctx: Context): Diagnostic[] {
       if (conflict) diagnostics.push(conflict);
     }
     if (read.edge) edges.push({ ...read.edge, file: shown });
+    if (read.edge) diagnostics.push(...interruptedMerge(read.edge, shown, statuses));
   }
   diagnostics.push(...lintGraph({ memoryIds, edges, wikilinks, memoryFile: (id) => `.cortex/memories/${id}.md` }));
   return diagnostics;

@@ -10,7 +10,8 @@ import { traverse, type Graph, type TraverseDirection, type TraverseVia } from '
 import { formatDate, type Diagnostic, type MemoryStatus, type MemoryType, type Scope } from '../core/memory.js';
 import type { EdgeCache } from '../search/edge-cache.js';
 import type { IndexedDoc } from '../search/keyword-index.js';
-import { deleteEdge, readEdge, writeEdge } from '../store/edge-store.js';
+import { deleteEdge, readEdge } from '../store/edge-store.js';
+import { writeEdge } from '../store/edge-write.js';
 import { withLock } from '../store/lock.js';
 import { displayPath } from '../store/memory-store.js';
 import { assertSafeId, type TierPaths } from '../store/paths.js';
@@ -129,7 +130,7 @@ export async function withEdgeWrite<T>(tier: { paths: TierPaths; base: string },
  */
 export function writeEdgeRecorded(tier: { paths: TierPaths; base: string }, cache: EdgeCache, edge: Edge): { file: string; result: 'created' | 'updated' | 'unchanged' } {
   const written = writeEdge(tier.paths, edge);
-  if (written.result !== 'unchanged') cache.record(tier.paths, written.name, edge);
+  if (written.result !== 'unchanged') cache.record(tier.paths, written.name, written.edge);
   return { file: displayPath(written.path, tier.base), result: written.result };
 }
 

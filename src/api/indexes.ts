@@ -2,7 +2,9 @@
  * Opening the keyword indexes of the project tier and (when present) the global tier,
  * refreshed against the files on disk.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { PROJECTION_CACHE_FILE } from '../search/projection-cache.js';
 import type { Diagnostic, Scope } from '../core/memory.js';
 import { extractWikilinks } from '../core/wikilinks.js';
 import { KeywordIndex, type LinkExtractor, type RefreshReport } from '../search/keyword-index.js';
@@ -104,4 +106,41 @@ export function compactIndexes(ctx: Context): Array<{ scope: Scope; discarded: n
 
 export function allDiagnostics(tiers: TierIndex[]): Diagnostic[] {
   return tiers.flatMap((t) => t.report.diagnostics);
+}
+
+/**
+ * The caches of a tier's `.memory/` that are derived from the files and rebuilt on
+ * demand: what `cortex index --rebuild` deletes so every one of them is rebuilt from
+ * scratch. Not in the list: personal state (usage signals, the review queue, transcript
+ * checkpoints, sessions), locks and the log, and the embedding vectors, which cost a model
+ * run to rebuild (`cortex index --embed --rebuild` recomputes those).
+ */
+export const DERIVED_CACHES = ['index.v8', 'staleness.json', 'graph.json', 'edges.json', PROJECTION_CACHE_FILE, 'anticipation.json', 'surface-cache'] as const;
+
+/**
+ * Deletes the derived caches of the project tier (and the global tier when present);
+ * returns the paths removed. The next command rebuilds each of them.
+ *
+ * @example
+ * clearDerivedCaches(ctx) // ['/repo/.memory/index.v8', '/repo/.memory/staleness.json', …]
+ */
+export function clearDerivedCaches(ctx: Context): string[] {
+  const removed: string[] = [];
+  const dirs = [ctx.paths.cacheDir, ...(ctx.includeGlobal ? [ctx.global.cacheDir] : [])];
+  for (const dir of dirs) {
+    let names: string[];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      continue;
+    }
+    for (const name of names) {
+      const derived = (DERIVED_CACHES as readonly string[]).includes(name) || /^index-search-[0-9a-f]+\.v8$/.test(name);
+      if (!derived) continue;
+      const path = join(dir, name);
+      rmSync(path, { recursive: true, force: true });
+      removed.push(path);
+    }
+  }
+  return removed;
 }

@@ -9,8 +9,10 @@ import { join } from 'node:path';
 import type { Diagnostic, Memory, Scope } from '../core/memory.js';
 import { planLifecycle, type LifecycleTransition } from '../core/lifecycle.js';
 import { UsageError } from '../errors.js';
+import { removeStaleTempFiles } from '../store/atomic.js';
 import { withLock } from '../store/lock.js';
-import { deleteMemory, displayPath, writeMemory } from '../store/memory-store.js';
+import { deleteMemory, displayPath } from '../store/memory-store.js';
+import { writeMemory } from '../store/memory-write.js';
 import { memoryPath, type TierPaths } from '../store/paths.js';
 import { updateSignals } from '../store/signals.js';
 import type { Context } from './context.js';
@@ -98,6 +100,8 @@ export async function lifecycle(ctx: Context, input: LifecycleInput = {}): Promi
     }
     // Planned inside the lock, so it is made from the files as they are when applied.
     await withLock(join(paths.cacheDir, 'locks', 'write.lock'), () => {
+      // Leftovers of writes a crash interrupted (never while their writer runs).
+      for (const dir of [paths.memoriesDir, paths.edgesDir]) removeStaleTempFiles(dir, { now: now.getTime() });
       const planned = plan(ctx, s, now);
       diagnostics.push(...planned.diagnostics);
       for (const change of planned.changes) {

@@ -1,8 +1,11 @@
 /**
  * `lint`: every problem in `.cortex/`, file by file, with a fix hint for each.
  */
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Diagnostic } from '../core/memory.js';
 import { displayPath, listMemoryFiles, readMemoryFile } from '../store/memory-store.js';
+import { isTempFileName } from '../store/atomic.js';
 import type { Context } from './context.js';
 
 export interface LintOutput {
@@ -24,6 +27,24 @@ function compareDiagnostics(a: Diagnostic, b: Diagnostic): number {
   return a.file.localeCompare(b.file) || (a.line ?? 0) - (b.line ?? 0) || a.ruleId.localeCompare(b.ruleId);
 }
 
+/** Temporary files that interrupted writes left under `.cortex/`: git would commit them. */
+function tempFileDiagnostics(ctx: Context): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  for (const dir of [ctx.paths.cortexDir, ctx.paths.memoriesDir, ctx.paths.edgesDir]) {
+    let names: string[];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      continue;
+    }
+    for (const name of names.filter(isTempFileName).sort()) {
+      const file = displayPath(join(dir, name), ctx.root);
+      out.push({ file, reason: 'is the temporary file of an interrupted write', ruleId: 'temp-file', severity: 'warning', hint: `Delete it (rm ${file}); \`cortex lifecycle\` removes such files too.` });
+    }
+  }
+  return out;
+}
+
 /**
  * Reads every memory file (no cache) and reports each problem.
  *
@@ -32,7 +53,7 @@ function compareDiagnostics(a: Diagnostic, b: Diagnostic): number {
  */
 export async function lint(ctx: Context): Promise<LintOutput> {
   const diagnostics: Diagnostic[] = [...ctx.configDiagnostics];
-  const entries = listMemoryFiles(ctx.paths);
+  const entries = listMemoryFiles(ctx.paths, { base: ctx.root, skipped: diagnostics });
   const topics = new Map<string, string[]>();
   for (const entry of entries) {
     const shown = displayPath(entry.path, ctx.root);
@@ -57,6 +78,7 @@ export async function lint(ctx: Context): Promise<LintOutput> {
       });
     }
   }
+  diagnostics.push(...tempFileDiagnostics(ctx));
   for (const rule of extraRules) diagnostics.push(...(await rule(ctx)));
   diagnostics.sort(compareDiagnostics);
   return {

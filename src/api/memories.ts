@@ -19,9 +19,11 @@ import {
 } from '../core/memory.js';
 import { normalizeBody, renderMemory } from '../core/memory-format.js';
 import { redactSecrets } from '../core/redact.js';
+import { redactMemory, redactTags } from '../core/redact-memory.js';
 import type { IndexedDoc } from '../search/keyword-index.js';
 import { withLock } from '../store/lock.js';
-import { deleteMemory, readMemoryById, writeMemory } from '../store/memory-store.js';
+import { deleteMemory, readMemoryById } from '../store/memory-store.js';
+import { writeMemory } from '../store/memory-write.js';
 import { assertSafeId, memoryPath } from '../store/paths.js';
 import type { Context } from './context.js';
 import { allDiagnostics, openIndexes, openTierIndex, saveQuietly } from './indexes.js';
@@ -160,9 +162,11 @@ export async function updateMemory(ctx: Context, id: string, input: UpdateInput)
   if (input.confidence !== undefined && !(input.confidence >= 0 && input.confidence <= 1)) {
     throw new UsageError(`Confidence must be a number from 0 to 1, got ${input.confidence}.`);
   }
-  const { memory, scope, file } = getMemory(ctx, id);
+  const { scope } = getMemory(ctx, id);
   const paths = scope === 'project' ? ctx.paths : ctx.global;
   return withLock(join(paths.cacheDir, 'locks', 'write.lock'), async () => {
+    // Read under the lock: a concurrent edit's change is in the file we modify, not lost.
+    const { memory, file } = getMemory(ctx, id);
     const next: Memory = { ...memory, tags: [...memory.tags] };
     if (input.summary !== undefined) {
       const s = input.summary.replace(/\s+/g, ' ').trim();
@@ -179,17 +183,18 @@ export async function updateMemory(ctx: Context, id: string, input: UpdateInput)
       if (input.topic === null || input.topic.trim() === '') delete next.topic;
       else next.topic = input.topic.trim();
     }
-    if (input.addTags) next.tags = normalizeTags([...next.tags, ...input.addTags]);
+    // Redacted as given: a token lower-cased by normalisation could slip past the rules.
+    if (input.addTags) next.tags = normalizeTags([...next.tags, ...redactTags(input.addTags).value]);
     if (input.removeTags) {
       const drop = new Set(normalizeTags(input.removeTags));
       next.tags = next.tags.filter((t) => !drop.has(t));
     }
-    if (renderMemory(next) === renderMemory(memory)) return { memory, file, changed: false };
+    if (renderMemory(redactMemory(next).value) === renderMemory(memory)) return { memory, file, changed: false };
     next.updated = formatDate(ctx.now());
-    writeMemory(paths, next);
+    const written = writeMemory(paths, next).memory;
     const tier = openTierIndex(ctx, scope);
     saveQuietly(tier.index, paths);
-    return { memory: next, file, changed: true };
+    return { memory: written, file, changed: true };
   });
 }
 
@@ -200,12 +205,12 @@ export async function updateMemory(ctx: Context, id: string, input: UpdateInput)
  * await touchMemory(ctx, 'chose-sqlite-k3f9qa');
  */
 export async function touchMemory(ctx: Context, id: string): Promise<UpdateResult> {
-  const { memory, scope, file } = getMemory(ctx, id);
+  const { scope } = getMemory(ctx, id);
   const paths = scope === 'project' ? ctx.paths : ctx.global;
   return withLock(join(paths.cacheDir, 'locks', 'write.lock'), () => {
+    const { memory, file } = getMemory(ctx, id);
     const next: Memory = { ...memory, updated: formatDate(ctx.now()) };
-    writeMemory(paths, next);
-    return { memory: next, file, changed: true };
+    return { memory: writeMemory(paths, next).memory, file, changed: true };
   });
 }
 

@@ -5,7 +5,6 @@
  * (`renderFromBlobs`), so all three produce the same bytes.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Diagnostic } from '../core/memory.js';
 import { projectMemoryText } from '../core/projection-source.js';
@@ -22,7 +21,7 @@ import { blobOid } from '../git/oid.js';
 import { ProjectionCache } from '../search/projection-cache.js';
 import { readFileIfExists, writeIfChanged } from '../store/atomic.js';
 import { withLock } from '../store/lock.js';
-import { listMemoryFiles } from '../store/memory-store.js';
+import { listMemoryFiles, readMemoryText } from '../store/memory-store.js';
 import { readTemplate } from '../templates.js';
 import type { Context } from './context.js';
 export interface ProjectInput {
@@ -177,12 +176,8 @@ function workTreeBlobs(ctx: Context, cache: ProjectionCache): Omit<RenderFromBlo
     present.add(name);
     let oid = cache.statOid(name, entry.size, entry.mtimeMs);
     if (oid === undefined) {
-      let text: string;
-      try {
-        text = readFileSync(entry.path, 'utf8');
-      } catch {
-        continue; // Vanished or unreadable: `cortex lint` reports it.
-      }
+      const text = readMemoryText(entry.path);
+      if (text === undefined) continue; // Vanished or unreadable: `cortex lint` reports it.
       oid = blobOid(text);
       texts.set(oid, text);
       cache.setStat(name, entry.size, entry.mtimeMs, oid);

@@ -18,10 +18,12 @@ import {
   type Scope,
 } from '../core/memory.js';
 import { normalizeBody, renderMemory } from '../core/memory-format.js';
-import { redactSecrets } from '../core/redact.js';
+import { redactDeep, redactParts, redactSecrets } from '../core/redact.js';
+import { redactTags } from '../core/redact-memory.js';
 import { contentKeyOf } from '../search/keyword-index.js';
 import { withLock } from '../store/lock.js';
-import { readMemoryById, writeMemory } from '../store/memory-store.js';
+import { readMemoryById } from '../store/memory-store.js';
+import { writeMemory } from '../store/memory-write.js';
 import { autoLinkMemory, type AutoLinkResult } from './autolink.js';
 import type { Context } from './context.js';
 import { currentLinkExtractor, openTierIndex, saveQuietly, type TierIndex } from './indexes.js';
@@ -108,9 +110,19 @@ function validate(input: RememberInput): void {
   if (input.topic !== undefined && input.topic.trim() === '') throw new UsageError('The topic must not be empty.');
 }
 
-/** Resolves summary and body from the input, redacted. */
+/**
+ * Resolves summary and body from the input, redacted: free text as a whole before it is
+ * split (a key block must not be cut into a summary and a body that no rule recognises),
+ * summary and body together before the summary is shortened.
+ */
 function contentOf(input: RememberInput): { summary: string; body: string; redacted: string[] } {
-  const fromText = input.text !== undefined ? splitText(input.text) : { summary: '', body: '' };
+  const kinds = new Set<string>();
+  let fromText = { summary: '', body: '' };
+  if (input.text !== undefined) {
+    const whole = redactSecrets(input.text);
+    whole.findings.forEach((f) => kinds.add(f.kind));
+    fromText = splitText(whole.text);
+  }
   const rawSummary = (input.summary ?? fromText.summary).replace(/\s+/g, ' ').trim();
   const rawBody = normalizeBody(input.body ?? fromText.body);
   if (rawSummary === '') {
@@ -118,13 +130,35 @@ function contentOf(input: RememberInput): { summary: string; body: string; redac
       hint: 'Pass the text as an argument, on stdin, or use --edit.',
     });
   }
-  const s = redactSecrets(shorten(rawSummary, 300));
-  const b = redactSecrets(rawBody);
-  return {
-    summary: s.text,
-    body: b.text,
-    redacted: [...new Set([...s.findings, ...b.findings].map((f) => f.kind))],
-  };
+  const { parts, findings } = redactParts([rawSummary, rawBody]);
+  findings.forEach((f) => kinds.add(f.kind));
+  return { summary: shorten((parts[0] ?? '').replace(/\s+/g, ' ').trim(), 300), body: normalizeBody(parts[1] ?? ''), redacted: [...kinds] };
+}
+
+/**
+ * The input's other free-text fields through the gate: tags, topic, provenance. A topic
+ * or a tag is a key (same topic = update): redacting it keeps two memories that named
+ * different secrets apart no more than their text does, which is the point.
+ */
+function gateFields(input: RememberInput): { input: RememberInput; kinds: string[] } {
+  const kinds = new Set<string>();
+  const out: RememberInput = { ...input };
+  if (input.tags !== undefined) {
+    const r = redactTags(input.tags);
+    r.kinds.forEach((k) => kinds.add(k));
+    out.tags = r.value;
+  }
+  if (input.topic !== undefined) {
+    const r = redactSecrets(input.topic);
+    r.findings.forEach((f) => kinds.add(f.kind));
+    out.topic = r.text;
+  }
+  if (input.source !== undefined) {
+    const r = redactDeep(input.source);
+    r.kinds.forEach((k) => kinds.add(k));
+    out.source = r.value;
+  }
+  return { input: out, kinds: [...kinds] };
 }
 
 /**
@@ -158,11 +192,14 @@ interface Prepared {
  * const [a, b] = await rememberMany(ctx, [{ text: 'Use WAL mode', type: 'decision' }, { text: 'Plan: 1/3 done', type: 'plan', topic: 'plan/main' }]);
  */
 export async function rememberMany(ctx: Context, inputs: readonly RememberInput[]): Promise<RememberResult[]> {
-  const prepared: Prepared[] = inputs.map((input) => {
-    validate(input);
+  const prepared: Prepared[] = inputs.map((given) => {
+    validate(given);
+    const content = contentOf(given);
+    const { input, kinds } = gateFields(given);
     return {
       input,
-      ...contentOf(input),
+      ...content,
+      redacted: [...new Set([...content.redacted, ...kinds])],
       type: input.type ?? DEFAULT_REMEMBER.type,
       scope: input.scope ?? DEFAULT_REMEMBER.scope,
       tags: normalizeTags(input.tags ?? []),
@@ -271,7 +308,10 @@ async function commit(
   redacted: string[],
   autoLink: boolean | undefined,
 ): Promise<RememberResult> {
-  const { path } = writeMemory(tier.paths, memory);
+  // The store's gate has nothing left to do here (every field was redacted above), but
+  // what is indexed is what it wrote.
+  const { path, memory: written } = writeMemory(tier.paths, memory);
+  memory = written;
   const st = statSync(path);
   tier.index.upsert(memory, { path, id: memory.id, size: st.size, mtimeMs: st.mtimeMs }, renderMemory(memory), {
     base: tier.base,

@@ -7,7 +7,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { isErrnoCode } from '../errors.js';
+import { CortexError, isErrnoCode } from '../errors.js';
+import { redactDeep } from '../core/redact.js';
 import { writeFileAtomic } from '../store/atomic.js';
 import { withLock } from '../store/lock.js';
 import type { TierPaths } from '../store/paths.js';
@@ -49,6 +50,12 @@ function readAll(paths: Pick<TierPaths, 'cacheDir'>): ReviewEntry[] {
     text = readFileSync(reviewQueuePath(paths), 'utf8');
   } catch (err) {
     if (isErrnoCode(err, 'ENOENT') || isErrnoCode(err, 'ENOTDIR')) return [];
+    if (isErrnoCode(err, 'EISDIR')) {
+      throw new CortexError('NOT_A_FILE', `${reviewQueuePath(paths)} is a directory, not the review queue.`, {
+        hint: `Remove it (\`rm -r ${reviewQueuePath(paths)}\`): the queue is local state and starts empty again.`,
+        cause: err,
+      });
+    }
     throw err;
   }
   const entries: ReviewEntry[] = [];
@@ -68,8 +75,10 @@ function readAll(paths: Pick<TierPaths, 'cacheDir'>): ReviewEntry[] {
   return entries;
 }
 
+/** Every string of every entry passes the redaction gate: candidates quote the session. */
 function writeAll(paths: Pick<TierPaths, 'cacheDir'>, entries: ReviewEntry[]): void {
-  writeFileAtomic(reviewQueuePath(paths), entries.map((e) => `${JSON.stringify(e)}\n`).join(''));
+  const { value } = redactDeep(entries);
+  writeFileAtomic(reviewQueuePath(paths), value.map((e) => `${JSON.stringify(e)}\n`).join(''));
 }
 
 /**

@@ -15,7 +15,8 @@ import type { Diagnostic, Memory, MemoryType, Scope } from '../core/memory.js';
 import type { UsageSignal } from '../core/rank.js';
 import { renderSurface, type RenderedSurface } from '../core/surface-render.js';
 import { buildSurface, type ExplainRow, type SurfaceLimits, type SurfaceResult, type SurfaceStage } from '../core/surface.js';
-import { spliceSurface } from '../core/surface-target.js';
+import { checkSurfaceTarget, spliceSurface } from '../core/surface-target.js';
+import { redactSecrets } from '../core/redact.js';
 import type { DecisionTierName } from '../core/lifecycle.js';
 import { ParseError, UsageError } from '../errors.js';
 import {
@@ -26,7 +27,8 @@ import {
   type SurfaceCacheKey,
   type SurfaceVariant,
 } from '../fast/surface-cache.js';
-import { readFileIfExists, writeIfChanged } from '../store/atomic.js';
+import { writeIfChanged } from '../store/atomic.js';
+import { checkWritablePath, readRegularFile } from '../store/safe-read.js';
 import { readAllMemories } from '../store/memory-store.js';
 import { readTemplate } from '../templates.js';
 import { loadConfig, type Context } from './context.js';
@@ -214,7 +216,11 @@ function build(ctx: Context, inputs: Inputs, variant: SurfaceVariant, budget: nu
     detailChars: s.detailChars,
     planShare: s.planShare,
   });
-  return { rendered: renderSurface(selection), selection };
+  const rendered = renderSurface(selection);
+  // The briefing is cached in .memory/, written to target files and injected: it passes
+  // the redaction gate (a hand-written memory may hold what pre-commit would have caught).
+  const text = redactSecrets(rendered.text).text;
+  return { rendered: text === rendered.text ? rendered : { ...rendered, text, chars: text.length }, selection };
 }
 
 /**
@@ -308,32 +314,37 @@ interface PlannedTarget {
   existing: string | undefined;
 }
 
-/** Validates target paths (inside the repository) and reads them, before anything is written. */
+/**
+ * Validates target paths and reads them, before anything is written. A target resolves
+ * inside the repository, outside `.git/` and `.cortex/`, through no symbolic link, and is
+ * a markdown file that exists as a regular file or does not exist yet.
+ */
 function planTargets(ctx: Context, targets: readonly string[]): PlannedTarget[] {
   const planned: PlannedTarget[] = [];
+  const hint = 'Targets are markdown files relative to the repository root, e.g. AGENTS.md or .claude/cortex-memory.local.md.';
   for (const target of targets) {
     const path = resolve(ctx.root, target);
     const rel = relative(ctx.root, path);
     if (target.trim() === '' || rel === '' || rel.startsWith('..') || isAbsolute(rel)) {
-      throw new UsageError(`The surface target "${target}" is outside the repository.`, {
-        hint: 'Targets are files relative to the repository root, e.g. AGENTS.md or .claude/cortex-memory.local.md.',
-      });
+      throw new UsageError(`The surface target "${target}" is outside the repository.`, { hint });
     }
     if (planned.some((p) => p.path === path)) continue;
     const file = rel.split('\\').join('/');
+    const why = checkSurfaceTarget(file) ?? checkWritablePath(ctx.root, rel);
+    if (why !== undefined) throw new UsageError(`Cannot use ${file} as a surface target: ${why}.`, { hint });
     let existing: string | undefined;
-    try {
-      existing = readFileIfExists(path)?.toString('utf8');
-    } catch (err) {
-      throw new UsageError(`Cannot use ${file} as a surface target: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}.`, {
-        hint: 'Targets are files relative to the repository root, e.g. AGENTS.md.',
-        cause: err,
-      });
+    if (existsSync(path)) {
+      const read = readRegularFile(path, { boundary: ctx.root, maxBytes: MAX_TARGET_BYTES });
+      if ('problem' in read) throw new UsageError(`Cannot use ${file} as a surface target: it ${read.problem.reason}.`, { hint });
+      existing = read.buffer.toString('utf8');
     }
     planned.push({ file, path, existing });
   }
   return planned;
 }
+
+/** A target larger than this is not a briefing's home; it is refused rather than rewritten. */
+const MAX_TARGET_BYTES = 4 * 1024 * 1024;
 
 /** Splices the briefing into every target first; writes only when all of them can take it. */
 function writeTargets(planned: readonly PlannedTarget[], text: string): TargetWrite[] {

@@ -2,7 +2,7 @@ import { UsageError } from '../errors.js';
 import type { CommandDef, IO } from '../term/args.js';
 import { bool, int } from '../term/args.js';
 import { openGraph } from '../api/graph.js';
-import { openIndexes } from '../api/indexes.js';
+import { clearDerivedCaches, openIndexes } from '../api/indexes.js';
 import type { EmbedIndexOutput } from '../api/embed.js';
 import { createProgress } from '../term/progress.js';
 import { openContextOf, printJson, warnDiagnostics } from './shared.js';
@@ -15,7 +15,9 @@ const command: CommandDef = {
   usage: ['index [--rebuild]', 'index --embed [--batch-size <n>] [--rebuild]'],
   description:
     'Brings .memory/ (the local, gitignored search cache) up to date with .cortex/. Only changed files\n' +
-    'are re-read; --rebuild starts from scratch. Every command does this on its own when needed:\n' +
+    'are re-read; --rebuild deletes every derived cache (the index, staleness, graph, edge, projection,\n' +
+    'prompt-hook and briefing caches; not usage signals, the review queue or embedding vectors) and\n' +
+    'starts from scratch. Every command does this on its own when needed:\n' +
     'running it by hand is only useful after large changes or to check timings.\n' +
     '\n' +
     'With --embed it also computes the embedding vector of every memory that has none yet (new or\n' +
@@ -30,7 +32,7 @@ const command: CommandDef = {
     'It also re-checks every edge file, which catches edge files edited in place (other commands\n' +
     'notice an edge change when a file is added, deleted or replaced).',
   options: {
-    rebuild: { type: 'boolean', description: 'Ignore the cache and index every file again (with --embed: re-embed every memory).' },
+    rebuild: { type: 'boolean', description: 'Delete every derived cache and index every file again (with --embed: re-embed every memory).' },
     embed: { type: 'boolean', description: 'Also compute missing embedding vectors (for semantic and hybrid recall).' },
     'batch-size': { type: 'string', value: '<n>', description: 'Memories per embedding batch (default 32); the unit of resumable progress.' },
   },
@@ -42,6 +44,8 @@ const command: CommandDef = {
     const embed = bool(inv, 'embed');
     if (batchSize !== undefined && !embed) throw new UsageError('--batch-size only applies with --embed.', { hint: 'Run `cortex index --embed --batch-size <n>`.' });
     const started = Date.now();
+    // --rebuild starts every derived cache afresh (staleness, graph, briefings …), not only the index.
+    if (bool(inv, 'rebuild')) clearDerivedCaches(ctx);
     const tiers = openIndexes(ctx, { rebuild: bool(inv, 'rebuild') });
     const graph = openGraph(ctx, { tiers, verify: true });
     const ms = Date.now() - started;

@@ -8,7 +8,11 @@ const command: CommandDef = {
   usage: ['lint [--strict]'],
   description:
     'Reads every memory file (and the config) without using the cache and prints one\n' +
-    '`path:line: severity: reason [rule]` line per problem, with a hint on how to fix it.',
+    '`path:line: severity: reason [rule]` line per problem, with a hint on how to fix it.\n' +
+    'Among them: entries that are not regular files inside the repository (FIFOs, devices,\n' +
+    'directories, links out or in a loop: never read) [file-not-regular, file-outside-repository],\n' +
+    'temporary files of interrupted writes [temp-file], and merges a crash interrupted\n' +
+    '[merge-incomplete, edge-dangling]. See docs/security.md.',
   options: {
     strict: { type: 'boolean', description: 'Fail (exit 1) on warnings too.' },
   },

@@ -78,7 +78,9 @@ const command: CommandDef = {
     '\n' +
     '--write updates the configured targets (surface.targets, default .claude/cortex-memory.local.md);\n' +
     'a file that already has the markers (e.g. AGENTS.md) gets only that section replaced, a file\n' +
-    'without them gets the section appended, and a missing file is created.\n' +
+    'without them gets the section appended, and a missing file is created. A target must be a\n' +
+    'markdown file (.md, .mdc, .markdown) inside the repository, outside .git/ and .cortex/, reached\n' +
+    'through no symbolic link (exit 2 otherwise, nothing written). Secrets are redacted from the briefing.\n' +
     '\n' +
     `Precedence: flag > environment (${SURFACE_ENV.budget}, ${SURFACE_ENV.targets}) > .cortex/config.yaml > default.\n` +
     `${SURFACE_ENV.now} (an ISO date) fixes the clock for reproducible briefings.`,

@@ -117,6 +117,23 @@ const FALLBACK_TYPES: Record<ProjectionFile, readonly MemoryType[]> = {
 };
 
 const parser = unified().use(remarkParse);
+/**
+ * The same parser with links and images turned off. micromark's cost grows with the square
+ * of the brackets in one paragraph (a body of 50,000 `[[links]]` under a heading took 35 s);
+ * without link constructs brackets are plain text and parsing is linear. Used only for
+ * bodies with more brackets than any ordinary memory has, where the only difference it can
+ * make is in links spread over several lines of a list item or quote (kept as text).
+ */
+const bracketParser = unified()
+  .use(remarkParse)
+  .data('micromarkExtensions', [{ disable: { null: ['labelStartLink', 'labelStartImage', 'labelEnd'] } }]);
+const MAX_LINK_BRACKETS = 1000;
+
+function countBrackets(markdown: string): number {
+  let n = 0;
+  for (let i = markdown.indexOf('['); i !== -1 && n <= MAX_LINK_BRACKETS; i = markdown.indexOf('[', i + 1)) n++;
+  return n;
+}
 
 interface TextData {
   /** The text exactly as written in its source, escapes included. */
@@ -148,7 +165,7 @@ const stringifier = unified().use(remarkStringify, {
  * is re-serialised, because its raw form carries the container's own line prefixes.
  */
 function fragment(markdown: string, headingShift = 0): RootContent[] {
-  const tree = parser.parse(markdown);
+  const tree = (countBrackets(markdown) > MAX_LINK_BRACKETS ? bracketParser : parser).parse(markdown);
   const walk = (node: Nodes, contained: boolean): void => {
     if (node.type === 'heading') node.depth = Math.min(6, node.depth + headingShift) as Heading['depth'];
     if (node.type === 'paragraph' || node.type === 'heading' || node.type === 'tableCell') {
@@ -237,9 +254,12 @@ function entryNodes(memory: Memory): RootContent[] {
 }
 
 // A line that can only be text in a paragraph: it starts with a letter, digit (but is not
-// an ordered-list marker), or an opening quote or parenthesis, and ends in a non-space
-// character that is not a backslash. Nothing in it can open or interrupt a block.
-const PLAIN_LINE = /^(?![0-9]+[.)](?:[ \t]|$))[\p{L}\p{N}("'][^\t\r]*?[^\s\\]$|^[\p{L}\p{N}]$/u;
+// an ordered-list marker), an opening quote or parenthesis, or `[[` (a wiki link: a link
+// label cannot hold an unescaped bracket, so such a line is never a link definition), and
+// ends in a non-space character that is not a backslash. Nothing in it can open or
+// interrupt a block. Bodies of such lines skip the markdown parser, whose cost grows with
+// the square of the brackets in one paragraph (a body of 10,000 links took seconds).
+const PLAIN_LINE = /^(?![0-9]+[.)](?:[ \t]|$))(?:[\p{L}\p{N}("']|\[\[)[^\t\r]*?[^\s\\]$|^[\p{L}\p{N}]$/u;
 // A tight "- " list item holding one such line (or a task box followed by one).
 const PLAIN_ITEM = /^- (?:\[[ xX]\] )?(?![0-9]+[.)](?:[ \t]|$))[\p{L}\p{N}("'][^\t\r]*?[^\s\\]$|^- [\p{L}\p{N}]$/u;
 

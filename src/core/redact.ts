@@ -16,6 +16,7 @@
  *
  * Pure: no I/O. The only state is scratch (regex `lastIndex`, a count table), reset per call.
  */
+import { scanSecretlint } from './secretlint-scan.js';
 
 /**
  * Every kind a finding can have; also the `<kind>` in `[REDACTED:<kind>]`.
@@ -32,13 +33,31 @@ export const SECRET_KINDS = [
   'slack-token',
   'slack-webhook',
   'stripe-key',
+  'stripe-webhook-secret',
   'anthropic-api-key',
   'openai-api-key',
   'google-api-key',
+  'google-oauth-secret',
+  'azure-storage-key',
+  'azure-sas-signature',
+  'twilio-api-key',
+  'sendgrid-api-key',
+  'mailgun-api-key',
+  'huggingface-token',
+  'digitalocean-token',
+  'shopify-token',
+  'pypi-token',
+  'discord-token',
+  'discord-webhook',
   'npm-token',
+  'docker-auth',
   'jwt',
+  'cli-password',
   'url-password',
   'env-assignment',
+  'high-entropy',
+  /** Found by a rule of secretlint's preset that Cortex has no name of its own for. */
+  'secret',
 ] as const;
 /**
  * One of `SECRET_KINDS`.
@@ -77,14 +96,35 @@ export interface FindSecretsOptions {
 }
 
 /**
- * Defaults of `FindSecretsOptions`: every kind, nothing allowed.
+ * Example credentials that vendors publish in their documentation, so that quoting the
+ * docs is not a leak (the gitleaks and secretlint allowlists hold the same). Assembled
+ * from pieces so that no scanner flags this file.
  *
  * @example
- * findSecrets(text, { ...DEFAULT_FIND_SECRETS, allow: knownFalsePositives });
+ * DOCUMENTED_EXAMPLE_KEYS.includes('AKIA' + 'IOSFODNN7EXAMPLE') // true
+ */
+export const DOCUMENTED_EXAMPLE_KEYS: readonly string[] = [
+  // AWS IAM user guide.
+  'AKIA' + 'IOSFODNN7EXAMPLE',
+  'wJalrXUtnFEMI/K7MDENG/bPxRfiCY' + 'EXAMPLEKEY',
+  'ASIA' + 'IOSFODNN7EXAMPLE',
+  // Stripe's API reference (a test-mode key of its demo account).
+  'sk_' + 'test_4eC39HqLyjWDarjtT1zdp7dc',
+  // The jwt.io debugger's default token.
+  'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9' +
+    '.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ' +
+    '.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c',
+];
+
+/**
+ * Defaults of `FindSecretsOptions`: every kind; only the documented example keys allowed.
+ *
+ * @example
+ * findSecrets(text, { ...DEFAULT_FIND_SECRETS, allow: [...DEFAULT_FIND_SECRETS.allow, knownFalsePositive] });
  */
 export const DEFAULT_FIND_SECRETS: Required<FindSecretsOptions> = {
   kinds: SECRET_KINDS,
-  allow: [],
+  allow: DOCUMENTED_EXAMPLE_KEYS,
 };
 
 /**
@@ -96,7 +136,10 @@ export const DEFAULT_FIND_SECRETS: Required<FindSecretsOptions> = {
 export interface RedactResult {
   /** The input with every finding replaced; the very same string when nothing was found. */
   text: string;
-  /** Offsets refer to the input, not to the redacted text. */
+  /**
+   * Offsets refer to the input, not to the redacted text (except those of a later pass,
+   * rare, which refer to the text as the earlier passes left it).
+   */
   findings: SecretFinding[];
 }
 
@@ -115,13 +158,30 @@ const PRIORITY: Record<SecretKind, number> = {
   'slack-token': 3,
   'slack-webhook': 3,
   'stripe-key': 3,
+  'stripe-webhook-secret': 3,
   'anthropic-api-key': 3,
   'openai-api-key': 3,
   'google-api-key': 3,
+  'google-oauth-secret': 3,
+  'azure-storage-key': 3,
+  'azure-sas-signature': 3,
+  'twilio-api-key': 3,
+  'sendgrid-api-key': 3,
+  'mailgun-api-key': 3,
+  'huggingface-token': 3,
+  'digitalocean-token': 3,
+  'shopify-token': 3,
+  'pypi-token': 3,
+  'discord-token': 3,
+  'discord-webhook': 3,
   'npm-token': 3,
+  'docker-auth': 3,
   jwt: 3,
   'aws-secret-key': 2,
+  'cli-password': 2,
+  secret: 2,
   'url-password': 1,
+  'high-entropy': 1,
   'env-assignment': 0,
 };
 
@@ -217,6 +277,30 @@ const TOKEN_RULES: readonly TokenRule[] = [
   { kind: 'google-api-key', pattern: token(String.raw`AIza[\w-]{35}`, BEFORE_B64, AFTER_B64), bodyFrom: 4 },
   { kind: 'npm-token', pattern: token('npm_[A-Za-z0-9]{36}'), bodyFrom: 4 },
   { kind: 'jwt', pattern: token(String.raw`eyJ[\w-]{10,}\.ey[\w-]{10,}\.[\w-]{10,}`), bodyFrom: 0 },
+  // Vendor formats as each vendor documents them (the prefix is the vendor's, the length
+  // and alphabet its token's). Most are also in secretlint's preset or gitleaks' rules.
+  { kind: 'stripe-webhook-secret', pattern: token('whsec_[A-Za-z0-9+/=]{24,}', BEFORE, AFTER_B64), bodyFrom: 6 },
+  { kind: 'google-oauth-secret', pattern: token(String.raw`GOCSPX-[\w-]{24,40}`), bodyFrom: 7 },
+  { kind: 'twilio-api-key', pattern: token('SK[0-9a-f]{32}', BEFORE_B64, AFTER_B64), bodyFrom: 2 },
+  { kind: 'sendgrid-api-key', pattern: token(String.raw`SG\.[\w-]{16,32}\.[\w-]{32,64}`), bodyFrom: 3 },
+  { kind: 'mailgun-api-key', pattern: token('key-[0-9a-zA-Z]{32}'), bodyFrom: 4, check: (body) => /[0-9]/.test(body) },
+  { kind: 'mailgun-api-key', pattern: token('[0-9a-f]{32}-[0-9a-f]{8}-[0-9a-f]{8}'), bodyFrom: 0 },
+  { kind: 'huggingface-token', pattern: token('hf_[A-Za-z0-9]{30,40}'), bodyFrom: 3, check: (body) => /[A-Z]/.test(body) && /[a-z]/.test(body) },
+  { kind: 'digitalocean-token', pattern: token('do[opr]_v1_[a-f0-9]{64}'), bodyFrom: 7 },
+  { kind: 'shopify-token', pattern: token('shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}'), bodyFrom: 6 },
+  { kind: 'pypi-token', pattern: token(String.raw`pypi-AgEIcHlwaS5vcmc[\w-]{50,}`), bodyFrom: 5 },
+  {
+    // Bot tokens: base64 of the numeric user id, a timestamp, an HMAC.
+    kind: 'discord-token',
+    pattern: token(String.raw`[MNO][A-Za-z0-9_-]{23,27}\.[\w-]{6}\.[\w-]{27,40}`),
+    bodyFrom: 0,
+    check: hasMixedCaseAndDigit,
+  },
+  {
+    kind: 'discord-webhook',
+    pattern: token(String.raw`https:\/\/(?:ptb\.|canary\.)?discord(?:app)?\.com\/api\/webhooks\/[0-9]{17,20}\/[\w-]{60,70}`),
+    bodyFrom: 0,
+  },
 ];
 
 function findTokens(text: string, kinds: ReadonlySet<SecretKind>, out: Candidate[]): void {
@@ -335,8 +419,9 @@ function findPrivateKeys(text: string, out: Candidate[]): void {
 }
 
 // The user stops at `[`/`]` and the host may start with `[` only as an IPv6 address, so
-// that a redaction marker can never complete a URL on a second pass.
-const URL_USERINFO = /:\/\/([^\s:/@?#[\]]{1,256}):([^\s@/?#]{1,256})@(?=\w|\[[0-9A-Fa-f:])/g;
+// that a redaction marker can never complete a URL on a second pass. The user may be
+// empty (`redis://:pw@host`), and a password may hold a `#` (people paste them unencoded).
+const URL_USERINFO = /:\/\/([^\s:/@?#[\]]{0,256}):([^\s@/?]{1,256})@(?=\w|\[[0-9A-Fa-f:])/g;
 
 function isPlaceholder(value: string): boolean {
   if (value.includes(MARKER_PREFIX)) return true;
@@ -348,13 +433,155 @@ function isPlaceholder(value: string): boolean {
   return /your|change_?-?me|example|placeholder|dummy|sample|redacted|xxxx|\*\*\*|\.\.\.|<[^>]*>|\$\{|\{\{/i.test(value);
 }
 
-function findUrlPasswords(text: string, out: Candidate[]): void {
+/** Words people write where a value goes: `--password password`, `https://user:pass@host`. */
+const VALUE_WORDS = /^(?:password|passwd|pass|pwd|secret|token)$/i;
+
+/**
+ * `judged` collects every userinfo the rule looked at, redacted or not: a wider finding of
+ * the same URL from secretlint defers to that judgement (see `CONTEXT_RULES`).
+ */
+function findUrlPasswords(text: string, out: Candidate[], judged: Candidate[]): void {
   URL_USERINFO.lastIndex = 0;
   for (let m = URL_USERINFO.exec(text); m !== null; m = URL_USERINFO.exec(text)) {
     const password = m[2] ?? '';
-    if (isPlaceholder(password) || /^(?:password|passwd|pass|pwd|secret|token)$/i.test(password)) continue;
     const end = m.index + m[0].length - 1; // the `@`
+    judged.push({ kind: 'url-password', start: m.index, end: end + 1 });
+    if (isPlaceholder(password) || VALUE_WORDS.test(password)) continue;
     out.push({ kind: 'url-password', start: end - password.length, end });
+  }
+}
+
+/**
+ * Passwords on command lines: `sshpass -p …`, `mysql -p…` (glued, as the client wants
+ * it), `curl -u user:…`, and `--password …` / `--token …` with a space (the `=` forms are
+ * assignments). The option names are the anchors; the value is the next word.
+ */
+const CLI_PASSWORD = new RegExp(
+  [
+    String.raw`\bsshpass(?:[ \t]+-[a-oq-zA-Z]\S*)*[ \t]+-p[ \t]*`,
+    String.raw`\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)\b[^\n|;&]{0,200}?[ \t]-p(?=[^\s-])`,
+    String.raw`\bcurl\b[^\n|;&]{0,200}?[ \t](?:-u|--user)[ \t]+['"]?[^\s:'"]{1,64}:`,
+    String.raw`(?<![\w-])--(?:password|passwd|token|api-key|apikey|secret|client-secret|auth-token)[ \t]+(?=[^\s-])`,
+  ].join('|'),
+  'g',
+);
+
+function findCliPasswords(text: string, out: Candidate[]): void {
+  CLI_PASSWORD.lastIndex = 0;
+  for (let m = CLI_PASSWORD.exec(text); m !== null; m = CLI_PASSWORD.exec(text)) {
+    const at = m.index + m[0].length;
+    const span = readValue(text, at);
+    const value = text.slice(span.start, span.end);
+    if (value.length >= 3 && !isPlaceholder(value) && !VALUE_WORDS.test(value) && !value.startsWith('-')) {
+      out.push({ kind: 'cli-password', start: span.start, end: span.end });
+    }
+    CLI_PASSWORD.lastIndex = Math.max(at, span.scanned);
+  }
+}
+
+/**
+ * Values whose label says what they are, though the value has no shape of its own:
+ * Azure storage keys and shared access signatures, Docker's `auths` credentials.
+ * Only the value goes.
+ */
+const LABELLED_VALUES: ReadonlyArray<{ kind: SecretKind; label: RegExp; value: RegExp }> = [
+  { kind: 'azure-storage-key', label: /\b(?:AccountKey|SharedAccessKey)=/g, value: /[A-Za-z0-9+/%]{20,}={0,2}/y },
+  { kind: 'azure-sas-signature', label: /[?&;]sig=/g, value: /[A-Za-z0-9%+/]{20,}(?:=|%3[dD]){0,2}/y },
+  { kind: 'docker-auth', label: /"(?:auth|identitytoken)"[ 	]*:[ 	]*"/g, value: /[A-Za-z0-9+/_.-]{12,}={0,2}(?=")/y },
+];
+
+function findLabelledValues(text: string, kinds: ReadonlySet<SecretKind>, out: Candidate[]): void {
+  for (const rule of LABELLED_VALUES) {
+    if (!kinds.has(rule.kind)) continue;
+    rule.label.lastIndex = 0;
+    for (let m = rule.label.exec(text); m !== null; m = rule.label.exec(text)) {
+      rule.value.lastIndex = m.index + m[0].length;
+      const v = rule.value.exec(text);
+      if (v === null || isPlaceholder(v[0]) || shannonEntropy(v[0]) < ENV_MIN_ENTROPY) continue;
+      out.push({ kind: rule.kind, start: v.index, end: v.index + v[0].length });
+    }
+  }
+}
+
+/**
+ * Unlabelled high-entropy tokens: a run of base64/base64url characters, 32 to 512 long,
+ * with upper case, lower case and digits, and at least `HIGH_ENTROPY_BITS` bits per char
+ * (random base62 of 32 chars has about 4.6). Runs that are data, not credentials, are left:
+ * inside a URL (document ids), after `sha512-` (integrity) or `base64,` (data URIs), a
+ * line of a multi-line base64 block, and paths whose parts are words.
+ */
+// A run ends before a `.` that ends a sentence, but not one that continues a name (`x.md`).
+const ENTROPY_RUN = /(?<![A-Za-z0-9+/_\-.%\\])[A-Za-z0-9+/_-]{32,}={0,2}(?![A-Za-z0-9+/=_-]|[.%][A-Za-z0-9])/g;
+const HIGH_ENTROPY_BITS = 4.2;
+const MAX_ENTROPY_RUN = 512;
+const DATA_PREFIX = /(?:sha(?:1|256|384|512)-|base64,)$/i;
+const DATA_RUN = /^sha(?:1|256|384|512)-/i;
+const BLOCK_LINE = /^[ \t]*[A-Za-z0-9+/=]{40,}[ \t]*$/;
+/** The last line of a block may be short; it is still only base64. */
+const LAST_BLOCK_LINE = /^[ \t]*[A-Za-z0-9+/=]+[ \t]*$/;
+
+function lineAround(text: string, at: number): { start: number; end: number } {
+  const start = text.lastIndexOf('\n', at - 1) + 1;
+  const nl = text.indexOf('\n', at);
+  return { start, end: nl === -1 ? text.length : nl };
+}
+
+function isBlockLine(text: string, start: number, end: number, pattern = BLOCK_LINE): boolean {
+  return end - start <= 200 && pattern.test(text.slice(start, end).replace(/\r$/, ''));
+}
+
+/** Whether the run at [start, end) is one line of several lines of base64 (MIME, a dump). */
+function isInDataBlock(text: string, start: number, end: number): boolean {
+  const line = lineAround(text, start);
+  if (line.end < end || !isBlockLine(text, line.start, line.end, LAST_BLOCK_LINE)) return false;
+  if (line.start > 0) {
+    const prev = lineAround(text, line.start - 1);
+    if (isBlockLine(text, prev.start, prev.end)) return true;
+  }
+  if (line.end < text.length) {
+    const next = lineAround(text, line.end + 1);
+    if (isBlockLine(text, next.start, next.end)) return true;
+  }
+  return false;
+}
+
+/** Whether a `://` precedes `at` on its line with no blank in between: a URL's path or query. */
+function isInUrl(text: string, at: number): boolean {
+  for (let i = at - 1, seen = 0; i >= 0 && seen < 2048; i--, seen++) {
+    const c = text.charCodeAt(i);
+    if (c === 32 || c === 9 || c === 10 || c === 13 || c === 34 || c === 39 || c === 60 || c === 40) return false;
+    if (c === 47 && text[i - 1] === '/' && text[i - 2] === ':') return true;
+  }
+  return false;
+}
+
+function isWordyPath(run: string): boolean {
+  if (!run.includes('/')) return false;
+  const parts = run.split('/').filter((p) => p !== '');
+  return parts.length >= 2 && parts.every((p) => /^[A-Za-z][a-z]*(?:[A-Z][a-z]*)*[0-9]{0,4}$/.test(p) || /^[a-z0-9]+(?:[-_][a-z0-9]+)*$/.test(p));
+}
+
+/**
+ * Whether most of a run is words (`useCallbackWithDependencyTracking2`): identifiers have
+ * long lower-case stretches, random strings rarely more than two lower-case chars in a row.
+ */
+function isMostlyWords(run: string): boolean {
+  let covered = 0;
+  for (const m of run.matchAll(/[A-Z]?[a-z]{3,}/g)) covered += m[0].length;
+  return covered * 2 >= run.length;
+}
+
+function findHighEntropy(text: string, out: Candidate[]): void {
+  ENTROPY_RUN.lastIndex = 0;
+  for (let m = ENTROPY_RUN.exec(text); m !== null; m = ENTROPY_RUN.exec(text)) {
+    const run = m[0];
+    if (run.length > MAX_ENTROPY_RUN || !hasMixedCaseAndDigit(run)) continue;
+    if (shannonEntropy(run) < HIGH_ENTROPY_BITS || isPlaceholder(run) || isWordyPath(run) || isMostlyWords(run)) continue;
+    const start = m.index;
+    const end = start + run.length;
+    if (DATA_RUN.test(run) || DATA_PREFIX.test(text.slice(Math.max(0, start - 8), start))) continue;
+    if (isInUrl(text, start) || isInDataBlock(text, start, end)) continue;
+    out.push({ kind: 'high-entropy', start, end });
   }
 }
 
@@ -405,7 +632,8 @@ function isSecretValue(value: string): boolean {
   if (/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(value) || /^[\w$.]+\(/.test(value)) return false; // code
   // Words: `string`, `HashiCorpVault`, `DEFAULT_TOKEN`, `bert-base-uncased`. One long
   // lower-case run is left to the entropy check (`correcthorsebatterystaple`).
-  if (/^[a-z]+(?:[-_.][a-z]+)+$/.test(value) || /^(?:[A-Z]|[a-z]+[A-Z])[a-z]+(?:[A-Z][a-z]+)*$/.test(value)) return false;
+  // Words with a version digit count too: `oauth2_pkce_flow`, `http2-only`.
+  if (/^[a-z]+\d?(?:[-_.][a-z]+\d?)+$/.test(value) || /^(?:[A-Z]|[a-z]+[A-Z])[a-z]+(?:[A-Z][a-z]+)*$/.test(value)) return false;
   if (/^[A-Z]+(?:_[A-Z]+)*$/.test(value) || (/^[a-z]+$/.test(value) && value.length < 20)) return false;
   if (/^(?:true|false|null|none|undefined|nil)$/i.test(value)) return false;
   if (/token|secret|passw|api_?key/i.test(value)) return false; // `getToken`, `secretName2`
@@ -504,6 +732,74 @@ function readValue(text: string, i: number): { start: number; end: number; scann
   return { start, end, scanned };
 }
 
+/** secretlint's rules by the kind Cortex names their findings; the others are `secret`. */
+const SECRETLINT_KINDS: Readonly<Record<string, SecretKind>> = {
+  aws: 'aws-secret-key',
+  privatekey: 'private-key',
+  npm: 'npm-token',
+  basicauth: 'url-password',
+  'database-connection-string': 'url-password',
+  slack: 'slack-token',
+  sendgrid: 'sendgrid-api-key',
+  shopify: 'shopify-token',
+  github: 'github-token',
+  gitlab: 'gitlab-token',
+  openai: 'openai-api-key',
+  anthropic: 'anthropic-api-key',
+  huggingface: 'huggingface-token',
+  docker: 'docker-auth',
+};
+
+/**
+ * Rules that report more than the secret (a whole connection string; the key name with
+ * the value). Where Cortex's own rules judged the same place, their narrower span (or
+ * their verdict that a `${VAR}` is no password) stands; elsewhere the wide span is
+ * redacted whole.
+ */
+const CONTEXT_RULES = new Set(['aws', 'basicauth', 'database-connection-string']);
+
+function isWordCode(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+}
+
+const SECRETLINT_KIND_SET: ReadonlySet<SecretKind> = new Set([...Object.values(SECRETLINT_KINDS), 'secret']);
+
+function fromSecretlint(text: string, wanted: ReadonlySet<SecretKind>, ours: readonly Candidate[]): Candidate[] {
+  const out: Candidate[] = [];
+  if (![...wanted].some((k) => SECRETLINT_KIND_SET.has(k))) return out;
+  for (const span of scanSecretlint(text)) {
+    const kind = SECRETLINT_KINDS[span.rule] ?? 'secret';
+    if (!wanted.has(kind)) continue;
+    if (CONTEXT_RULES.has(span.rule)) {
+      if (!ours.some((c) => c.start < span.end && span.start < c.end)) out.push({ kind, start: span.start, end: span.end });
+      continue;
+    }
+    // Placeholders such as `ghp_xxxx…` have the shape but none of the randomness.
+    const value = text.slice(span.start, span.end);
+    if (shannonEntropy(value) < TOKEN_MIN_ENTROPY || /^(.{1,12}?)(.)\2{15,}$/.test(value)) continue;
+    // secretlint's patterns do not all demand a boundary: a token glued to a word is taken
+    // with that word, so that redacting it cannot leave a fragment that reads differently.
+    let start = span.start;
+    let end = span.end;
+    for (let n = 0; start > 0 && n < MAX_VALUE_LENGTH && isWordCode(text.charCodeAt(start - 1)); n++) start--;
+    for (let n = 0; end < text.length && n < MAX_VALUE_LENGTH && isWordCode(text.charCodeAt(end)); n++) end++;
+    out.push({ kind, start, end });
+  }
+  return out;
+}
+
+/** `text` with each span's characters replaced by spaces (offsets unchanged). */
+function blankSpans(text: string, spans: readonly Candidate[]): string {
+  if (spans.length === 0) return text;
+  let out = '';
+  let at = 0;
+  for (const c of spans) {
+    out += text.slice(at, c.start) + ' '.repeat(c.end - c.start);
+    at = c.end;
+  }
+  return out + text.slice(at);
+}
+
 /**
  * Sorts candidates and makes them disjoint: for one span the most specific kind wins, a
  * span inside another disappears into it, and partly overlapping spans are joined (so no
@@ -538,15 +834,26 @@ export function findSecrets(text: string, options: FindSecretsOptions = {}): Sec
     allowed.size === 0 ? found : found.filter((c) => !allowed.has(text.slice(c.start, c.end)));
 
   const shaped: Candidate[] = [];
+  const judged: Candidate[] = [];
   if (wanted.has('private-key') && text.includes('-----BEGIN')) findPrivateKeys(text, shaped);
   findTokens(text, wanted, shaped);
   if (wanted.has('aws-secret-key')) findAwsSecrets(text, shaped);
-  if (wanted.has('url-password') && text.includes('://')) findUrlPasswords(text, shaped);
+  if (wanted.has('url-password') && text.includes('://')) findUrlPasswords(text, shaped, judged);
+  if (wanted.has('cli-password')) findCliPasswords(text, shaped);
+  findLabelledValues(text, wanted, shaped);
+  shaped.push(...fromSecretlint(text, wanted, [...shaped, ...judged]));
   let kept = mergeCandidates(keep(shaped));
   if (wanted.has('env-assignment')) {
     const assigned: Candidate[] = [];
     findEnvAssignments(text, kept, assigned);
     kept = mergeCandidates([...kept, ...keep(assigned)]);
+  }
+  // Last, so a labelled value keeps its label's kind; the spans found so far are blanked
+  // out, so a run next to one is judged as it will be once that one is a marker.
+  if (wanted.has('high-entropy')) {
+    const unlabelled: Candidate[] = [];
+    findHighEntropy(blankSpans(text, kept), unlabelled);
+    kept = mergeCandidates([...kept, ...keep(unlabelled)]);
   }
 
   const findings: SecretFinding[] = [];
@@ -577,11 +884,131 @@ export function findSecrets(text: string, options: FindSecretsOptions = {}): Sec
 export function redactSecrets(text: string, options: FindSecretsOptions = {}): RedactResult {
   const findings = findSecrets(text, options);
   if (findings.length === 0) return { text, findings };
+  let out = replaceFindings(text, findings);
+  // Redacting can change what borders a fragment (a glued token now has a marker beside
+  // it). The rules are written so that it does not, but the gate must not depend on that:
+  // the output is scanned again until nothing is left (each pass only shrinks the text's
+  // secret material; three passes have never been needed).
+  for (let pass = 0; pass < 3; pass++) {
+    const again = findSecrets(out, options);
+    if (again.length === 0) break;
+    findings.push(...again);
+    out = replaceFindings(out, again);
+  }
+  return { text: out, findings };
+}
+
+function replaceFindings(text: string, findings: readonly SecretFinding[]): string {
   let out = '';
   let at = 0;
   for (const f of findings) {
     out += `${text.slice(at, f.start)}${MARKER_PREFIX}${f.kind}]`;
     at = f.end;
   }
-  return { text: out + text.slice(at), findings };
+  return out + text.slice(at);
+}
+
+/**
+ * What `redactParts` returns: the parts, each redacted, and every finding (offsets refer
+ * to the parts joined with `\n`, except those found in one part alone afterwards).
+ *
+ * @example
+ * const { parts: [summary, body] }: RedactPartsResult = redactParts([summary, body]);
+ */
+export interface RedactPartsResult {
+  parts: string[];
+  findings: SecretFinding[];
+}
+
+/**
+ * Redacts texts that belong together — a memory's summary and body — as one text joined by
+ * newlines, so that a secret split across them (a key block whose header became the
+ * summary) is found whole; each part then loses exactly its share of it.
+ *
+ * @example
+ * redactParts(['-----BEGIN RSA ' + 'PRIVATE KEY-----', keyLines + '\n-----END RSA ' + 'PRIVATE KEY-----']).parts
+ * // ['[REDACTED:private-key]', '[REDACTED:private-key]']
+ */
+export function redactParts(parts: readonly string[], options: FindSecretsOptions = {}): RedactPartsResult {
+  const joined = parts.join('\n');
+  const whole = findSecrets(joined, options);
+  const findings = [...whole];
+  const out: string[] = [];
+  let partStart = 0;
+  for (const part of parts) {
+    const partEnd = partStart + part.length;
+    let text = '';
+    let at = partStart;
+    for (const f of whole) {
+      if (f.end <= partStart || f.start >= partEnd) continue;
+      const from = Math.max(f.start, partStart);
+      text += `${joined.slice(at, from)}${MARKER_PREFIX}${f.kind}]`;
+      at = Math.min(f.end, partEnd);
+    }
+    text += joined.slice(at, partEnd);
+    // Each part alone once more: what the joined scan could not see as a part's own.
+    const alone = redactSecrets(text, options);
+    findings.push(...alone.findings);
+    out.push(alone.text);
+    partStart = partEnd + 1;
+  }
+  return { parts: out, findings };
+}
+
+/**
+ * What `redactDeep` returns: the value with every string redacted, and the kinds found.
+ *
+ * @example
+ * const { value, kinds }: RedactDeepResult<{ cmd: string }> = redactDeep({ cmd });
+ */
+export interface RedactDeepResult<T> {
+  value: T;
+  kinds: SecretKind[];
+}
+
+/** Strings shorter than this cannot hold a credential any rule would name. */
+const MIN_SECRET_STRING = 6;
+
+/**
+ * Redacts every string in a JSON-like value — array items, object values and object keys —
+ * at any depth, for state that is written as a whole (checkpoints, the review queue).
+ * Returns the same object when nothing changed; never mutates its input.
+ *
+ * @example
+ * redactDeep({ recentCommands: ['export API_TOKEN=' + value] }).value
+ * // { recentCommands: ['export API_TOKEN=[REDACTED:env-assignment]'] }
+ */
+export function redactDeep<T>(value: T, options: FindSecretsOptions = {}): RedactDeepResult<T> {
+  const kinds = new Set<SecretKind>();
+  const seen = new WeakSet<object>();
+  const walk = (v: unknown): unknown => {
+    if (typeof v === 'string') {
+      if (v.length < MIN_SECRET_STRING) return v;
+      const r = redactSecrets(v, options);
+      for (const f of r.findings) kinds.add(f.kind);
+      return r.text;
+    }
+    if (typeof v !== 'object' || v === null || seen.has(v)) return v;
+    seen.add(v);
+    if (Array.isArray(v)) {
+      let changed = false;
+      const out = v.map((item) => {
+        const next = walk(item);
+        if (next !== item) changed = true;
+        return next;
+      });
+      return changed ? out : v;
+    }
+    if (Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null) return v;
+    let changed = false;
+    const out: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(v)) {
+      const k = walk(key) as string;
+      const next = walk(item);
+      if (k !== key || next !== item) changed = true;
+      out[k] = next;
+    }
+    return changed ? out : v;
+  };
+  return { value: walk(value) as T, kinds: [...kinds] };
 }

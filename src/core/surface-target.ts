@@ -55,3 +55,29 @@ export function spliceSurface(existing: string | undefined, briefing: string): S
   else if (existing.startsWith('\n', end)) end += 1;
   return { ok: true, text: `${existing.slice(0, start)}${eol(section)}${existing.slice(end)}` };
 }
+
+/** Extensions a surface target may have: the briefing is markdown, and so is its file. */
+export const SURFACE_TARGET_EXTENSIONS = ['.md', '.mdc', '.markdown'] as const;
+
+/**
+ * Why a surface target (a path relative to the repository root, `/`-separated) must not be
+ * written, or `undefined` when it may. Targets are markdown files outside git's own
+ * directory and outside `.cortex/`: writing the briefing into `.git/config`, a git hook, a
+ * memory file or a projection would break git, silence the secret check or corrupt memory.
+ * Pure: the file system checks (no symbolic link on the way, a regular file) are the shell's.
+ *
+ * @example
+ * checkSurfaceTarget('AGENTS.md') // undefined
+ * checkSurfaceTarget('.git/hooks/pre-commit') // 'is inside .git/, which belongs to git'
+ */
+export function checkSurfaceTarget(rel: string): string | undefined {
+  const parts = rel.split('/');
+  if (parts.some((p) => p === '' || p === '.' || p === '..')) return 'is not a plain path inside the repository';
+  if (parts.some((p) => p.toLowerCase() === '.git')) return 'is inside .git/, which belongs to git';
+  if (parts[0]?.toLowerCase() === '.cortex') return 'is inside .cortex/, which holds the memories and their projections';
+  const name = parts[parts.length - 1]!.toLowerCase();
+  if (!SURFACE_TARGET_EXTENSIONS.some((ext) => name.endsWith(ext) && name.length > ext.length)) {
+    return `is not a markdown file (${SURFACE_TARGET_EXTENSIONS.join(', ')})`;
+  }
+  return undefined;
+}

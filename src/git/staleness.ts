@@ -12,6 +12,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { MemorySource } from '../core/memory.js';
+import { isRecordOf, isString, isStringArray } from '../core/shape.js';
 import { writeFileAtomic } from '../store/atomic.js';
 import { findGitRoot } from '../store/paths.js';
 import { readHead } from './head.js';
@@ -43,10 +44,15 @@ interface CacheFile {
   commits: Record<string, string>;
 }
 
+const isBlob = (v: unknown): v is string | null => v === null || typeof v === 'string';
+
+/** The cache when it has the version and the shape this code reads; else `undefined` (recomputed). */
 function loadCache(path: string): CacheFile | undefined {
   try {
-    const c = JSON.parse(readFileSync(path, 'utf8')) as CacheFile;
-    return c.version === STALENESS_CACHE_VERSION && c.reasons && c.blobs && c.commits ? c : undefined;
+    const c = JSON.parse(readFileSync(path, 'utf8')) as Partial<CacheFile>;
+    if (c?.version !== STALENESS_CACHE_VERSION || !isString(c.head) || !isString(c.refs)) return undefined;
+    if (!isRecordOf(c.reasons, isStringArray) || !isRecordOf(c.blobs, isBlob) || !isRecordOf(c.commits, isString)) return undefined;
+    return c as CacheFile;
   } catch {
     return undefined;
   }

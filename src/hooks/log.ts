@@ -1,10 +1,12 @@
 /**
  * `.memory/cortex.log`: where hooks say why they did nothing, one line per event, since
  * they may print nothing and must exit 0. Capped: past `maxBytes` the log is rotated to
- * `cortex.log.1` (one generation kept). Node builtins only; never throws.
+ * `cortex.log.1` (one generation kept). Never throws. Loaded only when there is something
+ * to log, so the redaction gate it imports costs the cached session-start path nothing.
  */
 import { appendFileSync, mkdirSync, renameSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { redactSecrets } from '../core/redact.js';
 
 export const DEFAULT_HOOK_LOG = { maxBytes: 256 * 1024, maxLineChars: 2_000 };
 
@@ -32,8 +34,9 @@ export function appendHookLog(
     } catch {
       // No log yet.
     }
-    // One line of plain text: control characters (garbage stdin quoted in a parse error) are escaped.
-    const oneLine = entry.message.replace(/\s*[\r\n]+\s*/g, ' ⏎ ').replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    // One line of plain text: control characters (garbage stdin quoted in a parse error) are
+    // escaped; secrets quoted in an error (a command, a file's first line) are redacted.
+    const oneLine = redactSecrets(entry.message).text.replace(/\s*[\r\n]+\s*/g, ' ⏎ ').replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
     const text = oneLine.length > maxLineChars ? `${oneLine.slice(0, maxLineChars)}…` : oneLine;
     appendFileSync(path, `${(entry.now ?? new Date()).toISOString()} ${entry.event} ${text}\n`);
   } catch {

@@ -12,7 +12,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { Writable } from 'node:stream';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, JSONRPCMessage, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { Cortex } from '../api/cortex.js';
 import type { RecallInput, RecallMode } from '../api/recall.js';
@@ -578,6 +578,30 @@ export async function serveStdio(options: CortexMcpOptions = {}): Promise<void> 
 }
 
 /**
+ * Tool calls whose `arguments` the SDK would reject as a protocol error (-32603) before any
+ * tool sees them: `null` means "no arguments" (the tool's own validation then names what is
+ * missing, as a tool error); any other non-object is answered here with a tool error.
+ *
+ * @example
+ * screenToolCall({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'memory_status', arguments: null } })
+ * // { message: { …, params: { name: 'memory_status' } } }
+ */
+export function screenToolCall(message: JSONRPCMessage): { message: JSONRPCMessage } | { reply: JSONRPCMessage } {
+  if (!('method' in message) || message.method !== 'tools/call' || !('id' in message)) return { message };
+  const params = message.params as { name?: unknown; arguments?: unknown } | undefined;
+  if (params === undefined || params === null || !('arguments' in params)) return { message };
+  const args = params.arguments;
+  if (args === null) {
+    const { arguments: _dropped, ...rest } = params;
+    return { message: { ...message, params: rest } as JSONRPCMessage };
+  }
+  if (typeof args === 'object' && !Array.isArray(args)) return { message };
+  const kind = Array.isArray(args) ? 'an array' : typeof args;
+  const text = `Invalid arguments for ${typeof params.name === 'string' ? params.name : 'the tool'}: expected an object of named arguments, got ${kind}.`;
+  return { reply: { jsonrpc: '2.0', id: message.id, result: { content: [{ type: 'text', text }], isError: true } } as JSONRPCMessage };
+}
+
+/**
  * Calls `close` once stdin has ended and every request received has been answered: a
  * client may write its last request and close stdin at once, and closing earlier would
  * lose those answers.
@@ -591,7 +615,9 @@ function trackRequests(transport: StdioServerTransport, close: () => void): void
   const onmessage = transport.onmessage;
   transport.onmessage = (message) => {
     if ('method' in message && 'id' in message) pending.add(message.id);
-    onmessage?.(message);
+    const screened = screenToolCall(message);
+    if ('reply' in screened) void transport.send(screened.reply);
+    else onmessage?.(screened.message);
   };
   const send = transport.send.bind(transport);
   transport.send = async (message) => {

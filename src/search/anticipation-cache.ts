@@ -19,6 +19,7 @@ import {
   type AnticipationIndex,
 } from '../core/anticipate.js';
 import type { Memory } from '../core/memory.js';
+import { isNumber, isPlainObject, isString, isStringArray } from '../core/shape.js';
 import { writeFileAtomic } from '../store/atomic.js';
 import { displayPath, listMemoryFiles, readMemoryFile } from '../store/memory-store.js';
 import type { TierPaths } from '../store/paths.js';
@@ -47,6 +48,32 @@ function directoryStamp(dir: string, now: number): string | undefined {
   return coarse ? '' : `${st.mtimeNs}:${st.ino}:${st.size}`;
 }
 
+const isOptionalString = (v: unknown): boolean => v === undefined || typeof v === 'string';
+const isOptionalStrings = (v: unknown): boolean => v === undefined || isStringArray(v);
+
+// Plain loops: this runs once per prompt-hook process, before the JIT has warmed up.
+function hasCandidates(docs: unknown[]): boolean {
+  for (let i = 0; i < docs.length; i++) {
+    const d = docs[i];
+    if (!isPlainObject(d) || !isString(d.id) || !isString(d.type) || !isString(d.summary) || !isNumber(d.score)) return false;
+    if (!isOptionalStrings(d.tags) || !isOptionalStrings(d.files) || !isOptionalString(d.topic) || !isOptionalString(d.preview) || !isOptionalString(d.updated)) return false;
+  }
+  return true;
+}
+
+/** Per term: [doc, field, doc, field, …] with every doc a valid index. */
+function hasPostings(postings: unknown[], docs: number): boolean {
+  for (let t = 0; t < postings.length; t++) {
+    const p = postings[t];
+    if (!Array.isArray(p) || (p.length & 1) !== 0) return false;
+    for (let i = 0; i < p.length; i += 2) {
+      const d = p[i] as number;
+      if (!(d >= 0 && d < docs && Math.floor(d) === d) || typeof p[i + 1] !== 'number') return false;
+    }
+  }
+  return true;
+}
+
 function loadFile(paths: TierPaths): AnticipationFile | undefined {
   try {
     const file = JSON.parse(readFileSync(anticipationPath(paths), 'utf8')) as Partial<AnticipationFile>;
@@ -54,6 +81,9 @@ function loadFile(paths: TierPaths): AnticipationFile | undefined {
     if (file.version !== ANTICIPATION_INDEX_VERSION || typeof file.stamp !== 'string' || typeof file.files !== 'object' || file.files === null) return undefined;
     if (index?.version !== ANTICIPATION_INDEX_VERSION || !Array.isArray(index.docs) || !Array.isArray(index.terms) || !Array.isArray(index.postings) || !Array.isArray(index.lengths)) return undefined;
     if (index.terms.length !== index.postings.length || index.lengths.length !== 2 * index.docs.length) return undefined;
+    // The shape of every element the prompt hook reads: a wrong one means a rebuild, not a
+    // failing hook. (File rows are only compared with a stat: a wrong one reads as changed.)
+    if (!isStringArray(index.terms) || !index.lengths.every(isNumber) || !hasCandidates(index.docs) || !hasPostings(index.postings, index.docs.length)) return undefined;
     return file as AnticipationFile;
   } catch {
     return undefined;

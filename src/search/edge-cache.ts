@@ -14,6 +14,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { EDGE_ORIGINS, parseEdgeFileName, type Edge, type EdgeKey, type EdgeOrigin, type EdgeStatus } from '../core/edge.js';
 import type { Diagnostic } from '../core/memory.js';
+import { isNumber, isPlainObject, isRecordOf } from '../core/shape.js';
 import { writeFileAtomic } from '../store/atomic.js';
 import { listEdgeNames, readEdgeFile } from '../store/edge-store.js';
 import { displayPath } from '../store/memory-store.js';
@@ -76,6 +77,10 @@ export interface CachedEdge {
 /** [size, mtimeMs, strength, flags] for a usable edge; [size, mtimeMs, null, diagnostics] otherwise. */
 type FileRecord = [number, number, number, number] | [number, number, null, Diagnostic[]];
 
+const isDirStamp = (v: unknown): v is DirStamp => isPlainObject(v) && typeof v.exists === 'boolean' && isNumber(v.mtimeMs) && isNumber(v.ino);
+const isFileRecord = (v: unknown): v is FileRecord =>
+  Array.isArray(v) && v.length === 4 && isNumber(v[0]) && isNumber(v[1]) && (isNumber(v[2]) ? isNumber(v[3]) : v[2] === null && Array.isArray(v[3]));
+
 interface EdgeCacheFile {
   version: number;
   dir: DirStamp;
@@ -116,7 +121,7 @@ export class EdgeCache {
   static load(paths: TierPaths): EdgeCache {
     try {
       const parsed = JSON.parse(readFileSync(EdgeCache.cachePath(paths), 'utf8')) as EdgeCacheFile;
-      if (parsed?.version === EDGE_CACHE_VERSION && parsed.dir && typeof parsed.files === 'object' && parsed.files !== null) {
+      if (parsed?.version === EDGE_CACHE_VERSION && isDirStamp(parsed.dir) && isRecordOf(parsed.files, isFileRecord)) {
         return new EdgeCache({ ...parsed, files: Object.assign(Object.create(null) as Record<string, FileRecord>, parsed.files) });
       }
     } catch {

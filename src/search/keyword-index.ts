@@ -507,8 +507,10 @@ export class KeywordIndex {
   refresh(paths: TierPaths, options: { base: string; links?: LinkExtractor; scan?: MemoryFileScan }): RefreshReport {
     this.lastRefresh = { paths, options: { base: options.base, ...(options.links ? { links: options.links } : {}) } };
     const links = options.links ?? NO_LINKS;
-    const scan = options.scan ?? scanMemoryFiles(paths);
-    const report: RefreshReport = { added: 0, updated: 0, removed: 0, diagnostics: [] };
+    const scan = options.scan ?? scanMemoryFiles(paths, options.base);
+    // Entries that are not read at all (FIFOs, links out of the repository …): one
+    // diagnostic each, on every refresh, so `lint` and `status` keep naming them.
+    const report: RefreshReport = { added: 0, updated: 0, removed: 0, diagnostics: [...scan.skipped] };
     const files = this.files;
     const known = files.rowCount;
     const seen = new Uint8Array(known);

@@ -11,6 +11,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RenderedEntry } from '../core/projection.js';
+import { isNumber, isPlainObject, isRecordOf, isString } from '../core/shape.js';
 import { writeFileAtomic } from '../store/atomic.js';
 
 export const PROJECTION_CACHE_FILE = 'projections.json';
@@ -26,6 +27,10 @@ interface CacheFile {
   entries: Record<string, RenderedEntry | null>;
 }
 
+const isStatRow = (v: unknown): v is [number, number, string] => Array.isArray(v) && v.length === 3 && isNumber(v[0]) && isNumber(v[1]) && isString(v[2]);
+const isEntryOrNull = (v: unknown): v is RenderedEntry | null =>
+  v === null || (isPlainObject(v) && isString(v.id) && isString(v.type) && isString(v.status) && isString(v.day) && isString(v.text));
+
 export class ProjectionCache {
   private readonly data: CacheFile;
   private readonly used = new Set<string>();
@@ -40,14 +45,14 @@ export class ProjectionCache {
     if (!data) this.dirty = true;
   }
 
-  /** Loads the cache for this rendering fingerprint; anything unusable gives an empty cache. */
+  /** Loads the cache for this rendering fingerprint; anything unusable (version or shape) gives an empty cache. */
   static load(cacheDir: string, fingerprint: string): ProjectionCache {
     const path = join(cacheDir, PROJECTION_CACHE_FILE);
     const version = `${PROJECTION_CACHE_VERSION}:${fingerprint}`;
     let data: CacheFile | undefined;
     try {
       const parsed = JSON.parse(readFileSync(path, 'utf8')) as CacheFile;
-      if (parsed?.version === version && parsed.files && parsed.entries) data = parsed;
+      if (parsed?.version === version && isRecordOf(parsed.files, isStatRow) && isRecordOf(parsed.entries, isEntryOrNull)) data = parsed;
     } catch {
       data = undefined;
     }

@@ -6,6 +6,7 @@
  */
 import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { redactDeep } from '../core/redact.js';
 import { writeFileAtomic } from './atomic.js';
 import { sessionFileName } from './session-file.js';
 
@@ -97,8 +98,19 @@ export function findCheckpointByTranscript(cacheDir: string, transcript: string,
   return best;
 }
 
+/**
+ * Writes a checkpoint. Every string of the extraction state (recent commands, todo items,
+ * proposals, pending tool inputs …, whatever shape the extractor gives it) passes the
+ * redaction gate first: the state is a copy of what the transcript said.
+ */
 export function writeCheckpoint(cacheDir: string, checkpoint: TranscriptCheckpoint): void {
-  writeFileAtomic(join(checkpointDir(cacheDir), checkpointName(checkpoint.session)), `${JSON.stringify(checkpoint)}\n`);
+  const redacted: TranscriptCheckpoint = {
+    ...checkpoint,
+    state: redactDeep(checkpoint.state).value,
+    written: redactDeep(checkpoint.written).value,
+    subagents: redactDeep(checkpoint.subagents).value,
+  };
+  writeFileAtomic(join(checkpointDir(cacheDir), checkpointName(checkpoint.session)), `${JSON.stringify(redacted)}\n`);
 }
 
 /** Deletes checkpoints not written for `maxAgeMs`; returns how many. */

@@ -4,15 +4,15 @@
  * yields a diagnostic; it never aborts a listing. A file is never rewritten unless its
  * bytes change.
  */
-import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { lstatSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { UsageError, isErrnoCode } from '../errors.js';
 import { checkEdgeId, edgeFileName, type Edge, type EdgeKey } from '../core/edge.js';
-import { parseEdge, renderEdge } from '../core/edge-format.js';
+import { parseEdge } from '../core/edge-format.js';
 import { formatDate, type Diagnostic } from '../core/memory.js';
-import { writeIfChanged } from './atomic.js';
-import { displayPath } from './memory-store.js';
+import { displayPath, redactDiagnostics } from './memory-store.js';
 import { assertSafeId, type TierPaths } from './paths.js';
+import { checkRegularFile, readRegularFile } from './safe-read.js';
 
 /** An edge file is refused above this size: the rationale belongs in a memory. */
 export const MAX_EDGE_FILE_BYTES = 64 * 1024;
@@ -52,17 +52,30 @@ export function listEdgeNames(paths: TierPaths): string[] {
   return names.filter(isEdgeFileName).sort();
 }
 
-/** The edge files with their size and mtime, sorted by name (directories skipped). */
-export function listEdgeFiles(paths: TierPaths): EdgeFileEntry[] {
+/**
+ * The edge files with their size and mtime, sorted by name. Entries that are not regular
+ * files inside the repository (FIFOs, devices, directories, links out or in a loop) are
+ * skipped; `options.skipped` collects why.
+ */
+export function listEdgeFiles(paths: TierPaths, options: { base?: string; skipped?: Diagnostic[] } = {}): EdgeFileEntry[] {
   const entries: EdgeFileEntry[] = [];
   for (const name of listEdgeNames(paths)) {
     const path = join(paths.edgesDir, name);
-    try {
-      const st = statSync(path);
-      if (st.isFile()) entries.push({ path, name, size: st.size, mtimeMs: st.mtimeMs });
-    } catch (err) {
-      if (!isErrnoCode(err, 'ENOENT')) throw err;
+    const problem = checkRegularFile(path, dirname(paths.cortexDir));
+    if (problem !== undefined) {
+      if (problem.code !== 'missing') {
+        options.skipped?.push({
+          file: displayPath(path, options.base ?? dirname(paths.cortexDir)),
+          reason: problem.reason,
+          ruleId: problem.code === 'outside' || problem.code === 'loop' ? 'file-outside-repository' : 'file-not-regular',
+          severity: 'error',
+          hint: 'Edge files are regular files inside the repository: remove this entry.',
+        });
+      }
+      continue;
     }
+    const st = statSync(path, { throwIfNoEntry: false });
+    if (st?.isFile()) entries.push({ path, name, size: st.size, mtimeMs: st.mtimeMs });
   }
   return entries;
 }
@@ -79,22 +92,21 @@ export function readEdgeFile(entry: Pick<EdgeFileEntry, 'path'>, shownAs: string
     text: undefined,
     diagnostics: [{ file: shownAs, reason, ruleId, severity: 'error', hint }],
   });
-  try {
-    const st = statSync(entry.path);
-    if (st.size > MAX_EDGE_FILE_BYTES) {
-      return problem(
-        `file is ${Math.round(st.size / 1024)} KB; an edge file may be at most ${MAX_EDGE_FILE_BYTES / 1024} KB`,
-        'file-too-large',
-        'Keep the rationale short; put long explanations in a memory.',
-      );
+  // `<root>/.cortex/edges/<name>`: a link is followed only inside the repository, a FIFO is
+  // not waited on, and no more than the size limit is read.
+  const read = readRegularFile(entry.path, { boundary: dirname(dirname(dirname(entry.path))), maxBytes: MAX_EDGE_FILE_BYTES });
+  if ('problem' in read) {
+    const p = read.problem;
+    if (p.code === 'too-large') {
+      return problem(`file ${p.reason}; an edge file may be at most ${MAX_EDGE_FILE_BYTES / 1024} KB`, 'file-too-large', 'Keep the rationale short; put long explanations in a memory.');
     }
-    mtime = st.mtime;
-    text = readFileSync(entry.path, 'utf8');
-  } catch (err) {
-    return problem(`cannot read file: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, 'file-unreadable', 'Check the file permissions.');
+    if (p.code === 'unreadable' || p.code === 'missing') return problem(p.reason, 'file-unreadable', 'Check the file permissions.');
+    return problem(p.reason, p.code === 'not-regular' ? 'file-not-regular' : 'file-outside-repository', 'Edge files are regular files inside the repository: remove this entry.');
   }
+  text = read.buffer.toString('utf8');
+  mtime = read.stat.mtime;
   const { edge, diagnostics } = parseEdge(text, { file: shownAs, fallbackDate: formatDate(mtime) });
-  return { edge, diagnostics, text };
+  return { edge, diagnostics: redactDiagnostics(diagnostics), text };
 }
 
 /** Validates both endpoints of an edge from the user; throws a usage error (exit 2). */
@@ -118,20 +130,8 @@ export function edgePath(paths: TierPaths, key: EdgeKey): string {
 /** Reads the edge file for `key`, or `undefined` when there is none. */
 export function readEdge(paths: TierPaths, key: EdgeKey, base: string): (ReadEdgeResult & { path: string }) | undefined {
   const path = edgePath(paths, key);
-  try {
-    statSync(path);
-  } catch (err) {
-    if (isErrnoCode(err, 'ENOENT')) return undefined;
-    throw err;
-  }
+  if (lstatSync(path, { throwIfNoEntry: false }) === undefined) return undefined;
   return { ...readEdgeFile({ path }, displayPath(path, base)), path };
-}
-
-/** Writes an edge file atomically; a no-op when the rendered bytes are unchanged. */
-export function writeEdge(paths: TierPaths, edge: Edge): { path: string; name: string; result: 'created' | 'updated' | 'unchanged' } {
-  const path = edgePath(paths, edge);
-  const name = edgeFileName(edge);
-  return { path, name, result: writeIfChanged(path, renderEdge(edge)) };
 }
 
 /** Deletes the edge file for `key`; false when it did not exist. */

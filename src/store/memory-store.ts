@@ -3,13 +3,14 @@
  * One unreadable or malformed file yields a diagnostic; it never aborts a listing.
  * A file is never rewritten unless its bytes change.
  */
-import { closeSync, lstatSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync, rmSync, statSync } from 'node:fs';
+import { dirname, join, relative, sep } from 'node:path';
 import { MemoryNotFoundError, isErrnoCode } from '../errors.js';
 import { formatDate, type Diagnostic, type Memory } from '../core/memory.js';
-import { parseMemory, renderMemory } from '../core/memory-format.js';
-import { writeIfChanged } from './atomic.js';
+import { parseMemory } from '../core/memory-format.js';
+import { redactSecrets } from '../core/redact.js';
 import { memoryPath, type TierPaths } from './paths.js';
+import { checkRegularFile, describeFileType, readRegularFile, resolveLinkInside, type FileProblem } from './safe-read.js';
 
 /** A memory file is refused above this size: it is not a memory, it is a mistake. */
 export const MAX_MEMORY_FILE_BYTES = 1024 * 1024;
@@ -41,21 +42,70 @@ export interface MemoryFileScan {
   names: string[];
   sizes: Float64Array;
   mtimes: Float64Array;
+  /**
+   * `*.md` entries that are not read, and why: FIFOs, devices, directories, links out of
+   * the repository or in a loop (empty in a healthy tier; reported as diagnostics).
+   */
+  skipped: Diagnostic[];
 }
 
 const NO_THROW = { throwIfNoEntry: false } as const;
 
+/**
+ * The boundary a tier's files must stay inside: the directory that holds `.cortex/` (the
+ * repository root; for the global tier, the directory that holds `$CORTEX_HOME`). A link
+ * from `.cortex/` to `docs/` is followed; one to `/dev/zero` or `~/.ssh` is not.
+ */
+function boundaryOf(paths: Pick<TierPaths, 'cortexDir'>): string {
+  return dirname(paths.cortexDir);
+}
+
+/**
+ * Why a tier's memories directory cannot be listed safely: a link out of the repository
+ * (or a loop), or a file where the directory should be. `undefined` when it is fine or
+ * missing (a new tier).
+ */
+function memoriesDirProblem(paths: TierPaths, base: string): Diagnostic | undefined {
+  const st = lstatSync(paths.memoriesDir, NO_THROW);
+  if (st === undefined || st.isDirectory()) return undefined;
+  const shown = displayPath(paths.memoriesDir, base);
+  if (st.isSymbolicLink()) {
+    const link = resolveLinkInside(paths.memoriesDir, boundaryOf(paths));
+    if (!('problem' in link)) return undefined;
+    return { file: shown, reason: `${link.problem.reason}; no memory was read`, ruleId: 'file-outside-repository', severity: 'error', hint: `Replace ${shown} with a directory of memory files.` };
+  }
+  return { file: shown, reason: `is ${describeFileType(st) === 'not a regular file' ? 'a file' : describeFileType(st)}, not a directory; no memory was read`, ruleId: 'memories-not-directory', severity: 'error', hint: `Move ${shown} away and run \`cortex init\` to recreate the directory.` };
+}
+
+function skippedEntry(file: string, problem: FileProblem): Diagnostic {
+  return {
+    file,
+    reason: problem.reason,
+    ruleId: problem.code === 'outside' || problem.code === 'loop' ? 'file-outside-repository' : 'file-not-regular',
+    severity: 'error',
+    hint: 'Memory files are regular files inside the repository: remove this entry, or replace it with the file itself.',
+  };
+}
+
 /** Stats every memory file of a tier (see {@link MemoryFileScan}); a missing directory has none. */
-export function scanMemoryFiles(paths: TierPaths): MemoryFileScan {
+export function scanMemoryFiles(paths: TierPaths, base: string = dirname(paths.cortexDir)): MemoryFileScan {
   const dir = paths.memoriesDir.endsWith(sep) ? paths.memoriesDir : paths.memoriesDir + sep;
+  const empty = (skipped: Diagnostic[]): MemoryFileScan => ({ dir, names: [], sizes: new Float64Array(0), mtimes: new Float64Array(0), skipped });
   let listed: string[];
   try {
     listed = readdirSync(paths.memoriesDir);
   } catch (err) {
-    if (isErrnoCode(err, 'ENOENT') || isErrnoCode(err, 'ENOTDIR')) return { dir, names: [], sizes: new Float64Array(0), mtimes: new Float64Array(0) };
+    if (isErrnoCode(err, 'ENOENT')) return empty([]);
+    if (isErrnoCode(err, 'ENOTDIR') || isErrnoCode(err, 'ELOOP')) {
+      const problem = memoriesDirProblem(paths, base);
+      return empty(problem ? [problem] : []);
+    }
     throw err;
   }
+  const dirProblem = memoriesDirProblem(paths, base);
+  if (dirProblem) return empty([dirProblem]);
   const names: string[] = [];
+  const skipped: Diagnostic[] = [];
   const sizes = new Float64Array(listed.length);
   const mtimes = new Float64Array(listed.length);
   // Every warm command stats every memory file: keep this loop lean (no path.join, no
@@ -64,10 +114,18 @@ export function scanMemoryFiles(paths: TierPaths): MemoryFileScan {
   try {
     for (const name of listed) {
       if (!name.endsWith('.md') || name.charCodeAt(0) === 46 /* . */) continue;
-      // lstat: cheaper than stat (no link to follow); a symlinked memory is stat'ed through.
+      // lstat: cheaper than stat, and a link is seen as one. Only a link to a regular file
+      // inside the repository is followed (rare; checked the slow way).
       const target = previousDir ? name : dir + name;
       let st = lstatSync(target, NO_THROW);
-      if (st !== undefined && !st.isFile()) st = st.isSymbolicLink() ? statSync(target, NO_THROW) : undefined;
+      if (st !== undefined && !st.isFile()) {
+        const problem = checkRegularFile(dir + name, boundaryOf(paths));
+        if (problem !== undefined) {
+          if (problem.code !== 'missing' || st.isSymbolicLink()) skipped.push(skippedEntry(displayPath(dir + name, base), problem));
+          continue;
+        }
+        st = statSync(target, NO_THROW);
+      }
       if (!st || !st.isFile()) continue;
       sizes[names.length] = st.size;
       mtimes[names.length] = st.mtimeMs;
@@ -76,12 +134,16 @@ export function scanMemoryFiles(paths: TierPaths): MemoryFileScan {
   } finally {
     if (previousDir) leaveDirectory(previousDir);
   }
-  return { dir, names, sizes: sizes.subarray(0, names.length), mtimes: mtimes.subarray(0, names.length) };
+  return { dir, names, sizes: sizes.subarray(0, names.length), mtimes: mtimes.subarray(0, names.length), skipped };
 }
 
-/** Lists `*.md` files in the memories directory (temp and hidden files skipped), sorted by name. */
-export function listMemoryFiles(paths: TierPaths): MemoryFileEntry[] {
-  const scan = scanMemoryFiles(paths);
+/**
+ * Lists `*.md` files in the memories directory (temp and hidden files skipped), sorted by
+ * name. Entries that are not read (see `MemoryFileScan.skipped`) go to `options.skipped`.
+ */
+export function listMemoryFiles(paths: TierPaths, options: { base?: string; skipped?: Diagnostic[] } = {}): MemoryFileEntry[] {
+  const scan = scanMemoryFiles(paths, options.base);
+  options.skipped?.push(...scan.skipped);
   const order = scan.names.map((_, i) => i).sort((a, b) => (scan.names[a]! < scan.names[b]! ? -1 : scan.names[a]! > scan.names[b]! ? 1 : 0));
   return order.map((i) => scanEntry(scan, i));
 }
@@ -132,96 +194,85 @@ export function displayPath(path: string, base: string): string {
  * trusts them (no second stat).
  */
 export function readMemoryFile(entry: Pick<MemoryFileEntry, 'path' | 'id'> & Partial<Pick<MemoryFileEntry, 'size' | 'mtimeMs'>>, shownAs: string): ReadMemoryResult {
-  let text: string;
-  let mtime: Date;
-  try {
-    // A listing's entry already has the size and mtime (a rebuild reads 10,000 files).
-    const st = entry.size !== undefined && entry.mtimeMs !== undefined ? { size: entry.size, mtime: new Date(entry.mtimeMs) } : statSync(entry.path);
-    if (st.size > MAX_MEMORY_FILE_BYTES) {
-      return {
-        memory: undefined,
-        text: undefined,
-        diagnostics: [
-          {
-            file: shownAs,
-            reason: `file is ${(st.size / 1024 / 1024).toFixed(1)} MB; a memory file may be at most 1 MB`,
-            ruleId: 'file-too-large',
-            severity: 'error',
-            hint: 'Move large content out of .cortex/ and link to it from a short memory.',
-          },
-        ],
-      };
-    }
-    mtime = st.mtime;
-    text = readFileSync(entry.path, 'utf8');
-  } catch (err) {
-    return {
-      memory: undefined,
-      text: undefined,
-      diagnostics: [
-        {
-          file: shownAs,
-          reason: `cannot read file: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
-          ruleId: 'file-unreadable',
-          severity: 'error',
-          hint: 'Check the file permissions.',
-        },
-      ],
-    };
+  // Opened without following a link out of the repository, without blocking on a FIFO,
+  // and read up to the size limit only, whatever the listing said about the file.
+  const read = readRegularFile(entry.path, { boundary: dirname(dirname(dirname(entry.path))), maxBytes: MAX_MEMORY_FILE_BYTES });
+  if ('problem' in read) {
+    const { problem } = read;
+    const diagnostic: Diagnostic =
+      problem.code === 'too-large'
+        ? { file: shownAs, reason: `file ${problem.reason}; a memory file may be at most 1 MB`, ruleId: 'file-too-large', severity: 'error', hint: 'Move large content out of .cortex/ and link to it from a short memory.' }
+        : problem.code === 'unreadable'
+          ? { file: shownAs, reason: problem.reason, ruleId: 'file-unreadable', severity: 'error', hint: 'Check the file permissions.' }
+          : skippedEntry(shownAs, problem);
+    return { memory: undefined, text: undefined, diagnostics: [diagnostic] };
   }
+  const text = read.buffer.toString('utf8');
+  const mtime = read.stat.mtime;
   const { memory, diagnostics } = parseMemory(text, {
     file: shownAs,
     expectedId: entry.id,
     fallbackDate: formatDate(mtime),
   });
-  return { memory, diagnostics, text };
+  return { memory, diagnostics: redactDiagnostics(diagnostics), text };
+}
+
+/**
+ * Diagnostics quote what they found (a broken line, a value): they are printed, stored in
+ * the index cache and logged, so what they quote passes the redaction gate. Only files with
+ * problems have any, so clean reads never load the rules.
+ */
+export function redactDiagnostics(diagnostics: Diagnostic[]): Diagnostic[] {
+  if (diagnostics.length === 0) return diagnostics;
+  return diagnostics.map((d) => {
+    const reason = redactSecrets(d.reason).text;
+    const hint = d.hint === undefined ? undefined : redactSecrets(d.hint).text;
+    return reason === d.reason && hint === d.hint ? d : { ...d, reason, ...(hint !== undefined ? { hint } : {}) };
+  });
+}
+
+/**
+ * The text of a memory file as `readMemoryFile` would read it (regular file inside the
+ * repository, at most 1 MB), or `undefined` when it cannot be read that way.
+ */
+export function readMemoryText(path: string): string | undefined {
+  const read = readRegularFile(path, { boundary: dirname(dirname(dirname(path))), maxBytes: MAX_MEMORY_FILE_BYTES });
+  return 'problem' in read ? undefined : read.buffer.toString('utf8');
 }
 
 /** Reads the memory with `id`, or throws `MemoryNotFoundError`. */
 export function readMemoryById(paths: TierPaths, id: string, base: string): ReadMemoryResult & { path: string } {
   const path = memoryPath(paths, id);
-  try {
-    statSync(path);
-  } catch (err) {
-    if (isErrnoCode(err, 'ENOENT')) throw new MemoryNotFoundError(id);
-    throw err;
-  }
+  if (lstatSync(path, NO_THROW) === undefined) throw new MemoryNotFoundError(id);
   return { ...readMemoryFile({ path, id }, displayPath(path, base)), path };
-}
-
-/** Writes a memory file atomically; a no-op when the rendered bytes are unchanged. */
-export function writeMemory(paths: TierPaths, memory: Memory): { path: string; result: 'created' | 'updated' | 'unchanged' } {
-  const path = memoryPath(paths, memory.id);
-  return { path, result: writeIfChanged(path, renderMemory(memory)) };
 }
 
 /** Deletes a memory file; returns false when it did not exist. */
 export function deleteMemory(paths: TierPaths, id: string): boolean {
   const path = memoryPath(paths, id);
-  try {
-    statSync(path);
-  } catch (err) {
-    if (isErrnoCode(err, 'ENOENT')) return false;
-    throw err;
-  }
+  // lstat: a link (even one that loops) is removed as the entry it is.
+  if (lstatSync(path, NO_THROW) === undefined) return false;
   rmSync(path);
   return true;
 }
 
 /** Files up to this size are read into one reused buffer (no stat, no allocation per file). */
 const SMALL_FILE = 64 * 1024;
+const SMALL_OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
 let scratch: Buffer | undefined;
 
 /** The text of a small file, `undefined` when it is larger, `null` when it vanished or is not a file. */
 function readSmall(path: string): string | undefined | null {
   let fd: number;
   try {
-    fd = openSync(path, 'r');
+    // No link followed, no FIFO waited on: anything odd takes the careful path.
+    fd = openSync(path, SMALL_OPEN_FLAGS);
   } catch (err) {
     if (isErrnoCode(err, 'ENOENT') || isErrnoCode(err, 'EISDIR')) return null;
     return undefined;
   }
   try {
+    if (!fstatSync(fd).isFile()) return undefined;
     scratch ??= Buffer.allocUnsafe(SMALL_FILE + 1);
     let n = 0;
     for (;;) {
@@ -254,9 +305,12 @@ export function readAllMemories(paths: TierPaths, base: string): ReadAllMemories
   try {
     names = readdirSync(paths.memoriesDir);
   } catch (err) {
-    if (isErrnoCode(err, 'ENOENT') || isErrnoCode(err, 'ENOTDIR')) return { memories: [], diagnostics: [] };
-    throw err;
+    if (isErrnoCode(err, 'ENOENT')) return { memories: [], diagnostics: [] };
+    if (!isErrnoCode(err, 'ENOTDIR') && !isErrnoCode(err, 'ELOOP')) throw err;
+    names = [];
   }
+  const dirProblem = memoriesDirProblem(paths, base);
+  if (dirProblem) return { memories: [], diagnostics: [dirProblem] };
   const memories: Memory[] = [];
   const diagnostics: Diagnostic[] = [];
   for (const name of names.sort()) {

@@ -64,8 +64,24 @@ function capitalise(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
+/**
+ * Fingerprints of a text's content words (short hashes, not the words: the state is kept
+ * on disk, and a lower-cased secret would slip past the redaction gate's patterns).
+ */
 function words(text: string): string[] {
-  return contentWords(cleanInline(text)).slice(0, LIMITS.emittedWords * 2);
+  return contentWords(cleanInline(text)).slice(0, LIMITS.emittedWords * 2).map(hashToken);
+}
+
+/** Fingerprints of the project-specific identifiers a text names. */
+function identsOf(text: string): string[] {
+  return specificTokens(text).map(hashToken);
+}
+
+/** FNV-1a of a token, 8 hex digits. */
+function hashToken(token: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < token.length; i++) h = Math.imul(h ^ token.charCodeAt(i), 0x01000193) >>> 0;
+  return h.toString(16).padStart(8, '0');
 }
 
 function add(d: Draft, name: SignalName): void {
@@ -173,7 +189,7 @@ export function personDraft(prompt: string, ctx: PersonContext): Draft | undefin
     files: filesIn(text),
     tags: tagsOf(text),
     words: words(text),
-    idents: specificTokens(text),
+    idents: identsOf(text),
     at: ctx.at,
   };
   if (ctx.correction) add(d, 'correction');
@@ -325,7 +341,7 @@ export function proseDrafts(text: string, ctx: ProseContext): Draft[] {
       const block = blocks.get(unit.index) ?? unit.text;
       d.body = `${heading !== '' && !block.includes(heading) ? `${heading}:\n` : ''}${clip(block, 800)}\n\n— the assistant${ctx.sidechain ? ' (a subagent)' : ''}${when(ctx.at)}.`;
       d.words = words(`${unit.heading} ${sentence}`);
-      d.idents = specificTokens(sentence);
+      d.idents = identsOf(sentence);
       out.push(d);
     });
   });
@@ -372,7 +388,7 @@ function listDrafts(units: Unit[], ctx: ProseContext): Draft[] {
       files: filesIn(all),
       tags: tagsOf(all),
       words: words(all),
-      idents: specific.slice(0, 16),
+      idents: specific.slice(0, 16).map(hashToken),
       final: ctx.final,
       at: ctx.at,
     };
@@ -526,7 +542,7 @@ export function proposalDrafts(finalText: string, prompt: string, ctx: { key: st
     files: filesIn(evidence),
     tags: tagsOf(evidence),
     words: words(`${summary} ${best?.sentence ?? ''}`),
-    idents: specificTokens(`${summary} ${best?.sentence ?? ''}`),
+    idents: identsOf(`${summary} ${best?.sentence ?? ''}`),
     at: ctx.at,
   };
   if (chosen !== undefined) add(d, 'choice');
@@ -615,7 +631,7 @@ export function planDraft(plan: string, ctx: { key: string; at: string | undefin
     files: filesIn(plan),
     tags: tagsOf(plan),
     words: words(`${title} ${plan.slice(0, 400)}`),
-    idents: specificTokens(`${title} ${plan.slice(0, 400)}`),
+    idents: identsOf(`${title} ${plan.slice(0, 400)}`),
     at: ctx.at,
   };
   const specific = textFeatures(plan.slice(0, 600)).specific;
@@ -649,7 +665,7 @@ export function answerDrafts(
       files: [],
       tags: [],
       words: words(`${q.question} ${answer}`),
-      idents: specificTokens(`${q.question} ${answer}`),
+      idents: identsOf(`${q.question} ${answer}`),
       at: ctx.at,
     };
     const specific = textFeatures(`${q.question} ${answer}`).specific;
@@ -820,7 +836,7 @@ export function blockedDraft(action: string, message: string, ctx: { key: string
     files: [],
     tags: [],
     words: words(`${event} ${tool} ${why}`),
-    idents: specificTokens(`${scriptName} ${why}`),
+    idents: identsOf(`${scriptName} ${why}`),
     at: ctx.at,
   };
   return d;

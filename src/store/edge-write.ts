@@ -1,0 +1,21 @@
+/**
+ * Writing edge files, through the redaction gate (a link's `--note` is free text). Apart
+ * from the reading side (edge-store.ts) so that reading commands never load the rule sets.
+ */
+import { edgeFileName, type Edge } from '../core/edge.js';
+import { renderEdge } from '../core/edge-format.js';
+import { redactEdge } from '../core/redact-memory.js';
+import { writeIfChanged } from './atomic.js';
+import { edgePath } from './edge-store.js';
+import type { TierPaths } from './paths.js';
+import { assertInside } from './safe-read.js';
+
+/** Writes an edge file atomically (its rationale through the redaction gate); a no-op when the rendered bytes are unchanged. */
+export function writeEdge(paths: TierPaths, edge: Edge): { path: string; name: string; result: 'created' | 'updated' | 'unchanged'; edge: Edge } {
+  const path = edgePath(paths, edge);
+  const root = (paths as TierPaths & { root?: string }).root;
+  if (root !== undefined) assertInside(paths.edgesDir, root);
+  const name = edgeFileName(edge);
+  const written = redactEdge(edge).value;
+  return { path, name, result: writeIfChanged(path, renderEdge(written)), edge: written };
+}
