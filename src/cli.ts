@@ -7,7 +7,7 @@ import { readFileSync, realpathSync } from 'node:fs';
 import nodeModule from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { CortexError, ISSUES_URL, InternalError, UsageError } from './errors.js';
-import { closest, commandHelp, parseInvocation, type CommandDef, type IO } from './term/args.js';
+import { closest, commandHelp, hoistGlobalOptions, parseInvocation, type CommandDef, type IO } from './term/args.js';
 import { painter, shouldColor } from './term/color.js';
 
 // Node ≥ 22.1 keeps compiled code of the modules a command loads on disk (os.tmpdir()), so
@@ -71,7 +71,8 @@ function mainHelp(io: IO): string {
     p.bold('Commands:'),
     ...Object.entries(COMMANDS).map(([name, e]) => `  ${name.padEnd(width)}${e.summary}`),
     '',
-    'Every command accepts --json (one JSON document on stdout), --dir <path>, --quiet and --help.',
+    'Every command accepts --json (one JSON document on stdout), --dir <path> (-C), --quiet and --help,',
+    'before or after the command name (cortex -C ../repo status).',
     'Exit codes: 0 success, 1 failure, 2 usage error, 70 internal error (a bug), 130 interrupted.',
     '',
     'Memories are markdown files in .cortex/memories/; the search index lives in .memory/ (gitignored).',
@@ -120,7 +121,10 @@ export async function run(argv: string[], io: IO): Promise<number> {
   const wantsJson = argv.includes('--json');
   let def: CommandDef | undefined;
   try {
-    const [name, ...rest] = argv;
+    const hoisted = hoistGlobalOptions(argv);
+    // Only global options and no command (`cortex -C repo`): the same as no command at all.
+    const onlyGlobals = hoisted.length > 0 && hoisted[0]!.startsWith('-') && hoistGlobalOptions([...hoisted, 'x'])[0] === 'x';
+    const [name, ...rest] = onlyGlobals && !hoisted.some((a) => a === '--help' || a === '-h') ? [] : hoisted;
     if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
       if (name === 'help' && rest[0] && COMMANDS[rest[0]]) {
         const def = (await COMMANDS[rest[0]]!.load()).default;
@@ -135,6 +139,11 @@ export async function run(argv: string[], io: IO): Promise<number> {
       return 0;
     }
     const entry = COMMANDS[name];
+    if (!entry && name.startsWith('-')) {
+      throw new UsageError(`Unknown option "${name}" before the command.`, {
+        hint: 'Before the command only --dir (-C), --json, --quiet (-q) and --help are understood; put the others after it.',
+      });
+    }
     if (!entry) {
       const guess = closest(name, Object.keys(COMMANDS));
       throw new UsageError(`Unknown command "${name}".`, {

@@ -72,6 +72,38 @@ export const GLOBAL_OPTIONS: Record<string, OptionDef> = {
 };
 
 /**
+ * Moves global options written before the command (`cortex -C dir status`, `cortex --json
+ * list`: where `git -C` puts them) to just after the command name, where the command's
+ * parser reads them. Returns argv unchanged when it starts with the command.
+ *
+ * @example
+ * hoistGlobalOptions(['-C', 'repo', 'recall', 'db']) // ['recall', '-C', 'repo', 'db']
+ * hoistGlobalOptions(['--dir=repo', '--json', 'status']) // ['status', '--dir=repo', '--json']
+ */
+export function hoistGlobalOptions(argv: readonly string[]): string[] {
+  const leading: string[] = [];
+  let i = 0;
+  while (i < argv.length) {
+    const arg = argv[i]!;
+    const long = /^--([^=]+)(=.*)?$/.exec(arg);
+    const option = long
+      ? Object.entries(GLOBAL_OPTIONS).find(([name]) => name === long[1])
+      : /^-[^-]/.test(arg)
+        ? Object.entries(GLOBAL_OPTIONS).find(([, o]) => o.short === arg[1])
+        : undefined;
+    if (!option) break;
+    const [, def] = option;
+    // `--dir x`, `-C x` take the next word; `--dir=x` and `-Cx` carry it.
+    const takesNext = def.type === 'string' && (long ? long[2] === undefined : arg.length === 2);
+    leading.push(arg);
+    if (takesNext && argv[i + 1] !== undefined) leading.push(argv[i + 1]!);
+    i += takesNext ? 2 : 1;
+  }
+  if (leading.length === 0 || i >= argv.length) return [...argv];
+  return [argv[i]!, ...leading, ...argv.slice(i + 1)];
+}
+
+/**
  * The name in `names` that `name` most likely meant: one it is a prefix of (or that is a
  * prefix of it), else one at most two edits away.
  *
