@@ -1,8 +1,8 @@
 /**
- * The `git` binary, used ONLY by code that git itself runs (the merge driver and the git
+ * The `git` binary, used by code that git itself runs (the merge driver and the git
  * hooks), where git is certainly installed and its view of the repository is the truth:
  * the index being committed, the commits of a merge in progress. Everything else reads
- * the repository with isomorphic-git (repo.ts).
+ * the repository with isomorphic-git (repo.ts), asking git only to resolve revision syntax.
  *
  * `git cat-file --batch` reads thousands of blobs in one process, which is what makes the
  * driver and the pre-commit check fast on 10,000 memories.

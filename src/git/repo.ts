@@ -1,6 +1,7 @@
 /**
- * Reading refs, commits, trees and blobs with isomorphic-git: no `git` binary at run time.
- * Everything here reads; nothing writes to the repository.
+ * Reading refs, commits, trees and blobs with isomorphic-git. The `git` binary is asked
+ * only to resolve revision syntax (`HEAD~1`, `@{u}`), when it is installed: git is the
+ * authority on what a revision names. Everything here reads; nothing writes to the repository.
  */
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
