@@ -5,6 +5,7 @@
  */
 import { readFileSync, realpathSync } from 'node:fs';
 import nodeModule from 'node:module';
+import { createInterface, type Interface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { CortexError, ISSUES_URL, InternalError, UsageError } from './errors.js';
 import { closest, commandHelp, hoistGlobalOptions, parseInvocation, type CommandDef, type IO } from './term/args.js';
@@ -28,7 +29,7 @@ export const COMMANDS: Record<string, Entry> = {
   show: { summary: 'Print one memory in full', load: () => import('./commands/show.js') },
   list: { summary: 'List memories, with filters', load: () => import('./commands/list.js') },
   edit: { summary: 'Edit a memory in $EDITOR or with flags', load: () => import('./commands/edit.js') },
-  forget: { summary: 'Archive (or delete) a memory by id or query', load: () => import('./commands/forget.js') },
+  forget: { summary: 'Archive (or delete) memories by id; --query to search', load: () => import('./commands/forget.js') },
   link: { summary: 'Link two memories with a relation (an edge file)', load: () => import('./commands/link.js') },
   unlink: { summary: 'Remove the edge files between two memories', load: () => import('./commands/unlink.js') },
   traverse: { summary: 'Walk the graph from a memory, level by level', load: () => import('./commands/traverse.js') },
@@ -93,6 +94,32 @@ function onSigint(): void {
   process.exit(process.argv[2] === 'merge-driver' ? 1 : 130);
 }
 
+/** Piped stdin, read line by line for `IO.ask` and kept open across questions (closed by `run`). */
+let piped: { rl: Interface; lines: AsyncIterator<string> } | undefined;
+
+async function ask(question: string): Promise<string | undefined> {
+  process.stderr.write(question);
+  if (!process.stdin.isTTY) {
+    piped ??= (() => {
+      const rl = createInterface({ input: process.stdin, terminal: false });
+      return { rl, lines: rl[Symbol.asyncIterator]() };
+    })();
+    const next = await piped.lines.next();
+    return next.done ? undefined : next.value;
+  }
+  // A terminal: one reader per question, closed before anything else (an editor) uses it.
+  const rl = createInterface({ input: process.stdin, terminal: false });
+  try {
+    return await new Promise<string | undefined>((resolve) => {
+      rl.once('line', resolve);
+      rl.once('close', () => resolve(undefined));
+    });
+  } finally {
+    rl.close();
+    process.stdin.pause();
+  }
+}
+
 export function processIO(): IO {
   const env = process.env;
   return {
@@ -111,6 +138,7 @@ export function processIO(): IO {
     env,
     cwd: process.cwd(),
     trapInterrupt: () => (interrupt ??= new AbortController()).signal,
+    ask,
   };
 }
 
@@ -161,6 +189,9 @@ export async function run(argv: string[], io: IO): Promise<number> {
   } catch (err) {
     const code = report(err, io, wantsJson);
     return def?.alwaysExitZero ? 0 : code;
+  } finally {
+    piped?.rl.close();
+    piped = undefined;
   }
 }
 

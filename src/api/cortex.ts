@@ -26,6 +26,7 @@ import {
   forget,
   getMemory,
   listMemories,
+  resolveMemoryId,
   updateMemory,
   type ForgetInput,
   type ForgetOutput,
@@ -48,7 +49,11 @@ export interface Cortex {
   readonly context: Context;
   remember(input: RememberInput): Promise<RememberResult>;
   recall(input: RecallInput): Promise<RecallOutput>;
-  /** Reads one memory; counts as an access in the usage signals. */
+  /**
+   * Reads one memory; counts as an access in the usage signals. Every method that takes a
+   * memory id (get, update, forget, link, unlink, traverse) also takes a prefix of it that
+   * only one memory has; an unknown id throws `MemoryNotFoundError` naming the nearest ids.
+   */
   get(id: string): GetResult;
   list(input?: ListInput): ListOutput;
   update(id: string, input: UpdateInput): Promise<UpdateResult>;
@@ -113,12 +118,12 @@ export function openCortex(options: OpenCortexOptions = {}): Cortex {
     remember: (input) => remember(ctx, input),
     recall: (input) => recall(ctx, input),
     get: (id) => {
-      const got = getMemory(ctx, id);
+      const got = getMemory(ctx, resolveMemoryId(ctx, id));
       recordAccess(ctx, [{ id: got.memory.id, scope: got.scope }]);
       return got;
     },
     list: (input) => listMemories(ctx, input),
-    update: (id, input) => updateMemory(ctx, id, input),
+    update: (id, input) => updateMemory(ctx, resolveMemoryId(ctx, id), input),
     forget: (input) => forget(ctx, input),
     lint: async () => {
       // Registers the graph rules; loaded here so other commands never pay for it.
@@ -126,9 +131,9 @@ export function openCortex(options: OpenCortexOptions = {}): Cortex {
       return lint(ctx);
     },
     status: () => status(ctx),
-    link: (input) => link(ctx, input),
-    unlink: (input) => unlink(ctx, input),
-    traverse: (input) => traverseMemories(ctx, input),
+    link: (input) => link(ctx, { ...input, source: resolveMemoryId(ctx, input.source), target: resolveMemoryId(ctx, input.target) }),
+    unlink: (input) => unlink(ctx, { ...input, source: resolveMemoryId(ctx, input.source), target: resolveMemoryId(ctx, input.target) }),
+    traverse: (input) => traverseMemories(ctx, { ...input, id: resolveMemoryId(ctx, input.id) }),
     graph: (options) => openGraph(ctx, options),
     // Imported on demand, so that recall, remember and the hooks do not load the markdown
     // toolchain (the briefing), the consolidation code or the vector code.

@@ -20,7 +20,6 @@ import { RELATIONS } from '../core/edge.js';
 import { MAX_TRAVERSE_DEPTH } from '../core/graph.js';
 import type { MemoryStatus } from '../core/memory.js';
 import { MEMORY_STATUSES, MEMORY_TYPES, SCOPES } from '../core/memory.js';
-import { UsageError } from '../errors.js';
 import { errorResult, formatRecall, formatTraverse, roundScore, shortPreview, textResult } from './format.js';
 
 export interface CortexMcpOptions {
@@ -331,31 +330,38 @@ export function createMcpServer(options: CortexMcpOptions = {}): McpServer {
       description:
         'Archive a memory that is wrong or no longer true: it leaves recall and the briefing but stays in ' +
         '.cortex/ (memory_recall with status ["archived"] still finds it). hard: true deletes the file instead ' +
-        '(git history keeps it). Use it when the user says something is outdated, or a memory contradicts the ' +
+        '(git history keeps it), with the edge files that link to it. The answer says how to undo it. Use it when ' +
+        'the user says something is outdated, or a memory contradicts the ' +
         'code; to correct a memory, remember the new version with the same topic instead.',
       inputSchema: z.strictObject({
         id,
         hard: z.boolean().optional().describe('Delete the file instead of archiving it (default false).'),
       }),
-      outputSchema: z.object({ action: z.enum(['archived', 'deleted']), id: z.string(), file: z.string() }),
+      outputSchema: z.object({
+        action: z.enum(['archived', 'deleted', 'unchanged']),
+        id: z.string(),
+        file: z.string(),
+        edges: z.array(z.string()),
+        undo: z.array(z.string()),
+      }),
       annotations: { title: 'Forget a memory', ...closed, readOnlyHint: false, destructiveHint: true, idempotentHint: true },
     },
     guarded(async (args) => {
       const cortex = await open();
-      // Only ever an id: the API would treat an unknown id as a search query and might
-      // archive whatever single memory matched it. getMemory, not cortex.get: checking that
-      // the memory exists is not reading it, and must not count as an access.
-      const { getMemory } = await import('../api/memories.js');
-      const got = getMemory(cortex.context, args.id);
-      const out = await cortex.forget({ target: got.memory.id, hard: args.hard === true });
-      if (out.action !== 'archived' && out.action !== 'deleted') {
-        throw new UsageError(`Nothing was forgotten for "${args.id}".`);
-      }
-      const verb = out.action === 'deleted' ? 'Deleted' : 'Archived';
-      return textResult(`${verb}: ${got.memory.id} [${got.memory.type}] ${got.memory.summary}`, {
-        action: out.action,
-        id: got.memory.id,
-        file: got.file,
+      // An id (or a unique prefix of one), never a search: an unknown id is an error.
+      const out = await cortex.forget({ id: args.id, hard: args.hard === true });
+      const m = out.memories[0]!;
+      const verb = out.action === 'deleted' ? 'Deleted' : out.action === 'archived' ? 'Archived' : 'Already archived';
+      const { undoLines } = await import('../api/undo.js');
+      const lines = [`${verb}: ${m.id} [${m.type}] ${m.summary}`];
+      if (out.edges.length > 0) lines.push(`Deleted ${out.edges.length} edge file(s) linking to it: ${out.edges.map((e) => e.file).join(', ')}`);
+      lines.push(...undoLines(out.undo));
+      return textResult(lines.join('\n'), {
+        action: out.action as 'archived' | 'deleted' | 'unchanged',
+        id: m.id,
+        file: m.file,
+        edges: out.edges.map((e) => e.file),
+        undo: undoLines(out.undo),
       });
     }),
   );
