@@ -26,7 +26,8 @@ import {
 import { saveEdgeCacheQuietly } from './graph-view.js';
 import { EdgeCache } from '../search/edge-cache.js';
 import { openTierIndex, tierBase } from './indexes.js';
-import { getMemory } from './memories.js';
+import { getMemory, regenerateProjections } from './memories.js';
+import { keepForUndo, type UndoInfo } from './undo.js';
 import { appendReview, listReview, pairId, removeReview } from './review-queue.js';
 
 export interface DuplicateProposal {
@@ -195,6 +196,10 @@ export interface MergeResult {
   file: string;
   superseded: Array<{ id: string; file: string }>;
   edges: Array<{ source: string; relation: Relation; target: string; file: string }>;
+  /** How to undo the merge: restore the two memories, delete the files it created. */
+  undo: UndoInfo;
+  /** Projection files regenerated. */
+  projections: string[];
 }
 
 function mergedBody(summary: string, primary: Memory, secondary: Memory): string {
@@ -245,8 +250,10 @@ export async function mergeMemories(ctx: Context, input: MergeInput): Promise<Me
     }
   }
   const head = x.scope === 'project' ? await (await import('../git/head.js')).readHead(ctx.root) : undefined;
+  // With --force, files git cannot restore are copied to .memory/trash/ first.
+  const undo = await keepForUndo(ctx, files.map((path) => ({ path, scope: x.scope })), 'merge');
 
-  return withLock(join(paths.cacheDir, 'locks', 'write.lock'), async () => {
+  const result = await withLock(join(paths.cacheDir, 'locks', 'write.lock'), async () => {
     const a = x.memory;
     const b = y.memory;
     const aFirst = a.priority !== b.priority ? a.priority > b.priority : a.updated >= b.updated;
@@ -310,6 +317,9 @@ export async function mergeMemories(ctx: Context, input: MergeInput): Promise<Me
     // Re-reads the three changed memory files and saves the index.
     openTierIndex(ctx, x.scope);
     await removeReview(paths, [pairId('consolidate', a.id, b.id)]);
-    return { memory: merged, file: displayPath(written.path, base), superseded, edges };
+    const file = displayPath(written.path, base);
+    return { memory: merged, file, superseded, edges, undo: { ...undo, created: [file, ...edges.map((e) => e.file)] }, projections: [] as string[] };
   });
+  if (x.scope === 'project') result.projections = await regenerateProjections(ctx);
+  return result;
 }

@@ -141,7 +141,7 @@ export function openCortex(options: OpenCortexOptions = {}): Cortex {
       list: async () => (await import('./consolidate.js')).listConsolidation(ctx),
       accept: async (input) => (await import('./consolidate.js')).acceptSuggested(ctx, input),
       reject: async (input) => (await import('./consolidate.js')).rejectSuggested(ctx, input),
-      merge: async (input) => (await import('./consolidate.js')).mergeMemories(ctx, input),
+      merge: async (input) => (await import('./consolidate.js')).mergeMemories(ctx, { ...input, a: resolveMemoryId(ctx, input.a), b: resolveMemoryId(ctx, input.b) }),
     },
     embed: async (input) => (await import('./embed.js')).embedIndex(ctx, input),
     surface: async (input) => (await import('./surface.js')).surface(ctx, input),

@@ -6,6 +6,7 @@
 import { accessSync, constants, existsSync, readFileSync, realpathSync } from 'node:fs';
 import { delimiter, isAbsolute, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { shellQuote } from '../core/shell.js';
 import { ParseError } from '../errors.js';
 import { writeFileAtomic } from '../store/atomic.js';
 import type { Context } from './context.js';
@@ -35,11 +36,6 @@ export interface McpRegistration extends McpLaunch {
 
 export const DEFAULT_REGISTRATION = { name: 'cortex' };
 
-/** Quotes a word for a POSIX shell when it needs it. */
-function shellWord(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
-}
-
 /**
  * The registration for a launch command: pure.
  *
@@ -51,7 +47,7 @@ export function buildRegistration(launch: McpLaunch, options: { name?: string } 
   const { name } = { ...DEFAULT_REGISTRATION, ...options };
   // A machine-specific path must not be committed for the team: register it locally.
   const scope = launch.portable ? 'project' : 'local';
-  const claudeAdd = ['claude', 'mcp', 'add', '--scope', scope, name, '--', launch.command, ...launch.args].map(shellWord).join(' ');
+  const claudeAdd = ['claude', 'mcp', 'add', '--scope', scope, name, '--', launch.command, ...launch.args].map(shellQuote).join(' ');
   return {
     ...launch,
     name,

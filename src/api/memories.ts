@@ -1,7 +1,7 @@
 /**
  * Use cases on single memories: get (show), list, update (edit), forget.
  */
-import { readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { MemoryNotFoundError, ParseError, UsageError } from '../errors.js';
 import {
@@ -325,8 +325,13 @@ export interface ForgetOutput {
   projections: string[];
 }
 
-/** Edge files of a tier whose source or target is one of `ids`. */
-function edgesTouching(paths: TierPaths, ids: ReadonlySet<string>): EdgeKey[] {
+/**
+ * Edge files of a tier whose source or target is one of `ids`.
+ *
+ * @example
+ * edgesTouching(ctx.paths, new Set(['a-abcdef'])) // [{ source: 'a-abcdef', relation: 'refines', target: 'b-ghijkl' }]
+ */
+export function edgesTouching(paths: TierPaths, ids: ReadonlySet<string>): EdgeKey[] {
   const out: EdgeKey[] = [];
   for (const name of listEdgeNames(paths)) {
     const key = parseEdgeFileName(name);
@@ -422,13 +427,16 @@ export async function forget(ctx: Context, input: ForgetInput): Promise<ForgetOu
 
 /**
  * Regenerates the projections after memories changed, so a commit of the change is
- * already in sync; returns the files rewritten. Never fails the change that was made:
+ * already in sync; returns the files rewritten. Does nothing where no projection exists. Never fails the change that was made:
  * a projection that cannot be written is left for the pre-commit hook to regenerate.
  *
  * @example
  * await regenerateProjections(ctx) // ['.cortex/decisions.md']
  */
 export async function regenerateProjections(ctx: Context): Promise<string[]> {
+  // A repository that keeps no projections (never `cortex init`ed, or removed by choice) gets
+  // none. The names are PROJECTION_FILES'; core/projection.js is not imported (it loads remark).
+  if (!['decisions.md', 'plan.md', 'decisions-archive.md'].some((f) => existsSync(join(ctx.paths.cortexDir, f)))) return [];
   try {
     const { project } = await import('./project.js');
     return (await project(ctx)).files.filter((f) => f.state === 'created' || f.state === 'updated').map((f) => f.file);

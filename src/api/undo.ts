@@ -7,7 +7,7 @@
  */
 import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
-import { shellQuote } from './git-setup.js';
+import { shellQuote } from '../core/shell.js';
 import type { Context } from './context.js';
 import type { Scope } from '../core/memory.js';
 
@@ -20,6 +20,8 @@ export interface UndoInfo {
   trash?: string | undefined;
   /** The command that puts the copies back. */
   trashRestore?: string | undefined;
+  /** Files the command created (undo deletes them), relative like `files`. */
+  created?: string[] | undefined;
 }
 
 /** Trash directories kept per tier; older ones are removed (`.memory/` is a cache). */
@@ -115,10 +117,17 @@ function pruneTrash(root: string): void {
  * @example
  * undoLines({ files: ['.cortex/memories/a.md'], gitRestore: 'git restore …' }) // ['undo: git restore …']
  */
-export function undoLines(undo: UndoInfo | undefined): string[] {
+export function undoLines(undo: UndoInfo | readonly UndoInfo[] | undefined): string[] {
   if (!undo) return [];
+  if (Array.isArray(undo)) return undo.flatMap((u) => undoLines(u));
+  const one = undo as UndoInfo;
+  return linesOf(one);
+}
+
+function linesOf(undo: UndoInfo): string[] {
   const lines: string[] = [];
   if (undo.gitRestore) lines.push(`undo: ${undo.gitRestore}`);
   if (undo.trash) lines.push(`undo: ${undo.trashRestore}   (copies of the uncommitted files are in ${undo.trash}/)`);
+  if (undo.created && undo.created.length > 0) lines.push(`undo: rm ${undo.created.map(shellQuote).join(' ')}`);
   return lines;
 }

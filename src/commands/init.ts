@@ -1,6 +1,6 @@
 import { realpathSync } from 'node:fs';
 import { setupClaude } from '../api/claude-setup.js';
-import { shellQuote } from '../api/git-setup.js';
+import { shellQuote } from '../core/shell.js';
 import { init, type InitStep } from '../api/init.js';
 import { registerDefaultSteps } from '../api/setup.js';
 import { UsageError } from '../errors.js';
