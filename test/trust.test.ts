@@ -198,3 +198,68 @@ describe('a broken memory file is a step, not a dead end', () => {
     ok(repo.cortex(['lint']));
   });
 });
+
+describe('git hooks keep the projections fresh by themselves', () => {
+  it('remember && git commit -am commits the memory with its projection, and leaves nothing behind', async () => {
+    const repo = initialised();
+    commitAll(repo, 'init');
+    const made = json<{ id: string; file: string }>(ok(repo.cortex(['remember', 'Chose SQLite over Postgres because zero-config matters', '--type', 'decision', '--json'])));
+    // Marked intent-to-add: `git commit -a` takes it like a tracked file.
+    expect(repo.git(['status', '--porcelain']).stdout).toContain(` A ${made.file}`);
+    const commit = ok(repo.git(['commit', '-q', '-am', 'Record the storage decision']));
+    expect(commit.stderr).toContain('regenerated .cortex/decisions.md from the staged memories');
+    const files = repo.git(['show', '--name-only', '--format=', 'HEAD']).stdout.trim().split('\n').sort();
+    expect(files).toEqual(['.cortex/decisions.md', made.file]);
+    expect(repo.git(['show', 'HEAD:.cortex/decisions.md']).stdout).toContain(made.id);
+    expect(repo.git(['status', '--porcelain']).stdout).toBe('');
+    ok(repo.cortex(['project', '--check']));
+
+    // `git commit <path>` (a partial commit) leaves the index in step too.
+    const next = json<{ file: string }>(ok(repo.cortex(['remember', 'Use pnpm workspaces', '--type', 'decision', '--no-link', '--json'])));
+    ok(repo.git(['commit', '-q', '-m', 'pnpm', '--', next.file]));
+    expect(repo.git(['status', '--porcelain']).stdout).toBe('');
+  });
+
+  it('refuses only a projection with unstaged hand edits, and a memory file that does not parse, naming the fix', async () => {
+    const repo = initialised();
+    commitAll(repo, 'init');
+    const [id] = await seed(repo, [['Use Redis for sessions', 'decision']]);
+    repo.write('.cortex/decisions.md', `${repo.read('.cortex/decisions.md')}\nMy own note.\n`);
+    ok(repo.git(['add', `.cortex/memories/${id}.md`]));
+    const edited = repo.git(['commit', '-q', '-m', 'edited projection']);
+    expect(edited.code).toBe(1);
+    expect(edited.stderr).toContain('.cortex/decisions.md: is generated from the memories, but has edits that are not staged');
+    expect(edited.stderr).toContain('fix: projections are generated: put what you wrote into a memory (cortex remember), then `cortex project`');
+    expect(repo.read('.cortex/decisions.md')).toContain('My own note.');
+    ok(repo.git(['checkout', '--', '.cortex/decisions.md']));
+    ok(repo.git(['commit', '-q', '-m', 'redis']));
+
+    repo.write(`.cortex/memories/${id}.md`, repo.read(`.cortex/memories/${id}.md`).replace(/^tags: .*$/m, 'tags: [a, b'));
+    const broken = repo.git(['commit', '-q', '-am', 'broken']);
+    expect(broken.code).toBe(1);
+    expect(broken.stderr).toMatch(new RegExp(`\\.cortex/memories/${id}\\.md:\\d+: is not a valid memory: invalid YAML`));
+    expect(broken.stderr).toContain(`fix: cortex edit ${id} && git add .cortex/memories/${id}.md`);
+  });
+
+  it('lifecycle, forget and consolidate --merge leave the projections in sync', async () => {
+    const repo = initialised();
+    const [a, b, c] = await seed(repo, [
+      ['Use WAL mode for SQLite', 'decision'],
+      ['Turn on WAL in SQLite for concurrent hooks', 'decision'],
+      ['Deploys go through staging', 'decision'],
+    ]);
+    commitAll(repo, 'memories');
+    ok(repo.cortex(['consolidate', '--merge', a!, b!]));
+    ok(repo.cortex(['project', '--check']), 'projections after merge');
+    ok(repo.cortex(['forget', c!]));
+    ok(repo.cortex(['project', '--check']), 'projections after forget');
+    commitAll(repo, 'merged and forgotten');
+    // Half a year later the archived memory is pruned.
+    const later = { CORTEX_NOW: new Date(Date.now() + 200 * 86_400_000).toISOString() };
+    const pruned = ok(repo.cortex(['lifecycle'], { env: later }));
+    expect(pruned.stdout).toMatch(new RegExp(`^prune +\\.cortex/memories/${c}\\.md`, 'm'));
+    expect(pruned.stdout).toMatch(/^Regenerated .*\.cortex\/decisions-archive\.md/m);
+    expect(pruned.stdout).toMatch(/^undo: git restore --source=HEAD/m);
+    ok(repo.cortex(['project', '--check']), 'projections after lifecycle');
+  });
+});

@@ -27,6 +27,7 @@ import { saveEdgeCacheQuietly } from './graph-view.js';
 import { EdgeCache } from '../search/edge-cache.js';
 import { openTierIndex, tierBase } from './indexes.js';
 import { getMemory, regenerateProjections } from './memories.js';
+import { markForCommit } from './stage.js';
 import { keepForUndo, type UndoInfo } from './undo.js';
 import { appendReview, listReview, pairId, removeReview } from './review-queue.js';
 
@@ -320,6 +321,9 @@ export async function mergeMemories(ctx: Context, input: MergeInput): Promise<Me
     const file = displayPath(written.path, base);
     return { memory: merged, file, superseded, edges, undo: { ...undo, created: [file, ...edges.map((e) => e.file)] }, projections: [] as string[] };
   });
-  if (x.scope === 'project') result.projections = await regenerateProjections(ctx);
+  if (x.scope === 'project') {
+    result.projections = await regenerateProjections(ctx);
+    markForCommit(ctx, result.undo.created ?? []);
+  }
   return result;
 }

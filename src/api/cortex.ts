@@ -41,6 +41,7 @@ import { recall, type RecallInput, type RecallOutput } from './recall.js';
 import { remember, type RememberInput, type RememberResult } from './remember.js';
 import type { ReviewItem } from './review.js';
 import { recordAccess } from './signals.js';
+import { createdFiles, markForCommit } from './stage.js';
 import { status, type StatusOutput } from './status.js';
 import type { SurfaceInput, SurfaceOutput } from './surface.js';
 
@@ -115,7 +116,11 @@ export function openCortex(options: OpenCortexOptions = {}): Cortex {
   const ctx = openContext(options);
   return {
     context: ctx,
-    remember: (input) => remember(ctx, input),
+    remember: async (input) => {
+      const result = await remember(ctx, input);
+      markForCommit(ctx, createdFiles([result]));
+      return result;
+    },
     recall: (input) => recall(ctx, input),
     get: (id) => {
       const got = getMemory(ctx, resolveMemoryId(ctx, id));
@@ -131,7 +136,11 @@ export function openCortex(options: OpenCortexOptions = {}): Cortex {
       return lint(ctx);
     },
     status: () => status(ctx),
-    link: (input) => link(ctx, { ...input, source: resolveMemoryId(ctx, input.source), target: resolveMemoryId(ctx, input.target) }),
+    link: async (input) => {
+      const result = await link(ctx, { ...input, source: resolveMemoryId(ctx, input.source), target: resolveMemoryId(ctx, input.target) });
+      if (result.action === 'created') markForCommit(ctx, [result.file]);
+      return result;
+    },
     unlink: (input) => unlink(ctx, { ...input, source: resolveMemoryId(ctx, input.source), target: resolveMemoryId(ctx, input.target) }),
     traverse: (input) => traverseMemories(ctx, { ...input, id: resolveMemoryId(ctx, input.id) }),
     graph: (options) => openGraph(ctx, options),

@@ -8,6 +8,7 @@ import { UsageError } from '../errors.js';
 import { candidateToRememberInput, MEMORY_CANDIDATE_KIND, type MemoryCandidateEntry } from './capture.js';
 import type { Context } from './context.js';
 import { rememberMany, type RememberResult } from './remember.js';
+import { createdFiles, markForCommit } from './stage.js';
 import { listReview as listQueue, removeReview as removeFromQueue, type ReviewEntry } from './review-queue.js';
 
 export interface ReviewItem {
@@ -107,6 +108,7 @@ export async function acceptReview(
     }),
   );
   await removeFromQueue(ctx.paths, memories.map((e) => e.id));
+  markForCommit(ctx, createdFiles(results));
   return { accepted: memories.map((e, i) => ({ item: items.get(e) as ReviewItem, result: results[i] as RememberResult })), skipped };
 }
 
