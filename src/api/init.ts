@@ -1,8 +1,10 @@
 /**
  * `init`: make a repository ready for Cortex. Safe to re-run: it changes only what is missing.
  */
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, realpathSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { shellQuote } from '../core/shell.js';
 import { writeFileAtomic } from '../store/atomic.js';
 import { findGitRoot, findProjectRoot, projectPaths } from '../store/paths.js';
 import { contextFor, type Context, type OpenCortexOptions } from './context.js';
@@ -12,6 +14,17 @@ export interface InitStep {
   target: string;
   action: 'created' | 'updated' | 'unchanged';
   detail: string;
+}
+
+export interface InitOptions extends OpenCortexOptions {
+  /** Also set up Claude Code for this repository (hooks, rules, slash commands, `.mcp.json`), as `cortex init --claude`. */
+  claude?: boolean;
+  /**
+   * How git hooks and the merge driver run cortex, as a shell command (recorded as
+   * `cortex.command` in the clone's git config). Default: this Node binary and this
+   * package's CLI by absolute path, so it works without `cortex` on PATH.
+   */
+  cortexCommand?: string;
 }
 
 export interface InitOutput {
@@ -38,14 +51,36 @@ export function ensureLine(path: string, line: string, equivalents: string[] = [
 }
 
 /**
- * Creates `.cortex/memories/`, `.cortex/edges/` and ignores `.memory/` in `.gitignore`,
- * then runs the registered steps. The root is the enclosing project, else the git root,
- * else `dir`.
+ * How git should run this very cortex: the Node binary and this package's CLI, by
+ * absolute path (`cortex` when the CLI cannot be found, e.g. running from source).
  *
  * @example
- * await init({ dir: '/path/to/repo' }); // { root, steps: [...] }
+ * defaultCortexCommand() // "/usr/bin/node /path/to/cortex/dist/cli.js"
  */
-export async function init(options: OpenCortexOptions & Record<string, unknown> = {}): Promise<InitOutput> {
+export function defaultCortexCommand(): string {
+  try {
+    return `${shellQuote(process.execPath)} ${shellQuote(realpathSync(fileURLToPath(new URL('../cli.js', import.meta.url))))}`;
+  } catch {
+    return 'cortex';
+  }
+}
+
+/**
+ * Makes a repository ready for Cortex; what `cortex init` runs, step for step. Creates
+ * `.cortex/memories/` and `.cortex/edges/`, ignores `.memory/` in `.gitignore`, then (in a
+ * git repository) declares the merge driver in `.gitattributes`, configures it in the
+ * clone, installs the git hooks, generates the projections, and with `claude` sets up
+ * Claude Code. Safe to re-run: it changes only what is missing. The root is the enclosing
+ * project, else the git root, else `dir`.
+ *
+ * @example
+ * await init({ dir: '/path/to/repo' }); // { root, steps: [{ target: '.gitattributes', action: 'created', … }, …] }
+ * await init({ dir: '/path/to/repo', claude: true }); // also .claude/settings.json, .mcp.json …
+ */
+export async function init(options: InitOptions & Record<string, unknown> = {}): Promise<InitOutput> {
+  // The git, projection and Claude steps register themselves here; imported on demand
+  // because they import this module (registerInitStep, ensureLine).
+  (await import('./setup.js')).registerDefaultSteps();
   const start = resolve(options.dir ?? process.cwd());
   const root = findProjectRoot(start, options.env ?? process.env) ?? findGitRoot(start) ?? start;
   const paths = projectPaths(root);
@@ -63,6 +98,7 @@ export async function init(options: OpenCortexOptions & Record<string, unknown> 
   const ignore = ensureLine(join(root, '.gitignore'), '.memory/', ['.memory', '/.memory/', '/.memory']);
   steps.push({ target: '.gitignore', action: ignore, detail: ignore === 'unchanged' ? '.memory/ already ignored' : 'ignores .memory/ (local cache)' });
   const ctx = contextFor(root, options);
-  for (const step of extraSteps) steps.push(...(await step(ctx, options)));
+  const stepOptions = { ...options, cortexCommand: options.cortexCommand ?? defaultCortexCommand() };
+  for (const step of extraSteps) steps.push(...(await step(ctx, stepOptions)));
   return { root, steps };
 }
