@@ -58,7 +58,7 @@ const command: CommandDef = {
     priority: { type: 'string', short: 'p', value: '<1-10>', description: 'Priority from 1 to 10 (default 5).' },
     confidence: { type: 'string', value: '<0-1>', description: 'Confidence from 0 to 1 (default 1).' },
     topic: { type: 'string', value: '<topic>', description: 'Topic key, e.g. decision/storage-engine: same topic updates instead of duplicating.' },
-    pin: { type: 'boolean', description: 'Pin the memory: it never decays.' },
+    pin: { type: 'boolean', description: 'Pin the memory: it never decays and is always in the briefing.' },
     scope: { type: 'string', value: '<scope>', description: 'project (default) or global ($CORTEX_HOME, shared by all projects).' },
     summary: { type: 'string', value: '<text>', description: 'Summary line, when the text argument is the body.' },
     edit: { type: 'boolean', short: 'e', description: 'Write the memory in $EDITOR from a template.' },
