@@ -436,6 +436,11 @@ describe('cortex mcp --print-config', () => {
     const plain = repo.cortex(['mcp', '--print-config']);
     expect(plain.code).toBe(0);
     expect(plain.stdout).toContain(doc.claudeAdd);
-    expect(plain.stdout).toContain('"mcpServers"');
+    if (doc.claudeAdd.includes('--scope project')) expect(plain.stdout).toContain('"mcpServers"');
+    else {
+      // A machine-specific path: never suggested for the shared .mcp.json, and the shared form is named.
+      expect(plain.stdout).not.toContain('"mcpServers"');
+      expect(plain.stdout).toContain('claude mcp add --scope project cortex -- cortex mcp');
+    }
   });
 });

@@ -12,7 +12,8 @@ import { contextFor, type Context, type OpenCortexOptions } from './context.js';
 export interface InitStep {
   /** What was checked, e.g. `.gitignore`. */
   target: string;
-  action: 'created' | 'updated' | 'unchanged';
+  /** `skipped`: nothing was written, and `detail` says why and what to do instead. */
+  action: 'created' | 'updated' | 'unchanged' | 'skipped';
   detail: string;
 }
 
@@ -41,7 +42,7 @@ export function registerInitStep(fn: InitStepFn): void {
 }
 
 /** Adds `line` to a line-based file (like .gitignore) unless an equivalent line is there. */
-export function ensureLine(path: string, line: string, equivalents: string[] = []): InitStep['action'] {
+export function ensureLine(path: string, line: string, equivalents: string[] = []): 'created' | 'updated' | 'unchanged' {
   const existing = existsSync(path) ? readFileSync(path, 'utf8') : undefined;
   const lines = (existing ?? '').split(/\r?\n/).map((l) => l.trim());
   if ([line, ...equivalents].some((l) => lines.includes(l))) return 'unchanged';

@@ -7,7 +7,7 @@ import { printJson } from './shared.js';
 function printSteps(io: IO, steps: InitStep[]): void {
   const p = io.paint;
   for (const s of steps) {
-    const mark = s.action === 'unchanged' ? p.dim('ok     ') : s.action === 'created' ? p.green('created') : p.yellow('updated');
+    const mark = s.action === 'unchanged' ? p.dim('ok     ') : s.action === 'created' ? p.green('created') : s.action === 'skipped' ? p.red('skipped') : p.yellow('updated');
     io.out(`${mark}  ${s.target}  ${p.dim(s.detail)}\n`);
   }
 }
