@@ -167,6 +167,9 @@ export async function run(argv: string[], io: IO): Promise<number> {
       return 0;
     }
     const entry = COMMANDS[name];
+    if (!entry && name.startsWith('-') && hoistGlobalOptions([name, 'x', 'y'])[0] !== name) {
+      throw new UsageError(`${name} needs its value and then a command.`, { hint: 'Example: cortex -C ../repo status' });
+    }
     if (!entry && name.startsWith('-')) {
       throw new UsageError(`Unknown option "${name}" before the command.`, {
         hint: 'Before the command only --dir (-C), --json, --quiet (-q) and --help are understood; put the others after it.',

@@ -18,10 +18,10 @@ describe('cortex init', () => {
     const repo = tempRepo({ '.gitignore': 'node_modules/\n' });
     expect(repo.cortex(['init']).code).toBe(0);
     expect(existsSync(join(repo.dir, '.cortex/memories'))).toBe(true);
-    expect(repo.read('.gitignore')).toBe('node_modules/\n.memory/\n');
+    expect(repo.read('.gitignore')).toBe('node_modules/\n.memory/\n.cortex/**/.*.tmp\n');
     const again = json<{ steps: { action: string }[] }>(repo.cortex(['init', '--json']));
     expect(again.steps.every((s) => s.action === 'unchanged')).toBe(true);
-    expect(repo.read('.gitignore')).toBe('node_modules/\n.memory/\n');
+    expect(repo.read('.gitignore')).toBe('node_modules/\n.memory/\n.cortex/**/.*.tmp\n');
   });
 
   it('is needed before other commands, with a hint', () => {

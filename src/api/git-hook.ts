@@ -106,6 +106,7 @@ export function preCommit(ctx: Context): PreCommitOutput {
     const committed = catFileBatch(names.flatMap((n) => (head.has(n) ? [head.get(n)!] : [])), opts);
     const textOf = (map: Map<string, Buffer>, oid: string | undefined) => (oid === undefined ? undefined : map.get(oid)?.toString('utf8'));
     let workTree: Partial<Record<ProjectionFile, string>> | undefined;
+    const EMPTY = emptyProjections();
     const stale: { file: ProjectionFile; name: string; next: string; index: string | undefined }[] = [];
     for (const f of PROJECTION_FILES) {
       const name = `${CORTEX_PREFIX}${f}`;
@@ -113,7 +114,7 @@ export function preCommit(ctx: Context): PreCommitOutput {
       const next = projections[f] ?? '';
       if (index === next) continue;
       const onDisk = readFileIfExists(join(ctx.paths.cortexDir, f))?.toString('utf8');
-      if (onDisk !== undefined && onDisk !== index && onDisk !== next && onDisk !== textOf(committed, head.get(name))) {
+      if (onDisk !== undefined && onDisk !== index && onDisk !== next && onDisk !== textOf(committed, head.get(name)) && onDisk !== EMPTY[f]) {
         workTree ??= renderWorkTreeProjections(ctx);
         if (onDisk !== workTree[f]) {
           out.refusals.push({ file: name, kind: 'projection-edited', reason: 'is generated from the memories, but has edits that are not staged; regenerating it would overwrite them' });
@@ -143,6 +144,14 @@ export function preCommit(ctx: Context): PreCommitOutput {
     out.fixes.push(`projections are generated: put what you wrote into a memory (cortex remember), then \`cortex project\` (it overwrites ${edited.join(', ')}) and commit again`);
   }
   return out;
+}
+
+let emptyMemo: Partial<Record<ProjectionFile, string>> | undefined;
+
+/** The projections of no memories at all: what `cortex init` writes. */
+function emptyProjections(): Partial<Record<ProjectionFile, string>> {
+  emptyMemo ??= renderFromBlobs({ memories: [], readTexts: () => new Map() }).projections;
+  return emptyMemo;
 }
 
 /**
@@ -177,7 +186,9 @@ function syncWorkTree(
       const path = join(ctx.paths.cortexDir, s.file);
       const onDisk = readFileIfExists(path)?.toString('utf8');
       const headText = head.has(s.name) ? committed.get(head.get(s.name)!)?.toString('utf8') : undefined;
-      const generated = onDisk === undefined || onDisk === s.next || onDisk === workTree[s.file] || onDisk === headText;
+      // Generated from some set of memories (the staged, the work tree's, HEAD's, none at
+      // all as `cortex init` writes them): nothing anyone typed is lost by rewriting it.
+      const generated = onDisk === undefined || onDisk === s.next || onDisk === workTree[s.file] || onDisk === headText || onDisk === emptyProjections()[s.file];
       if (generated) writeIfChanged(path, workTree[s.file] ?? s.next);
       else out.kept.push(s.name);
     }

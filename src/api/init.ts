@@ -17,6 +17,9 @@ export interface InitStep {
   detail: string;
 }
 
+/** The `.gitignore` line for temporary files of interrupted writes (store/atomic.ts). */
+export const TEMP_IGNORE = '.cortex/**/.*.tmp';
+
 export interface InitOptions extends OpenCortexOptions {
   /** Also set up Claude Code for this repository (hooks, rules, slash commands, `.mcp.json`), as `cortex init --claude`. */
   claude?: boolean;
@@ -96,8 +99,12 @@ export async function init(options: InitOptions & Record<string, unknown> = {}):
       steps.push({ target, action: 'created', detail: 'directory' });
     }
   }
-  const ignore = ensureLine(join(root, '.gitignore'), '.memory/', ['.memory', '/.memory/', '/.memory']);
-  steps.push({ target: '.gitignore', action: ignore, detail: ignore === 'unchanged' ? '.memory/ already ignored' : 'ignores .memory/ (local cache)' });
+  const ignoreCache = ensureLine(join(root, '.gitignore'), '.memory/', ['.memory', '/.memory/', '/.memory']);
+  // A write killed between writing its temporary file and renaming it leaves the temporary
+  // file behind (`cortex lint` reports it): never something to commit.
+  const ignoreTemp = ensureLine(join(root, '.gitignore'), TEMP_IGNORE);
+  const ignore = ignoreCache === 'created' ? 'created' : ignoreCache === 'updated' || ignoreTemp !== 'unchanged' ? 'updated' : 'unchanged';
+  steps.push({ target: '.gitignore', action: ignore, detail: ignore === 'unchanged' ? '.memory/ already ignored' : 'ignores .memory/ (local cache) and interrupted writes under .cortex/' });
   const ctx = contextFor(root, options);
   const stepOptions = { ...options, cortexCommand: options.cortexCommand ?? defaultCortexCommand() };
   for (const step of extraSteps) steps.push(...(await step(ctx, stepOptions)));

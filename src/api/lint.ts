@@ -1,7 +1,10 @@
 /**
  * `lint`: every problem in `.cortex/`, file by file, with a fix hint for each.
  */
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Diagnostic } from '../core/memory.js';
+import { shellQuote } from '../core/shell.js';
 import { displayPath, listMemoryFiles, readMemoryFile } from '../store/memory-store.js';
 import type { Context } from './context.js';
 
@@ -18,6 +21,36 @@ const extraRules: LintRule[] = [];
 
 export function registerLintRule(rule: LintRule): void {
   if (!extraRules.includes(rule)) extraRules.push(rule);
+}
+
+/** The temporary files atomic writes use (`.<name>.<pid>.<random>.tmp`, see store/atomic.ts). */
+const TEMP_FILE = /^\..+\.\d+\.[a-z0-9]+\.tmp$/;
+
+/**
+ * Temporary files a write left behind when its process was killed between writing and
+ * renaming (kill -9, power loss). Listings skip them; `git add -A` would not.
+ */
+function leftoverTempFiles(ctx: Context): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  for (const dir of [ctx.paths.memoriesDir, ctx.paths.edgesDir, ctx.paths.cortexDir]) {
+    let names: string[] = [];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      continue;
+    }
+    for (const name of names.filter((n) => TEMP_FILE.test(n))) {
+      const file = displayPath(join(dir, name), ctx.root);
+      out.push({
+        file,
+        reason: 'is a temporary file left by an interrupted write; the file it was meant to replace is intact',
+        ruleId: 'leftover-temp-file',
+        severity: 'warning',
+        hint: `Delete it: rm ${shellQuote(file)}`,
+      });
+    }
+  }
+  return out;
 }
 
 function compareDiagnostics(a: Diagnostic, b: Diagnostic): number {
@@ -57,6 +90,7 @@ export async function lint(ctx: Context): Promise<LintOutput> {
       });
     }
   }
+  diagnostics.push(...leftoverTempFiles(ctx));
   for (const rule of extraRules) diagnostics.push(...(await rule(ctx)));
   diagnostics.sort(compareDiagnostics);
   return {

@@ -30,6 +30,7 @@ import { keepForUndo, type UndoInfo } from './undo.js';
 import type { Context } from './context.js';
 import { allDiagnostics, openIndexes, openTierIndex, saveQuietly } from './indexes.js';
 import { recall, searchOptionsOf, toResult, type RecallInput, type RecallResult } from './recall.js';
+import { assertBodyFits } from './remember.js';
 
 export interface GetResult {
   memory: Memory;
@@ -81,7 +82,10 @@ export function getMemory(ctx: Context, id: string): GetResult {
 
 function unreadable(d: Diagnostic | undefined, id?: string, action = 'read'): ParseError {
   const where = d ? `${d.file}${d.line ? `:${d.line}` : ''}: ${d.reason}` : 'The memory file cannot be read';
-  const fix = id === undefined ? (d?.hint ?? 'Run `cortex lint` to see what is wrong.') : `Fix it with \`cortex edit ${id}\` (it opens broken files too), or delete it with \`cortex forget ${id} --hard\`.`;
+  const fix =
+    id === undefined || d?.ruleId === 'not-utf8' || d?.ruleId === 'file-too-large'
+      ? (d?.hint ?? 'Run `cortex lint` to see what is wrong.')
+      : `Fix it with \`cortex edit ${id}\` (it opens broken files too), or delete it with \`cortex forget ${id} --hard\`.`;
   return new ParseError(action === 'read' ? where : `Cannot ${action} it: ${where}`, { hint: fix, data: { id, file: d?.file, line: d?.line } });
 }
 
@@ -173,7 +177,10 @@ export async function updateMemory(ctx: Context, id: string, input: UpdateInput)
       if (s === '') throw new UsageError('The summary must not be empty.');
       next.summary = redactSecrets(s).text;
     }
-    if (input.body !== undefined) next.body = redactSecrets(normalizeBody(input.body)).text;
+    if (input.body !== undefined) {
+      next.body = redactSecrets(normalizeBody(input.body)).text;
+      assertBodyFits(next.body);
+    }
     if (input.type !== undefined) next.type = input.type;
     if (input.priority !== undefined) next.priority = input.priority;
     if (input.confidence !== undefined) next.confidence = input.confidence;

@@ -21,7 +21,7 @@ import { normalizeBody, renderMemory } from '../core/memory-format.js';
 import { redactSecrets } from '../core/redact.js';
 import { contentKeyOf } from '../search/keyword-index.js';
 import { withLock } from '../store/lock.js';
-import { readMemoryById, writeMemory } from '../store/memory-store.js';
+import { MAX_MEMORY_FILE_BYTES, readMemoryById, writeMemory } from '../store/memory-store.js';
 import { autoLinkMemory, type AutoLinkResult } from './autolink.js';
 import type { Context } from './context.js';
 import { currentLinkExtractor, openTierIndex, saveQuietly, type TierIndex } from './indexes.js';
@@ -106,6 +106,25 @@ function validate(input: RememberInput): void {
   if (input.topic !== undefined && input.topic.trim() === '') throw new UsageError('The topic must not be empty.');
 }
 
+/** Room kept for the frontmatter: the body of a memory file may take the rest of its 1 MB. */
+const FRONTMATTER_ROOM = 16 * 1024;
+
+/**
+ * Refuses a body that would make the memory file larger than a memory file may be (every
+ * reader would then skip it): a usage error before anything is written.
+ *
+ * @example
+ * assertBodyFits('short') // ok
+ * assertBodyFits('x'.repeat(2_000_000)) // throws UsageError
+ */
+export function assertBodyFits(body: string): void {
+  const bytes = Buffer.byteLength(body, 'utf8');
+  if (bytes <= MAX_MEMORY_FILE_BYTES - FRONTMATTER_ROOM) return;
+  throw new UsageError(`The text is ${(bytes / 1024 / 1024).toFixed(1)} MB; a memory file may be at most ${MAX_MEMORY_FILE_BYTES / 1024 / 1024} MB.`, {
+    hint: 'Keep the long content in a file of the repository and remember a short note that names it.',
+  });
+}
+
 /** Resolves summary and body from the input, redacted. */
 function contentOf(input: RememberInput): { summary: string; body: string; redacted: string[] } {
   const fromText = input.text !== undefined ? splitText(input.text) : { summary: '', body: '' };
@@ -118,6 +137,7 @@ function contentOf(input: RememberInput): { summary: string; body: string; redac
   }
   const s = redactSecrets(shorten(rawSummary, 300));
   const b = redactSecrets(rawBody);
+  assertBodyFits(b.text);
   return {
     summary: s.text,
     body: b.text,

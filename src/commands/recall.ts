@@ -74,7 +74,7 @@ const command: CommandDef = {
       return 0;
     }
     if (out.results.length === 0) {
-      io.err(`No memories match "${out.query}".\n`);
+      io.err(`No memories match "${out.query.length > 80 ? `${out.query.slice(0, 79)}…` : out.query}".\n`);
       return 0;
     }
     const where = (r: (typeof out.results)[number]) => (r.ref ? io.paint.dim(` (on ${r.ref.branch}${r.ref.merged ? '' : ', not merged'})`) : '');

@@ -39,6 +39,9 @@ const command: CommandDef = {
         hint: 'Run them one after the other: numbers and ids do not change in between.',
       });
     }
+    for (const [flag, ids] of [['accept', accept], ['reject', reject]] as const) {
+      if (ids !== undefined && ids.length === 0) throw new UsageError(`--${flag} needs entry numbers or short ids.`, { hint: `Example: cortex review --${flag} 2` });
+    }
     const cortex = await open(inv, io);
     const ctx = cortex.context;
     const p = io.paint;

@@ -4,10 +4,12 @@
  * A file is never rewritten unless its bytes change.
  */
 import { closeSync, lstatSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync } from 'node:fs';
+import { isUtf8 } from 'node:buffer';
 import { join, relative, sep } from 'node:path';
 import { MemoryNotFoundError, isErrnoCode } from '../errors.js';
 import { formatDate, type Diagnostic, type Memory } from '../core/memory.js';
 import { parseMemory, renderMemory } from '../core/memory-format.js';
+import { findInvalidUtf8 } from '../core/utf8.js';
 import { writeIfChanged } from './atomic.js';
 import { memoryPath, type TierPaths } from './paths.js';
 
@@ -153,7 +155,9 @@ export function readMemoryFile(entry: Pick<MemoryFileEntry, 'path' | 'id'> & Par
       };
     }
     mtime = st.mtime;
-    text = readFileSync(entry.path, 'utf8');
+    const bytes = readFileSync(entry.path);
+    if (!isUtf8(bytes)) return notUtf8(bytes, shownAs);
+    text = bytes.toString('utf8');
   } catch (err) {
     return {
       memory: undefined,
@@ -175,6 +179,28 @@ export function readMemoryFile(entry: Pick<MemoryFileEntry, 'path' | 'id'> & Par
     fallbackDate: formatDate(mtime),
   });
   return { memory, diagnostics, text };
+}
+
+/**
+ * A file that is not UTF-8 (saved as Latin-1, say) is unreadable rather than decoded with
+ * replacement characters: a rewrite of that text would lose the original bytes.
+ */
+function notUtf8(bytes: Buffer, shownAs: string): ReadMemoryResult {
+  const at = findInvalidUtf8(bytes);
+  return {
+    memory: undefined,
+    text: undefined,
+    diagnostics: [
+      {
+        file: shownAs,
+        ...(at ? { line: at.line } : {}),
+        reason: `is not UTF-8 text (byte ${at?.offset ?? '?'} is 0x${(bytes[at?.offset ?? 0] ?? 0).toString(16).padStart(2, '0')})`,
+        ruleId: 'not-utf8',
+        severity: 'error',
+        hint: `Convert it to UTF-8, e.g. \`iconv -f latin1 -t utf-8 ${shownAs} > tmp && mv tmp ${shownAs}\`; nothing rewrites it until then.`,
+      },
+    ],
+  };
 }
 
 /** Reads the memory with `id`, or throws `MemoryNotFoundError`. */
@@ -230,7 +256,8 @@ function readSmall(path: string): string | undefined | null {
       n += got;
       if (n > SMALL_FILE) return undefined;
     }
-    return scratch.toString('utf8', 0, n);
+    // Not UTF-8: the full reader reports it.
+    return isUtf8(scratch.subarray(0, n)) ? scratch.toString('utf8', 0, n) : undefined;
   } catch (err) {
     return isErrnoCode(err, 'EISDIR') ? null : undefined;
   } finally {
