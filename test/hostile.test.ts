@@ -49,6 +49,11 @@ describe('bytes and sizes', () => {
     expect(list.stderr.split('\n').filter((l) => l.includes(file))).toHaveLength(1);
     expect(repo.cortex(['forget', 'latin-aaaaaa']).code).toBe(1);
     expect(readFileSync(join(repo.dir, file))).toEqual(bytes);
+    // …and the pre-commit hook will not commit it.
+    ok(repo.git(['add', '-A']));
+    const commit = repo.git(['commit', '-q', '-m', 'latin']);
+    expect(commit.code).toBe(1);
+    expect(commit.stderr).toContain(`${file}:4: is not UTF-8 text`);
   });
 
   it('refuses text too large for a memory file before writing anything; a huge query is still a query', async () => {
@@ -141,6 +146,8 @@ describe('odd argv', () => {
       [['review', '--accept', ''], 2, /--accept needs entry numbers/],
       [['forget', '--query', ''], 2, /Say which memory to forget/],
       [['diff', ''], 2, /Say which revisions to compare/],
+      // Never handed to git as an option.
+      [['diff', '--', '--output=/tmp/cortex-x..HEAD'], 1, /Unknown revision "--output=\/tmp\/cortex-x": .*option/],
     ];
     for (const [args, code, message] of cases) {
       const r = repo.cortex(args);

@@ -12,10 +12,12 @@
  *
  * The git binary reads the index here: git is the one running the hook.
  */
+import { isUtf8 } from 'node:buffer';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseMemory } from '../core/memory-format.js';
 import { findSecrets } from '../core/redact.js';
+import { findInvalidUtf8 } from '../core/utf8.js';
 import { PROJECTION_FILES, type ProjectionFile } from '../core/projection.js';
 import { EMPTY_BLOB, catFileBatch, lsIndex, lsTree, stageBlob, tryGit, writeBlob } from '../git/cli.js';
 import { readFileIfExists, writeIfChanged } from '../store/atomic.js';
@@ -76,8 +78,17 @@ export function preCommit(ctx: Context): PreCommitOutput {
 
   const blobs = catFileBatch(changed.map((p) => staged.get(p)!), opts);
   const broken: string[] = [];
+  let notText = false;
   for (const path of changed) {
-    const text = blobs.get(staged.get(path)!)?.toString('utf8');
+    const blob = blobs.get(staged.get(path)!);
+    if (blob !== undefined && isMemoryPath(path) && !isUtf8(blob)) {
+      const at = findInvalidUtf8(blob);
+      out.refusals.push({ file: path, line: at?.line, kind: 'broken-memory', reason: 'is not UTF-8 text' });
+      out.fixes.push(`iconv -f latin1 -t utf-8 ${path} > tmp && mv tmp ${path} && git add ${path}`);
+      notText = true;
+      continue;
+    }
+    const text = blob?.toString('utf8');
     if (text === undefined || text.includes('\0')) continue;
     for (const f of findSecrets(text)) {
       out.refusals.push({ file: path, line: f.line, kind: 'secret', reason: `looks like a secret (${f.kind})` });
@@ -97,7 +108,7 @@ export function preCommit(ctx: Context): PreCommitOutput {
   }
 
   const touchesProjections = changed.some((p) => isMemoryPath(p) || PROJECTION_FILES.some((f) => p === `${CORTEX_PREFIX}${f}`)) || deleted;
-  if (touchesProjections && broken.length === 0) {
+  if (touchesProjections && broken.length === 0 && !notText) {
     const memories: MemoryBlob[] = [...staged.keys()].filter(isMemoryPath).map((p) => ({ id: p.slice(MEMORY_DIR.length, -3), oid: staged.get(p)! }));
     const readTexts = (oids: string[]) => new Map([...catFileBatch(oids, opts)].map(([oid, b]) => [oid, b.toString('utf8')]));
     const { projections } = renderFromBlobs({ memories, readTexts, cache: openProjectionCache(ctx.paths.cacheDir) });
