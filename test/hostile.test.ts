@@ -155,5 +155,8 @@ describe('odd argv', () => {
       expect(r.stdout + r.stderr, JSON.stringify(args)).toMatch(message);
       expect(r.stderr, JSON.stringify(args)).not.toContain('This is a bug');
     }
+    // Global options before the command, as with git -C, from another directory.
+    expect(ok(repo.cortex(['-C', repo.dir, 'status'], { cwd: repo.home })).stdout).toContain(`Project: ${repo.dir}`);
+    expect(json<{ schemaVersion: number }>(ok(repo.cortex(['--dir', repo.dir, '--json', 'list'], { cwd: repo.home }))).schemaVersion).toBe(1);
   });
 });
