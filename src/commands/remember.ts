@@ -51,7 +51,10 @@ const command: CommandDef = {
     'The first line of the text is the summary (what the briefing shows); further lines are the body.\n' +
     'Secrets (API keys, tokens, private keys, passwords in URLs) are redacted before anything is written.\n' +
     'The same --topic in the same scope updates that memory instead of adding another, and identical\n' +
-    'content is never stored twice. New memories record the current git branch and commit.',
+    'content is never stored twice. New memories record the current git branch and commit.\n' +
+    'In a git repository the new file is marked intent-to-add, so `git commit -a` commits it, and the\n' +
+    'pre-commit hook adds the regenerated projections to the same commit. A text too large for a\n' +
+    'memory file (1 MB) is refused before anything is written.',
   options: {
     type: { type: 'string', short: 't', value: '<type>', description: `Memory type: ${MEMORY_TYPES.join(', ')} (default context).` },
     tags: { type: 'string', value: '<a,b>', multiple: true, description: 'Tags, comma-separated.' },
