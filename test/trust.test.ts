@@ -142,8 +142,14 @@ describe('forget acts only on what the person named', () => {
     const many = repo.cortex(['show', 'use-redis']);
     expect(many.code).toBe(2);
     expect(many.stderr).toContain('"use-redis" is the start of 2 memory ids');
-    ok(repo.cortex(['edit', a!.slice(0, 16), '--priority', '9']));
+    const edited = ok(repo.cortex(['edit', a!.slice(0, 16), '--priority', '9']));
     expect(repo.read(`.cortex/memories/${a}.md`)).toContain('priority: 9');
+    // Never committed: the way back is the copy taken before the rewrite.
+    expect(edited.stdout).toMatch(/^undo: cp -R \.memory\/trash\/\d{8}-\d{6}Z-edit\/\. \. /m);
+    const trash = () => readdirSync(join(repo.dir, '.memory', 'trash')).length;
+    const copies = trash();
+    ok(repo.cortex(['edit', a!, '--priority', '9']));
+    expect(trash()).toBe(copies);
     const linked = json<{ edge: { source: string; target: string } }>(ok(repo.cortex(['link', a!.slice(0, 16), 'relates_to', b!.slice(0, 22), '--json'])));
     expect(linked.edge).toMatchObject({ source: a, target: b });
   });

@@ -1,10 +1,11 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { UsageError } from '../errors.js';
 import type { MemoryStatus, MemoryType } from '../core/memory.js';
 import { parseMemory } from '../core/memory-format.js';
 import type { UpdateInput } from '../api/memories.js';
 import { checkMemoryFile, memoryFileOf, resolveMemoryId, touchMemory } from '../api/memories.js';
-import { keepForUndo } from '../api/undo.js';
+import { keepForUndo, undoLines } from '../api/undo.js';
 import type { Context } from '../api/context.js';
 import { bool, int, list, num, str, type CommandDef, type IO } from '../term/args.js';
 import { formatDiagnostic, formatDiagnosticInSource } from '../term/output.js';
@@ -57,13 +58,20 @@ const command: CommandDef = {
       ...(bool(inv, 'unpin') ? { pinned: false } : {}),
     };
     if (Object.keys(update).length === 0) return editInteractively(cortex.context, resolveMemoryId(cortex.context, ref), inv.json, io);
-    const result = await cortex.update(ref, update);
+    const target = resolveMemoryId(cortex.context, ref);
+    const where = memoryFileOf(cortex.context, target);
+    // The way back, noted before the file is rewritten (git restore, or a copy in .memory/trash/).
+    const undo = await keepForUndo(cortex.context, [{ path: where.path, scope: where.scope }], 'edit');
+    const result = await cortex.update(target, update);
+    // Nothing was rewritten: the copy is not needed.
+    if (!result.changed && undo.trash) rmSync(resolve(cortex.context.root, undo.trash), { recursive: true, force: true });
     const id = result.memory.id;
     if (inv.json) {
-      printJson(io, { id, file: result.file, changed: result.changed, memory: result.memory });
+      printJson(io, { id, file: result.file, changed: result.changed, memory: result.memory, undo: result.changed ? undo : null });
       return 0;
     }
-    io.out(result.changed ? `Updated ${io.paint.cyan(id)}\n` : `No change to ${io.paint.cyan(id)}\n`);
+    io.out(result.changed ? `Updated ${io.paint.cyan(id)}  ${io.paint.dim(result.file)}\n` : `No change to ${io.paint.cyan(id)}\n`);
+    if (result.changed) for (const l of undoLines(undo)) io.out(`${l}\n`);
     return 0;
   },
 };
@@ -87,8 +95,12 @@ async function editInteractively(ctx: Context, id: string, json: boolean, io: IO
       const changed = readFileSync(path, 'utf8') !== original;
       // Stamp `updated` (and write in canonical form) only when the person changed something.
       if (changed) await touchMemory(ctx, id);
-      if (json) printJson(io, { id, file, changed, valid: true });
-      else io.err(changed ? `Saved ${file}\n` : 'No changes.\n');
+      else if (undo?.trash) rmSync(resolve(ctx.root, undo.trash), { recursive: true, force: true });
+      if (json) printJson(io, { id, file, changed, valid: true, undo: changed ? (undo ?? null) : null });
+      else {
+        io.err(changed ? `Saved ${file}\n` : 'No changes.\n');
+        if (changed) for (const l of undoLines(undo)) io.err(`${l}\n`);
+      }
       return 0;
     }
     const text = readFileSync(path, 'utf8');
