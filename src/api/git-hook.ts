@@ -117,7 +117,7 @@ export function preCommit(ctx: Context): PreCommitOutput {
     const committed = catFileBatch(names.flatMap((n) => (head.has(n) ? [head.get(n)!] : [])), opts);
     const textOf = (map: Map<string, Buffer>, oid: string | undefined) => (oid === undefined ? undefined : map.get(oid)?.toString('utf8'));
     let workTree: Partial<Record<ProjectionFile, string>> | undefined;
-    const EMPTY = emptyProjections();
+    const empty = emptyProjections();
     const stale: { file: ProjectionFile; name: string; next: string; index: string | undefined }[] = [];
     for (const f of PROJECTION_FILES) {
       const name = `${CORTEX_PREFIX}${f}`;
@@ -125,7 +125,7 @@ export function preCommit(ctx: Context): PreCommitOutput {
       const next = projections[f] ?? '';
       if (index === next) continue;
       const onDisk = readFileIfExists(join(ctx.paths.cortexDir, f))?.toString('utf8');
-      if (onDisk !== undefined && onDisk !== index && onDisk !== next && onDisk !== textOf(committed, head.get(name)) && onDisk !== EMPTY[f]) {
+      if (onDisk !== undefined && onDisk !== index && onDisk !== next && onDisk !== textOf(committed, head.get(name)) && onDisk !== empty[f]) {
         workTree ??= renderWorkTreeProjections(ctx);
         if (onDisk !== workTree[f]) {
           out.refusals.push({ file: name, kind: 'projection-edited', reason: 'is generated from the memories, but has edits that are not staged; regenerating it would overwrite them' });
