@@ -323,6 +323,7 @@ export async function mergeMemories(ctx: Context, input: MergeInput): Promise<Me
   });
   if (x.scope === 'project') {
     result.projections = await regenerateProjections(ctx);
+    if (result.projections.length > 0) result.undo.then = 'cortex project';
     markForCommit(ctx, result.undo.created ?? []);
   }
   return result;

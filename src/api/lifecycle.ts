@@ -151,5 +151,6 @@ export async function lifecycle(ctx: Context, input: LifecycleInput = {}): Promi
     });
   }
   const projections = !dryRun && changes.some((c) => c.scope === 'project') ? await regenerateProjections(ctx) : [];
+  if (projections.length > 0) for (const u of undos) u.then = 'cortex project';
   return { changes, applied: !dryRun, now: now.toISOString(), diagnostics, edges, undo: undos, projections };
 }

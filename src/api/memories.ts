@@ -429,6 +429,7 @@ export async function forget(ctx: Context, input: ForgetInput): Promise<ForgetOu
     for (const m of toChange) await updateMemory(ctx, m.id, { status: 'archived' });
   }
   const projections = toChange.some((m) => m.scope === 'project') ? await regenerateProjections(ctx) : [];
+  if (projections.length > 0) undo.then = 'cortex project';
   return { action: input.hard ? 'deleted' : 'archived', memories: toChange, edges, undo, projections };
 }
 

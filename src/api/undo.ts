@@ -22,6 +22,8 @@ export interface UndoInfo {
   trashRestore?: string | undefined;
   /** Files the command created (undo deletes them), relative like `files`. */
   created?: string[] | undefined;
+  /** What to run after restoring: `cortex project`, when the command regenerated the projections. */
+  then?: string | undefined;
 }
 
 /** Trash directories kept per tier; older ones are removed (`.memory/` is a cache). */
@@ -126,8 +128,14 @@ export function undoLines(undo: UndoInfo | readonly UndoInfo[] | undefined): str
 
 function linesOf(undo: UndoInfo): string[] {
   const lines: string[] = [];
-  if (undo.gitRestore) lines.push(`undo: ${undo.gitRestore}`);
-  if (undo.trash) lines.push(`undo: ${undo.trashRestore}   (copies of the uncommitted files are in ${undo.trash}/)`);
-  if (undo.created && undo.created.length > 0) lines.push(`undo: rm ${undo.created.map(shellQuote).join(' ')}`);
+  const then = undo.then ? ` && ${undo.then}` : '';
+  const created = undo.created && undo.created.length > 0 ? `rm ${undo.created.map(shellQuote).join(' ')}` : undefined;
+  // Files created go first, so a regeneration after the restore sees the old set.
+  const restores = [undo.gitRestore, undo.trashRestore].filter((x): x is string => x !== undefined);
+  if (created) lines.push(`undo: ${created}${restores.length === 0 ? then : ''}`);
+  restores.forEach((r, i) => {
+    const note = r === undo.trashRestore ? `   (copies of the uncommitted files are in ${undo.trash}/)` : '';
+    lines.push(`undo: ${r}${i === restores.length - 1 ? then : ''}${note}`);
+  });
   return lines;
 }
