@@ -5,9 +5,10 @@
  */
 import { readFileSync, realpathSync } from 'node:fs';
 import nodeModule from 'node:module';
+import { createInterface, type Interface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { CortexError, ISSUES_URL, InternalError, UsageError } from './errors.js';
-import { closest, commandHelp, parseInvocation, type CommandDef, type IO } from './term/args.js';
+import { closest, commandHelp, hoistGlobalOptions, parseInvocation, type CommandDef, type IO } from './term/args.js';
 import { painter, shouldColor } from './term/color.js';
 
 // Node ≥ 22.1 keeps compiled code of the modules a command loads on disk (os.tmpdir()), so
@@ -28,7 +29,7 @@ export const COMMANDS: Record<string, Entry> = {
   show: { summary: 'Print one memory in full', load: () => import('./commands/show.js') },
   list: { summary: 'List memories, with filters', load: () => import('./commands/list.js') },
   edit: { summary: 'Edit a memory in $EDITOR or with flags', load: () => import('./commands/edit.js') },
-  forget: { summary: 'Archive (or delete) a memory by id or query', load: () => import('./commands/forget.js') },
+  forget: { summary: 'Archive (or delete) memories by id; --query to search', load: () => import('./commands/forget.js') },
   link: { summary: 'Link two memories with a relation (an edge file)', load: () => import('./commands/link.js') },
   unlink: { summary: 'Remove the edge files between two memories', load: () => import('./commands/unlink.js') },
   traverse: { summary: 'Walk the graph from a memory, level by level', load: () => import('./commands/traverse.js') },
@@ -71,7 +72,8 @@ function mainHelp(io: IO): string {
     p.bold('Commands:'),
     ...Object.entries(COMMANDS).map(([name, e]) => `  ${name.padEnd(width)}${e.summary}`),
     '',
-    'Every command accepts --json (one JSON document on stdout), --dir <path>, --quiet and --help.',
+    'Every command accepts --json (one JSON document on stdout), --dir <path> (-C), --quiet and --help,',
+    'before or after the command name (cortex -C ../repo status).',
     'Exit codes: 0 success, 1 failure, 2 usage error, 70 internal error (a bug), 130 interrupted.',
     '',
     'Memories are markdown files in .cortex/memories/; the search index lives in .memory/ (gitignored).',
@@ -92,6 +94,32 @@ function onSigint(): void {
   process.exit(process.argv[2] === 'merge-driver' ? 1 : 130);
 }
 
+/** Piped stdin, read line by line for `IO.ask` and kept open across questions (closed by `run`). */
+let piped: { rl: Interface; lines: AsyncIterator<string> } | undefined;
+
+async function ask(question: string): Promise<string | undefined> {
+  process.stderr.write(question);
+  if (!process.stdin.isTTY) {
+    piped ??= (() => {
+      const rl = createInterface({ input: process.stdin, terminal: false });
+      return { rl, lines: rl[Symbol.asyncIterator]() };
+    })();
+    const next = await piped.lines.next();
+    return next.done ? undefined : next.value;
+  }
+  // A terminal: one reader per question, closed before anything else (an editor) uses it.
+  const rl = createInterface({ input: process.stdin, terminal: false });
+  try {
+    return await new Promise<string | undefined>((resolve) => {
+      rl.once('line', resolve);
+      rl.once('close', () => resolve(undefined));
+    });
+  } finally {
+    rl.close();
+    process.stdin.pause();
+  }
+}
+
 export function processIO(): IO {
   const env = process.env;
   return {
@@ -110,6 +138,7 @@ export function processIO(): IO {
     env,
     cwd: process.cwd(),
     trapInterrupt: () => (interrupt ??= new AbortController()).signal,
+    ask,
   };
 }
 
@@ -120,7 +149,10 @@ export async function run(argv: string[], io: IO): Promise<number> {
   const wantsJson = argv.includes('--json');
   let def: CommandDef | undefined;
   try {
-    const [name, ...rest] = argv;
+    const hoisted = hoistGlobalOptions(argv);
+    // Only global options and no command (`cortex -C repo`): the same as no command at all.
+    const onlyGlobals = hoisted.length > 0 && hoisted[0]!.startsWith('-') && hoistGlobalOptions([...hoisted, 'x'])[0] === 'x';
+    const [name, ...rest] = onlyGlobals && !hoisted.some((a) => a === '--help' || a === '-h') ? [] : hoisted;
     if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
       if (name === 'help' && rest[0] && COMMANDS[rest[0]]) {
         const def = (await COMMANDS[rest[0]]!.load()).default;
@@ -135,6 +167,14 @@ export async function run(argv: string[], io: IO): Promise<number> {
       return 0;
     }
     const entry = COMMANDS[name];
+    if (!entry && name.startsWith('-') && hoistGlobalOptions([name, 'x', 'y'])[0] !== name) {
+      throw new UsageError(`${name} needs its value and then a command.`, { hint: 'Example: cortex -C ../repo status' });
+    }
+    if (!entry && name.startsWith('-')) {
+      throw new UsageError(`Unknown option "${name}" before the command.`, {
+        hint: 'Before the command only --dir (-C), --json, --quiet (-q) and --help are understood; put the others after it.',
+      });
+    }
     if (!entry) {
       const guess = closest(name, Object.keys(COMMANDS));
       throw new UsageError(`Unknown command "${name}".`, {
@@ -157,6 +197,9 @@ export async function run(argv: string[], io: IO): Promise<number> {
   } catch (err) {
     const code = report(err, io, wantsJson);
     return def?.alwaysExitZero ? 0 : code;
+  } finally {
+    piped?.rl.close();
+    piped = undefined;
   }
 }
 

@@ -2,7 +2,7 @@
  * Cortex library entry: the API, its types, the errors, and the pure format functions.
  */
 export { openCortex, type Cortex } from './api/cortex.js';
-export { init, type InitOutput, type InitStep } from './api/init.js';
+export { init, type InitOptions, type InitOutput, type InitStep } from './api/init.js';
 export type { Context, OpenCortexOptions } from './api/context.js';
 export type { RememberInput, RememberResult } from './api/remember.js';
 export type { RecallInput, RecallMode, RecallOutput, RecallResult } from './api/recall.js';

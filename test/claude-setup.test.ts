@@ -53,9 +53,17 @@ describe('cortex init --claude', () => {
     expect(repo.read('.claude/commands/recall.md')).toMatch(/cortex recall/);
     expect(repo.read('.claude/commands/remember.md')).toMatch(/cortex remember/);
 
+    // No `cortex` on PATH in the tests: what could not be done is labelled so, never "ok".
+    expect(r.stdout).toMatch(/^skipped {2}\.mcp\.json {2}not written: `cortex` is not on PATH.*for this machine only: claude mcp add --scope local cortex -- /m);
+    expect(r.stdout).toMatch(/^skipped {2}PATH {2}no `cortex` on PATH: the hooks above run `cortex hook …` and do nothing until it is/m);
+    expect(r.stdout).not.toMatch(/^ok .*(not on PATH|\.mcp\.json)/m);
+
     const before = ['.claude/settings.json', '.claude/rules/cortex-memory.md', '.claude/commands/recall.md'].map((f) => repo.read(f));
     const again = json<{ steps: { target: string; action: string }[] }>(repo.cortex(['init', '--claude', '--json']));
-    expect(again.steps.filter((s) => s.action !== 'unchanged')).toEqual([]);
+    expect(again.steps.filter((s) => s.action !== 'unchanged').map((s) => [s.target, s.action])).toEqual([
+      ['PATH', 'skipped'],
+      ['.mcp.json', 'skipped'],
+    ]);
     expect(['.claude/settings.json', '.claude/rules/cortex-memory.md', '.claude/commands/recall.md'].map((f) => repo.read(f))).toEqual(before);
   });
 

@@ -221,16 +221,20 @@ describe('show, list, edit, forget, status', () => {
     expect(memoryFiles(repo.dir)).toHaveLength(0);
   });
 
-  it('forget with a query that matches several memories lists them and acts only with --yes', () => {
+  it('forget --query lists what a search matches and acts only with --yes; a prefix of several ids is refused', () => {
     const repo = tempRepo();
     repo.cortex(['init']);
     repo.cortex(['remember', 'Redis is the session cache', '--type', 'architecture']);
     repo.cortex(['remember', 'Redis eviction policy is allkeys-lru', '--type', 'gotcha']);
-    const r = repo.cortex(['forget', 'redis']);
+    // Both ids start with "redis": a prefix of several ids is a usage error, never a search.
+    const prefix = repo.cortex(['forget', 'redis']);
+    expect(prefix.code).toBe(2);
+    expect(prefix.stderr).toMatch(/"redis" is the start of 2 memory ids/);
+    const r = repo.cortex(['forget', '--query', 'redis']);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/2 memories match/);
     expect(json<{ total: number }>(repo.cortex(['list', '--json'])).total).toBe(2);
-    expect(repo.cortex(['forget', 'redis', '--yes']).code).toBe(0);
+    expect(repo.cortex(['forget', '--query', 'redis', '--yes']).code).toBe(0);
     expect(json<{ total: number }>(repo.cortex(['list', '--json'])).total).toBe(0);
   });
 

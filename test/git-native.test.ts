@@ -344,19 +344,17 @@ describe('cortex init and the git hooks', () => {
     expect(readFileSync(join(repo.dir, '.git', 'pre-commit-ran'), 'utf8')).toBe('ran\nran\n');
   });
 
-  it('refuses to commit a secret or stale projections under .cortex/, naming the fix', async () => {
+  it('regenerates stale projections into the commit, and refuses a secret under .cortex/, naming the fix', async () => {
     const repo = setup();
-    await mem(repo, 'Chose SQLite over Postgres');
+    const id = await mem(repo, 'Chose SQLite over Postgres');
     ok(repo.git(['add', '-A']));
-    const stale = repo.git(['commit', '-q', '-m', 'no projections']);
-    expect(stale.code).toBe(1);
-    expect(stale.stderr).toContain('.cortex/decisions.md: does not match the staged memories');
-    expect(stale.stderr).toContain('fix: cortex project && git add');
-    await regenerate(repo);
-    commit(repo, 'with projections');
+    const stale = ok(repo.git(['commit', '-q', '-m', 'no projections']));
+    expect(stale.stderr).toContain('cortex: regenerated .cortex/decisions.md from the staged memories');
+    expect(repo.git(['show', 'HEAD:.cortex/decisions.md']).stdout).toContain(id);
+    expect(repo.git(['status', '--porcelain']).stdout).toBe('');
     ok(repo.git(['rm', '-q', '--cached', '.cortex/plan.md']));
-    expect(repo.git(['commit', '-q', '-m', 'projection removed']).stderr).toContain('.cortex/plan.md: is not staged, but the memories are');
-    ok(repo.git(['reset', '-q']));
+    ok(repo.git(['commit', '-q', '-m', 'projection removed']));
+    expect(repo.git(['ls-files', '.cortex/plan.md']).stdout.trim()).toBe('.cortex/plan.md');
 
     repo.write(memoryFile('pasted-key-aaaaaa'), `---\nid: pasted-key-aaaaaa\ntype: context\nsummary: Deploy key\ncreated: 2026-11-21T10:00:00Z\nupdated: 2026-11-21T10:00:00Z\n---\n${AWS_ACCESS} is the key\n`);
     ok(repo.git(['add', '-A']));

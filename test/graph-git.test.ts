@@ -170,7 +170,9 @@ describe('cortex consolidate --merge', () => {
       const merged = repo.cortex(['consolidate', '--merge', a, b], { cwd: wt });
       expect(merged.stderr).not.toContain('Uncommitted');
       expect(merged.code).toBe(0);
-      expect(merged.stderr).toContain(`superseded ${a}`);
+      expect(merged.stdout).toContain(`Superseded: ${a}`);
+      // Both files were committed as they were: git alone undoes the merge.
+      expect(merged.stdout).toMatch(/^undo: git restore --source=HEAD --staged --worktree -- \.cortex\/memories\/.+ \.cortex\/memories\/.+$/m);
     } finally {
       rmSync(wt, { recursive: true, force: true });
     }

@@ -11,6 +11,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { parseMemory } from '../src/core/memory-format.js';
 import { MODEL_DIR, tinyEnv } from './helpers/models.js';
+import { queue } from './helpers/review.js';
 import { CLI, json, REPO_ROOT, tempRepo, type TempRepo } from './helpers/repo.js';
 
 interface Session {
@@ -59,7 +60,7 @@ function initialised(): TempRepo {
 const SQLITE = 'Chose SQLite over Postgres because zero-config matters on every laptop';
 
 describe('cortex mcp: tools/list', () => {
-  it('lists the seven memory tools with schemas, descriptions and annotations', async () => {
+  it('lists the eight memory tools with schemas, descriptions and annotations', async () => {
     const repo = initialised();
     const s = await connect(repo);
     const { tools } = await s.client.listTools();
@@ -70,6 +71,7 @@ describe('cortex mcp: tools/list', () => {
       'memory_link',
       'memory_recall',
       'memory_remember',
+      'memory_review',
       'memory_status',
       'memory_traverse',
     ]);
@@ -82,11 +84,42 @@ describe('cortex mcp: tools/list', () => {
       expect(byName.get(name)!.annotations, name).toMatchObject({ readOnlyHint: true, idempotentHint: true });
     }
     expect(byName.get('memory_forget')!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
+    expect(byName.get('memory_review')!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
     expect(byName.get('memory_remember')!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false });
     expect(byName.get('memory_link')!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false });
     expect(byName.get('memory_recall')!.inputSchema.required).toEqual(['query']);
     expect(byName.get('memory_remember')!.inputSchema.required).toEqual(expect.arrayContaining(['summary', 'type']));
     expect(byName.get('memory_get')!.inputSchema.required).toEqual(['id']);
+    expect(s.errors).toEqual([]);
+  });
+});
+
+describe('cortex mcp: the review queue', () => {
+  it('lists the queued candidates and accepts or rejects them by stable number or short id', async () => {
+    const repo = initialised();
+    await queue(repo, ['Maybe use Redis for the session cache', 'Perhaps drop the Windows build', 'Could move CI to GitHub Actions']);
+    const s = await connect(repo);
+    const listed = await s.call('memory_review');
+    expect(listed.isError, text(listed)).toBeFalsy();
+    const items = (listed.structuredContent as { items: { n: number; short: string; summary: string }[] }).items;
+    expect(items.map((i) => i.n)).toEqual([1, 2, 3]);
+    expect(text(listed)).toContain(`#2 ${items[1]!.short} [decision 0.55] Perhaps drop the Windows build`);
+
+    const accepted = await s.call('memory_review', { action: 'accept', ids: ['1'] });
+    const memory = (accepted.structuredContent as { accepted: { n: number; memory: string }[] }).accepted[0]!;
+    expect(memory.n).toBe(1);
+    expect(parseMemory(repo.read(`.cortex/memories/${memory.memory}.md`)).memory).toMatchObject({ summary: 'Maybe use Redis for the session cache', confidence: 0.9 });
+    // #2 is still #2 after #1 was accepted.
+    const rejected = await s.call('memory_review', { action: 'reject', ids: ['#2', items[2]!.short] });
+    expect((rejected.structuredContent as { rejected: { n: number }[] }).rejected.map((r) => r.n)).toEqual([2, 3]);
+    expect((rejected.structuredContent as { items: unknown[] }).items).toEqual([]);
+    expect(text(rejected)).toContain('No candidate waits for review.');
+
+    const missing = await s.call('memory_review', { action: 'accept', ids: ['2'] });
+    expect(missing.isError).toBe(true);
+    expect(text(missing)).toContain('No review entry "2"');
+    const noIds = await s.call('memory_review', { action: 'reject' });
+    expect(noIds.isError).toBe(true);
     expect(s.errors).toEqual([]);
   });
 });
@@ -376,7 +409,7 @@ describe('cortex mcp: stdout and startup', () => {
     expect(byId.get(2)!.isError).toBeFalsy();
     expect(byId.get(3)!.isError).toBe(true);
     expect(byId.get(4)!.isError).toBe(true);
-    expect(byId.get(5)!.tools).toHaveLength(7);
+    expect(byId.get(5)!.tools).toHaveLength(8);
     expect(stderr).toMatch(/not valid JSON/);
     expect(repo.list('.cortex/memories')).toHaveLength(1);
   });
@@ -403,6 +436,11 @@ describe('cortex mcp --print-config', () => {
     const plain = repo.cortex(['mcp', '--print-config']);
     expect(plain.code).toBe(0);
     expect(plain.stdout).toContain(doc.claudeAdd);
-    expect(plain.stdout).toContain('"mcpServers"');
+    if (doc.claudeAdd.includes('--scope project')) expect(plain.stdout).toContain('"mcpServers"');
+    else {
+      // A machine-specific path: never suggested for the shared .mcp.json, and the shared form is named.
+      expect(plain.stdout).not.toContain('"mcpServers"');
+      expect(plain.stdout).toContain('claude mcp add --scope project cortex -- cortex mcp');
+    }
   });
 });

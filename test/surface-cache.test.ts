@@ -125,6 +125,8 @@ describe('the surface cache', () => {
     expect([...new Set(loaded)].sort()).toEqual([
       'dist/cli.js',
       'dist/commands/surface.js',
+      // Did-you-mean for the argument parser; imports nothing.
+      'dist/core/suggest.js',
       'dist/errors.js',
       'dist/fast/surface-cache.js',
       'dist/term/args.js',

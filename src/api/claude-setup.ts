@@ -116,6 +116,16 @@ export async function setupClaude(options: ClaudeSetupOptions): Promise<InitStep
     steps.push({ target: shown(settingsPath), action: before === undefined ? 'created' : 'updated', detail });
   }
 
+  // The hooks run `cortex` from PATH (the settings file is shared): say so when it is not there.
+  const { onPath } = await import('./mcp-setup.js');
+  if (onPath(env).length === 0) {
+    steps.push({
+      target: 'PATH',
+      action: 'skipped',
+      detail: 'no `cortex` on PATH: the hooks above run `cortex hook …` and do nothing until it is (`npm link` in the cortex clone)',
+    });
+  }
+
   for (const file of CLAUDE_FILES) {
     const path = join(dir, file.target);
     if (existsSync(path)) {

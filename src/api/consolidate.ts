@@ -28,7 +28,9 @@ import {
 import { saveEdgeCacheQuietly } from './graph-view.js';
 import { EdgeCache } from '../search/edge-cache.js';
 import { openTierIndex, tierBase } from './indexes.js';
-import { getMemory } from './memories.js';
+import { getMemory, regenerateProjections } from './memories.js';
+import { markForCommit } from './stage.js';
+import { keepForUndo, type UndoInfo } from './undo.js';
 import { appendReview, listReview, pairId, removeReview } from './review-queue.js';
 
 export interface DuplicateProposal {
@@ -197,6 +199,10 @@ export interface MergeResult {
   file: string;
   superseded: Array<{ id: string; file: string }>;
   edges: Array<{ source: string; relation: Relation; target: string; file: string }>;
+  /** How to undo the merge: restore the two memories, delete the files it created. */
+  undo: UndoInfo;
+  /** Projection files regenerated. */
+  projections: string[];
 }
 
 function mergedBody(summary: string, primary: Memory, secondary: Memory): string {
@@ -251,8 +257,10 @@ export async function mergeMemories(ctx: Context, input: MergeInput): Promise<Me
     }
   }
   const head = x.scope === 'project' ? await (await import('../git/head.js')).readHead(ctx.root) : undefined;
+  // With --force, files git cannot restore are copied to .memory/trash/ first.
+  const undo = await keepForUndo(ctx, files.map((path) => ({ path, scope: x.scope })), 'merge');
 
-  return withLock(join(paths.cacheDir, 'locks', 'write.lock'), async () => {
+  const result = await withLock(join(paths.cacheDir, 'locks', 'write.lock'), async () => {
     // Read again under the lock: what is merged is what the files hold now.
     const a = getMemory(ctx, input.a).memory;
     const b = getMemory(ctx, input.b).memory;
@@ -322,6 +330,13 @@ export async function mergeMemories(ctx: Context, input: MergeInput): Promise<Me
     // Re-reads the three changed memory files and saves the index.
     openTierIndex(ctx, x.scope);
     await removeReview(paths, [pairId('consolidate', a.id, b.id)]);
-    return { memory: written.memory, file: displayPath(written.path, base), superseded, edges };
+    const file = displayPath(written.path, base);
+    return { memory: written.memory, file, superseded, edges, undo: { ...undo, created: [file, ...edges.map((e) => e.file)] }, projections: [] as string[] };
   });
+  if (x.scope === 'project') {
+    result.projections = await regenerateProjections(ctx);
+    if (result.projections.length > 0) result.undo.then = 'cortex project';
+    markForCommit(ctx, result.undo.created ?? []);
+  }
+  return result;
 }

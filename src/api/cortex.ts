@@ -26,6 +26,7 @@ import {
   forget,
   getMemory,
   listMemories,
+  resolveMemoryId,
   updateMemory,
   type ForgetInput,
   type ForgetOutput,
@@ -40,6 +41,7 @@ import { recall, type RecallInput, type RecallOutput } from './recall.js';
 import { remember, type RememberInput, type RememberResult } from './remember.js';
 import type { ReviewItem } from './review.js';
 import { recordAccess } from './signals.js';
+import { createdFiles, markForCommit } from './stage.js';
 import { status, type StatusOutput } from './status.js';
 import type { SurfaceInput, SurfaceOutput } from './surface.js';
 
@@ -48,7 +50,11 @@ export interface Cortex {
   readonly context: Context;
   remember(input: RememberInput): Promise<RememberResult>;
   recall(input: RecallInput): Promise<RecallOutput>;
-  /** Reads one memory; counts as an access in the usage signals. */
+  /**
+   * Reads one memory; counts as an access in the usage signals. Every method that takes a
+   * memory id (get, update, forget, link, unlink, traverse) also takes a prefix of it that
+   * only one memory has; an unknown id throws `MemoryNotFoundError` naming the nearest ids.
+   */
   get(id: string): GetResult;
   list(input?: ListInput): ListOutput;
   update(id: string, input: UpdateInput): Promise<UpdateResult>;
@@ -110,15 +116,19 @@ export function openCortex(options: OpenCortexOptions = {}): Cortex {
   const ctx = openContext(options);
   return {
     context: ctx,
-    remember: (input) => remember(ctx, input),
+    remember: async (input) => {
+      const result = await remember(ctx, input);
+      markForCommit(ctx, createdFiles([result]));
+      return result;
+    },
     recall: (input) => recall(ctx, input),
     get: (id) => {
-      const got = getMemory(ctx, id);
+      const got = getMemory(ctx, resolveMemoryId(ctx, id));
       recordAccess(ctx, [{ id: got.memory.id, scope: got.scope }]);
       return got;
     },
     list: (input) => listMemories(ctx, input),
-    update: (id, input) => updateMemory(ctx, id, input),
+    update: (id, input) => updateMemory(ctx, resolveMemoryId(ctx, id), input),
     forget: (input) => forget(ctx, input),
     lint: async () => {
       // Registers the graph rules; loaded here so other commands never pay for it.
@@ -126,9 +136,13 @@ export function openCortex(options: OpenCortexOptions = {}): Cortex {
       return lint(ctx);
     },
     status: () => status(ctx),
-    link: (input) => link(ctx, input),
-    unlink: (input) => unlink(ctx, input),
-    traverse: (input) => traverseMemories(ctx, input),
+    link: async (input) => {
+      const result = await link(ctx, { ...input, source: resolveMemoryId(ctx, input.source), target: resolveMemoryId(ctx, input.target) });
+      if (result.action === 'created') markForCommit(ctx, [result.file]);
+      return result;
+    },
+    unlink: (input) => unlink(ctx, { ...input, source: resolveMemoryId(ctx, input.source), target: resolveMemoryId(ctx, input.target) }),
+    traverse: (input) => traverseMemories(ctx, { ...input, id: resolveMemoryId(ctx, input.id) }),
     graph: (options) => openGraph(ctx, options),
     // Imported on demand, so that recall, remember and the hooks do not load the markdown
     // toolchain (the briefing), the consolidation code or the vector code.
@@ -136,7 +150,7 @@ export function openCortex(options: OpenCortexOptions = {}): Cortex {
       list: async () => (await import('./consolidate.js')).listConsolidation(ctx),
       accept: async (input) => (await import('./consolidate.js')).acceptSuggested(ctx, input),
       reject: async (input) => (await import('./consolidate.js')).rejectSuggested(ctx, input),
-      merge: async (input) => (await import('./consolidate.js')).mergeMemories(ctx, input),
+      merge: async (input) => (await import('./consolidate.js')).mergeMemories(ctx, { ...input, a: resolveMemoryId(ctx, input.a), b: resolveMemoryId(ctx, input.b) }),
     },
     embed: async (input) => (await import('./embed.js')).embedIndex(ctx, input),
     surface: async (input) => (await import('./surface.js')).surface(ctx, input),

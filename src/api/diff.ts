@@ -1,8 +1,9 @@
 /**
  * `diff`: what a revision range changes in memory, read straight from the commits with
- * isomorphic-git (no checkout, no `git` binary). `a..b` and `a...b` both mean "what b
- * adds since it left a" (from their merge base, like a pull request); a single revision
- * means that revision's changes up to HEAD.
+ * isomorphic-git (no checkout). `a..b` and `a...b` both mean "what b adds since it left a"
+ * (from their merge base, like a pull request); a single revision means that revision's
+ * changes up to HEAD. Each side takes git's revision syntax (`HEAD~1`, `main^`, `@{u}`),
+ * resolved by `git rev-parse` when git is installed (see `resolveCommit`).
  */
 import { parseEdge } from '../core/edge-format.js';
 import { parseEdgeFileName, type Edge } from '../core/edge.js';
@@ -10,6 +11,7 @@ import type { Memory } from '../core/memory.js';
 import { parseMemory } from '../core/memory-format.js';
 import { diffEdge, diffMemory, sortChanges, type DiffFlag, type EdgeChange, type MemoryChange, type MemoryDiff } from '../core/memory-diff.js';
 import { findSecrets } from '../core/redact.js';
+import { splitRevisionRange } from '../core/revision.js';
 import { extractWikilinks } from '../core/wikilinks.js';
 import { GitError, UsageError } from '../errors.js';
 import { blobAt, gitReader, mergeBases, readBlobText, readCortexTree, resolveCommit, type CortexTree, type GitReader } from '../git/repo.js';
@@ -27,12 +29,6 @@ export interface DiffOutput extends MemoryDiff {
   base: string;
   /** Commit the changes lead to. */
   head: string;
-}
-
-function splitRange(range: string): [string, string] {
-  const m = /^(.*?)(\.\.\.?)(.*)$/.exec(range.trim());
-  if (!m) return [range.trim(), 'HEAD'];
-  return [m[1] || 'HEAD', m[3] || 'HEAD'];
 }
 
 async function readSide<T>(
@@ -59,7 +55,7 @@ export async function diffRange(ctx: Context, input: DiffInput): Promise<DiffOut
   if (!root) throw new GitError('cortex diff needs a git repository.', { hint: 'Run it inside the repository whose memory changes you want to see.' });
   if (input.range.trim() === '') throw new UsageError('Say which revisions to compare.', { hint: 'Example: cortex diff main..feature' });
   const r = gitReader(root);
-  const [from, to] = splitRange(input.range);
+  const { from, to } = splitRevisionRange(input.range);
   const fromOid = await resolveCommit(r, from);
   const head = await resolveCommit(r, to);
   const bases = await mergeBases(r, fromOid, head);

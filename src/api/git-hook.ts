@@ -1,28 +1,39 @@
 /**
  * What the git hooks do (`cortex git-hook <event>`, called by the scripts in hooks/git/):
  *
- * - `pre-commit`: refuses a commit whose staged `.cortex/` files hold a secret or
- *   conflict markers, or whose staged projections differ from the staged memories'.
- *   It checks the index (what will be committed), not the work tree.
+ * - `pre-commit`: refuses a commit whose staged `.cortex/` files hold a secret, conflict
+ *   markers or a memory that does not parse; regenerates the projections from the staged
+ *   memories and stages them (refusing only when that would overwrite unstaged hand edits
+ *   of a projection). It reads the index being committed (`GIT_INDEX_FILE`), not the work
+ *   tree, so `git commit -a`, `git commit <paths>` and a plain commit all get it right.
  * - `post-merge`, `post-rewrite`: regenerate the projections (normally already right,
  *   thanks to the merge driver) and refresh the search index.
  * - `post-checkout`: refresh the search index when a branch switch changed the memories.
  *
  * The git binary reads the index here: git is the one running the hook.
  */
+import { isUtf8 } from 'node:buffer';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseMemory } from '../core/memory-format.js';
 import { findSecrets } from '../core/redact.js';
-import { isTempFileName } from '../store/atomic.js';
-import { PROJECTION_FILES } from '../core/projection.js';
-import { catFileBatch, lsIndex, lsTree, tryGit } from '../git/cli.js';
+import { findInvalidUtf8 } from '../core/utf8.js';
+import { PROJECTION_FILES, type ProjectionFile } from '../core/projection.js';
+import { EMPTY_BLOB, catFileBatch, lsIndex, lsTree, stageBlob, tryGit, writeBlob } from '../git/cli.js';
+import { isTempFileName, readFileIfExists, writeIfChanged } from '../store/atomic.js';
 import type { Context } from './context.js';
 import { openIndexes } from './indexes.js';
-import { openProjectionCache, project, renderFromBlobs, type MemoryBlob } from './project.js';
+import { openProjectionCache, project, renderFromBlobs, renderWorkTreeProjections, type MemoryBlob } from './project.js';
 
 export interface Refusal {
   file: string;
   line?: number | undefined;
-  /** `secret`, `conflict-markers`, `stale-projection`, `temp-file`. */
-  kind: 'secret' | 'conflict-markers' | 'stale-projection' | 'temp-file';
+  /**
+   * `secret`, `conflict-markers`, `broken-memory` (a staged memory file that does not
+   * parse), `projection-edited` (a projection with unstaged edits that regenerating it
+   * would overwrite), `temp-file` (the temporary file of an interrupted write).
+   */
+  kind: 'secret' | 'conflict-markers' | 'broken-memory' | 'projection-edited' | 'temp-file';
   reason: string;
 }
 
@@ -32,6 +43,10 @@ export interface PreCommitOutput {
   refusals: Refusal[];
   /** The commands that fix the refusals, in order. */
   fixes: string[];
+  /** Projections regenerated from the staged memories and staged with the commit. */
+  staged: string[];
+  /** Projections whose edits in the work tree were kept (the commit has the regenerated ones). */
+  kept: string[];
 }
 
 const CORTEX_PREFIX = '.cortex/';
@@ -43,53 +58,95 @@ function isMemoryPath(path: string): boolean {
 }
 
 /**
- * The pre-commit checks on the staged `.cortex/` files.
+ * The pre-commit step on the staged `.cortex/` files. Refuses secrets, conflict markers
+ * and memory files that do not parse. Projections that do not match the staged memories
+ * are regenerated from them and staged with the commit (and written to the work tree when
+ * that loses nothing); only a projection with unstaged hand edits is refused.
  *
  * @example
- * const { refusals, fixes } = preCommitCheck(ctx); // refusals.length > 0 → refuse the commit
+ * const { refusals, staged } = preCommit(ctx); // refusals.length > 0 → refuse the commit
  */
-export function preCommitCheck(ctx: Context): PreCommitOutput {
+export function preCommit(ctx: Context): PreCommitOutput {
   const opts = { cwd: ctx.root };
-  const staged = lsIndex(CORTEX_PREFIX, opts);
+  // An intent-to-add entry (`git add -N`) is not part of this commit.
+  const staged = new Map([...lsIndex(CORTEX_PREFIX, opts)].filter(([, oid]) => oid !== EMPTY_BLOB));
   const head = tryGit(['rev-parse', '--verify', '-q', 'HEAD'], opts) ? lsTree('HEAD', CORTEX_PREFIX, opts) : new Map<string, string>();
   const changed = [...staged.keys()].filter((p) => staged.get(p) !== head.get(p));
   const deleted = [...head.keys()].some((p) => !staged.has(p));
-  const out: PreCommitOutput = { checked: changed, refusals: [], fixes: [] };
+  const out: PreCommitOutput = { checked: changed, refusals: [], fixes: [], staged: [], kept: [] };
   if (changed.length === 0 && !deleted) return out;
 
   const blobs = catFileBatch(changed.map((p) => staged.get(p)!), opts);
+  const broken: string[] = [];
+  let notText = false;
   for (const path of changed) {
     if (isTempFileName(path.slice(path.lastIndexOf('/') + 1))) {
       out.refusals.push({ file: path, kind: 'temp-file', reason: 'is the temporary file of an interrupted write' });
       continue;
     }
-    const text = blobs.get(staged.get(path)!)?.toString('utf8');
+    const blob = blobs.get(staged.get(path)!);
+    if (blob !== undefined && isMemoryPath(path) && !isUtf8(blob)) {
+      const at = findInvalidUtf8(blob);
+      out.refusals.push({ file: path, line: at?.line, kind: 'broken-memory', reason: 'is not UTF-8 text' });
+      out.fixes.push(`iconv -f latin1 -t utf-8 ${path} > tmp && mv tmp ${path} && git add ${path}`);
+      notText = true;
+      continue;
+    }
+    const text = blob?.toString('utf8');
     if (text === undefined || text.includes('\0')) continue;
     for (const f of findSecrets(text)) {
       out.refusals.push({ file: path, line: f.line, kind: 'secret', reason: `looks like a secret (${f.kind})` });
     }
     const lines = text.split('\n');
     const at = lines.findIndex((l) => /^<{7}(?: |$)/.test(l));
-    if (at >= 0 && lines.some((l) => /^>{7}(?: |$)/.test(l))) {
-      out.refusals.push({ file: path, line: at + 1, kind: 'conflict-markers', reason: 'has unresolved conflict markers' });
+    const conflicted = at >= 0 && lines.some((l) => /^>{7}(?: |$)/.test(l));
+    if (conflicted) out.refusals.push({ file: path, line: at + 1, kind: 'conflict-markers', reason: 'has unresolved conflict markers' });
+    if (isMemoryPath(path) && !conflicted) {
+      const id = path.slice(MEMORY_DIR.length, -3);
+      const error = parseMemory(text, { file: path, expectedId: id }).diagnostics.find((d) => d.severity === 'error');
+      if (error) {
+        out.refusals.push({ file: path, line: error.line, kind: 'broken-memory', reason: `is not a valid memory: ${error.reason}` });
+        broken.push(id);
+      }
     }
   }
 
   const touchesProjections = changed.some((p) => isMemoryPath(p) || PROJECTION_FILES.some((f) => p === `${CORTEX_PREFIX}${f}`)) || deleted;
-  if (touchesProjections) {
+  if (touchesProjections && broken.length === 0 && !notText) {
     const memories: MemoryBlob[] = [...staged.keys()].filter(isMemoryPath).map((p) => ({ id: p.slice(MEMORY_DIR.length, -3), oid: staged.get(p)! }));
     const readTexts = (oids: string[]) => new Map([...catFileBatch(oids, opts)].map(([oid, b]) => [oid, b.toString('utf8')]));
     const { projections } = renderFromBlobs({ memories, readTexts, cache: openProjectionCache(ctx.paths.cacheDir) });
-    const current = catFileBatch(PROJECTION_FILES.flatMap((f) => (staged.has(`${CORTEX_PREFIX}${f}`) ? [staged.get(`${CORTEX_PREFIX}${f}`)!] : [])), opts);
+    const names = PROJECTION_FILES.map((f) => `${CORTEX_PREFIX}${f}`);
+    const indexed = catFileBatch(names.flatMap((n) => (staged.has(n) ? [staged.get(n)!] : [])), opts);
+    const committed = catFileBatch(names.flatMap((n) => (head.has(n) ? [head.get(n)!] : [])), opts);
+    const textOf = (map: Map<string, Buffer>, oid: string | undefined) => (oid === undefined ? undefined : map.get(oid)?.toString('utf8'));
+    let workTree: Partial<Record<ProjectionFile, string>> | undefined;
+    const empty = emptyProjections();
+    const stale: { file: ProjectionFile; name: string; next: string; index: string | undefined }[] = [];
     for (const f of PROJECTION_FILES) {
-      const oid = staged.get(`${CORTEX_PREFIX}${f}`);
-      const text = oid === undefined ? undefined : current.get(oid)?.toString('utf8');
-      if (text === projections[f]) continue;
-      out.refusals.push({
-        file: `${CORTEX_PREFIX}${f}`,
-        kind: 'stale-projection',
-        reason: text === undefined ? 'is not staged, but the memories are' : 'does not match the staged memories',
-      });
+      const name = `${CORTEX_PREFIX}${f}`;
+      const index = textOf(indexed, staged.get(name));
+      const next = projections[f] ?? '';
+      if (index === next) continue;
+      const onDisk = readFileIfExists(join(ctx.paths.cortexDir, f))?.toString('utf8');
+      if (onDisk !== undefined && onDisk !== index && onDisk !== next && onDisk !== textOf(committed, head.get(name)) && onDisk !== empty[f]) {
+        workTree ??= renderWorkTreeProjections(ctx);
+        if (onDisk !== workTree[f]) {
+          out.refusals.push({ file: name, kind: 'projection-edited', reason: 'is generated from the memories, but has edits that are not staged; regenerating it would overwrite them' });
+          continue;
+        }
+      }
+      stale.push({ file: f, name, next, index });
+    }
+    if (out.refusals.length === 0) {
+      const partial = partialCommitIndex(ctx);
+      for (const s of stale) {
+        const oid = writeBlob(s.next, opts);
+        stageBlob(s.name, oid, opts);
+        if (partial) stageBlob(s.name, oid, { ...opts, env: { ...process.env, GIT_INDEX_FILE: partial } });
+        out.staged.push(s.name);
+      }
+      if (stale.length > 0) syncWorkTree(ctx, stale, head, committed, out);
     }
   }
   if (out.refusals.some((r) => r.kind === 'secret')) {
@@ -97,8 +154,63 @@ export function preCommitCheck(ctx: Context): PreCommitOutput {
   }
   if (out.refusals.some((r) => r.kind === 'conflict-markers')) out.fixes.push('resolve the conflict in the file, then `git add` it');
   for (const r of out.refusals.filter((x) => x.kind === 'temp-file')) out.fixes.push(`git rm --cached -q ${r.file} && rm -f ${r.file}`);
-  if (out.refusals.some((r) => r.kind === 'stale-projection')) out.fixes.push('cortex project && git add .cortex/decisions.md .cortex/plan.md .cortex/decisions-archive.md');
+  for (const id of broken) out.fixes.push(`cortex edit ${id} && git add ${MEMORY_DIR}${id}.md`);
+  const edited = out.refusals.filter((r) => r.kind === 'projection-edited').map((r) => r.file);
+  if (edited.length > 0) {
+    out.fixes.push(`projections are generated: put what you wrote into a memory (cortex remember), then \`cortex project\` (it overwrites ${edited.join(', ')}) and commit again`);
+  }
   return out;
+}
+
+let emptyMemo: Partial<Record<ProjectionFile, string>> | undefined;
+
+/** The projections of no memories at all: what `cortex init` writes. */
+function emptyProjections(): Partial<Record<ProjectionFile, string>> {
+  emptyMemo ??= renderFromBlobs({ memories: [], readTexts: () => new Map() }).projections;
+  return emptyMemo;
+}
+
+/**
+ * `git commit <paths>` commits from a temporary index (`next-index-*.lock`) and then makes
+ * the locked real index (`index.lock`) the index; a projection staged only in the first
+ * would show as reverted in the second. Returns the locked real index in that case.
+ */
+function partialCommitIndex(ctx: Context): string | undefined {
+  const using = process.env.GIT_INDEX_FILE;
+  if (!using || !/(^|[\\/])next-index-[^\\/]*\.lock$/.test(using)) return undefined;
+  const gitDir = tryGit(['rev-parse', '--git-dir'], { cwd: ctx.root });
+  if (!gitDir) return undefined;
+  const lock = resolve(ctx.root, gitDir, 'index.lock');
+  return existsSync(lock) ? lock : undefined;
+}
+
+/**
+ * Brings the work tree's projection files in line after staging regenerated ones: each is
+ * rewritten from the work tree's memories unless it holds edits nobody generated (those
+ * stay, and are reported in `kept`).
+ */
+function syncWorkTree(
+  ctx: Context,
+  stale: { file: ProjectionFile; name: string; index: string | undefined; next: string }[],
+  head: Map<string, string>,
+  committed: Map<string, Buffer>,
+  out: PreCommitOutput,
+): void {
+  try {
+    const workTree = renderWorkTreeProjections(ctx);
+    for (const s of stale) {
+      const path = join(ctx.paths.cortexDir, s.file);
+      const onDisk = readFileIfExists(path)?.toString('utf8');
+      const headText = head.has(s.name) ? committed.get(head.get(s.name)!)?.toString('utf8') : undefined;
+      // Generated from some set of memories (the staged, the work tree's, HEAD's, none at
+      // all as `cortex init` writes them): nothing anyone typed is lost by rewriting it.
+      const generated = onDisk === undefined || onDisk === s.next || onDisk === workTree[s.file] || onDisk === headText || onDisk === emptyProjections()[s.file];
+      if (generated) writeIfChanged(path, workTree[s.file] ?? s.next);
+      else out.kept.push(s.name);
+    }
+  } catch {
+    // The commit has the right projections; the work tree catches up at the next `cortex project`.
+  }
 }
 
 export interface RefreshOutput {

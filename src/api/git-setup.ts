@@ -46,11 +46,6 @@ export interface GitSetupOptions {
   cortexCommand?: string;
 }
 
-/** Single-quotes a word for sh. */
-export function shellQuote(word: string): string {
-  return /^[A-Za-z0-9_\/.:=@%+-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
-}
-
 /** The driver line: git substitutes (and quotes) %O %A %B %P %L. */
 export function driverCommand(cortexCommand: string): string {
   return `${cortexCommand} merge-driver %O %A %B %P %L`;

@@ -16,6 +16,7 @@ import { withLock } from '../store/lock.js';
 import { displayPath } from '../store/memory-store.js';
 import { assertSafeId, type TierPaths } from '../store/paths.js';
 import type { Context } from './context.js';
+import { keepForUndo, type UndoInfo } from './undo.js';
 import { graphTierLocations, loadGraph, refreshEdgeCache, saveEdgeCacheQuietly, type GraphNodeInput } from './graph-view.js';
 import { openTierIndex, tierBase, type TierIndex } from './indexes.js';
 
@@ -239,6 +240,8 @@ export interface UnlinkOutput {
   removed: Array<{ source: string; relation: Relation; target: string; file: string }>;
   /** Set when a `[[link]]` in a body joins the two: it is an edge no file holds. */
   wikilinkFrom?: string | undefined;
+  /** How to get the removed edge files back. */
+  undo?: UndoInfo | undefined;
 }
 
 /**
@@ -260,6 +263,11 @@ export async function unlink(ctx: Context, input: UnlinkInput): Promise<UnlinkOu
     }
   }
   const tier = edgeTier(ctx, a, b);
+  const undo = await keepForUndo(
+    ctx,
+    keys.filter((k) => k.source !== k.target).map((k) => ({ path: join(tier.paths.edgesDir, edgeFileName(k)), scope: tier.scope })),
+    'unlink',
+  );
   const removed = await withEdgeWrite(tier, (cache) => {
     const done: UnlinkOutput['removed'] = [];
     for (const key of keys) {
@@ -270,7 +278,7 @@ export async function unlink(ctx: Context, input: UnlinkInput): Promise<UnlinkOu
     return done;
   });
   const wikilinkFrom = a.doc.links?.includes(b.doc.id) ? a.doc.id : b.doc.links?.includes(a.doc.id) ? b.doc.id : undefined;
-  return { removed, ...(wikilinkFrom ? { wikilinkFrom } : {}) };
+  return { removed, ...(wikilinkFrom ? { wikilinkFrom } : {}), ...(removed.length > 0 ? { undo } : {}) };
 }
 
 export interface TraverseInput {

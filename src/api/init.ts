@@ -1,8 +1,10 @@
 /**
  * `init`: make a repository ready for Cortex. Safe to re-run: it changes only what is missing.
  */
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, realpathSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { shellQuote } from '../core/shell.js';
 import { CortexError } from '../errors.js';
 import { writeFileAtomic } from '../store/atomic.js';
 import { findGitRoot, findProjectRoot, projectPaths } from '../store/paths.js';
@@ -11,8 +13,23 @@ import { contextFor, type Context, type OpenCortexOptions } from './context.js';
 export interface InitStep {
   /** What was checked, e.g. `.gitignore`. */
   target: string;
-  action: 'created' | 'updated' | 'unchanged';
+  /** `skipped`: nothing was written, and `detail` says why and what to do instead. */
+  action: 'created' | 'updated' | 'unchanged' | 'skipped';
   detail: string;
+}
+
+/** The `.gitignore` line for temporary files of interrupted writes (store/atomic.ts). */
+export const TEMP_IGNORE = '.cortex/**/.*.tmp';
+
+export interface InitOptions extends OpenCortexOptions {
+  /** Also set up Claude Code for this repository (hooks, rules, slash commands, `.mcp.json`), as `cortex init --claude`. */
+  claude?: boolean;
+  /**
+   * How git hooks and the merge driver run cortex, as a shell command (recorded as
+   * `cortex.command` in the clone's git config). Default: this Node binary and this
+   * package's CLI by absolute path, so it works without `cortex` on PATH.
+   */
+  cortexCommand?: string;
 }
 
 export interface InitOutput {
@@ -29,7 +46,7 @@ export function registerInitStep(fn: InitStepFn): void {
 }
 
 /** Adds `line` to a line-based file (like .gitignore) unless an equivalent line is there. */
-export function ensureLine(path: string, line: string, equivalents: string[] = []): InitStep['action'] {
+export function ensureLine(path: string, line: string, equivalents: string[] = []): 'created' | 'updated' | 'unchanged' {
   const existing = existsSync(path) ? readFileSync(path, 'utf8') : undefined;
   const lines = (existing ?? '').split(/\r?\n/).map((l) => l.trim());
   if ([line, ...equivalents].some((l) => lines.includes(l))) return 'unchanged';
@@ -37,9 +54,6 @@ export function ensureLine(path: string, line: string, equivalents: string[] = [
   writeFileAtomic(path, `${prefix}${line}\n`);
   return existing === undefined ? 'created' : 'updated';
 }
-
-/** The .gitignore line that keeps interrupted writes' temporary files out of commits. */
-export const TEMP_FILE_IGNORE = '.cortex/**/.*.tmp';
 
 /**
  * The git directory at or above `start` that has no work tree around it — a bare
@@ -54,14 +68,36 @@ function findBareGitDir(start: string): string | undefined {
 }
 
 /**
- * Creates `.cortex/memories/`, `.cortex/edges/` and ignores `.memory/` in `.gitignore`,
- * then runs the registered steps. The root is the enclosing project, else the git root,
- * else `dir`.
+ * How git should run this very cortex: the Node binary and this package's CLI, by
+ * absolute path (`cortex` when the CLI cannot be found, e.g. running from source).
  *
  * @example
- * await init({ dir: '/path/to/repo' }); // { root, steps: [...] }
+ * defaultCortexCommand() // "/usr/bin/node /path/to/cortex/dist/cli.js"
  */
-export async function init(options: OpenCortexOptions & Record<string, unknown> = {}): Promise<InitOutput> {
+export function defaultCortexCommand(): string {
+  try {
+    return `${shellQuote(process.execPath)} ${shellQuote(realpathSync(fileURLToPath(new URL('../cli.js', import.meta.url))))}`;
+  } catch {
+    return 'cortex';
+  }
+}
+
+/**
+ * Makes a repository ready for Cortex; what `cortex init` runs, step for step. Creates
+ * `.cortex/memories/` and `.cortex/edges/`, ignores `.memory/` in `.gitignore`, then (in a
+ * git repository) declares the merge driver in `.gitattributes`, configures it in the
+ * clone, installs the git hooks, generates the projections, and with `claude` sets up
+ * Claude Code. Safe to re-run: it changes only what is missing. The root is the enclosing
+ * project, else the git root, else `dir`.
+ *
+ * @example
+ * await init({ dir: '/path/to/repo' }); // { root, steps: [{ target: '.gitattributes', action: 'created', … }, …] }
+ * await init({ dir: '/path/to/repo', claude: true }); // also .claude/settings.json, .mcp.json …
+ */
+export async function init(options: InitOptions & Record<string, unknown> = {}): Promise<InitOutput> {
+  // The git, projection and Claude steps register themselves here; imported on demand
+  // because they import this module (registerInitStep, ensureLine).
+  (await import('./setup.js')).registerDefaultSteps();
   const start = resolve(options.dir ?? process.cwd());
   const bare = findBareGitDir(start);
   if (bare !== undefined) {
@@ -82,13 +118,14 @@ export async function init(options: OpenCortexOptions & Record<string, unknown> 
       steps.push({ target, action: 'created', detail: 'directory' });
     }
   }
-  const ignore = ensureLine(join(root, '.gitignore'), '.memory/', ['.memory', '/.memory/', '/.memory']);
-  steps.push({ target: '.gitignore', action: ignore, detail: ignore === 'unchanged' ? '.memory/ already ignored' : 'ignores .memory/ (local cache)' });
+  const ignoreCache = ensureLine(join(root, '.gitignore'), '.memory/', ['.memory', '/.memory/', '/.memory']);
   // A write interrupted by a crash leaves `.<name>.<pid>.<random>.tmp` beside the file:
   // ignored, so `git add -A` never commits one (lint names leftovers; writers remove them).
-  const temps = ensureLine(join(root, '.gitignore'), TEMP_FILE_IGNORE);
-  steps.push({ target: '.gitignore', action: temps, detail: temps === 'unchanged' ? 'temporary files already ignored' : 'ignores interrupted writes under .cortex/' });
+  const ignoreTemp = ensureLine(join(root, '.gitignore'), TEMP_IGNORE);
+  const ignore = ignoreCache === 'created' ? 'created' : ignoreCache === 'updated' || ignoreTemp !== 'unchanged' ? 'updated' : 'unchanged';
+  steps.push({ target: '.gitignore', action: ignore, detail: ignore === 'unchanged' ? '.memory/ already ignored' : 'ignores .memory/ (local cache) and interrupted writes under .cortex/' });
   const ctx = contextFor(root, options);
-  for (const step of extraSteps) steps.push(...(await step(ctx, options)));
+  const stepOptions = { ...options, cortexCommand: options.cortexCommand ?? defaultCortexCommand() };
+  for (const step of extraSteps) steps.push(...(await step(ctx, stepOptions)));
   return { root, steps };
 }

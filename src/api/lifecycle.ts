@@ -15,7 +15,12 @@ import { deleteMemory, displayPath } from '../store/memory-store.js';
 import { writeMemory } from '../store/memory-write.js';
 import { memoryPath, type TierPaths } from '../store/paths.js';
 import { updateSignals } from '../store/signals.js';
+import { edgeFileName } from '../core/edge.js';
 import type { Context } from './context.js';
+import { deleteEdgeRecorded } from './graph.js';
+import { refreshEdgeCache, saveEdgeCacheQuietly } from './graph-view.js';
+import { edgesTouching, regenerateProjections } from './memories.js';
+import { keepForUndo, type UndoInfo } from './undo.js';
 import { centralityOf } from './providers.js';
 import { loadSignals } from './signals.js';
 import { loadMemories } from './surface.js';
@@ -45,6 +50,12 @@ export interface LifecycleOutput {
   /** The clock the plan was made at (ISO). */
   now: string;
   diagnostics: Diagnostic[];
+  /** Edge files deleted because a memory they link was pruned. */
+  edges: { file: string }[];
+  /** How to undo what was applied, one record per tier changed (none for a dry run). */
+  undo: UndoInfo[];
+  /** Projection files regenerated after the changes. */
+  projections: string[];
 }
 
 function tierOf(ctx: Context, scope: Scope): { paths: TierPaths; base: string } {
@@ -88,6 +99,8 @@ export async function lifecycle(ctx: Context, input: LifecycleInput = {}): Promi
   const scopes: Scope[] = scope === 'all' ? ['project', 'global'] : [scope];
   const changes: LifecycleChange[] = [];
   const diagnostics: Diagnostic[] = [...ctx.configDiagnostics];
+  const edges: LifecycleOutput['edges'] = [];
+  const undos: UndoInfo[] = [];
   for (const s of scopes) {
     // No global tier yet: nothing to maintain, and no reason to create $CORTEX_HOME.
     if (s === 'global' && (!ctx.includeGlobal || !existsSync(ctx.global.memoriesDir))) continue;
@@ -99,19 +112,34 @@ export async function lifecycle(ctx: Context, input: LifecycleInput = {}): Promi
       continue;
     }
     // Planned inside the lock, so it is made from the files as they are when applied.
-    await withLock(join(paths.cacheDir, 'locks', 'write.lock'), () => {
+    const tier = tierOf(ctx, s);
+    await withLock(join(paths.cacheDir, 'locks', 'write.lock'), async () => {
       // Leftovers of writes a crash interrupted (never while their writer runs).
       for (const dir of [paths.memoriesDir, paths.edgesDir]) removeStaleTempFiles(dir, { now: now.getTime() });
       const planned = plan(ctx, s, now);
       diagnostics.push(...planned.diagnostics);
-      for (const change of planned.changes) {
-        const memory = planned.memories.get(change.id);
-        if (!memory) continue;
+      const applying = planned.changes.filter((c) => planned.memories.has(c.id));
+      if (applying.length === 0) return;
+      const pruned = applying.filter((c) => c.to === 'pruned').map((c) => c.id);
+      // A pruned memory takes the edge files that link it along (lint would call them dangling).
+      const edgeKeys = pruned.length > 0 ? edgesTouching(paths, new Set(pruned)) : [];
+      const undo = await keepForUndo(
+        ctx,
+        [...applying.map((c) => ({ path: memoryPath(paths, c.id), scope: s })), ...edgeKeys.map((k) => ({ path: join(paths.edgesDir, edgeFileName(k)), scope: s }))],
+        'lifecycle',
+      );
+      undos.push(undo);
+      for (const change of applying) {
+        const memory = planned.memories.get(change.id)!;
         if (change.to === 'pruned') deleteMemory(paths, change.id);
         else writeMemory(paths, { ...memory, status: change.to, updated: change.at });
         changes.push(change);
       }
-      const pruned = planned.changes.filter((c) => c.to === 'pruned').map((c) => c.id);
+      if (edgeKeys.length > 0) {
+        const cache = refreshEdgeCache(tier);
+        for (const key of edgeKeys) if (deleteEdgeRecorded(tier, cache, key)) edges.push({ file: displayPath(join(paths.edgesDir, edgeFileName(key)), tier.base) });
+        saveEdgeCacheQuietly(cache, paths);
+      }
       if (pruned.length > 0) {
         try {
           // The signals of deleted memories are dead weight; dropping them is best effort.
@@ -126,5 +154,7 @@ export async function lifecycle(ctx: Context, input: LifecycleInput = {}): Promi
       }
     });
   }
-  return { changes, applied: !dryRun, now: now.toISOString(), diagnostics };
+  const projections = !dryRun && changes.some((c) => c.scope === 'project') ? await regenerateProjections(ctx) : [];
+  if (projections.length > 0) for (const u of undos) u.then = 'cortex project';
+  return { changes, applied: !dryRun, now: now.toISOString(), diagnostics, edges, undo: undos, projections };
 }

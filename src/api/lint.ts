@@ -23,6 +23,8 @@ export function registerLintRule(rule: LintRule): void {
   if (!extraRules.includes(rule)) extraRules.push(rule);
 }
 
+/** The temporary files atomic writes use (`.<name>.<pid>.<random>.tmp`, see store/atomic.ts). */
+
 function compareDiagnostics(a: Diagnostic, b: Diagnostic): number {
   return a.file.localeCompare(b.file) || (a.line ?? 0) - (b.line ?? 0) || a.ruleId.localeCompare(b.ruleId);
 }

@@ -114,8 +114,9 @@ describe('setupMcpJson', () => {
     const cli = join(dir, 'cli.js');
     writeFileSync(cli, '');
     const step = setupMcpJson({ root: dir, env: {}, cliPath: cli });
-    expect(step.action).toBe('unchanged');
-    expect(step.detail).toContain(`claude mcp add --scope local cortex -- node ${cli} mcp`);
+    expect(step.action).toBe('skipped');
+    expect(step.detail).toContain('not written: `cortex` is not on PATH');
+    expect(step.detail).toContain(`for this machine only: claude mcp add --scope local cortex -- node ${cli} mcp`);
     expect(() => readFileSync(join(dir, '.mcp.json'))).toThrow();
   });
 });

@@ -6,6 +6,7 @@
 import { accessSync, constants, existsSync, readFileSync, realpathSync } from 'node:fs';
 import { delimiter, isAbsolute, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { shellQuote } from '../core/shell.js';
 import { ParseError } from '../errors.js';
 import { writeFileAtomic } from '../store/atomic.js';
 import type { Context } from './context.js';
@@ -35,11 +36,6 @@ export interface McpRegistration extends McpLaunch {
 
 export const DEFAULT_REGISTRATION = { name: 'cortex' };
 
-/** Quotes a word for a POSIX shell when it needs it. */
-function shellWord(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
-}
-
 /**
  * The registration for a launch command: pure.
  *
@@ -51,7 +47,7 @@ export function buildRegistration(launch: McpLaunch, options: { name?: string } 
   const { name } = { ...DEFAULT_REGISTRATION, ...options };
   // A machine-specific path must not be committed for the team: register it locally.
   const scope = launch.portable ? 'project' : 'local';
-  const claudeAdd = ['claude', 'mcp', 'add', '--scope', scope, name, '--', launch.command, ...launch.args].map(shellWord).join(' ');
+  const claudeAdd = ['claude', 'mcp', 'add', '--scope', scope, name, '--', launch.command, ...launch.args].map(shellQuote).join(' ');
   return {
     ...launch,
     name,
@@ -70,7 +66,7 @@ function sameFile(a: string, b: string): boolean {
 }
 
 /** The `cortex` executables on PATH, in PATH order. */
-function onPath(env: NodeJS.ProcessEnv): string[] {
+export function onPath(env: NodeJS.ProcessEnv): string[] {
   const names = process.platform === 'win32' ? ['cortex.cmd', 'cortex.exe', 'cortex'] : ['cortex'];
   const found: string[] = [];
   for (const dir of (env.PATH ?? '').split(delimiter)) {
@@ -109,8 +105,9 @@ export function resolveLaunch(options: { env: NodeJS.ProcessEnv; dir?: string; c
  * Adds the server to the project's `.mcp.json` (Claude Code's project-scoped servers,
  * committed for the team; Claude Code asks each person before starting them). Every other
  * server and key is kept, and an existing `cortex` entry is never replaced. When this
- * install has no portable command (no `cortex` on PATH), nothing is written and the
- * step's detail is the `claude mcp add` line to run instead. Throws `ParseError` when
+ * install has no portable command (no `cortex` on PATH), nothing is written: the step is
+ * `skipped`, and its detail says how to fix that, or the `claude mcp add --scope local`
+ * line that registers the server for this machine only. Throws `ParseError` when
  * `.mcp.json` exists but is not a JSON object (it is left untouched).
  *
  * @example
@@ -119,7 +116,15 @@ export function resolveLaunch(options: { env: NodeJS.ProcessEnv; dir?: string; c
 export function setupMcpJson(options: { root: string; env: NodeJS.ProcessEnv; cliPath?: string }): InitStep {
   const reg = buildRegistration(resolveLaunch({ env: options.env, ...(options.cliPath !== undefined ? { cliPath: options.cliPath } : {}) }));
   if (!reg.portable) {
-    return { target: '.mcp.json', action: 'unchanged', detail: `cortex is not on PATH; register the MCP server with: ${reg.claudeAdd}` };
+    // The only command that works here names this machine's paths: not for a shared file.
+    return {
+      target: '.mcp.json',
+      action: 'skipped',
+      detail:
+        `not written: \`cortex\` is not on PATH, and .mcp.json is shared with the team. Put it on PATH ` +
+        `(\`npm link\` in the cortex clone) and run \`cortex init --claude\` again, or register the server ` +
+        `for this machine only: ${reg.claudeAdd}`,
+    };
   }
   const path = join(options.root, '.mcp.json');
   const before = existsSync(path) ? readFileSync(path, 'utf8') : undefined;

@@ -1,7 +1,7 @@
 /**
  * Use cases on single memories: get (show), list, update (edit), forget.
  */
-import { statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { MemoryNotFoundError, ParseError, UsageError } from '../errors.js';
 import {
@@ -19,15 +19,20 @@ import {
 } from '../core/memory.js';
 import { normalizeBody, renderMemory } from '../core/memory-format.js';
 import { redactSecrets } from '../core/redact.js';
+import { edgeFileName, parseEdgeFileName, type EdgeKey } from '../core/edge.js';
 import { redactMemory, redactTags } from '../core/redact-memory.js';
+import { nearestIds } from '../core/suggest.js';
 import type { IndexedDoc } from '../search/keyword-index.js';
 import { withLock } from '../store/lock.js';
-import { deleteMemory, readMemoryById } from '../store/memory-store.js';
+import { listEdgeNames } from '../store/edge-store.js';
+import { deleteMemory, displayPath, readMemoryById } from '../store/memory-store.js';
 import { writeMemory } from '../store/memory-write.js';
-import { assertSafeId, memoryPath } from '../store/paths.js';
+import { assertSafeId, memoryPath, type TierPaths } from '../store/paths.js';
+import { keepForUndo, type UndoInfo } from './undo.js';
 import type { Context } from './context.js';
 import { allDiagnostics, openIndexes, openTierIndex, saveQuietly } from './indexes.js';
 import { recall, searchOptionsOf, toResult, type RecallInput, type RecallResult } from './recall.js';
+import { assertBodyFits } from './remember.js';
 
 export interface GetResult {
   memory: Memory;
@@ -68,7 +73,7 @@ export function getMemory(ctx: Context, id: string): GetResult {
   if (!where) throw new MemoryNotFoundError(id);
   const paths = where.scope === 'project' ? ctx.paths : ctx.global;
   const read = readMemoryById(paths, id, where.base);
-  if (!read.memory) throw unreadable(read.diagnostics.find((d) => d.severity === 'error'));
+  if (!read.memory) throw unreadable(read.diagnostics.find((d) => d.severity === 'error'), id);
   return {
     memory: read.memory,
     file: read.diagnostics[0]?.file ?? (where.scope === 'project' ? `.cortex/memories/${id}.md` : read.path),
@@ -77,10 +82,13 @@ export function getMemory(ctx: Context, id: string): GetResult {
   };
 }
 
-function unreadable(d: Diagnostic | undefined): ParseError {
-  return new ParseError(d ? `${d.file}${d.line ? `:${d.line}` : ''}: ${d.reason}` : 'The memory file cannot be read.', {
-    hint: d?.hint ?? 'Run `cortex lint` to see what is wrong.',
-  });
+function unreadable(d: Diagnostic | undefined, id?: string, action = 'read'): ParseError {
+  const where = d ? `${d.file}${d.line ? `:${d.line}` : ''}: ${d.reason}` : 'The memory file cannot be read';
+  const fix =
+    id === undefined || d?.ruleId === 'not-utf8' || d?.ruleId === 'file-too-large'
+      ? (d?.hint ?? 'Run `cortex lint` to see what is wrong.')
+      : `Fix it with \`cortex edit ${id}\` (it opens broken files too), or delete it with \`cortex forget ${id} --hard\`.`;
+  return new ParseError(action === 'read' ? where : `Cannot ${action} it: ${where}`, { hint: fix, data: { id, file: d?.file, line: d?.line } });
 }
 
 export interface ListInput extends Omit<RecallInput, 'query' | 'limit'> {
@@ -173,7 +181,10 @@ export async function updateMemory(ctx: Context, id: string, input: UpdateInput)
       if (s === '') throw new UsageError('The summary must not be empty.');
       next.summary = redactSecrets(s).text;
     }
-    if (input.body !== undefined) next.body = redactSecrets(normalizeBody(input.body)).text;
+    if (input.body !== undefined) {
+      next.body = redactSecrets(normalizeBody(input.body)).text;
+      assertBodyFits(next.body);
+    }
     if (input.type !== undefined) next.type = input.type;
     if (input.priority !== undefined) next.priority = input.priority;
     if (input.confidence !== undefined) next.confidence = input.confidence;
@@ -226,62 +237,223 @@ export function checkMemoryFile(ctx: Context, id: string): { file: string; diagn
   return { file: read.diagnostics[0]?.file ?? where.path, diagnostics: read.diagnostics, memory: read.memory };
 }
 
-/** The path of a memory's file (for `$EDITOR`). */
-export function memoryFileOf(ctx: Context, id: string): string {
+/**
+ * Where a memory's file is (for `$EDITOR`), whether or not it parses.
+ *
+ * @example
+ * memoryFileOf(ctx, 'chose-sqlite-k3f9qa') // { path: '/repo/.cortex/memories/chose-sqlite-k3f9qa.md', file: '.cortex/memories/…', scope: 'project' }
+ */
+export function memoryFileOf(ctx: Context, id: string): { path: string; file: string; scope: Scope } {
   const where = locate(ctx, id);
   if (!where) throw new MemoryNotFoundError(id);
-  return where.path;
-}
-
-export interface ForgetInput {
-  /** An id, or a query that selects memories. */
-  target: string;
-  /** Delete the file instead of archiving (git history keeps it). */
-  hard?: boolean;
-  /** Act even when a query matches several memories. */
-  yes?: boolean;
-}
-
-export interface ForgetOutput {
-  /** `archived` / `deleted` when acted; `ambiguous` when several matched without `yes`; `none` when nothing matched. */
-  action: 'archived' | 'deleted' | 'ambiguous' | 'none';
-  /** The memories acted on (or the candidates, when ambiguous). */
-  memories: { id: string; type: MemoryType; summary: string; file: string }[];
+  return { path: where.path, file: displayPath(where.path, where.base), scope: where.scope };
 }
 
 /**
- * Archives (or with `hard` deletes) a memory by id, or the memories a query matches.
- * A query matching several memories acts only with `yes`.
+ * The memory a person named: the exact id, else the one id that starts with `ref` (in either
+ * tier, project first). Throws `UsageError` for an unsafe id or a prefix of several ids,
+ * and `MemoryNotFoundError` with the nearest ids ("did you mean …?") for a typo.
  *
  * @example
- * await forget(ctx, { target: 'chose-sqlite-k3f9qa' }); // { action: 'archived', … }
+ * resolveMemoryId(ctx, 'chose-sqlite') // 'chose-sqlite-over-postgres-k3f9qa' (when it is the only one)
+ */
+export function resolveMemoryId(ctx: Context, ref: string): string {
+  const id = ref.trim();
+  if (/\s/.test(id)) {
+    throw new UsageError(`${JSON.stringify(id)} is not a memory id: ids have no spaces.`, {
+      hint: `To find memories by what they say: \`cortex recall ${JSON.stringify(id)}\` (to forget what a search finds: \`cortex forget --query ${JSON.stringify(id)}\`).`,
+    });
+  }
+  if (locate(ctx, id)) return id;
+  const ids = new Set<string>();
+  for (const tier of [ctx.paths, ...(ctx.includeGlobal ? [ctx.global] : [])]) {
+    let names: string[] = [];
+    try {
+      names = readdirSync(tier.memoriesDir);
+    } catch {
+      continue;
+    }
+    for (const name of names) if (name.endsWith('.md') && !name.startsWith('.')) ids.add(name.slice(0, -3));
+  }
+  const matches = [...ids].filter((x) => x.startsWith(id)).sort();
+  if (matches.length === 1) return matches[0]!;
+  if (matches.length > 1) {
+    const shown = matches.slice(0, 5).join(', ');
+    throw new UsageError(`"${id}" is the start of ${matches.length} memory ids: ${shown}${matches.length > 5 ? ', …' : ''}.`, {
+      hint: 'Give more of the id (`cortex list` shows them).',
+      data: { matches },
+    });
+  }
+  const near = nearestIds(id, [...ids]);
+  throw new MemoryNotFoundError(id, {
+    hint: near.length > 0 ? `Did you mean ${near.map((n) => `\`${n}\``).join(' or ')}?` : 'Run `cortex list` or `cortex recall <query>` to find the id.',
+    data: { suggestions: near },
+  });
+}
+
+export interface ForgetInput {
+  /** Memory ids (each exact, or a unique prefix) to forget. */
+  ids?: string[];
+  /** One id (exact, or a unique prefix). */
+  id?: string;
+  /** The old name of `id`: only ever an id now; a search goes in `query`. */
+  target?: string;
+  /**
+   * Forget what a search finds instead of named ids. Without `yes` nothing is changed and
+   * the matches come back (`action: 'confirm'`), even when there is only one.
+   */
+  query?: string;
+  /** Delete the files, and every edge file touching them, instead of archiving. */
+  hard?: boolean;
+  /** Act on what `query` matches. */
+  yes?: boolean;
+}
+
+export interface ForgottenMemory {
+  id: string;
+  type: MemoryType;
+  summary: string;
+  /** The file, relative to the repository root for project memories. */
+  file: string;
+  scope: Scope;
+  /** Status before forgetting (`archived` means there was nothing to do without `hard`). */
+  was: MemoryStatus | 'unreadable';
+}
+
+export interface ForgetOutput {
+  /**
+   * `archived` / `deleted` when acted; `unchanged` when every memory named was already
+   * archived; `confirm` when a query matched and `yes` was not given (nothing changed);
+   * `none` when a query matched nothing.
+   */
+  action: 'archived' | 'deleted' | 'unchanged' | 'confirm' | 'none';
+  /** The memories acted on (or, for `confirm`, the matches). */
+  memories: ForgottenMemory[];
+  /** Edge files deleted with the memories (`hard`). */
+  edges: { file: string; source: string; relation: string; target: string }[];
+  /** How to get everything back (absent when nothing changed). */
+  undo?: UndoInfo | undefined;
+  /** Projection files regenerated so they stay in sync with the memories. */
+  projections: string[];
+}
+
+/**
+ * Edge files of a tier whose source or target is one of `ids`.
+ *
+ * @example
+ * edgesTouching(ctx.paths, new Set(['a-abcdef'])) // [{ source: 'a-abcdef', relation: 'refines', target: 'b-ghijkl' }]
+ */
+export function edgesTouching(paths: TierPaths, ids: ReadonlySet<string>): EdgeKey[] {
+  const out: EdgeKey[] = [];
+  for (const name of listEdgeNames(paths)) {
+    const key = parseEdgeFileName(name);
+    if (key && (ids.has(key.source) || ids.has(key.target))) out.push(key);
+  }
+  return out;
+}
+
+/**
+ * Archives (or with `hard` deletes, with the edge files that touch them) the memories
+ * named by id or unique id prefix. A text `query` is an explicit choice: it returns the
+ * matches and acts only with `yes`. Projections are regenerated; `undo` says how to
+ * restore every file changed.
+ *
+ * @example
+ * await forget(ctx, { id: 'chose-sqlite-k3f9qa' }); // { action: 'archived', memories: [...], undo: { gitRestore: 'git restore …' } }
+ * await forget(ctx, { query: 'old deploy notes' }); // { action: 'confirm', memories: [matches] }: nothing changed yet
  */
 export async function forget(ctx: Context, input: ForgetInput): Promise<ForgetOutput> {
-  const target = input.target.trim();
-  if (target === '') throw new UsageError('Say what to forget: an id or a query.');
-  let ids: { id: string; scope: Scope }[];
-  let candidates: RecallResult[] = [];
-  const isId = /^[a-z0-9][a-z0-9_-]*$/.test(target) && locate(ctx, target) !== undefined;
-  if (isId) {
-    ids = [{ id: target, scope: locate(ctx, target)!.scope }];
+  const named = [...(input.ids ?? []), ...(input.id !== undefined ? [input.id] : []), ...(input.target !== undefined ? [input.target] : [])]
+    .map((x) => x.trim())
+    .filter((x) => x !== '');
+  const query = input.query?.trim() ?? '';
+  if (named.length > 0 && query !== '') throw new UsageError('Give either ids or a query to forget, not both.');
+  if (named.length === 0 && query === '') {
+    throw new UsageError('Say which memory to forget: its id, or --query "text" to search.', { hint: 'Example: cortex forget chose-sqlite-k3f9qa' });
+  }
+  const empty = { edges: [], projections: [] };
+  let targets: { id: string; scope: Scope }[];
+  if (query !== '') {
+    const found = (await recall(ctx, { query, limit: 20, recordAccess: false, enrich: false } satisfies RecallInput)).results;
+    if (found.length === 0) return { action: 'none', memories: [], ...empty };
+    const listed = found.map((c) => ({ id: c.id, type: c.type, summary: c.summary, file: c.file, scope: c.scope, was: c.status }));
+    if (!input.yes) return { action: 'confirm', memories: listed, ...empty };
+    targets = found.map((c) => ({ id: c.id, scope: c.scope }));
   } else {
-    candidates = (await recall(ctx, { query: target, limit: 20, recordAccess: false, enrich: false } satisfies RecallInput)).results;
-    if (candidates.length === 0) return { action: 'none', memories: [] };
-    if (candidates.length > 1 && !input.yes) {
-      return { action: 'ambiguous', memories: candidates.map((c) => ({ id: c.id, type: c.type, summary: c.summary, file: c.file })) };
-    }
-    ids = candidates.map((c) => ({ id: c.id, scope: c.scope }));
+    targets = [...new Set(named.map((ref) => resolveMemoryId(ctx, ref)))].map((id) => ({ id, scope: locate(ctx, id)!.scope }));
   }
-  const done: ForgetOutput['memories'] = [];
-  for (const { id, scope } of ids) {
-    const got = getMemory(ctx, id);
+
+  const memories: ForgottenMemory[] = targets.map(({ id, scope }) => {
+    const where = locate(ctx, id)!;
     const paths = scope === 'project' ? ctx.paths : ctx.global;
-    if (input.hard) {
-      await withLock(join(paths.cacheDir, 'locks', 'write.lock'), () => deleteMemory(paths, id));
-    } else if (got.memory.status !== 'archived') {
-      await updateMemory(ctx, id, { status: 'archived' });
+    const read = readMemoryById(paths, id, where.base);
+    const file = read.diagnostics[0]?.file ?? displayPath(where.path, where.base);
+    if (!read.memory) {
+      if (!input.hard) throw unreadable(read.diagnostics.find((d) => d.severity === 'error'), id, 'archive');
+      return { id, type: 'context', summary: '(unreadable file)', file, scope, was: 'unreadable' };
     }
-    done.push({ id, type: got.memory.type, summary: got.memory.summary, file: got.file });
+    return { id, type: read.memory.type, summary: read.memory.summary, file, scope, was: read.memory.status };
+  });
+  const toChange = input.hard ? memories : memories.filter((m) => m.was !== 'archived');
+  if (toChange.length === 0) return { action: 'unchanged', memories, ...empty };
+
+  // Edges live in the project tier unless both ends are global.
+  const ids = new Set(toChange.map((m) => m.id));
+  const edgeTiers: { scope: Scope; paths: TierPaths; base: string }[] = [{ scope: 'project', paths: ctx.paths, base: ctx.root }];
+  if (toChange.some((m) => m.scope === 'global')) edgeTiers.push({ scope: 'global', paths: ctx.global, base: ctx.global.cortexDir });
+  const edgeKeys = input.hard ? edgeTiers.map((t) => ({ tier: t, keys: edgesTouching(t.paths, ids) })) : [];
+  const undo = await keepForUndo(
+    ctx,
+    [
+      ...toChange.map((m) => ({ path: memoryPath(m.scope === 'project' ? ctx.paths : ctx.global, m.id), scope: m.scope })),
+      ...edgeKeys.flatMap(({ tier, keys }) => keys.map((k) => ({ path: join(tier.paths.edgesDir, edgeFileName(k)), scope: tier.scope }))),
+    ],
+    'forget',
+  );
+
+  const edges: ForgetOutput['edges'] = [];
+  if (input.hard) {
+    for (const scope of ['project', 'global'] as const) {
+      const mine = toChange.filter((m) => m.scope === scope);
+      if (mine.length === 0) continue;
+      const paths = scope === 'project' ? ctx.paths : ctx.global;
+      await withLock(join(paths.cacheDir, 'locks', 'write.lock'), () => {
+        for (const m of mine) deleteMemory(paths, m.id);
+      });
+    }
+    const { withEdgeWrite, deleteEdgeRecorded } = await import('./graph.js');
+    for (const { tier, keys } of edgeKeys) {
+      if (keys.length === 0) continue;
+      await withEdgeWrite(tier, (cache) => {
+        for (const key of keys) {
+          if (deleteEdgeRecorded(tier, cache, key)) edges.push({ ...key, file: displayPath(join(tier.paths.edgesDir, edgeFileName(key)), tier.base) });
+        }
+      });
+    }
+  } else {
+    for (const m of toChange) await updateMemory(ctx, m.id, { status: 'archived' });
   }
-  return { action: input.hard ? 'deleted' : 'archived', memories: done };
+  const projections = toChange.some((m) => m.scope === 'project') ? await regenerateProjections(ctx) : [];
+  if (projections.length > 0) undo.then = 'cortex project';
+  return { action: input.hard ? 'deleted' : 'archived', memories: toChange, edges, undo, projections };
+}
+
+/**
+ * Regenerates the projections after memories changed, so a commit of the change is
+ * already in sync; returns the files rewritten. Does nothing where no projection exists. Never fails the change that was made:
+ * a projection that cannot be written is left for the pre-commit hook to regenerate.
+ *
+ * @example
+ * await regenerateProjections(ctx) // ['.cortex/decisions.md']
+ */
+export async function regenerateProjections(ctx: Context): Promise<string[]> {
+  // A repository that keeps no projections (never `cortex init`ed, or removed by choice) gets
+  // none. The names are PROJECTION_FILES'; core/projection.js is not imported (it loads remark).
+  if (!['decisions.md', 'plan.md', 'decisions-archive.md'].some((f) => existsSync(join(ctx.paths.cortexDir, f)))) return [];
+  try {
+    const { project } = await import('./project.js');
+    return (await project(ctx)).files.filter((f) => f.state === 'created' || f.state === 'updated').map((f) => f.file);
+  } catch {
+    return [];
+  }
 }

@@ -197,6 +197,17 @@ function workTreeBlobs(ctx: Context, cache: ProjectionCache): Omit<RenderFromBlo
 }
 
 /**
+ * The projections the work tree's memories give, without writing them.
+ *
+ * @example
+ * renderWorkTreeProjections(ctx)['decisions.md'] // '# Decisions\n…'
+ */
+export function renderWorkTreeProjections(ctx: Context): Partial<Projections> {
+  const cache = openProjectionCache(ctx.paths.cacheDir);
+  return renderFromBlobs({ ...workTreeBlobs(ctx, cache), cache }).projections;
+}
+
+/**
  * Regenerates the projections (or, with `check`, reports the stale ones).
  *
  * @example

@@ -22,7 +22,7 @@ import { redactDeep, redactParts, redactSecrets } from '../core/redact.js';
 import { redactTags } from '../core/redact-memory.js';
 import { contentKeyOf } from '../search/keyword-index.js';
 import { withLock } from '../store/lock.js';
-import { readMemoryById } from '../store/memory-store.js';
+import { MAX_MEMORY_FILE_BYTES, readMemoryById } from '../store/memory-store.js';
 import { writeMemory } from '../store/memory-write.js';
 import { autoLinkMemory, type AutoLinkResult } from './autolink.js';
 import type { Context } from './context.js';
@@ -110,6 +110,25 @@ function validate(input: RememberInput): void {
   if (input.topic !== undefined && input.topic.trim() === '') throw new UsageError('The topic must not be empty.');
 }
 
+/** Room kept for the frontmatter: the body of a memory file may take the rest of its 1 MB. */
+const FRONTMATTER_ROOM = 16 * 1024;
+
+/**
+ * Refuses a body that would make the memory file larger than a memory file may be (every
+ * reader would then skip it): a usage error before anything is written.
+ *
+ * @example
+ * assertBodyFits('short') // ok
+ * assertBodyFits('x'.repeat(2_000_000)) // throws UsageError
+ */
+export function assertBodyFits(body: string): void {
+  const bytes = Buffer.byteLength(body, 'utf8');
+  if (bytes <= MAX_MEMORY_FILE_BYTES - FRONTMATTER_ROOM) return;
+  throw new UsageError(`The text is ${(bytes / 1024 / 1024).toFixed(1)} MB; a memory file may be at most ${MAX_MEMORY_FILE_BYTES / 1024 / 1024} MB.`, {
+    hint: 'Keep the long content in a file of the repository and remember a short note that names it.',
+  });
+}
+
 /**
  * Resolves summary and body from the input, redacted: free text as a whole before it is
  * split (a key block must not be cut into a summary and a body that no rule recognises),
@@ -132,6 +151,7 @@ function contentOf(input: RememberInput): { summary: string; body: string; redac
   }
   const { parts, findings } = redactParts([rawSummary, rawBody]);
   findings.forEach((f) => kinds.add(f.kind));
+  assertBodyFits(parts[1] ?? '');
   return { summary: shorten((parts[0] ?? '').replace(/\s+/g, ' ').trim(), 300), body: normalizeBody(parts[1] ?? ''), redacted: [...kinds] };
 }
 

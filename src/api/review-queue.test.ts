@@ -20,7 +20,7 @@ describe('review queue', () => {
     expect(await appendReview(paths, [entry('consolidate', 'c1'), entry('candidate', 'k2')])).toBe(1);
     expect(listReview(paths).map((e) => e.id)).toEqual(['c1', 'k1', 'k2']);
     expect(listReview(paths, { kind: 'candidate' }).map((e) => e.id)).toEqual(['k1', 'k2']);
-    expect(listReview(paths)[0]).toEqual(entry('consolidate', 'c1', { a: 'x', b: 'y', score: 0.6 }));
+    expect(listReview(paths)[0]).toEqual(entry('consolidate', 'c1', { a: 'x', b: 'y', score: 0.6, n: 1 }));
     expect(await removeReview(paths, ['k1', 'nope'])).toBe(1);
     expect(await removeReview(paths, (e) => e.kind === 'consolidate')).toBe(1);
     expect(listReview(paths).map((e) => e.id)).toEqual(['k2']);
@@ -32,7 +32,28 @@ describe('review queue', () => {
     writeFileSync(reviewQueuePath(paths), `${JSON.stringify(entry('candidate', 'ok'))}\n[1,2]\n{"kind":"x"}\n{"kind":"candidate","id":"torn","cre`);
     expect(listReview(paths).map((e) => e.id)).toEqual(['ok']);
     await appendReview(paths, [entry('candidate', 'new')]);
-    expect(readFileSync(reviewQueuePath(paths), 'utf8').trim().split('\n').map((l) => JSON.parse(l).id)).toEqual(['ok', 'new']);
+    expect(readFileSync(reviewQueuePath(paths), 'utf8').trim().split('\n').map((l) => JSON.parse(l).id)).toEqual([undefined, 'ok', 'new']);
+  });
+
+  it('numbers entries once, when queued: removing one never renumbers the others, and numbers are not reused', async () => {
+    const paths = cache();
+    await appendReview(paths, [entry('candidate', 'a'), entry('candidate', 'b'), entry('candidate', 'c')]);
+    expect(listReview(paths).map((e) => [e.id, e.n])).toEqual([['a', 1], ['b', 2], ['c', 3]]);
+    await removeReview(paths, ['a']);
+    expect(listReview(paths).map((e) => [e.id, e.n])).toEqual([['b', 2], ['c', 3]]);
+    await removeReview(paths, ['b', 'c']);
+    await appendReview(paths, [entry('candidate', 'd')]);
+    expect(listReview(paths).map((e) => [e.id, e.n])).toEqual([['d', 4]]);
+  });
+
+  it('numbers entries queued before numbers existed, the same way on every read, and keeps those numbers', async () => {
+    const paths = cache();
+    mkdirSync(paths.cacheDir, { recursive: true });
+    writeFileSync(reviewQueuePath(paths), `${JSON.stringify(entry('candidate', 'old1'))}\n${JSON.stringify(entry('candidate', 'old2'))}\n`);
+    expect(listReview(paths).map((e) => e.n)).toEqual([1, 2]);
+    expect(listReview(paths).map((e) => e.n)).toEqual([1, 2]);
+    await appendReview(paths, [entry('candidate', 'new')]);
+    expect(listReview(paths).map((e) => [e.id, e.n])).toEqual([['old1', 1], ['old2', 2], ['new', 3]]);
   });
 
   it('names a pair the same whichever memory comes first', () => {

@@ -22,6 +22,8 @@ export interface ReviewEntry {
   id: string;
   /** ISO-8601 UTC. */
   created: string;
+  /** Stable number, given when queued (entries written before numbers get theirs when first read). */
+  n?: number;
   [field: string]: unknown;
 }
 
@@ -44,12 +46,22 @@ function isEntry(value: unknown): value is ReviewEntry {
   return typeof v === 'object' && v !== null && typeof v.kind === 'string' && typeof v.id === 'string' && typeof v.created === 'string';
 }
 
-function readAll(paths: Pick<TierPaths, 'cacheDir'>): ReviewEntry[] {
+interface Queue {
+  entries: (ReviewEntry & { n: number })[];
+  /** The number the next queued entry gets. */
+  next: number;
+}
+
+function isNumber(n: unknown): n is number {
+  return typeof n === 'number' && Number.isSafeInteger(n) && n > 0;
+}
+
+function readAll(paths: Pick<TierPaths, 'cacheDir'>): Queue {
   let text: string;
   try {
     text = readFileSync(reviewQueuePath(paths), 'utf8');
   } catch (err) {
-    if (isErrnoCode(err, 'ENOENT') || isErrnoCode(err, 'ENOTDIR')) return [];
+    if (isErrnoCode(err, 'ENOENT') || isErrnoCode(err, 'ENOTDIR')) return { entries: [], next: 1 };
     if (isErrnoCode(err, 'EISDIR')) {
       throw new CortexError('NOT_A_FILE', `${reviewQueuePath(paths)} is a directory, not the review queue.`, {
         hint: `Remove it (\`rm -r ${reviewQueuePath(paths)}\`): the queue is local state and starts empty again.`,
@@ -60,6 +72,7 @@ function readAll(paths: Pick<TierPaths, 'cacheDir'>): ReviewEntry[] {
   }
   const entries: ReviewEntry[] = [];
   const seen = new Set<string>();
+  let next = 1;
   for (const line of text.split('\n')) {
     if (line.trim() === '') continue;
     try {
@@ -67,18 +80,34 @@ function readAll(paths: Pick<TierPaths, 'cacheDir'>): ReviewEntry[] {
       if (isEntry(value) && !seen.has(value.id)) {
         seen.add(value.id);
         entries.push(value);
+      } else if (typeof value === 'object' && value !== null && isNumber((value as { nextNumber?: unknown }).nextNumber)) {
+        next = Math.max(next, (value as { nextNumber: number }).nextNumber);
       }
     } catch {
       // A torn line from a crash: skipped, and dropped at the next write.
     }
   }
-  return entries;
+  const used = new Set<number>();
+  for (const e of entries) if (isNumber(e.n) && !used.has(e.n)) used.add(e.n);
+  for (const n of used) next = Math.max(next, n + 1);
+  // Entries queued before numbers existed (or with a clashing one) get the next free ones, in order.
+  const taken = new Set<number>();
+  const numbered = entries.map((e) => {
+    if (isNumber(e.n) && !taken.has(e.n)) {
+      taken.add(e.n);
+      return e as ReviewEntry & { n: number };
+    }
+    const n = next++;
+    taken.add(n);
+    return { ...e, n };
+  });
+  return { entries: numbered, next };
 }
 
 /** Every string of every entry passes the redaction gate: candidates quote the session. */
-function writeAll(paths: Pick<TierPaths, 'cacheDir'>, entries: ReviewEntry[]): void {
-  const { value } = redactDeep(entries);
-  writeFileAtomic(reviewQueuePath(paths), value.map((e) => `${JSON.stringify(e)}\n`).join(''));
+function writeAll(paths: Pick<TierPaths, 'cacheDir'>, queue: Queue): void {
+  const { value } = redactDeep(queue.entries);
+  writeFileAtomic(reviewQueuePath(paths), [`${JSON.stringify({ nextNumber: queue.next })}\n`, ...value.map((e) => `${JSON.stringify(e)}\n`)].join(''));
 }
 
 /**
@@ -87,8 +116,8 @@ function writeAll(paths: Pick<TierPaths, 'cacheDir'>, entries: ReviewEntry[]): v
  * @example
  * listReview(ctx.paths, { kind: 'consolidate' }).map((e) => e.id)
  */
-export function listReview(paths: Pick<TierPaths, 'cacheDir'>, options: { kind?: ReviewKind } = {}): ReviewEntry[] {
-  const all = readAll(paths);
+export function listReview(paths: Pick<TierPaths, 'cacheDir'>, options: { kind?: ReviewKind } = {}): (ReviewEntry & { n: number })[] {
+  const all = readAll(paths).entries;
   return options.kind === undefined ? all : all.filter((e) => e.kind === options.kind);
 }
 
@@ -101,16 +130,16 @@ export function listReview(paths: Pick<TierPaths, 'cacheDir'>, options: { kind?:
 export async function appendReview(paths: Pick<TierPaths, 'cacheDir'>, entries: ReviewEntry[]): Promise<number> {
   if (entries.length === 0) return 0;
   return withLock(lockPath(paths), () => {
-    const all = readAll(paths);
-    const ids = new Set(all.map((e) => e.id));
+    const queue = readAll(paths);
+    const ids = new Set(queue.entries.map((e) => e.id));
     let added = 0;
     for (const entry of entries) {
       if (!isEntry(entry) || ids.has(entry.id)) continue;
       ids.add(entry.id);
-      all.push(entry);
+      queue.entries.push({ ...entry, n: queue.next++ });
       added++;
     }
-    if (added > 0) writeAll(paths, all);
+    if (added > 0) writeAll(paths, queue);
     return added;
   });
 }
@@ -124,10 +153,10 @@ export async function appendReview(paths: Pick<TierPaths, 'cacheDir'>, entries: 
 export async function removeReview(paths: Pick<TierPaths, 'cacheDir'>, which: string[] | ((entry: ReviewEntry) => boolean)): Promise<number> {
   const drop = Array.isArray(which) ? ((ids: Set<string>) => (e: ReviewEntry) => ids.has(e.id))(new Set(which)) : which;
   return withLock(lockPath(paths), () => {
-    const all = readAll(paths);
-    const kept = all.filter((e) => !drop(e));
-    if (kept.length !== all.length) writeAll(paths, kept);
-    return all.length - kept.length;
+    const queue = readAll(paths);
+    const kept = queue.entries.filter((e) => !drop(e));
+    if (kept.length !== queue.entries.length) writeAll(paths, { entries: kept, next: queue.next });
+    return queue.entries.length - kept.length;
   });
 }
 

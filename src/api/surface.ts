@@ -33,6 +33,7 @@ import { readAllMemories } from '../store/memory-store.js';
 import { readTemplate } from '../templates.js';
 import { loadConfig, type Context } from './context.js';
 import { centralityOf, stalenessOf } from './providers.js';
+import { listReview } from './review-queue.js';
 import { loadSignals } from './signals.js';
 
 export interface SurfaceInput {
@@ -154,6 +155,8 @@ interface Inputs {
   centrality: Record<string, number>;
   staleness: Record<string, string[]>;
   template: string;
+  /** Lines of fact after the sections: the review queue. */
+  notes: string[];
 }
 
 function gather(ctx: Context, explainAll: boolean): Inputs {
@@ -168,7 +171,27 @@ function gather(ctx: Context, explainAll: boolean): Inputs {
     centrality: centralityOf(ctx, loaded.memories),
     staleness: stalenessOf(ctx, loaded.memories),
     template: readTemplate('surface.md'),
+    notes: reviewNote(ctx),
   };
+}
+
+/**
+ * The briefing's line about the review queue: how many captured candidates wait and the
+ * command that lists them (none when the queue is empty or unreadable).
+ *
+ * @example
+ * reviewNote(ctx) // ['2 captured memory candidates wait for review: `cortex review` lists them.']
+ */
+export function reviewNote(ctx: Context): string[] {
+  let n = 0;
+  try {
+    // 'candidate' is capture's MEMORY_CANDIDATE_KIND (not imported: capture.ts loads the extractor).
+    n = listReview(ctx.paths, { kind: 'candidate' }).length;
+  } catch {
+    return [];
+  }
+  if (n === 0) return [];
+  return [`${n} captured memory ${n === 1 ? 'candidate waits' : 'candidates wait'} for review: \`cortex review\` lists them.`];
 }
 
 /**
@@ -215,6 +238,7 @@ function build(ctx: Context, inputs: Inputs, variant: SurfaceVariant, budget: nu
     lowConfidenceBelow: s.lowConfidenceBelow,
     detailChars: s.detailChars,
     planShare: s.planShare,
+    notes: inputs.notes,
   });
   const rendered = renderSurface(selection);
   // The briefing is cached in .memory/, written to target files and injected: it passes

@@ -1,3 +1,4 @@
+import { undoLines } from '../api/undo.js';
 import { UsageError } from '../errors.js';
 import { bool, str, type CommandDef } from '../term/args.js';
 import { open, printJson } from './shared.js';
@@ -60,14 +61,13 @@ const command: CommandDef = {
       const summary = str(inv, 'summary');
       const out = await cortex.consolidate.merge({ a, b, ...(bool(inv, 'force') ? { force: true } : {}), ...(summary !== undefined ? { summary } : {}) });
       if (inv.json) {
-        printJson(io, { id: out.memory.id, file: out.file, superseded: out.superseded, edges: out.edges, memory: out.memory });
+        printJson(io, { id: out.memory.id, file: out.file, superseded: out.superseded, edges: out.edges, memory: out.memory, projections: out.projections, undo: out.undo });
         return 0;
       }
-      io.out(`Merged: ${p.cyan(out.memory.id)}  ${p.dim(`[${out.memory.type}]`)}  ${out.memory.summary}\n`);
-      io.err(`${p.dim(out.file)}\n`);
-      for (const s of out.superseded) io.err(`${p.dim(`superseded ${s.id}`)}\n`);
-      const undo = `git checkout -- ${out.superseded.map((s) => s.file).join(' ')} && rm ${[out.file, ...out.edges.map((e) => e.file)].join(' ')}`;
-      io.err(`${p.dim(`Review with \`git diff\`; undo with \`${undo}\`.`)}\n`);
+      io.out(`Merged: ${p.cyan(out.memory.id)}  ${p.dim(`[${out.memory.type}]`)}  ${out.memory.summary}\n  ${p.dim(out.file)}\n`);
+      for (const s of out.superseded) io.out(`Superseded: ${p.cyan(s.id)}  ${p.dim(s.file)}\n`);
+      if (out.projections.length > 0) io.out(`Regenerated ${out.projections.join(', ')}\n`);
+      for (const l of undoLines(out.undo)) io.out(`${l}\n`);
       return 0;
     }
     const input = { a, b, ...(relation !== undefined ? { relation } : {}) };

@@ -14,13 +14,15 @@ const command: CommandDef = {
     'contradictions (`contradicts` edges) and references to files or memories that do not exist.\n' +
     '`main..feature` and `main...feature` both compare feature with where it left main (its merge\n' +
     'base), as a pull request does; a single revision is compared with HEAD the same way.\n' +
+    "Revisions take git's syntax: HEAD~1, main^, @{u}, tags, short commit ids (resolved by\n" +
+    '`git rev-parse` when git is installed).\n' +
     'Prints markdown, ready to post as a pull-request comment; --json for tools.\n' +
     'Reads the commits directly: nothing is checked out.',
   options: {
     'fail-on-flags': { type: 'boolean', description: 'Exit 1 when a secret, contradiction or stale reference is flagged (for CI).' },
   },
   exitCodes: ['1 with --fail-on-flags when something is flagged'],
-  examples: ['cortex diff main..feature', 'cortex diff origin/main...HEAD --json', 'cortex diff main... > memory-changes.md'],
+  examples: ['cortex diff main..feature', 'cortex diff HEAD~1..HEAD', 'cortex diff origin/main...HEAD --json', 'cortex diff main... > memory-changes.md'],
   async run(inv, io) {
     const range = inv.positionals[0];
     if (!range) throw new UsageError('Say which revisions to compare.', { hint: 'Example: cortex diff main..feature' });

@@ -1,5 +1,5 @@
 import { openContext } from '../api/context.js';
-import { preCommitCheck, refreshAfterGit } from '../api/git-hook.js';
+import { preCommit, refreshAfterGit } from '../api/git-hook.js';
 import { GIT_HOOK_EVENTS, type GitHookEvent } from '../api/git-setup.js';
 import { NotInitializedError, UsageError } from '../errors.js';
 import type { CommandDef } from '../term/args.js';
@@ -14,8 +14,11 @@ const command: CommandDef = {
   usage: ['git-hook <pre-commit|post-merge|post-checkout|post-rewrite> [git hook arguments]'],
   description:
     'Called by the hook scripts `cortex init` installs (hooks/git/ in the package).\n' +
-    'pre-commit refuses a commit whose staged .cortex/ files hold a secret or conflict markers, or\n' +
-    'whose staged projections do not match the staged memories, and prints the command that fixes it.\n' +
+    'pre-commit refuses a commit whose staged .cortex/ files hold a secret, conflict markers or a\n' +
+    'memory file that does not parse, and prints the command that fixes it. Projections that do not\n' +
+    'match the staged memories are regenerated from them and staged with the commit (so\n' +
+    '`cortex remember … && git commit -am …` just works); it refuses only when a projection has\n' +
+    'edits that are not staged, which regenerating would overwrite.\n' +
     'post-merge and post-rewrite regenerate the projections and refresh the search index;\n' +
     'post-checkout refreshes the index after a branch switch. Failures print one line on stderr\n' +
     'and never fail the git operation; only a pre-commit refusal does.',
@@ -46,8 +49,10 @@ const command: CommandDef = {
 
 async function runEvent(event: GitHookEvent, args: string[], ctx: ReturnType<typeof openContext>, json: boolean, io: Parameters<CommandDef['run']>[1]): Promise<number> {
   if (event === 'pre-commit') {
-    const out = preCommitCheck(ctx);
+    const out = preCommit(ctx);
     if (json) printJson(io, { event, ok: out.refusals.length === 0, ...out });
+    if (out.staged.length > 0) io.err(`cortex: regenerated ${out.staged.join(', ')} from the staged memories; staged with this commit.\n`);
+    for (const f of out.kept) io.err(`cortex: kept your edits to ${f} in the work tree (the commit has the regenerated file); projections are generated, so move them into a memory.\n`);
     if (out.refusals.length === 0) return 0;
     io.err('cortex: commit refused:\n');
     for (const r of out.refusals) io.err(`  ${r.file}${r.line ? `:${r.line}` : ''}: ${r.reason}\n`);

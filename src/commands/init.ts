@@ -1,28 +1,13 @@
-import { realpathSync } from 'node:fs';
 import { setupClaude } from '../api/claude-setup.js';
-import { shellQuote } from '../api/git-setup.js';
 import { init, type InitStep } from '../api/init.js';
-import { registerDefaultSteps } from '../api/setup.js';
 import { UsageError } from '../errors.js';
 import { bool, str, type CommandDef, type IO } from '../term/args.js';
 import { printJson } from './shared.js';
 
-/**
- * How git should run this very cortex (hooks, merge driver): the node binary and the
- * script that is running now, by absolute path, so it works without cortex on PATH.
- */
-function currentCommand(): string {
-  try {
-    return `${shellQuote(process.execPath)} ${shellQuote(realpathSync(process.argv[1] ?? ''))}`;
-  } catch {
-    return 'cortex';
-  }
-}
-
 function printSteps(io: IO, steps: InitStep[]): void {
   const p = io.paint;
   for (const s of steps) {
-    const mark = s.action === 'unchanged' ? p.dim('ok     ') : s.action === 'created' ? p.green('created') : p.yellow('updated');
+    const mark = s.action === 'unchanged' ? p.dim('ok     ') : s.action === 'created' ? p.green('created') : s.action === 'skipped' ? p.red('skipped') : p.yellow('updated');
     io.out(`${mark}  ${s.target}  ${p.dim(s.detail)}\n`);
   }
 }
@@ -72,8 +57,8 @@ const command: CommandDef = {
       io.out('Claude Code is set up for Cortex in your user settings. Run `cortex init` in each repository to start its memory.\n');
       return 0;
     }
-    registerDefaultSteps();
-    const out = await init({ dir: inv.dir, env: io.env, ...inv.values, cortexCommand: str(inv, 'command') ?? currentCommand() });
+    const command = str(inv, 'command');
+    const out = await init({ dir: inv.dir, env: io.env, claude: bool(inv, 'claude'), ...(command !== undefined ? { cortexCommand: command } : {}) });
     if (inv.json) {
       printJson(io, { root: out.root, steps: out.steps });
       return 0;

@@ -1,3 +1,4 @@
+import { undoLines } from '../api/undo.js';
 import type { Scope } from '../core/memory.js';
 import { UsageError } from '../errors.js';
 import { bool, str, type CommandDef } from '../term/args.js';
@@ -16,9 +17,11 @@ const command: CommandDef = {
     '  for lifecycle.archiveAfterDays (14), unless pinned or a hub (centrality > lifecycle.hubCentrality);\n' +
     '  types that never decay (architecture, decision, rejected, code…) are never archived;\n' +
     '- archived → active when the memory was accessed (recall, show) after it was archived;\n' +
-    '- archived → pruned (the file is deleted; git history keeps it) when untouched for\n' +
-    '  lifecycle.pruneAfterDays (30), unless pinned or a hub.\n' +
-    'Status edits also set `updated` to now (the archive date). --dry-run lists the changes only.',
+    '- archived → pruned (the file is deleted, with the edge files that link it; git history keeps\n' +
+    '  it) when untouched for lifecycle.pruneAfterDays (30), unless pinned or a hub.\n' +
+    'Status edits also set `updated` to now (the archive date). The projections are regenerated,\n' +
+    'and how to undo the changes is printed (git restore, or copies under .memory/trash/).\n' +
+    '--dry-run lists the changes only.',
   options: {
     'dry-run': { type: 'boolean', short: 'n', description: 'List what would change; write nothing.' },
     scope: { type: 'string', value: '<scope>', description: 'project (default), global ($CORTEX_HOME) or all.' },
@@ -33,7 +36,7 @@ const command: CommandDef = {
     const out = await cortex.lifecycle({ dryRun, scope: scope as Scope | 'all' });
     warnDiagnostics(io, out.diagnostics);
     if (inv.json) {
-      printJson(io, { dryRun, applied: out.applied, now: out.now, changes: out.changes });
+      printJson(io, { dryRun, applied: out.applied, now: out.now, changes: out.changes, edges: out.edges, projections: out.projections, undo: out.undo });
       return 0;
     }
     if (out.changes.length === 0) {
@@ -49,6 +52,9 @@ const command: CommandDef = {
       .join(', ');
     const n = `${out.changes.length} ${out.changes.length === 1 ? 'change' : 'changes'}`;
     io.err(dryRun ? `Dry run: would apply ${n} (${counts}).\n` : `Applied ${n} (${counts}).\n`);
+    if (out.edges.length > 0) io.out(`Deleted ${out.edges.length} edge file${out.edges.length === 1 ? '' : 's'} linking pruned memories:\n${out.edges.map((e) => `  ${e.file}\n`).join('')}`);
+    if (out.projections.length > 0) io.out(`Regenerated ${out.projections.join(', ')}\n`);
+    for (const l of undoLines(out.undo)) io.out(`${l}\n`);
     return 0;
   },
 };

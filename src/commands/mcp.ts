@@ -30,17 +30,22 @@ const command: CommandDef = {
         return 0;
       }
       const p = io.paint;
-      const where = reg.scope === 'project' ? 'shared with the team through git' : 'this path is specific to this machine';
+      const shared = reg.scope === 'project';
       io.out(
         [
           'Register the Cortex MCP server with Claude Code (run in the repository root):',
           '',
           `  ${p.bold(reg.claudeAdd)}`,
           '',
-          `or add this to ${reg.scope === 'project' ? '.mcp.json in the repository root' : '.mcp.json (or ~/.claude.json)'} (${where}):`,
-          '',
-          JSON.stringify(reg.mcpJson, null, 2),
-          '',
+          ...(shared
+            ? ['or add this to .mcp.json in the repository root (shared with the team through git):', '', JSON.stringify(reg.mcpJson, null, 2), '']
+            : [
+                '`cortex` is not on PATH here, so the command above names this machine\'s paths and registers the',
+                'server for you only (--scope local; Claude Code keeps it in ~/.claude.json). To share it with the',
+                'team in .mcp.json, put cortex on PATH (`npm link` in the cortex clone) and run',
+                '`cortex init --claude`, or `claude mcp add --scope project cortex -- cortex mcp`.',
+                '',
+              ]),
           'Check it with `claude mcp list`, or /mcp inside Claude Code.',
           '',
         ].join('\n'),

@@ -32,7 +32,7 @@ const command: CommandDef = {
     scope: { type: 'string', value: '<scope>', description: 'project or global (default both).' },
     since: { type: 'string', value: '<when>', description: 'Only memories updated since an ISO date or an age (7d, 2w, 12h).' },
     limit: { type: 'string', short: 'n', value: '<n>', description: 'At most n results (default 10).' },
-    branch: { type: 'string', short: 'b', value: '<branch>', description: "Search that branch's memories, read from git (no checkout)." },
+    branch: { type: 'string', short: 'b', value: '<branch>', description: "Search that branch's (or revision's: main~2, @{u}) memories, read from git (no checkout)." },
     'all-branches': { type: 'boolean', description: 'Search the work tree and every other local branch; marks what is not merged.' },
     'no-enrich': { type: 'boolean', description: 'Do not add linked code and graph neighbours to the results.' },
     mode: {
@@ -74,7 +74,7 @@ const command: CommandDef = {
       return 0;
     }
     if (out.results.length === 0) {
-      io.err(`No memories match "${out.query}".\n`);
+      io.err(`No memories match "${out.query.length > 80 ? `${out.query.slice(0, 79)}…` : out.query}".\n`);
       return 0;
     }
     const where = (r: (typeof out.results)[number]) => (r.ref ? io.paint.dim(` (on ${r.ref.branch}${r.ref.merged ? '' : ', not merged'})`) : '');

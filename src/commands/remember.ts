@@ -51,14 +51,17 @@ const command: CommandDef = {
     'The first line of the text is the summary (what the briefing shows); further lines are the body.\n' +
     'Secrets (API keys, tokens, private keys, passwords in URLs) are redacted before anything is written.\n' +
     'The same --topic in the same scope updates that memory instead of adding another, and identical\n' +
-    'content is never stored twice. New memories record the current git branch and commit.',
+    'content is never stored twice. New memories record the current git branch and commit.\n' +
+    'In a git repository the new file is marked intent-to-add, so `git commit -a` commits it, and the\n' +
+    'pre-commit hook adds the regenerated projections to the same commit. A text too large for a\n' +
+    'memory file (1 MB) is refused before anything is written.',
   options: {
     type: { type: 'string', short: 't', value: '<type>', description: `Memory type: ${MEMORY_TYPES.join(', ')} (default context).` },
     tags: { type: 'string', value: '<a,b>', multiple: true, description: 'Tags, comma-separated.' },
     priority: { type: 'string', short: 'p', value: '<1-10>', description: 'Priority from 1 to 10 (default 5).' },
     confidence: { type: 'string', value: '<0-1>', description: 'Confidence from 0 to 1 (default 1).' },
     topic: { type: 'string', value: '<topic>', description: 'Topic key, e.g. decision/storage-engine: same topic updates instead of duplicating.' },
-    pin: { type: 'boolean', description: 'Pin the memory: it never decays.' },
+    pin: { type: 'boolean', description: 'Pin the memory: it never decays and is always in the briefing.' },
     scope: { type: 'string', value: '<scope>', description: 'project (default) or global ($CORTEX_HOME, shared by all projects).' },
     summary: { type: 'string', value: '<text>', description: 'Summary line, when the text argument is the body.' },
     edit: { type: 'boolean', short: 'e', description: 'Write the memory in $EDITOR from a template.' },

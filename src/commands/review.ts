@@ -6,25 +6,28 @@ import { open, printJson } from './shared.js';
 function describe(item: ReviewItem, io: IO): string {
   const p = io.paint;
   const meta = [item.type, item.confidence !== undefined ? item.confidence.toFixed(2) : undefined, item.branch].filter(Boolean).join(', ');
-  return `${String(item.n).padStart(3)}. ${item.summary}${meta ? p.dim(`  (${meta})`) : ''}`;
+  return `${`#${item.n}`.padStart(4)}  ${p.cyan(item.short)}  ${item.summary}${meta ? p.dim(`  (${meta})`) : ''}`;
 }
 
 const command: CommandDef = {
   name: 'review',
   summary: 'Accept or reject the low-confidence memories extraction queued',
-  usage: ['review', 'review --accept <n>[,<n>…]', 'review --reject <n>[,<n>…]', 'review --accept-all | --reject-all'],
+  usage: ['review', 'review --accept <n|id>[,…]', 'review --reject <n|id>[,…]', 'review --accept-all | --reject-all'],
   description:
     'Automatic extraction stores confident candidates as memories; the ones it was unsure about\n' +
-    '(decision-like sentences scored below extraction.threshold) wait here, in .memory/review.jsonl,\n' +
-    'which is local and never committed. Entries are numbered oldest first; --accept and --reject\n' +
-    `take numbers or ids. Accepted candidates become memories with confidence at least 0.9.`,
+    '(scored below extraction.threshold) wait here, in .memory/review.jsonl, which is local and never\n' +
+    'committed, so nothing below the threshold reaches .cortex/ or decisions.md unless you accept it.\n' +
+    'Each entry has a number (#3) and a short id (3f9a2c), given when it was queued: they never change,\n' +
+    'so accepting #1 leaves #2 as #2. --accept and --reject take either (or a unique prefix of the\n' +
+    'short id). Accepted candidates become memories with confidence at least 0.9.\n' +
+    'The briefing says how many wait; the MCP tool memory_review goes through them mid-session.',
   options: {
     accept: { type: 'string', value: '<n>', multiple: true, description: 'Store these entries as memories.' },
     reject: { type: 'string', value: '<n>', multiple: true, description: 'Drop these entries.' },
     'accept-all': { type: 'boolean', description: 'Store every queued memory candidate.' },
     'reject-all': { type: 'boolean', description: 'Empty the queue.' },
   },
-  examples: ['cortex review', 'cortex review --accept 1,3', 'cortex review --reject 2', 'cortex review --json'],
+  examples: ['cortex review', 'cortex review --accept 1,3', 'cortex review --reject 2', 'cortex review --accept 3f9a2c', 'cortex review --json'],
   async run(inv, io) {
     const accept = list(inv, 'accept');
     const reject = list(inv, 'reject');
@@ -33,8 +36,11 @@ const command: CommandDef = {
     const actions = [accept, reject, acceptAll || undefined, rejectAll || undefined].filter((x) => x !== undefined).length;
     if (actions > 1) {
       throw new UsageError('Use one of --accept, --reject, --accept-all and --reject-all at a time.', {
-        hint: 'Numbers refer to the current listing, which changes after each action.',
+        hint: 'Run them one after the other: numbers and ids do not change in between.',
       });
+    }
+    for (const [flag, ids] of [['accept', accept], ['reject', reject]] as const) {
+      if (ids !== undefined && ids.length === 0) throw new UsageError(`--${flag} needs entry numbers or short ids.`, { hint: `Example: cortex review --${flag} 2` });
     }
     const cortex = await open(inv, io);
     const ctx = cortex.context;
@@ -48,7 +54,7 @@ const command: CommandDef = {
         });
         return 0;
       }
-      for (const a of out.accepted) io.out(`${p.green('accepted')}  ${a.item.summary}  ${p.dim(`→ ${a.result.memory.id} (${a.result.action})`)}\n`);
+      for (const a of out.accepted) io.out(`${p.green('accepted')}  #${a.item.n} ${a.item.short}  ${a.item.summary}  ${p.dim(`→ ${a.result.memory.id} (${a.result.action})`)}\n`);
       if (out.accepted.length === 0) io.out('Nothing to accept.\n');
       return 0;
     }
@@ -58,7 +64,7 @@ const command: CommandDef = {
         printJson(io, { rejected: out.rejected });
         return 0;
       }
-      for (const r of out.rejected) io.out(`${p.yellow('rejected')}  ${r.summary}\n`);
+      for (const r of out.rejected) io.out(`${p.yellow('rejected')}  #${r.n} ${r.short}  ${r.summary}\n`);
       if (out.rejected.length === 0) io.out('Nothing to reject.\n');
       return 0;
     }
@@ -74,7 +80,7 @@ const command: CommandDef = {
       return 0;
     }
     for (const item of items) io.out(`${describe(item, io)}\n`);
-    io.err(p.dim(`\n${items.length} queued. Accept with \`cortex review --accept <n>\`, reject with \`--reject <n>\`.\n${more}`));
+    io.err(p.dim(`\n${items.length} queued. Accept with \`cortex review --accept <n>\`, reject with \`--reject <n>\` (numbers stay as they are).\n${more}`));
     return 0;
   },
 };

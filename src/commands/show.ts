@@ -8,7 +8,10 @@ const command: CommandDef = {
   name: 'show',
   summary: 'Print one memory in full',
   usage: ['show <id>'],
-  description: 'Prints the memory file (frontmatter and body). With --json, the parsed fields.',
+  description:
+    'Prints the memory file (frontmatter and body). With --json, the parsed fields.\n' +
+    'The id may be shortened to a prefix that only one memory has; a mistyped id is an error that\n' +
+    'names the nearest ids. A file that does not parse is reported with its line and the fix.',
   options: {},
   examples: ['cortex show chose-sqlite-over-postgres-k3f9qa'],
   async run(inv, io) {

@@ -73,6 +73,8 @@ const command: CommandDef = {
     'Selects memories by rank under per-category line budgets and a token budget (default target 400,\n' +
     'hard maximum 550, never more than 10,000 characters) and prints them as markdown between\n' +
     '<!-- CORTEX_MEMORY_START --> and <!-- CORTEX_MEMORY_END -->, the active plan first.\n' +
+    'Pinned memories are always shown: they count against the budgets first (--explain says so).\n' +
+    'The last line says how many captured candidates wait in `cortex review`, when any do.\n' +
     'The result is also stored in the surface cache (.memory/surface-cache/), which the SessionStart\n' +
     'hook serves without loading the index or the markdown toolchain; --cached takes that path.\n' +
     '\n' +

@@ -1,3 +1,4 @@
+import { undoLines } from '../api/undo.js';
 import { UsageError } from '../errors.js';
 import type { CommandDef } from '../term/args.js';
 import { open, printJson } from './shared.js';
@@ -9,7 +10,7 @@ const command: CommandDef = {
   description:
     'With a relation, deletes .cortex/edges/<a>--<relation>--<b>.md; without one, every edge file\n' +
     'between a and b in either direction. A `[[b]]` link in the body of a is an edge without a\n' +
-    'file: edit the body (cortex edit a) to remove it.',
+    'file: edit the body (cortex edit a) to remove it. Prints how to undo the removal.',
   options: {},
   exitCodes: ['1 when there was no edge file to remove'],
   examples: ['cortex unlink wal-mode-p2x81d chose-sqlite-k3f9qa', 'cortex unlink wal-mode-p2x81d refines chose-sqlite-k3f9qa'],
@@ -20,7 +21,7 @@ const command: CommandDef = {
     const cortex = await open(inv, io);
     const out = await cortex.unlink({ source, target, ...(relation !== undefined ? { relation } : {}) });
     if (inv.json) {
-      printJson(io, { removed: out.removed, wikilinkFrom: out.wikilinkFrom ?? null });
+      printJson(io, { removed: out.removed, wikilinkFrom: out.wikilinkFrom ?? null, undo: out.undo ?? null });
       return out.removed.length > 0 ? 0 : 1;
     }
     const p = io.paint;
@@ -29,6 +30,7 @@ const command: CommandDef = {
       const other = out.wikilinkFrom === source ? target : source;
       io.err(`${p.yellow('note')}: the body of ${out.wikilinkFrom} links [[${other}]]; edit it (cortex edit ${out.wikilinkFrom}) to remove that link\n`);
     }
+    for (const l of undoLines(out.undo)) io.out(`${l}\n`);
     if (out.removed.length === 0) {
       io.err(`No edge file links ${source} and ${target}${relation ? ` with ${relation}` : ''}.\n`);
       return 1;

@@ -106,6 +106,43 @@ describe('parseMemory', () => {
   });
 });
 
+describe('parseMemory on hostile input', () => {
+  const head = '---\nid: x-aaaaaa\ntype: context\nsummary: hostile\ncreated: 2026-01-01T00:00:00Z\nupdated: 2026-01-01T00:00:00Z\n';
+
+  it('answers a YAML alias bomb with a diagnostic, not a hang or a throw', () => {
+    let bomb = 'a: &a [x, x, x, x, x, x, x, x, x]\n';
+    let prev = 'a';
+    for (const l of 'bcdefghijklmnop') {
+      bomb += `${l}: &${l} [${Array(9).fill(`*${prev}`).join(', ')}]\n`;
+      prev = l;
+    }
+    const started = Date.now();
+    const { memory, diagnostics } = parseMemory(`${head}${bomb}---\nbody\n`, { file: 'x.md' });
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(memory).toBeUndefined();
+    expect(diagnostics[0]).toMatchObject({ file: 'x.md', severity: 'error', reason: expect.stringContaining('alias') });
+  });
+
+  it('answers nesting deep enough to overflow the stack with a diagnostic', () => {
+    const { memory, diagnostics } = parseMemory(`${head}x: ${'['.repeat(50_000)}${']'.repeat(50_000)}\n---\nbody\n`, { file: 'x.md' });
+    expect(memory).toBeUndefined();
+    expect(diagnostics[0]?.severity).toBe('error');
+  });
+
+  it('keeps __proto__ and constructor keys as plain data, at the top and in source, and writes them back', () => {
+    const text = `${head}__proto__:\n  polluted: true\nconstructor: x\nsource:\n  kind: manual\n  __proto__: {y: 1}\n---\nbody\n`;
+    const { memory } = parseMemory(text, { expectedId: 'x-aaaaaa' });
+    expect(memory).toBeDefined();
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(Object.getPrototypeOf(memory!.extra)).toBe(Object.prototype);
+    expect(Object.keys(memory!.extra)).toEqual(['__proto__', 'constructor']);
+    expect(Object.getPrototypeOf(memory!.source)).toBe(Object.prototype);
+    const again = renderMemory(memory!);
+    expect(again).toContain('__proto__:\n  polluted: true\nconstructor: x\n');
+    expect(parseMemory(again).memory).toEqual(memory);
+  });
+});
+
 describe('renderMemory', () => {
   it('reproduces the DESIGN example byte for byte', () => {
     expect(renderMemory(parseMemory(EXAMPLE).memory!)).toBe(EXAMPLE);

@@ -96,6 +96,23 @@ describe('stringifySurfaceTree', () => {
   });
 });
 
+describe('briefing text', () => {
+  it('carries summaries as written: no escaping artifacts, only an HTML comment opener defused', () => {
+    const surface = buildSurface(
+      [
+        memory('key-abcdef', { summary: 'The deploy key is [REDACTED:aws-access-key] in stack[] of snake_case_name <T> & `x` #1' }),
+        memory('hide-abcdef', { summary: 'A note with <!-- a comment --> inside' }),
+      ],
+      { now: NOW, currentBranch: 'main', notes: ['2 captured memory candidates wait for review: `cortex review` lists them.'] },
+    );
+    const { text } = renderSurface(surface);
+    expect(text).toContain('- The deploy key is [REDACTED:aws-access-key] in stack[] of snake_case_name <T> & `x` #1\n');
+    expect(text).toContain('- A note with &lt;!-- a comment --> inside\n');
+    expect(text).toContain('\n2 captured memory candidates wait for review: `cortex review` lists them.\n\n<!-- CORTEX_MEMORY_END -->');
+    expect(text).not.toMatch(/\\[[\]_*`#<&]/);
+  });
+});
+
 describe('renderSurface', () => {
   it('renders sections, provenance, confidence, staleness and plan steps as markdown', () => {
     const template = '# Memory\n\nFacts, [s1a2b] = session.\n\n## Plan\n<!-- types: plan, progress -->\n## Gotchas\n<!-- types: gotcha -->\n## Decisions\n<!-- types: decision -->\n';
@@ -137,7 +154,7 @@ describe('renderSurface', () => {
         '',
         '## Gotchas',
         '',
-        '- WAL needs a \\*writable\\* dir [s9f00, feat/db] (~0.6) [POSSIBLY OUTDATED] (src/db.ts no longer exists)',
+        '- WAL needs a *writable* dir [s9f00, feat/db] (~0.6) [POSSIBLY OUTDATED] (src/db.ts no longer exists)',
         '',
         '## Decisions',
         '',

@@ -7,7 +7,7 @@
  * items and render again. If even the skeleton does not fit, the introduction, then the
  * title, then the markers go; the last resort is the empty string.
  */
-import type { Html, List, ListItem, PhrasingContent, Root, RootContent } from 'mdast';
+import type { Html, List, ListItem, PhrasingContent, Root, RootContent, Text } from 'mdast';
 import remarkStringify from 'remark-stringify';
 import { unified } from 'unified';
 import {
@@ -27,8 +27,26 @@ import {
 import type { Memory } from './memory.js';
 import { countTokens, type Tokenizer } from './tokens.js';
 
+/**
+ * Text as written. The briefing is read by an assistant, not rendered, and remark's
+ * defensive escapes (`\\[REDACTED:aws-access-key]`, `stack\\[]`, `snake\\_case`) would
+ * reach it as noise. Items are single lines (whitespace collapsed, the briefing markers
+ * defused); only an HTML comment opener is neutralised, so nothing can hide the rest of a
+ * target file where the briefing is rendered.
+ */
+export function briefingText(value: string): string {
+  return value.replace(/<!--/g, '&lt;!--');
+}
+
 const processor = unified()
-  .use(remarkStringify, { bullet: '-', listItemIndent: 'one', rule: '-', emphasis: '_', strong: '*' })
+  .use(remarkStringify, {
+    bullet: '-',
+    listItemIndent: 'one',
+    rule: '-',
+    emphasis: '_',
+    strong: '*',
+    handlers: { text: (node: Text) => briefingText(node.value) },
+  })
   .freeze();
 
 /**
@@ -40,9 +58,11 @@ export type HeaderLevel = (typeof HEADER_LEVELS)[number];
 
 export interface SurfaceTreeOptions {
   header?: HeaderLevel;
+  /** Lines of fact after the sections (kept down to the `no-intro` level). */
+  notes?: readonly string[];
 }
 
-export const DEFAULT_SURFACE_TREE: Required<SurfaceTreeOptions> = { header: 'full' };
+export const DEFAULT_SURFACE_TREE: Required<SurfaceTreeOptions> = { header: 'full', notes: [] };
 
 export interface RenderSurfaceOptions {
   /** The tokenizer the budget is measured with; the chars-per-token estimate otherwise. */
@@ -141,7 +161,7 @@ export function buildSurfaceTree(
   items: readonly SurfaceItem[],
   options: SurfaceTreeOptions = {},
 ): Root {
-  const { header } = { ...DEFAULT_SURFACE_TREE, ...options };
+  const { header, notes } = { ...DEFAULT_SURFACE_TREE, ...options };
   if (header === 'empty') return { type: 'root', children: [] };
   const level = HEADER_LEVELS.indexOf(header);
   const start: Html = { type: 'html', value: SURFACE_START };
@@ -169,6 +189,7 @@ export function buildSurfaceTree(
     if (section) children.push({ type: 'heading', depth: clampDepth(section.depth), children: [text(section.title)] });
     children.push(listOf(sectionItems.map(listItem)));
   }
+  if (level < HEADER_LEVELS.indexOf('bare')) for (const note of notes) children.push({ type: 'paragraph', children: introPhrasing(note) });
   children.push(end);
   return { type: 'root', children };
 }
@@ -208,13 +229,13 @@ export function renderSurface(surface: SurfaceResult, options: RenderSurfaceOpti
   let result = { text: '', tokens: 0, chars: 0 };
   let header: HeaderLevel = 'empty';
   for (const level of HEADER_LEVELS) {
-    const skeleton = stringifySurfaceTree(buildSurfaceTree(surface.template, [], { header: level }));
+    const skeleton = stringifySurfaceTree(buildSurfaceTree(surface.template, [], { header: level, notes: surface.notes }));
     if (!fits(measure(skeleton))) continue;
     header = level;
     // At the 'empty' level nothing is written, so no item counts as shown.
     kept = level === 'empty' ? [] : [...surface.items].sort((a, b) => a.order - b.order);
     for (;;) {
-      const out = stringifySurfaceTree(buildSurfaceTree(surface.template, kept, { header: level }));
+      const out = stringifySurfaceTree(buildSurfaceTree(surface.template, kept, { header: level, notes: surface.notes }));
       const m = measure(out);
       if (fits(m) || kept.length === 0) {
         result = { text: out, ...m };

@@ -366,6 +366,59 @@ describe('buildSurface', () => {
     return { mems, signals };
   };
 
+  it('always shows pinned memories, counting their lines and tokens first, and says so in the explanation', () => {
+    const zero = Object.fromEntries(MEMORY_TYPES.map((t) => [t, 0]));
+    // No lines for decisions, none left to pool: only what is pinned gets past the gotcha budget.
+    const config = resolveConfig({ surface: { budgets: { ...zero, gotcha: 2 }, decisions: { fullCap: 0, oneLineCap: 0 } } }).config;
+    const mems = [
+      memory('high-1', { priority: 10 }),
+      memory('high-2', { priority: 10 }),
+      memory('high-3', { priority: 10 }),
+      memory('pinned-low', { priority: 1, confidence: 0.1, pinned: true, summary: 'The pinned gotcha' }),
+      // Beyond the decision caps (archive-only), and pinned: still shown.
+      memory('pinned-old-decision', { type: 'decision', pinned: true, created: '2020-01-01T00:00:00Z', updated: '2020-01-01T00:00:00Z' }),
+    ];
+    const surface = buildSurface(mems, { now: NOW, config, budget: 150 });
+    const ids = surface.items.map((i) => i.id);
+    expect(ids.slice(0, 2).sort()).toEqual(['pinned-low', 'pinned-old-decision']);
+    // The gotcha budget of 2 lines: the pinned one first, then the best unpinned one.
+    expect(ids.filter((id) => id.startsWith('high-'))).toHaveLength(1);
+    expect(row(surface, 'pinned-low')).toMatchObject({ stage: 'pinned', included: true, reason: expect.stringContaining('pinned: always shown, counted against the budgets first') });
+    expect(row(surface, 'high-2')?.reason).toContain('the gotcha budget of 2 lines is used by higher-ranked');
+    // A tiny budget: the pinned memories go in over the target, and the explanation says that too.
+    const tiny = buildSurface(mems, { now: NOW, config, budget: 10 });
+    expect(tiny.items.map((i) => i.id).sort()).toEqual(['pinned-low', 'pinned-old-decision']);
+    expect(row(tiny, 'pinned-old-decision')?.reason).toContain('over the 10-token target, which pinned memories may exceed');
+    // An archived pinned memory stays out.
+    expect(buildSurface([memory('gone', { pinned: true, status: 'archived' })], { now: NOW }).items).toEqual([]);
+  });
+
+  it('shows a pinned plan as the plan, whatever the rank of the others', () => {
+    const surface = buildSurface(
+      [memory('plan-new', { type: 'plan', priority: 10, body: '- [ ] a' }), memory('plan-pinned', { type: 'plan', priority: 1, confidence: 0.2, pinned: true, body: '- [ ] b' })],
+      { now: NOW },
+    );
+    expect(surface.items.map((i) => [i.id, i.stage])).toEqual([['plan-pinned', 'plan']]);
+    expect(row(surface, 'plan-new')?.reason).toBe('only the active plan is shown: plan-pinned is pinned');
+  });
+
+  it('never leaves out an active pinned memory that has a section (property)', () => {
+    fc.assert(
+      fc.property(fc.array(arbSpec, { maxLength: 40 }), fc.array(fc.boolean(), { maxLength: 40 }), fc.integer({ min: 0, max: 700 }), (specs, pins, budget) => {
+        const { mems, signals } = build(specs);
+        const pinned = mems.map((m, i) => ({ ...m, pinned: pins[i] === true }));
+        const surface = buildSurface(pinned, { now: NOW, signals, budget });
+        const shown = new Set(surface.items.map((i) => i.id));
+        const plans = pinned.filter((m) => m.pinned && m.status === 'active' && m.type === 'plan');
+        for (const m of pinned) {
+          if (!m.pinned || m.status !== 'active' || m.type === 'plan') continue;
+          expect(shown.has(m.id), row(surface, m.id)?.reason).toBe(true);
+        }
+        if (plans.length > 0) expect(surface.items.some((i) => i.type === 'plan' && i.stage === 'plan' && plans.some((p) => p.id === i.id))).toBe(true);
+      }),
+    );
+  });
+
   it('does not depend on input order (property)', () => {
     fc.assert(
       fc.property(fc.array(arbSpec, { maxLength: 60 }), fc.func(fc.integer()), fc.integer({ min: 0, max: 700 }), (specs, key, budget) => {

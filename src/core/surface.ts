@@ -3,6 +3,10 @@
  * and why each other memory is left out. Rendering is in `surface-render.ts`.
  *
  * Selection, in order:
+ * 0. Pinned active memories come first, whatever their rank, tier or category budget: they
+ *    are always shown (only a type with no section in the template, or the hard limits the
+ *    renderer enforces, can keep one out), and their lines and tokens count against the
+ *    budgets before anything else. A pinned plan is the plan shown.
  * 1. Candidates are active memories whose type has a section in the template and a
  *    line budget above 0; decisions in the archive-only tier are left out, and of the
  *    plans only the active one (the highest-ranked) is shown, first, with its steps.
@@ -214,7 +218,7 @@ export function parseSurfaceTemplate(text: string, options: ParseSurfaceTemplate
 // ---------------------------------------------------------------------------------------
 // Selection
 
-export type SurfaceStage = 'plan' | 'budget' | 'overflow';
+export type SurfaceStage = 'pinned' | 'plan' | 'budget' | 'overflow';
 
 export interface PlanStep {
   text: string;
@@ -299,10 +303,17 @@ export interface SurfaceResult {
   chars: number;
   limits: SurfaceLimits;
   template: SurfaceTemplate;
+  /** Lines of fact shown after the sections (see `SurfaceContext.notes`). */
+  notes: string[];
   diagnostics: Diagnostic[];
 }
 
 export interface SurfaceContext extends RankContext {
+  /**
+   * Lines of fact about the memory itself, shown after the sections when there is room
+   * (e.g. how many captured candidates wait for review). Plain text; statements, not requests.
+   */
+  notes?: readonly string[];
   /** Reasons by memory id why a memory may be outdated (computed by the shell). */
   staleness?: Record<string, string[]>;
   /** Token budget override: both target and hard maximum (e.g. `cortex surface --budget`). */
@@ -326,6 +337,7 @@ export const DEFAULT_SURFACE: Omit<Required<SurfaceContext>, 'now' | 'currentBra
   tokenizer: Tokenizer | undefined;
 } = {
   ...DEFAULT_RANK,
+  notes: [],
   staleness: {},
   budget: undefined,
   template: DEFAULT_SURFACE_TEMPLATE,
@@ -483,10 +495,10 @@ function approxItemText(item: SurfaceItem): string {
 }
 
 /** Approximate markdown of the skeleton without any section: markers, title, intro. */
-function approxSkeletonText(template: SurfaceTemplate): string {
+function approxSkeletonText(template: SurfaceTemplate, notes: readonly string[]): string {
   const blocks = [SURFACE_START];
   if (template.title) blocks.push(`${'#'.repeat(template.titleDepth)} ${template.title}`);
-  blocks.push(...template.intro, SURFACE_END);
+  blocks.push(...template.intro, ...notes, SURFACE_END);
   return `${blocks.join('\n\n')}\n`;
 }
 
@@ -550,6 +562,14 @@ export function buildSurface(memories: readonly Memory[], ctx: SurfaceContext): 
   const overflow: number[] = [];
   let plan: number | undefined;
   let planId = '';
+  const pinned: number[] = [];
+  // A pinned plan is the plan shown, whatever its rank.
+  const pinnedPlan = ranked.findIndex((r) => r.memory.pinned && r.memory.status === 'active' && r.memory.type === 'plan' && sectionOf.has('plan'));
+  // Pinned memories take their lines first, so the rest are counted after them.
+  for (const r of ranked) {
+    const m = r.memory;
+    if (m.pinned && m.status === 'active' && m.type !== 'plan' && sectionOf.has(m.type)) used.set(m.type, (used.get(m.type) ?? 0) + 1);
+  }
   ranked.forEach((r, index) => {
     const m = r.memory;
     const sectionIndex = sectionOf.get(m.type);
@@ -571,14 +591,22 @@ export function buildSurface(memories: readonly Memory[], ctx: SurfaceContext): 
     };
     explain.push(row);
     if (m.status !== 'active') row.reason = m.status;
-    else if (sectionIndex === undefined) row.reason = `no section for type "${m.type}" in the template`;
-    else if (budget === 0) row.reason = `the ${m.type} budget is ${nLines(0)}`;
+    else if (sectionIndex === undefined) row.reason = `no section for type "${m.type}" in the template${m.pinned ? ' (pinned, but a briefing can only show types it has a section for)' : ''}`;
+    else if (m.pinned && index !== pinnedPlan) {
+      row.lines = 1;
+      row.stage = 'pinned';
+      row.reason = 'pinned: always shown, counted against the budgets first';
+      pinned.push(index);
+    } else if (m.type === 'plan' && index === pinnedPlan) {
+      plan = index;
+      planId = m.id;
+    } else if (budget === 0) row.reason = `the ${m.type} budget is ${nLines(0)}`;
     else if (tier?.tier === 'archive-only') row.reason = `archive-only decision tier (${tier.reason})`;
     else if (m.type === 'plan') {
-      if (plan === undefined) {
+      if (plan === undefined && pinnedPlan < 0) {
         plan = index;
         planId = m.id;
-      } else row.reason = `only the active plan is shown: ${planId} ranks higher`;
+      } else row.reason = `only the active plan is shown: ${planId || ranked[pinnedPlan]?.memory.id} ${pinnedPlan >= 0 ? 'is pinned' : 'ranks higher'}`;
     } else {
       row.lines = 1;
       const u = used.get(m.type) ?? 0;
@@ -630,7 +658,7 @@ export function buildSurface(memories: readonly Memory[], ctx: SurfaceContext): 
     };
   };
 
-  const priority: SurfaceItem[] = [];
+  const priority: SurfaceItem[] = pinned.map((index) => makeItem(index, 'pinned'));
   // The active plan: its steps are trimmed to the plan's line budget and token share.
   if (plan !== undefined) {
     const item = makeItem(plan, 'plan');
@@ -659,8 +687,10 @@ export function buildSurface(memories: readonly Memory[], ctx: SurfaceContext): 
     const row = rowAt(plan);
     row.lines = item.lines;
     row.stage = 'plan';
-    row.reason = 'the active plan (highest-ranked plan), shown first';
-    priority.push(item);
+    row.reason = plan === pinnedPlan ? 'the active plan (pinned), shown first' : 'the active plan (highest-ranked plan), shown first';
+    // A pinned plan is kept before every other item; an unpinned one right after the pinned ones.
+    if (plan === pinnedPlan) priority.unshift(item);
+    else priority.push(item);
   }
   for (const index of inBudget) priority.push(makeItem(index, 'budget'));
 
@@ -696,7 +726,8 @@ export function buildSurface(memories: readonly Memory[], ctx: SurfaceContext): 
   }
 
   // Pass 3: fill the token target (and the character ceiling) in priority order.
-  const skeleton = measure(approxSkeletonText(template));
+  const notes = opts.notes.map((n) => cleanInline(n, MAX_SUMMARY_LENGTH)).filter((n) => n !== '');
+  const skeleton = measure(approxSkeletonText(template, notes));
   let tokens = skeleton.tokens;
   let chars = skeleton.chars;
   const opened = new Set<number>();
@@ -709,15 +740,18 @@ export function buildSurface(memories: readonly Memory[], ctx: SurfaceContext): 
     const cost = { tokens: own.tokens + heading.tokens, chars: own.chars + heading.chars };
     row.tokens = Math.ceil(cost.tokens);
     // The row keeps the stage it reached, so an explanation can tell a line-budget loss
-    // from a token-budget loss.
-    if (tokens + cost.tokens > limits.targetTokens) {
+    // from a token-budget loss. Pinned items (and a pinned plan) go in over the target;
+    // only the character ceiling and the renderer's hard limits can keep them out.
+    const isPinned = item.stage === 'pinned' || (item.stage === 'plan' && item.rankIndex === pinnedPlan);
+    if (!isPinned && tokens + cost.tokens > limits.targetTokens) {
       row.reason = `token budget reached: needs ~${Math.ceil(cost.tokens)} tokens, ${Math.max(0, Math.floor(limits.targetTokens - tokens))} of ${limits.targetTokens} left after higher-priority items`;
       continue;
     }
     if (chars + cost.chars > limits.maxChars) {
-      row.reason = `character limit reached: needs ~${cost.chars} characters, ${Math.max(0, limits.maxChars - chars)} of ${limits.maxChars} left after higher-priority items`;
+      row.reason = `${isPinned ? 'pinned, but the ' : ''}character limit reached: needs ~${cost.chars} characters, ${Math.max(0, limits.maxChars - chars)} of ${limits.maxChars} left after higher-priority items`;
       continue;
     }
+    if (isPinned && tokens + cost.tokens > limits.targetTokens) row.reason += `; over the ${limits.targetTokens}-token target, which pinned memories may exceed`;
     tokens += cost.tokens;
     chars += cost.chars;
     opened.add(item.section);
@@ -729,5 +763,5 @@ export function buildSurface(memories: readonly Memory[], ctx: SurfaceContext): 
   }
 
   const excluded = explain.filter((r) => !r.included).map((r) => ({ id: r.id, reason: r.reason }));
-  return { items, excluded, explain, tokens: Math.ceil(tokens), chars, limits, template, diagnostics };
+  return { items, excluded, explain, tokens: Math.ceil(tokens), chars, limits, template, notes, diagnostics };
 }

@@ -17,7 +17,7 @@
  * - a fingerprint of the inputs: `stat` (mtime in ns, size, inode) of
  *   `.cortex/memories/` and `.cortex/edges/` (the directories), `.cortex/config.yaml`,
  *   `.memory/index.v8` (the keyword index's stat cache), `.memory/signals.json` (usage
- *   signals), the same for the global tier (`$CORTEX_HOME`), and the briefing template
+ *   signals), `.memory/review.jsonl` (the briefing counts the review queue), the same for the global tier (`$CORTEX_HOME`), and the briefing template
  *   and `package.json` shipped with Cortex (so an upgrade or reinstall invalidates).
  *
  * ## What is detected, and when
@@ -286,6 +286,8 @@ export function surfaceCacheKey(options: SurfaceCacheOptions): SurfaceCacheKey |
     `config=${signature(join(cortex, 'config.yaml'), coarse)}`,
     `index=${signature(join(cache, 'index.v8'), coarse)}`,
     `signals=${signature(join(cache, 'signals.json'), coarse)}`,
+    // The briefing says how many captured candidates wait for review.
+    `review=${signature(join(cache, 'review.jsonl'), coarse)}`,
   ];
   if (includeGlobal) {
     const home = globalHome(env);

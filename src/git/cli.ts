@@ -1,8 +1,8 @@
 /**
- * The `git` binary, used ONLY by code that git itself runs (the merge driver and the git
+ * The `git` binary, used by code that git itself runs (the merge driver and the git
  * hooks), where git is certainly installed and its view of the repository is the truth:
  * the index being committed, the commits of a merge in progress. Everything else reads
- * the repository with isomorphic-git (repo.ts).
+ * the repository with isomorphic-git (repo.ts), asking git only to resolve revision syntax.
  *
  * `git cat-file --batch` reads thousands of blobs in one process, which is what makes the
  * driver and the pre-commit check fast on 10,000 memories.
@@ -100,4 +100,33 @@ export function batchCheck(names: readonly string[], options: GitRunOptions): Ma
     if (type !== 'missing' && type !== 'ambiguous' && oid && /^[0-9a-f]{40,64}$/.test(oid)) out.set(name, oid);
   });
   return out;
+}
+
+/** The empty blob: what `git add --intent-to-add` stages for a file it has not added yet. */
+export const EMPTY_BLOB = 'e69de29bb2d1d6434b8b29ae775ad8c2e48c5391';
+
+/** Writes `text` as a blob into the object database (`git hash-object -w`); returns its id. */
+export function writeBlob(text: string, options: GitRunOptions): string {
+  return runGit(['hash-object', '-w', '--stdin'], { ...options, input: text }).toString('utf8').trim();
+}
+
+/** Stages a blob at `path` in the index git is using (`GIT_INDEX_FILE` in a hook). */
+export function stageBlob(path: string, oid: string, options: GitRunOptions): void {
+  runGit(['update-index', '--add', '--cacheinfo', `100644,${oid},${path}`], options);
+}
+
+/**
+ * Marks new files as intended to be added (`git add --intent-to-add`), so `git commit -a`
+ * commits them with everything else, as it would a tracked file. Best effort: returns
+ * false (and changes nothing) when git is missing, the files are ignored, or the index is
+ * busy; a plain `git add` still works then.
+ */
+export function intentToAdd(paths: readonly string[], options: GitRunOptions): boolean {
+  if (paths.length === 0) return true;
+  try {
+    runGit(['add', '--intent-to-add', '--', ...paths], options);
+    return true;
+  } catch {
+    return false;
+  }
 }

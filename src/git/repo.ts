@@ -1,11 +1,14 @@
 /**
- * Reading refs, commits, trees and blobs with isomorphic-git: no `git` binary at run time.
- * Everything here reads; nothing writes to the repository.
+ * Reading refs, commits, trees and blobs with isomorphic-git. The `git` binary is asked
+ * only to resolve revision syntax (`HEAD~1`, `@{u}`), when it is installed: git is the
+ * authority on what a revision names. Everything here reads; nothing writes to the repository.
  */
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import git from 'isomorphic-git';
 import { GitError } from '../errors.js';
 import { PROJECTION_FILES } from '../core/projection.js';
+import { parseRevision, type RevisionStep } from '../core/revision.js';
 
 export { blobOid } from './oid.js';
 export { commonGitDirOf, gitDirOf } from './dirs.js';
@@ -27,26 +30,107 @@ export function gitReader(dir: string): GitReader {
   return { dir, gitdir: commonGitDirOf(dir), headGitdir: gitDirOf(dir), cache: {} };
 }
 
-/** Resolves a branch, tag, remote branch or (abbreviated) commit id to a commit id. */
+/**
+ * Resolves a revision to a commit id: a branch, tag, remote branch or (abbreviated) commit
+ * id, and git's revision syntax (`HEAD~1`, `main^`, `@{u}`, `v1.2^{commit}` …). Plain names
+ * and ids are read in-process; revision syntax goes to `git rev-parse` when the git command
+ * is installed, else to the in-process parser (`core/revision.ts`). Throws a `GitError`
+ * naming the revision and what was not understood.
+ */
 export async function resolveCommit(r: GitReader, ref: string): Promise<string> {
-  try {
-    if (/^[0-9a-f]{4,40}$/i.test(ref)) {
-      try {
-        const oid = ref.length === 40 ? ref : await git.expandOid({ fs, dir: r.dir, gitdir: r.gitdir, oid: ref, cache: r.cache });
-        return await peel(r, oid);
-      } catch {
-        // Not an object id: maybe a branch named like one.
-      }
+  const rev = ref.trim();
+  const parsed = parseRevision(rev);
+  if (!parsed.ok && (rev === '' || rev.startsWith('-') || rev.includes('..'))) throw unknownRevision(rev, parsed.reason);
+  if (parsed.ok && parsed.revision.steps.length === 0 && !parsed.revision.upstream) {
+    try {
+      return await resolveName(r, parsed.revision.base);
+    } catch (err) {
+      // A name isomorphic-git does not find (a worktree-local ref, an odd packed ref) may still be git's.
+      const viaGit = revParse(r, rev);
+      if (typeof viaGit === 'string') return viaGit;
+      throw unknownRevision(rev, undefined, err);
     }
-    // HEAD belongs to the work tree (linked worktrees have their own); branches are shared.
-    const oid = ref === 'HEAD' ? await resolveHead(r) : await git.resolveRef({ fs, dir: r.dir, gitdir: r.gitdir, ref });
-    return await peel(r, oid);
-  } catch (err) {
-    throw new GitError(`Unknown revision "${ref}".`, {
-      hint: 'Name a branch, tag or commit that exists here (`git branch -a` lists branches).',
-      cause: err,
-    });
   }
+  const viaGit = revParse(r, rev);
+  if (typeof viaGit === 'string') return viaGit;
+  if (viaGit.ran) throw unknownRevision(rev, viaGit.reason);
+  if (!parsed.ok) throw unknownRevision(rev, parsed.reason);
+  let oid: string;
+  try {
+    oid = parsed.revision.upstream ? await resolveUpstream(r, parsed.revision.base) : await resolveName(r, parsed.revision.base);
+  } catch (err) {
+    if (err instanceof GitError) throw err;
+    throw unknownRevision(rev, undefined, err);
+  }
+  for (const step of parsed.revision.steps) oid = await walk(r, oid, step, rev);
+  return oid;
+}
+
+function unknownRevision(rev: string, reason: string | undefined, cause?: unknown): GitError {
+  return new GitError(`Unknown revision "${rev}"${reason ? `: ${reason}` : ''}.`, {
+    hint: 'Name a branch, tag or commit that exists here (`git branch -a`, `git log --oneline`); git syntax such as HEAD~1, main^ and A...B works too.',
+    ...(cause === undefined ? {} : { cause }),
+  });
+}
+
+/** `git rev-parse <rev>^{commit}`: the commit id, or why not (`ran: false` when git is not installed). */
+function revParse(r: GitReader, rev: string): string | { ran: boolean; reason?: string } {
+  const out = spawnSync('git', ['rev-parse', '--verify', '--quiet', '--end-of-options', `${rev}^{commit}`], {
+    cwd: r.dir,
+    encoding: 'utf8',
+    // The index and work tree of a hook's environment do not change what a revision names.
+    env: { ...process.env, GIT_DIR: undefined, GIT_WORK_TREE: undefined, GIT_INDEX_FILE: undefined },
+  });
+  if (out.error) return { ran: false };
+  const oid = out.stdout.trim();
+  if (out.status === 0 && /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/.test(oid)) return oid;
+  const said = out.stderr.trim().split('\n').find((l) => l.trim() !== '');
+  return { ran: true, reason: said ? `git says: ${said.replace(/^fatal: /, '')}` : 'git rev-parse does not know it' };
+}
+
+/** A plain name: a full commit id, a ref (refs win over a short id, as in git), or a short commit id. */
+async function resolveName(r: GitReader, name: string): Promise<string> {
+  if (/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/i.test(name)) return peel(r, name.toLowerCase());
+  // HEAD belongs to the work tree (linked worktrees have their own); branches are shared.
+  if (name === 'HEAD') return peel(r, await resolveHead(r));
+  try {
+    return await peel(r, await git.resolveRef({ fs, dir: r.dir, gitdir: r.gitdir, ref: name }));
+  } catch (err) {
+    if (!/^[0-9a-f]{4,39}$/i.test(name)) throw err;
+  }
+  return peel(r, await git.expandOid({ fs, dir: r.dir, gitdir: r.gitdir, oid: name.toLowerCase(), cache: r.cache }));
+}
+
+/** `<branch>@{u}`: the remote-tracking branch of `branch.<name>.remote` and `.merge`. */
+async function resolveUpstream(r: GitReader, base: string): Promise<string> {
+  const branch = base === 'HEAD' ? await git.currentBranch({ fs, dir: r.dir, gitdir: r.headGitdir }) : base.replace(/^refs\/heads\//, '');
+  if (!branch) throw new GitError('HEAD is detached, so it has no upstream (@{u}).', { hint: 'Name the branch: <branch>@{u}, or the remote branch itself.' });
+  const remote = await readConfig(r, `branch.${branch}.remote`);
+  const merge = await readConfig(r, `branch.${branch}.merge`);
+  if (!remote || !merge) {
+    throw new GitError(`The branch "${branch}" has no upstream (@{u}).`, { hint: `Set one with \`git branch --set-upstream-to=<remote>/<branch> ${branch}\`, or name the remote branch.` });
+  }
+  const short = merge.replace(/^refs\/heads\//, '');
+  const ref = remote === '.' ? `refs/heads/${short}` : `refs/remotes/${remote}/${short}`;
+  return peel(r, await git.resolveRef({ fs, dir: r.dir, gitdir: r.gitdir, ref }));
+}
+
+/** One `~n` / `^n` step. */
+async function walk(r: GitReader, oid: string, step: RevisionStep, rev: string): Promise<string> {
+  let current = oid;
+  const parentsOf = async (c: string) => (await git.readCommit({ fs, dir: r.dir, gitdir: r.gitdir, oid: c, cache: r.cache })).commit.parent;
+  if (step.op === '^') {
+    if (step.n === 0) return current;
+    const parent = (await parentsOf(current))[step.n - 1];
+    if (parent === undefined) throw unknownRevision(rev, `${current.slice(0, 12)} has no parent number ${step.n}`);
+    return parent;
+  }
+  for (let i = 0; i < step.n; i++) {
+    const parent = (await parentsOf(current))[0];
+    if (parent === undefined) throw unknownRevision(rev, `the history ends ${i} commit${i === 1 ? '' : 's'} back`);
+    current = parent;
+  }
+  return current;
 }
 
 async function resolveHead(r: GitReader): Promise<string> {

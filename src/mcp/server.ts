@@ -95,7 +95,7 @@ const recallResult = z.object({
 export const RELATED_PER_RESULT = 3;
 
 /**
- * Builds the server with its seven tools, not yet connected to a transport.
+ * Builds the server with its eight tools, not yet connected to a transport.
  *
  * @example
  * const server = createMcpServer({ dir: '/path/to/repo' });
@@ -331,32 +331,97 @@ export function createMcpServer(options: CortexMcpOptions = {}): McpServer {
       description:
         'Archive a memory that is wrong or no longer true: it leaves recall and the briefing but stays in ' +
         '.cortex/ (memory_recall with status ["archived"] still finds it). hard: true deletes the file instead ' +
-        '(git history keeps it). Use it when the user says something is outdated, or a memory contradicts the ' +
+        '(git history keeps it), with the edge files that link to it. The answer says how to undo it. Use it when ' +
+        'the user says something is outdated, or a memory contradicts the ' +
         'code; to correct a memory, remember the new version with the same topic instead.',
       inputSchema: z.strictObject({
         id,
         hard: z.boolean().optional().describe('Delete the file instead of archiving it (default false).'),
       }),
-      outputSchema: z.object({ action: z.enum(['archived', 'deleted']), id: z.string(), file: z.string() }),
+      outputSchema: z.object({
+        action: z.enum(['archived', 'deleted', 'unchanged']),
+        id: z.string(),
+        file: z.string(),
+        edges: z.array(z.string()),
+        undo: z.array(z.string()),
+      }),
       annotations: { title: 'Forget a memory', ...closed, readOnlyHint: false, destructiveHint: true, idempotentHint: true },
     },
     guarded(async (args) => {
       const cortex = await open();
-      // Only ever an id: the API would treat an unknown id as a search query and might
-      // archive whatever single memory matched it. getMemory, not cortex.get: checking that
-      // the memory exists is not reading it, and must not count as an access.
-      const { getMemory } = await import('../api/memories.js');
-      const got = getMemory(cortex.context, args.id);
-      const out = await cortex.forget({ target: got.memory.id, hard: args.hard === true });
-      if (out.action !== 'archived' && out.action !== 'deleted') {
-        throw new UsageError(`Nothing was forgotten for "${args.id}".`);
-      }
-      const verb = out.action === 'deleted' ? 'Deleted' : 'Archived';
-      return textResult(`${verb}: ${got.memory.id} [${got.memory.type}] ${got.memory.summary}`, {
-        action: out.action,
-        id: got.memory.id,
-        file: got.file,
+      // An id (or a unique prefix of one), never a search: an unknown id is an error.
+      const out = await cortex.forget({ id: args.id, hard: args.hard === true });
+      const m = out.memories[0]!;
+      const verb = out.action === 'deleted' ? 'Deleted' : out.action === 'archived' ? 'Archived' : 'Already archived';
+      const { undoLines } = await import('../api/undo.js');
+      const lines = [`${verb}: ${m.id} [${m.type}] ${m.summary}`];
+      if (out.edges.length > 0) lines.push(`Deleted ${out.edges.length} edge file(s) linking to it: ${out.edges.map((e) => e.file).join(', ')}`);
+      lines.push(...undoLines(out.undo));
+      return textResult(lines.join('\n'), {
+        action: out.action as 'archived' | 'deleted' | 'unchanged',
+        id: m.id,
+        file: m.file,
+        edges: out.edges.map((e) => e.file),
+        undo: undoLines(out.undo),
       });
+    }),
+  );
+
+  server.registerTool(
+    'memory_review',
+    {
+      title: 'Review captured candidates',
+      description:
+        'Memories that automatic capture was unsure about wait in a review queue instead of being stored. ' +
+        'action "list" (the default) shows them: a number (#3), a short id, type, confidence and summary. ' +
+        'Go through them with the user: "accept" stores the ones the user confirms as memories, "reject" drops ' +
+        'the ones the user declines. Numbers and short ids never change, so #2 is still #2 after #1 is accepted. ' +
+        'Accept or reject only what the user has agreed to.',
+      inputSchema: z.strictObject({
+        action: z.enum(['list', 'accept', 'reject']).optional().describe('list (default), accept or reject.'),
+        ids: z
+          .array(z.string().min(1).max(100))
+          .max(100)
+          .optional()
+          .describe('For accept and reject: entry numbers ("3" or "#3") or short ids from the list.'),
+      }),
+      outputSchema: z.object({
+        action: z.enum(['list', 'accept', 'reject']),
+        items: z.array(z.object({ n: z.number(), short: z.string(), summary: z.string(), type: z.string().optional(), confidence: z.number().optional() })),
+        accepted: z.array(z.object({ n: z.number(), short: z.string(), memory: z.string() })).optional(),
+        rejected: z.array(z.object({ n: z.number(), short: z.string() })).optional(),
+      }),
+      annotations: { title: 'Review captured candidates', ...closed, readOnlyHint: false, destructiveHint: true, idempotentHint: false },
+    },
+    guarded(async (args) => {
+      const cortex = await open();
+      const action = args.action ?? 'list';
+      const line = (i: { n: number; short: string; summary: string; type?: string | undefined; confidence?: number | undefined }) =>
+        `#${i.n} ${i.short} [${i.type ?? 'candidate'}${i.confidence !== undefined ? ` ${i.confidence.toFixed(2)}` : ''}] ${i.summary}`;
+      const brief = (i: { n: number; short: string; summary: string; type?: string | undefined; confidence?: number | undefined }) => ({
+        n: i.n,
+        short: i.short,
+        summary: i.summary,
+        ...(i.type !== undefined ? { type: i.type } : {}),
+        ...(i.confidence !== undefined ? { confidence: i.confidence } : {}),
+      });
+      if (action !== 'list' && (args.ids === undefined || args.ids.length === 0)) {
+        throw new UsageError(`Say which entries to ${action}: ids, as numbers or short ids from the list.`);
+      }
+      const lines: string[] = [];
+      const extra: { accepted?: { n: number; short: string; memory: string }[]; rejected?: { n: number; short: string }[] } = {};
+      if (action === 'accept') {
+        const out = await cortex.review.accept(args.ids!);
+        extra.accepted = out.accepted.map((a) => ({ n: a.item.n, short: a.item.short, memory: a.result.memory.id }));
+        for (const a of out.accepted) lines.push(`Accepted #${a.item.n} ${a.item.short} → ${a.result.memory.id} (${a.result.action})`);
+      } else if (action === 'reject') {
+        const out = await cortex.review.reject(args.ids!);
+        extra.rejected = out.rejected.map((r) => ({ n: r.n, short: r.short }));
+        for (const r of out.rejected) lines.push(`Rejected #${r.n} ${r.short} ${r.summary}`);
+      }
+      const { items } = await cortex.review.list();
+      lines.push(items.length === 0 ? 'No candidate waits for review.' : `${items.length} candidate(s) wait for review:`, ...items.map(line));
+      return textResult(lines.join('\n'), { action, items: items.map(brief), ...extra });
     }),
   );
 

@@ -354,6 +354,9 @@ const NO_LINKS: LinkExtractor = () => [];
 /**
  * One tier's keyword index, loaded from `.memory/index.v8` (or built fresh).
  */
+/** Longest query term matched fuzzily. */
+export const MAX_FUZZY_TERM = 64;
+
 export class KeywordIndex {
   private files: FileTable;
   readonly docs: DocTable;
@@ -696,7 +699,9 @@ export class KeywordIndex {
       term,
       // Terms the question did not say are matched exactly.
       prefix: term.length >= 4 && !guessed.has(term),
-      fuzzy: term.length >= 6 && !guessed.has(term) ? 0.2 : false,
+      // No word is longer than MAX_FUZZY_TERM; a pasted blob is matched exactly (MiniSearch's
+      // fuzzy matrix grows with the square of the term: 100,000 characters would be 10 GB).
+      fuzzy: term.length >= 6 && term.length <= MAX_FUZZY_TERM && !guessed.has(term) ? 0.2 : false,
       boost: timeTerms.has(term) ? TIME_WEIGHT : guessed.has(term) ? EXPANSION_WEIGHT : 1,
     }));
     // Filters are applied as the ranked lists are read (they do not change the order of

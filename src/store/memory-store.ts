@@ -4,11 +4,13 @@
  * A file is never rewritten unless its bytes change.
  */
 import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync, rmSync, statSync } from 'node:fs';
+import { isUtf8 } from 'node:buffer';
 import { dirname, join, relative, sep } from 'node:path';
 import { MemoryNotFoundError, isErrnoCode } from '../errors.js';
 import { formatDate, type Diagnostic, type Memory } from '../core/memory.js';
 import { parseMemory } from '../core/memory-format.js';
 import { redactSecrets } from '../core/redact.js';
+import { findInvalidUtf8 } from '../core/utf8.js';
 import { memoryPath, type TierPaths } from './paths.js';
 import { checkRegularFile, describeFileType, readRegularFile, resolveLinkInside, type FileProblem } from './safe-read.js';
 
@@ -207,6 +209,7 @@ export function readMemoryFile(entry: Pick<MemoryFileEntry, 'path' | 'id'> & Par
           : skippedEntry(shownAs, problem);
     return { memory: undefined, text: undefined, diagnostics: [diagnostic] };
   }
+  if (!isUtf8(read.buffer)) return notUtf8(read.buffer, shownAs);
   const text = read.buffer.toString('utf8');
   const mtime = read.stat.mtime;
   const { memory, diagnostics } = parseMemory(text, {
@@ -215,6 +218,28 @@ export function readMemoryFile(entry: Pick<MemoryFileEntry, 'path' | 'id'> & Par
     fallbackDate: formatDate(mtime),
   });
   return { memory, diagnostics: redactDiagnostics(diagnostics), text };
+}
+
+/**
+ * A file that is not UTF-8 (saved as Latin-1, say) is unreadable rather than decoded with
+ * replacement characters: a rewrite of that text would lose the original bytes.
+ */
+function notUtf8(bytes: Buffer, shownAs: string): ReadMemoryResult {
+  const at = findInvalidUtf8(bytes);
+  return {
+    memory: undefined,
+    text: undefined,
+    diagnostics: [
+      {
+        file: shownAs,
+        ...(at ? { line: at.line } : {}),
+        reason: `is not UTF-8 text (byte ${at?.offset ?? '?'} is 0x${(bytes[at?.offset ?? 0] ?? 0).toString(16).padStart(2, '0')})`,
+        ruleId: 'not-utf8',
+        severity: 'error',
+        hint: `Convert it to UTF-8, e.g. \`iconv -f latin1 -t utf-8 ${shownAs} > tmp && mv tmp ${shownAs}\`; nothing rewrites it until then.`,
+      },
+    ],
+  };
 }
 
 /**
@@ -281,7 +306,8 @@ function readSmall(path: string): string | undefined | null {
       n += got;
       if (n > SMALL_FILE) return undefined;
     }
-    return scratch.toString('utf8', 0, n);
+    // Not UTF-8: the full reader reports it.
+    return isUtf8(scratch.subarray(0, n)) ? scratch.toString('utf8', 0, n) : undefined;
   } catch (err) {
     return isErrnoCode(err, 'EISDIR') ? null : undefined;
   } finally {

@@ -2,8 +2,11 @@
  * Command definitions and argument parsing (node:util parseArgs), plus help text.
  */
 import { parseArgs } from 'node:util';
+import { closest } from '../core/suggest.js';
 import { UsageError } from '../errors.js';
 import type { Painter } from './color.js';
+
+export { closest };
 
 export interface OptionDef {
   type: 'string' | 'boolean';
@@ -33,6 +36,12 @@ export interface IO {
    * saves its progress, such as `index --embed`. Absent in hosts without signals.
    */
   trapInterrupt?(): AbortSignal;
+  /**
+   * Asks a question on stderr and reads one line of answer from stdin (the terminal, or
+   * the next line of piped input); `undefined` when there is no answer to read. Absent in
+   * hosts that cannot ask: callers then take the cautious answer.
+   */
+  ask?(question: string): Promise<string | undefined>;
 }
 
 export interface Invocation {
@@ -72,35 +81,35 @@ export const GLOBAL_OPTIONS: Record<string, OptionDef> = {
 };
 
 /**
- * The name in `names` that `name` most likely meant: one it is a prefix of (or that is a
- * prefix of it), else one at most two edits away.
+ * Moves global options written before the command (`cortex -C dir status`, `cortex --json
+ * list`: where `git -C` puts them) to just after the command name, where the command's
+ * parser reads them. Returns argv unchanged when it starts with the command.
  *
  * @example
- * closest('tag', ['tags', 'type']) // 'tags'
- * closest('recal', ['recall', 'remember']) // 'recall'
+ * hoistGlobalOptions(['-C', 'repo', 'recall', 'db']) // ['recall', '-C', 'repo', 'db']
+ * hoistGlobalOptions(['--dir=repo', '--json', 'status']) // ['status', '--dir=repo', '--json']
  */
-export function closest(name: string, names: readonly string[]): string | undefined {
-  if (name === '') return undefined;
-  const prefix = names.find((n) => n.startsWith(name) || name.startsWith(n));
-  if (prefix) return prefix;
-  let best: string | undefined;
-  let bestDist = 3;
-  for (const n of names) {
-    const d = distance(n, name);
-    if (d < bestDist) [best, bestDist] = [n, d];
+export function hoistGlobalOptions(argv: readonly string[]): string[] {
+  const leading: string[] = [];
+  let i = 0;
+  while (i < argv.length) {
+    const arg = argv[i]!;
+    const long = /^--([^=]+)(=.*)?$/.exec(arg);
+    const option = long
+      ? Object.entries(GLOBAL_OPTIONS).find(([name]) => name === long[1])
+      : /^-[^-]/.test(arg)
+        ? Object.entries(GLOBAL_OPTIONS).find(([, o]) => o.short === arg[1])
+        : undefined;
+    if (!option) break;
+    const [, def] = option;
+    // `--dir x`, `-C x` take the next word; `--dir=x` and `-Cx` carry it.
+    const takesNext = def.type === 'string' && (long ? long[2] === undefined : arg.length === 2);
+    leading.push(arg);
+    if (takesNext && argv[i + 1] !== undefined) leading.push(argv[i + 1]!);
+    i += takesNext ? 2 : 1;
   }
-  return best;
-}
-
-function distance(a: string, b: string): number {
-  const dp = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
-  for (let j = 1; j <= b.length; j++) dp[0]![j] = j;
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      dp[i]![j] = Math.min(dp[i - 1]![j]! + 1, dp[i]![j - 1]! + 1, dp[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-  }
-  return dp[a.length]![b.length]!;
+  if (leading.length === 0 || i >= argv.length) return [...argv];
+  return [argv[i]!, ...leading, ...argv.slice(i + 1)];
 }
 
 /** Parses argv for a command; unknown flags are usage errors naming the command. */

@@ -25,6 +25,28 @@ export function formatDiagnostic(d: Diagnostic, paint?: Painter): string {
   return d.hint ? `${main}\n  hint: ${d.hint}` : main;
 }
 
+/**
+ * A diagnostic with the line it points at quoted under it (and the line before, for
+ * context), so a person sees the mistake without opening the file.
+ *
+ * @example
+ * formatDiagnosticInSource({ file: 'a.md', line: 2, reason: 'bad', ruleId: 'x', severity: 'error' }, '---\npriority: x\n')
+ * // 'a.md:2: error: bad [x]\n     1 | ---\n  >  2 | priority: x'
+ */
+export function formatDiagnosticInSource(d: Diagnostic, text: string | undefined, paint?: Painter): string {
+  const head = formatDiagnostic({ ...d, hint: undefined }, paint);
+  const lines = text?.split(/\r?\n/) ?? [];
+  const quoted: string[] = [];
+  if (d.line !== undefined && d.line >= 1 && d.line <= lines.length) {
+    const width = String(d.line).length;
+    for (let n = Math.max(1, d.line - 1); n <= d.line; n++) {
+      const shown = (lines[n - 1] ?? '').replace(/[\x00-\x08\x0b-\x1f\x7f]/g, '?').slice(0, 160);
+      quoted.push(`  ${n === d.line ? '>' : ' '} ${String(n).padStart(width)} | ${shown}`);
+    }
+  }
+  return [head, ...quoted, ...(d.hint ? [`  hint: ${d.hint}`] : [])].join('\n');
+}
+
 /** One line per broken file, for commands that skip bad files and carry on. */
 export function formatSkipWarning(d: Diagnostic): string {
   return `warning: skipped ${d.file}${d.line !== undefined ? `:${d.line}` : ''}: ${d.reason} (run \`cortex lint\` for details)`;

@@ -28,7 +28,7 @@ import {
   type SignalName,
   type TextFeatures,
 } from './signals.js';
-import type { Candidate, Draft, Emitted, Exchange, ExtractState, Speaker } from './types.js';
+import type { Candidate, Draft, Exchange, ExtractState, Speaker } from './types.js';
 import { cleanInline, cleanSummary, clip, contentWords, filesIn, maskInline, oneLine, proseUnits, sentences, shorten, tagsOf, type Unit } from './prose.js';
 
 export interface ConversationContext {
