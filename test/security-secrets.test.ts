@@ -16,7 +16,6 @@ import { json, tempRepo, type TempRepo } from './helpers/repo.js';
 import { FAKES, LOOK_ALIKES } from './helpers/secrets-corpus.js';
 
 const TEXTS = FAKES.map(([, wrap, secret]) => wrap(secret));
-const SECRETS = FAKES.map(([, , secret]) => secret);
 const ONE_LINE = TEXTS.filter((t) => !t.includes('\n'));
 
 /** Every file under `dir` (but `.git/`), with its path relative to `dir`. */
