@@ -327,7 +327,7 @@ export function proseDrafts(text: string, ctx: ProseContext): Draft[] {
       // Content first: a statement with no cue at all is narration.
       if (!f.diagnosis && !f.constraint && !f.normative && kindType === undefined && !f.choice && !f.rejection && !f.architecture && !f.convention && !f.surprise) return;
       if (score(d) < 0.3) return;
-      d.type = findingType(f, kindType, ctx.failing);
+      d.type = announced ? 'gotcha' : findingType(f, kindType, ctx.failing);
       let summaryText = sentence;
       if (f.anaphoric && i > 0) {
         const previous = parts[i - 1] ?? '';
@@ -952,6 +952,7 @@ interface Fingerprint {
   type: string;
   words: readonly string[];
   idents: readonly string[];
+  body?: string | undefined;
 }
 
 /**
@@ -961,6 +962,8 @@ interface Fingerprint {
 export function same(a: Fingerprint, b: Fingerprint): boolean {
   // "X was set aside for Y" and "Chose Y over X" share their words but say opposite things.
   if ((a.type === 'rejected') !== (b.type === 'rejected')) return false;
+  // Two statements of one section ("Root cause:" and "Solution:") carry the same evidence.
+  if (a.body !== undefined && a.body === b.body && a.body.length > 80) return true;
   if (similar(a.words, b.words)) return true;
   if (a.idents.length < 2 || b.idents.length < 2) return false;
   const set = new Set(a.idents);
