@@ -948,7 +948,7 @@ function remember(state: ExtractState, d: Draft, c: number, memory: boolean): vo
   if (state.emitted.length > LIMITS.emitted) state.emitted.splice(0, state.emitted.length - LIMITS.emitted);
 }
 
-interface Fingerprint {
+export interface Fingerprint {
   type: string;
   words: readonly string[];
   idents: readonly string[];
@@ -969,6 +969,17 @@ export function same(a: Fingerprint, b: Fingerprint): boolean {
   const set = new Set(a.idents);
   const shared = b.idents.filter((t) => set.has(t)).length;
   return shared >= 2 && shared / Math.min(a.idents.length, b.idents.length) >= 0.6;
+}
+
+/**
+ * The near-duplicate fingerprint of a statement from another layer (a model's answer),
+ * comparable with what `state.emitted` holds.
+ *
+ * @example
+ * same(fingerprintOf('gotcha', 'Root cause: `x.ts` reads PORT early'), fingerprintOf('gotcha', 'x.ts reads PORT before .env loads')) // true
+ */
+export function fingerprintOf(type: string, summary: string): Fingerprint {
+  return { type, words: words(summary).slice(0, LIMITS.emittedWords), idents: identsOf(summary).slice(0, 12) };
 }
 
 /** Near-duplicates: most content words shared. */
