@@ -816,6 +816,14 @@ export class KeywordIndex {
     return termDocCount(this.search, term) ?? 0;
   }
 
+  /**
+   * How rare analysed terms are in this index: each term's document frequency (see
+   * `docFreq`) and the number of memories indexed. Auto-linking weights words by it.
+   */
+  rarity(): { docFreq: (term: string) => number; totalDocs: number } {
+    return { docFreq: (term) => this.docFreq(term), totalDocs: this.search.documentCount };
+  }
+
   /** Documents passing the filters, without a query. */
   filter(options: SearchOptions = {}): IndexedDoc[] {
     const needsRecord = KeywordIndex.needsRecord(options);
