@@ -32,7 +32,7 @@ import { keepForUndo, type UndoInfo } from './undo.js';
 import type { Context } from './context.js';
 import { allDiagnostics, openIndexes, openTierIndex, saveQuietly } from './indexes.js';
 import { recall, searchOptionsOf, toResult, type RecallInput, type RecallResult } from './recall.js';
-import { assertBodyFits } from './remember.js';
+import { assertBodyFits, repoFiles } from './remember.js';
 
 export interface GetResult {
   memory: Memory;
@@ -142,6 +142,8 @@ export interface UpdateInput {
   topic?: string | null;
   addTags?: string[];
   removeTags?: string[];
+  /** Replaces `source.files`: repository paths (absolute ones inside it are made relative); `[]` clears them. */
+  files?: string[];
 }
 
 export interface UpdateResult {
@@ -199,6 +201,11 @@ export async function updateMemory(ctx: Context, id: string, input: UpdateInput)
     if (input.removeTags) {
       const drop = new Set(normalizeTags(input.removeTags));
       next.tags = next.tags.filter((t) => !drop.has(t));
+    }
+    if (input.files !== undefined) {
+      const files = repoFiles(ctx.root, input.files, 'refuse').files;
+      const { files: _old, ...source } = next.source;
+      next.source = files.length > 0 ? { ...source, files } : source;
     }
     if (renderMemory(redactMemory(next).value) === renderMemory(memory)) return { memory, file, changed: false };
     next.updated = formatDate(ctx.now());

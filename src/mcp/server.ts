@@ -270,7 +270,13 @@ export function createMcpServer(options: CortexMcpOptions = {}): McpServer {
           .max(120)
           .optional()
           .describe('A stable key such as decision/storage-engine or plan/current: remembering with the same topic updates that memory.'),
-        files: z.array(z.string().min(1)).max(50).optional().describe('Repository paths the memory is about; it is flagged as possibly outdated when they change.'),
+        files: z
+          .array(z.string().min(1))
+          .max(50)
+          .optional()
+          .describe(
+            'Files the memory is about, relative to the repository root or absolute inside it (stored relative); it is flagged as possibly outdated when they change. Paths outside the repository are refused.',
+          ),
         pinned: z.boolean().optional().describe('Pinned memories never decay.'),
         scope: scope.optional().describe('project (default) or global: global memories are shared by all projects on this machine.'),
       }),
