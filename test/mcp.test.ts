@@ -274,10 +274,10 @@ describe('cortex mcp: the graph', () => {
     expect(limited).toMatchObject({ total: 2, shown: 1 });
 
     const recalled = (await s.call('memory_recall', { query: 'which database did we pick' })).structuredContent as {
-      results: { id: string; related?: { id: string }[]; code?: { id: string }[] }[];
+      results: { id: string; related?: string[]; code?: { id: string }[] }[];
     };
     const hit = recalled.results.find((r) => r.id === sqlite)!;
-    expect(hit.related?.map((r) => r.id)).toContain(wal);
+    expect(hit.related).toContain(`← refines ${wal}`);
     expect(hit.code?.map((c) => c.id)).toEqual([code]);
 
     // One a person made stays active when the assistant links the pair again.

@@ -97,7 +97,7 @@ describe('formatRecall', () => {
   });
 
   it('lists linked memories and code under a result', () => {
-    const text = formatRecall('db', [{ ...hit, related: [{ id: 'wal-p2x81d', relation: 'refines', direction: 'in' }], code: [{ id: 'db-code-aaaaaa', summary: 'src/db.ts' }] }]);
+    const text = formatRecall('db', [{ ...hit, related: ['← refines wal-p2x81d'], code: [{ id: 'db-code-aaaaaa', summary: 'src/db.ts' }] }]);
     expect(text.split('\n').slice(3)).toEqual(['   linked: ← refines wal-p2x81d', '   code: db-code-aaaaaa (src/db.ts)']);
   });
 });

@@ -21,7 +21,7 @@ import { MAX_TRAVERSE_DEPTH } from '../core/graph.js';
 import type { MemoryStatus } from '../core/memory.js';
 import { MEMORY_STATUSES, MEMORY_TYPES, SCOPES } from '../core/memory.js';
 import { UsageError } from '../errors.js';
-import { errorResult, formatRecall, formatTraverse, roundScore, shortPreview, textResult } from './format.js';
+import { errorResult, formatRecall, formatTraverse, previewBeyond, TRAVERSE_MORE_HINT, roundScore, shortPreview, textResult } from './format.js';
 
 export interface CortexMcpOptions {
   /** A directory inside the project (default: the working directory). */
@@ -51,8 +51,12 @@ export const SERVER_NAME = 'cortex';
 export const SERVER_INSTRUCTIONS =
   "Cortex is this repository's persistent memory: decisions and the approaches rejected, architecture, " +
   'gotchas, patterns, preferences, plans and progress, kept as markdown files under .cortex/ and shared ' +
-  'through git. memory_recall finds what earlier sessions learned; memory_remember keeps what this ' +
-  'session learns for the next one.';
+  'through git. Recall (memory_recall) before choosing an approach, when the user refers to earlier work ' +
+  '("like before", "why did we…"), when starting on an unfamiliar part of the code, and before remembering ' +
+  '(to update rather than duplicate). Remember (memory_remember) when something is settled that a later ' +
+  'session would otherwise rediscover: a decision and why, a rejected approach and why, a gotcha and its ' +
+  'fix, a convention, a user preference, the plan and its progress; not routine steps. Use a stable topic ' +
+  'to update a memory, and name the files it is about.';
 
 function packageVersion(): string {
   try {
@@ -74,22 +78,29 @@ const RECALL_MODES = ['keyword', 'semantic', 'hybrid'] as const satisfies readon
 const relation = z.enum(RELATIONS);
 const scope = z.enum(SCOPES);
 
+// Compact: Claude Code hands the model this JSON instead of the text, so a field at its
+// default (status active, scope project, no tags, no preview beyond the summary) is left out.
 const recallResult = z.object({
   id: z.string(),
   type: z.string(),
   summary: z.string(),
   score: z.number(),
-  preview: z.string(),
-  status: z.string(),
-  scope: z.string(),
-  tags: z.array(z.string()),
+  /** The body's start, when it says more than the summary. */
+  preview: z.string().optional(),
+  /** When not active. */
+  status: z.string().optional(),
+  /** When global. */
+  scope: z.string().optional(),
   /** Set when the memory was read from another branch. */
   ref: z.object({ branch: z.string(), merged: z.boolean() }).optional(),
-  /** Directly linked memories (graph enrichment), strongest first. */
-  related: z.array(z.object({ id: z.string(), relation: z.string(), direction: z.enum(['out', 'in']) })).optional(),
+  /** Directly linked memories (graph enrichment), strongest first: "→ refines <id>" (this one refines it) or "← refines <id>". */
+  related: z.array(z.string()).optional(),
   /** The code memories this one describes (over `source_of`). */
   code: z.array(z.object({ id: z.string(), summary: z.string() })).optional(),
 });
+
+/** What the status answer says to do about unreadable memory files. */
+const LINT_HINT = 'run `cortex lint`';
 
 /** Linked memories listed per recall result: enough to follow up with memory_traverse. */
 export const RELATED_PER_RESULT = 3;
@@ -200,22 +211,23 @@ export function createMcpServer(options: CortexMcpOptions = {}): McpServer {
         const related = (r.related ?? [])
           .filter((n) => n.depth === 1)
           .slice(0, RELATED_PER_RESULT)
-          .map((n) => ({ id: n.id, relation: n.relation, direction: n.direction }));
+          .map((n) => `${n.direction === 'out' ? '→' : '←'} ${n.relation} ${n.id}`);
+        const preview = previewBeyond(r.summary, shortPreview(r.preview));
         return {
           id: r.id,
           type: r.type,
           summary: r.summary,
           score: roundScore(r.score),
-          preview: shortPreview(r.preview),
-          status: r.status,
-          scope: r.scope,
-          tags: r.tags,
+          ...(preview !== '' ? { preview } : {}),
+          ...(r.status !== 'active' ? { status: r.status } : {}),
+          ...(r.scope !== 'project' ? { scope: r.scope } : {}),
+
           ...(r.ref ? { ref: { branch: r.ref.branch, merged: r.ref.merged } } : {}),
           ...(related.length > 0 ? { related } : {}),
           ...(r.code && r.code.length > 0 ? { code: r.code.map((c) => ({ id: c.id, summary: c.summary })) } : {}),
         };
       });
-      return textResult(formatRecall(out.query, results, notice), {
+      return textResult(formatRecall(out.query, results.map((r) => ({ ...r, preview: r.preview ?? '', status: r.status ?? 'active', scope: r.scope ?? 'project' })), notice), {
         query: out.query,
         mode: out.mode,
         results,
@@ -289,6 +301,10 @@ export function createMcpServer(options: CortexMcpOptions = {}): McpServer {
         redacted: z.array(z.string()),
         /** Edges auto-linking wrote to similar memories. */
         linked: z.array(z.object({ id: z.string(), relation: z.string(), status: z.string() })).optional(),
+        /** Memories this one may duplicate: queued for review. */
+        mayDuplicate: z.array(z.string()).optional(),
+        /** What to do about the notes, when there are any. */
+        hint: z.string().optional(),
       }),
       // Same arguments twice store one memory: the second call finds the duplicate.
       annotations: { title: 'Remember', ...closed, readOnlyHint: false, destructiveHint: false, idempotentHint: true },
@@ -315,9 +331,8 @@ export function createMcpServer(options: CortexMcpOptions = {}): McpServer {
       if (linked.length > 0) {
         lines.push(`linked to similar memories: ${linked.map((l) => `${l.id}${l.status === 'suggested' ? ' (suggested)' : ''}`).join(', ')}`);
       }
-      for (const c of result.links?.consolidate ?? []) {
-        lines.push(`note: may duplicate ${c.a === m.id ? c.b : c.a}; queued for review (\`cortex consolidate\`)`);
-      }
+      const mayDuplicate = (result.links?.consolidate ?? []).map((c) => (c.a === m.id ? c.b : c.a));
+      for (const other of mayDuplicate) lines.push(`note: may duplicate ${other}; queued for review (\`cortex consolidate\`)`);
       return textResult(lines.join('\n'), {
         action: result.action,
         id: m.id,
@@ -326,6 +341,7 @@ export function createMcpServer(options: CortexMcpOptions = {}): McpServer {
         file: result.file,
         redacted: result.redacted,
         ...(linked.length > 0 ? { linked } : {}),
+        ...(mayDuplicate.length > 0 ? { mayDuplicate, hint: 'queued for review (`cortex consolidate`)' } : {}),
       });
     }),
   );
@@ -347,6 +363,8 @@ export function createMcpServer(options: CortexMcpOptions = {}): McpServer {
       outputSchema: z.object({
         action: z.enum(['archived', 'deleted', 'unchanged']),
         id: z.string(),
+        type: z.string(),
+        summary: z.string(),
         file: z.string(),
         edges: z.array(z.string()),
         undo: z.array(z.string()),
@@ -366,6 +384,8 @@ export function createMcpServer(options: CortexMcpOptions = {}): McpServer {
       return textResult(lines.join('\n'), {
         action: out.action as 'archived' | 'deleted' | 'unchanged',
         id: m.id,
+        type: m.type,
+        summary: m.summary,
         file: m.file,
         edges: out.edges.map((e) => e.file),
         undo: undoLines(out.undo),
@@ -457,6 +477,8 @@ export function createMcpServer(options: CortexMcpOptions = {}): McpServer {
         status: z.string(),
         strength: z.number(),
         file: z.string(),
+        /** Set when the edge is suggested: how a person confirms it. */
+        note: z.string().optional(),
       }),
       annotations: { title: 'Link two memories', ...closed, readOnlyHint: false, destructiveHint: false, idempotentHint: true },
     },
@@ -479,9 +501,8 @@ export function createMcpServer(options: CortexMcpOptions = {}): McpServer {
       const e = result.edge;
       const verb = { created: 'Linked', updated: 'Updated', unchanged: 'Unchanged' }[result.action];
       const lines = [`${verb}: ${e.source} ${e.relation} ${e.target} (${e.status}, strength ${e.strength})`];
-      if (e.status === 'suggested') {
-        lines.push(`note: suggested until a person confirms it with \`cortex consolidate --accept ${e.source} ${e.target}\``);
-      }
+      const note = e.status === 'suggested' ? `suggested until a person confirms it with \`cortex consolidate --accept ${e.source} ${e.target}\`` : undefined;
+      if (note) lines.push(`note: ${note}`);
       return textResult(lines.join('\n'), {
         action: result.action,
         source: e.source,
@@ -490,6 +511,7 @@ export function createMcpServer(options: CortexMcpOptions = {}): McpServer {
         status: e.status,
         strength: e.strength,
         file: result.file,
+        ...(note ? { note } : {}),
       });
     }),
   );
@@ -528,6 +550,8 @@ export function createMcpServer(options: CortexMcpOptions = {}): McpServer {
             from: z.string(),
           }),
         ),
+        /** Set when not every memory reached is listed. */
+        hint: z.string().optional(),
       }),
       annotations: { title: 'Walk the memory graph', ...READ_ONLY },
     },
@@ -553,7 +577,13 @@ export function createMcpServer(options: CortexMcpOptions = {}): McpServer {
       );
       const nodes = all.slice(0, args.limit ?? DEFAULT_TRAVERSE_NODES);
       const start = { id: out.start.id, type: out.start.type, summary: out.start.summary };
-      return textResult(formatTraverse(start, nodes, out.total), { start, total: out.total, shown: nodes.length, nodes });
+      return textResult(formatTraverse(start, nodes, out.total), {
+        start,
+        total: out.total,
+        shown: nodes.length,
+        nodes,
+        ...(out.total > nodes.length ? { hint: TRAVERSE_MORE_HINT } : {}),
+      });
     }),
   );
 
@@ -576,6 +606,8 @@ export function createMcpServer(options: CortexMcpOptions = {}): McpServer {
             brokenFiles: z.number(),
           }),
         ),
+        /** Set when files could not be read. */
+        hint: z.string().optional(),
       }),
       annotations: { title: 'Memory status', ...READ_ONLY },
     },
@@ -598,9 +630,10 @@ export function createMcpServer(options: CortexMcpOptions = {}): McpServer {
       for (const t of tiers) {
         lines.push(`${t.scope === 'project' ? 'Project' : 'Global'} memories: ${t.total}${t.total > 0 ? ` (${counts(t.byStatus)})` : ''}`);
         if (t.total > 0) lines.push(`  by type: ${counts(t.byType)}`);
-        if (t.brokenFiles > 0) lines.push(`  ${t.brokenFiles} file(s) could not be read (run \`cortex lint\`)`);
+        if (t.brokenFiles > 0) lines.push(`  ${t.brokenFiles} file(s) could not be read (${LINT_HINT})`);
       }
-      return textResult(lines.join('\n'), { root: out.root, tiers });
+      const broken = tiers.some((t) => t.brokenFiles > 0);
+      return textResult(lines.join('\n'), { root: out.root, tiers, ...(broken ? { hint: LINT_HINT } : {}) });
     }),
   );
 
