@@ -27,7 +27,7 @@ import { writeMemory } from '../store/memory-write.js';
 import { findGitRoot, memoryPath } from '../store/paths.js';
 import { readRegularFile } from '../store/safe-read.js';
 import { scopePaths, type Context } from './context.js';
-import { openTierIndex, saveQuietly } from './indexes.js';
+import { openTierIndex, saveQuietly, type TierIndex } from './indexes.js';
 import { rememberMany, type RememberInput } from './remember.js';
 import { keepForUndo, type UndoInfo } from './undo.js';
 
@@ -253,6 +253,13 @@ export async function importMemories(ctx: Context, input: ImportInput): Promise<
   for (const s of parsed.skipped) out.skipped.push({ key: '', file: s.file, line: s.line, summary: '', reason: s.reason });
 
   const threshold = ctx.config.extraction.threshold;
+  // One index per tier for the whole import: refreshing it per record would stat every file each time.
+  const tiers = new Map<Scope, TierIndex>();
+  const tierOf = (scope: Scope): TierIndex => {
+    let t = tiers.get(scope);
+    if (!t) tiers.set(scope, (t = openTierIndex(ctx, scope, { save: false })));
+    return t;
+  };
   const keyToId = new Map<string, string>();
   const nameToId = new Map<string, string>();
   const undoFiles: { path: string; scope: Scope }[] = [];
@@ -279,7 +286,7 @@ export async function importMemories(ctx: Context, input: ImportInput): Promise<
       }
       seen.add(topic);
       const scope = scopeOf(input, rec);
-      const tier = openTierIndex(ctx, scope, { save: false });
+      const tier = tierOf(scope);
       const existingDoc = tier.index.findByTopic(topic, scope)[0];
       const existing = existingDoc ? readMemoryById(tier.paths, existingDoc.id, tier.base).memory : undefined;
       inputs.push({
@@ -317,7 +324,7 @@ export async function importMemories(ctx: Context, input: ImportInput): Promise<
         if (x.existing && sameContent(x.existing, x.rec, topic)) out.unchanged.push({ ...item, id: x.existing.id, reason: 'already imported, unchanged' });
         else if (x.existing) out.updated.push({ ...item, id: x.existing.id });
         else {
-          const tier = openTierIndex(ctx, x.scope, { save: false });
+          const tier = tierOf(x.scope);
           const dup = tier.index.findByContentKey(contentKeyOf({ type: x.rec.type, summary: x.rec.summary, body: normalizeBody(x.rec.body) }));
           if (dup) out.skipped.push({ ...item, id: dup.id, reason: `duplicate of ${dup.id}` });
           else out.created.push(item);
