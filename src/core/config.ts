@@ -81,7 +81,7 @@ export interface CortexConfig {
     consolidateMin: number;
     /** Most `relates_to` edges one write adds (the strongest). */
     maxEdges: number;
-    /** A word in more than this share of the memories is common: it never links two memories on its own. */
+    /** A word in more than this share of the memories is common: it never links two memories on its own (nor does a number). */
     commonShare: number;
   };
   embed: {

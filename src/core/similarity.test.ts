@@ -98,6 +98,11 @@ describe('rarityOverlap', () => {
     expect(common.score).toBe(0);
   });
 
+  it('never counts a shared number alone as a rare word', () => {
+    expect(rarityOverlap(set('1 note'), set('1 seed'), { docFreq: () => 2, totalDocs: 100 }).score).toBe(0);
+    expect(rarityOverlap(set('1 queue'), set('1 queue seed'), { docFreq: () => 2, totalDocs: 100 }).rareShared).toEqual(['queue']);
+  });
+
   it('is plain Jaccard between the only two memories of a store', () => {
     const two = { docFreq: (t: string) => (['a', 'b', 'c'].includes(t) ? 2 : 1), totalDocs: 2 };
     expect(rarityOverlap(set('a b c x'), set('a b c y z'), two).score).toBeCloseTo(3 / 6, 12);

@@ -77,6 +77,8 @@ export interface RarityOptions {
   commonMinDocs?: number;
 }
 
+const LETTER = /\p{L}/u;
+
 /** Defaults of `rarityOverlap`. */
 export const DEFAULT_RARITY = { commonShare: 0.05, commonMinDocs: 10 };
 
@@ -92,7 +94,8 @@ export interface RarityOverlap {
  * frequency, `log(1 + (N − df + ½) / (df + ½))`, so two memories sharing "sqlite" and "wal"
  * score far above two sharing "said" and "today". When every shared term is common (in
  * more than `commonShare` of the memories, and more than `commonMinDocs`), the score is 0:
- * common words alone never relate two memories, however many they share.
+ * common words alone never relate two memories, however many they share. Nor do numbers
+ * alone ("1", "2023"): a shared word must have a letter to count as rare.
  *
  * Both memories are among those `docFreq` counts, and rarity is taken among the others
  * (each term's count without these two, N − 2): sharing a word must not make it look
@@ -122,7 +125,8 @@ export function rarityOverlap(a: ReadonlySet<string>, b: ReadonlySet<string>, op
     union += w;
     if (!both) continue;
     shared += w;
-    if (options.docFreq(term) <= commonAbove) rare.push([term, w]);
+    // A number alone ("1", "2023", a minute) is no topic two memories share.
+    if (options.docFreq(term) <= commonAbove && LETTER.test(term)) rare.push([term, w]);
   }
   for (const term of b) if (!a.has(term)) union += idfOf(term, 1);
   rare.sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1));
