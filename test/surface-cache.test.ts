@@ -127,6 +127,8 @@ describe('the surface cache', () => {
       'dist/commands/surface.js',
       // Did-you-mean for the argument parser; imports nothing.
       'dist/core/suggest.js',
+      // The environment variables (CORTEX_HOME, CORTEX_NOW, CORTEX_SURFACE_BUDGET); node built-ins only.
+      'dist/env.js',
       'dist/errors.js',
       'dist/fast/surface-cache.js',
       'dist/term/args.js',

@@ -5,12 +5,12 @@
  * Safe to re-run: existing settings and hooks are kept, existing files are not touched.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { detectIndent, mergeHookSettings, type ClaudeHookBlock } from '../core/claude-settings.js';
 import { CLAUDE_EVENT_NAMES, HOOK_EVENTS } from '../core/hook-events.js';
 import { SELF_REPORT_ALIASES } from '../core/extract.js';
 import { MEMORY_TYPES } from '../core/memory.js';
+import { userClaudeDir } from '../env.js';
 import { ParseError } from '../errors.js';
 import { writeFileAtomic, writeIfChanged } from '../store/atomic.js';
 import { readTemplate } from '../templates.js';
@@ -31,17 +31,6 @@ export const CLAUDE_FILES: readonly { template: string; target: string }[] = [
   { template: 'claude/recall.md', target: 'commands/recall.md' },
   { template: 'claude/remember.md', target: 'commands/remember.md' },
 ];
-
-/**
- * The user's Claude Code directory: `$CLAUDE_CONFIG_DIR`, else `~/.claude`.
- *
- * @example
- * userClaudeDir({ HOME: '/home/me' }) // '/home/me/.claude'
- */
-export function userClaudeDir(env: NodeJS.ProcessEnv = process.env): string {
-  if (env.CLAUDE_CONFIG_DIR) return resolve(env.CLAUDE_CONFIG_DIR);
-  return join(env.HOME || env.USERPROFILE || homedir(), '.claude');
-}
 
 /**
  * The hook block from `templates/claude/settings.json`.

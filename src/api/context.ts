@@ -7,7 +7,7 @@ import { lstatSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { loadYaml } from '../core/lazy.js';
 import { NotInitializedError, UsageError } from '../errors.js';
-import { SURFACE_ENV, readNowEnv } from '../fast/surface-cache.js';
+import { ENV, readNowEnv } from '../env.js';
 import { resolveConfig, type CortexConfig } from '../core/config.js';
 import type { Diagnostic } from '../core/memory.js';
 import type { Embedder } from '../embed/embedder.js';
@@ -99,7 +99,7 @@ export function openContext(options: OpenCortexOptions = {}): Context {
 /** `CORTEX_NOW` (an ISO date) fixes the clock; an invalid value is a usage error naming it. */
 function clockOf(env: NodeJS.ProcessEnv): () => Date {
   const { now, error } = readNowEnv(env);
-  if (error) throw new UsageError(`${error}.`, { hint: `Unset ${SURFACE_ENV.now} to use the system clock.` });
+  if (error) throw new UsageError(`${error}.`, { hint: `Unset ${ENV.now} to use the system clock.` });
   return now ? () => new Date(now.getTime()) : () => new Date();
 }
 

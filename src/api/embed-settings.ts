@@ -9,6 +9,7 @@
 import { existsSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { modelIdentity, resolveEmbedOptions, type EmbedOptions } from '../embed/embedder.js';
+import { readEmbedEnv } from '../env.js';
 import type { Scope } from '../core/memory.js';
 import { readVectorFileHeader } from '../search/vector-header.js';
 import type { TierPaths } from '../store/paths.js';
@@ -40,7 +41,7 @@ export interface EmbedSettings extends EmbedOptions {
  */
 export function embedSettings(ctx: Context): EmbedSettings {
   const options = resolveEmbedOptions({ env: ctx.env, config: ctx.config });
-  const fromEnv = (ctx.env.CORTEX_MODEL_DIR ?? '').trim() !== '';
+  const fromEnv = readEmbedEnv(ctx.env).modelDir !== undefined;
   const modelDir = options.modelDir === undefined ? undefined : isAbsolute(options.modelDir) ? options.modelDir : resolve(ctx.root, options.modelDir);
   return {
     ...options,

@@ -18,9 +18,9 @@ import { buildSurface, type ExplainRow, type SurfaceLimits, type SurfaceResult, 
 import { checkSurfaceTarget, spliceSurface } from '../core/surface-target.js';
 import { redactSecrets } from '../core/redact.js';
 import type { DecisionTierName } from '../core/lifecycle.js';
+import { BUDGET_RANGE } from '../env.js';
 import { ParseError, UsageError } from '../errors.js';
 import {
-  BUDGET_RANGE,
   readGitHead,
   surfaceCacheKey,
   writeSurfaceCache,

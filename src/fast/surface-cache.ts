@@ -42,25 +42,12 @@
  * that coarse and less than two seconds old (git's "racy" rule).
  */
 import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { cortexHome, readBudgetEnv, readNowEnv } from '../env.js';
 
 /** Bump when the entry format or the key changes. */
 export const SURFACE_CACHE_VERSION = 1;
-
-/** Environment variables of the briefing (flag > environment > config > default). */
-export const SURFACE_ENV = {
-  /** Token budget of the briefing (target and hard maximum), like `--budget`. */
-  budget: 'CORTEX_SURFACE_BUDGET',
-  /** Comma-separated target files for `cortex surface --write` (replaces `surface.targets`). */
-  targets: 'CORTEX_SURFACE_TARGETS',
-  /** The clock, as an ISO-8601 date: reproducible runs and tests. */
-  now: 'CORTEX_NOW',
-} as const;
-
-/** Allowed token budgets for `--budget` and `CORTEX_SURFACE_BUDGET`. */
-export const BUDGET_RANGE = [10, 2_500] as const;
 
 export type SurfaceVariant = 'full' | 'compact';
 
@@ -117,49 +104,12 @@ export interface HeadText {
   detached: boolean;
 }
 
-/**
- * Reads `CORTEX_SURFACE_BUDGET`: an integer within `BUDGET_RANGE`, or an error message
- * naming the variable and the range.
- *
- * @example
- * readBudgetEnv({ CORTEX_SURFACE_BUDGET: '300' }) // { budget: 300 }
- * readBudgetEnv({ CORTEX_SURFACE_BUDGET: 'lots' }).error // 'CORTEX_SURFACE_BUDGET is "lots"; allowed: an integer from 10 to 2500'
- */
-export function readBudgetEnv(env: NodeJS.ProcessEnv): { budget?: number; error?: string } {
-  const raw = env[SURFACE_ENV.budget];
-  if (raw === undefined || raw.trim() === '') return {};
-  const n = Number(raw.trim());
-  if (!Number.isInteger(n) || n < BUDGET_RANGE[0] || n > BUDGET_RANGE[1]) {
-    return { error: `${SURFACE_ENV.budget} is "${raw}"; allowed: an integer from ${BUDGET_RANGE[0]} to ${BUDGET_RANGE[1]}` };
-  }
-  return { budget: n };
-}
-
-/**
- * Reads `CORTEX_NOW`: an ISO-8601 date, or an error message naming the variable.
- *
- * @example
- * readNowEnv({ CORTEX_NOW: '2026-12-01T09:00:00Z' }).now?.toISOString() // '2026-12-01T09:00:00.000Z'
- */
-export function readNowEnv(env: NodeJS.ProcessEnv): { now?: Date; error?: string } {
-  const raw = env[SURFACE_ENV.now];
-  if (raw === undefined || raw.trim() === '') return {};
-  const ms = Date.parse(raw.trim());
-  if (Number.isNaN(ms)) return { error: `${SURFACE_ENV.now} is "${raw}"; allowed: an ISO-8601 date such as 2026-12-01T09:00:00Z` };
-  return { now: new Date(ms) };
-}
-
 function isDir(path: string): boolean {
   return statSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
 }
 
 function exists(path: string): boolean {
   return statSync(path, { throwIfNoEntry: false }) !== undefined;
-}
-
-/** `$CORTEX_HOME`, default `~/.cortex`: the global tier. */
-export function globalHome(env: NodeJS.ProcessEnv): string {
-  return resolve(env.CORTEX_HOME || join(homedir(), '.cortex'));
 }
 
 /**
@@ -170,7 +120,7 @@ export function globalHome(env: NodeJS.ProcessEnv): string {
  * findProjectRootFast('/repo/src', process.env) // '/repo'
  */
 export function findProjectRootFast(start: string, env: NodeJS.ProcessEnv): string | undefined {
-  const globalDir = globalHome(env);
+  const globalDir = cortexHome(env);
   let dir = resolve(start);
   for (;;) {
     const candidate = join(dir, '.cortex');
@@ -290,7 +240,7 @@ export function surfaceCacheKey(options: SurfaceCacheOptions): SurfaceCacheKey |
     `review=${signature(join(cache, 'review.jsonl'), coarse)}`,
   ];
   if (includeGlobal) {
-    const home = globalHome(env);
+    const home = cortexHome(env);
     parts.push(
       `global=${home}`,
       `global.memories=${signature(join(home, 'memories'), coarse)}`,

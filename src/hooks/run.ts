@@ -9,6 +9,7 @@
  * loads none of the heavy modules.
  */
 import { join } from 'node:path';
+import { claudeProjectDir } from '../env.js';
 import { findProjectRootFast } from '../fast/surface-cache.js';
 import { isHookEvent, type HookEvent } from '../core/hook-events.js';
 import { parseHookInput, type HookInput } from './input.js';
@@ -94,7 +95,7 @@ export async function runHook(event: string, stdin: string, options: HookRunOpti
   try {
     const env = options.env ?? process.env;
     const { input, problem } = parseHookInput(stdin);
-    const dir = input.cwd ?? env.CLAUDE_PROJECT_DIR ?? options.cwd ?? process.cwd();
+    const dir = input.cwd ?? claudeProjectDir(env) ?? options.cwd ?? process.cwd();
     const root = findProjectRootFast(dir, env);
     // No .cortex/ here: Cortex is not used in this directory, and it leaves no trace in it.
     if (root === undefined) {

@@ -2,8 +2,8 @@
  * Where things live: the repository root, `.cortex/` (tracked) and `.memory/` (local cache).
  */
 import { existsSync, statSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { cortexHome } from '../env.js';
 import { UsageError } from '../errors.js';
 import { checkIdSafety } from '../core/memory.js';
 
@@ -43,7 +43,7 @@ export function projectPaths(root: string): ProjectPaths {
 
 /** The global tier: `$CORTEX_HOME`, default `~/.cortex`, with its cache inside it. */
 export function globalPaths(env: NodeJS.ProcessEnv = process.env): TierPaths {
-  const home = resolve(env.CORTEX_HOME || join(homedir(), '.cortex'));
+  const home = cortexHome(env);
   return tierPaths(home, join(home, CACHE_DIR));
 }
 
