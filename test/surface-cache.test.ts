@@ -131,6 +131,8 @@ describe('the surface cache', () => {
       'dist/env.js',
       'dist/errors.js',
       'dist/fast/surface-cache.js',
+      // The project root finder and the global home; node built-ins only.
+      'dist/store/root.js',
       'dist/term/args.js',
       'dist/term/color.js',
     ]);

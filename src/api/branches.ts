@@ -15,7 +15,8 @@ import { GitError, UsageError } from '../errors.js';
 import { readHead } from '../git/head.js';
 import { blobOid, gitReader, isAncestor, listBranches, readBlobText, readCortexTree, resolveCommit, type CortexTree, type GitReader } from '../git/repo.js';
 import { KeywordIndex } from '../search/keyword-index.js';
-import { findGitRoot, tierPaths } from '../store/paths.js';
+import { tierPaths } from '../store/paths.js';
+import { findGitRoot } from '../store/root.js';
 import type { Context } from './context.js';
 import { recall, searchOptionsOf, toResult, type RecallInput, type RecallOutput, type RecallResult } from './recall.js';
 

@@ -10,7 +10,7 @@ import git from 'isomorphic-git';
 import { commonGitDirOf } from '../git/dirs.js';
 import { computeStaleness } from '../git/staleness.js';
 import { KeywordIndex } from '../search/keyword-index.js';
-import { findGitRoot } from '../store/paths.js';
+import { findGitRoot } from '../store/root.js';
 import type { Context } from './context.js';
 import { inspectGitSetup } from './git-setup.js';
 import { project } from './project.js';

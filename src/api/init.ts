@@ -7,7 +7,8 @@ import { fileURLToPath } from 'node:url';
 import { shellQuote } from '../core/shell.js';
 import { CortexError } from '../errors.js';
 import { writeFileAtomic } from '../store/atomic.js';
-import { findGitRoot, findProjectRoot, projectPaths } from '../store/paths.js';
+import { projectPaths } from '../store/paths.js';
+import { findGitRoot, findProjectRoot } from '../store/root.js';
 import { contextFor, type Context, type OpenCortexOptions } from './context.js';
 
 export interface InitStep {

@@ -75,7 +75,7 @@ export async function keepForUndo(ctx: Context, files: readonly UndoFile[], labe
   }
   const restorable = present.filter((f) => clean.has(f.path));
   if (restorable.length > 0) {
-    const { findGitRoot } = await import('../store/paths.js');
+    const { findGitRoot } = await import('../store/root.js');
     const gitRoot = findGitRoot(ctx.root) ?? ctx.root;
     const paths = restorable.map((f) => shellQuote(relative(gitRoot, f.path).split(sep).join('/')));
     const cd = gitRoot === ctx.root ? '' : `git -C ${shellQuote(gitRoot)} `;

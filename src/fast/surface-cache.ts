@@ -44,7 +44,8 @@
 import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cortexHome, readBudgetEnv, readNowEnv } from '../env.js';
+import { readBudgetEnv, readNowEnv } from '../env.js';
+import { findProjectRoot, globalHome } from '../store/root.js';
 
 /** Bump when the entry format or the key changes. */
 export const SURFACE_CACHE_VERSION = 1;
@@ -102,34 +103,6 @@ export interface HeadText {
   /** The commit, only when HEAD is detached. */
   commit?: string | undefined;
   detached: boolean;
-}
-
-function isDir(path: string): boolean {
-  return statSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
-}
-
-function exists(path: string): boolean {
-  return statSync(path, { throwIfNoEntry: false }) !== undefined;
-}
-
-/**
- * The nearest directory at or above `start` holding `.cortex/`, stopping at a git work
- * tree root (the same rule as the store's `findProjectRoot`).
- *
- * @example
- * findProjectRootFast('/repo/src', process.env) // '/repo'
- */
-export function findProjectRootFast(start: string, env: NodeJS.ProcessEnv): string | undefined {
-  const globalDir = cortexHome(env);
-  let dir = resolve(start);
-  for (;;) {
-    const candidate = join(dir, '.cortex');
-    if (candidate !== globalDir && isDir(candidate)) return dir;
-    if (exists(join(dir, '.git'))) return undefined;
-    const parent = dirname(dir);
-    if (parent === dir) return undefined;
-    dir = parent;
-  }
 }
 
 /** The git directory of the work tree containing `dir`: `.git/`, or where a `.git` file's `gitdir:` points. */
@@ -204,7 +177,7 @@ const PACKAGE_FILES = ['../../templates/surface.md', '../../package.json'];
 export function surfaceCacheKey(options: SurfaceCacheOptions): SurfaceCacheKey | undefined {
   const { root: start, variant, includeGlobal } = { ...DEFAULT_SURFACE_CACHE, ...options };
   const env = options.env ?? process.env;
-  const root = findProjectRootFast(start, env);
+  const root = findProjectRoot(start, env);
   if (!root) return undefined;
   let budget = options.budget;
   if (budget === undefined) {
@@ -240,7 +213,7 @@ export function surfaceCacheKey(options: SurfaceCacheOptions): SurfaceCacheKey |
     `review=${signature(join(cache, 'review.jsonl'), coarse)}`,
   ];
   if (includeGlobal) {
-    const home = cortexHome(env);
+    const home = globalHome(env);
     parts.push(
       `global=${home}`,
       `global.memories=${signature(join(home, 'memories'), coarse)}`,

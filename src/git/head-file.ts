@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { findGitRoot } from '../store/paths.js';
+import { findGitRoot } from '../store/root.js';
 import { commonGitDirOf, gitDirOf } from './dirs.js';
 
 export interface HeadFileInfo {

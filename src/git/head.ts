@@ -5,7 +5,7 @@
  */
 import * as fs from 'node:fs';
 import git from 'isomorphic-git';
-import { findGitRoot } from '../store/paths.js';
+import { findGitRoot } from '../store/root.js';
 import { commonGitDirOf, gitDirOf } from './dirs.js';
 
 export interface HeadInfo {

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import type { MemorySource } from '../core/memory.js';
 import { isRecordOf, isString, isStringArray } from '../core/shape.js';
 import { writeFileAtomic } from '../store/atomic.js';
-import { findGitRoot } from '../store/paths.js';
+import { findGitRoot } from '../store/root.js';
 import { readHead } from './head.js';
 import { blobAt, gitReader, isAncestor, listBranches, listRemoteBranches, resolveCommit, type GitReader } from './repo.js';
 

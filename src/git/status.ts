@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { relative, sep } from 'node:path';
 import { GitError } from '../errors.js';
-import { findGitRoot } from '../store/paths.js';
+import { findGitRoot } from '../store/root.js';
 import { blobAt, blobOid, gitReader, resolveCommit } from './repo.js';
 
 export interface FileStatus {

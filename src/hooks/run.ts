@@ -10,7 +10,7 @@
  */
 import { join } from 'node:path';
 import { claudeProjectDir } from '../env.js';
-import { findProjectRootFast } from '../fast/surface-cache.js';
+import { findProjectRoot } from '../store/root.js';
 import { isHookEvent, type HookEvent } from '../core/hook-events.js';
 import { parseHookInput, type HookInput } from './input.js';
 
@@ -96,7 +96,7 @@ export async function runHook(event: string, stdin: string, options: HookRunOpti
     const env = options.env ?? process.env;
     const { input, problem } = parseHookInput(stdin);
     const dir = input.cwd ?? claudeProjectDir(env) ?? options.cwd ?? process.cwd();
-    const root = findProjectRootFast(dir, env);
+    const root = findProjectRoot(dir, env);
     // No .cortex/ here: Cortex is not used in this directory, and it leaves no trace in it.
     if (root === undefined) {
       lines.push(`not a Cortex project: ${dir}`);

@@ -1,11 +1,10 @@
 /**
  * Where things live: the repository root, `.cortex/` (tracked) and `.memory/` (local cache).
  */
-import { existsSync, statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { cortexHome } from '../env.js';
+import { join, resolve } from 'node:path';
 import { UsageError } from '../errors.js';
 import { checkIdSafety } from '../core/memory.js';
+import { CORTEX_DIR, globalHome } from './root.js';
 
 /** Paths of one memory tier: the project's `.cortex/` or the global `$CORTEX_HOME`. */
 export interface TierPaths {
@@ -23,7 +22,6 @@ export interface ProjectPaths extends TierPaths {
   root: string;
 }
 
-export const CORTEX_DIR = '.cortex';
 export const CACHE_DIR = '.memory';
 
 export function tierPaths(cortexDir: string, cacheDir: string): TierPaths {
@@ -43,45 +41,8 @@ export function projectPaths(root: string): ProjectPaths {
 
 /** The global tier: `$CORTEX_HOME`, default `~/.cortex`, with its cache inside it. */
 export function globalPaths(env: NodeJS.ProcessEnv = process.env): TierPaths {
-  const home = cortexHome(env);
+  const home = globalHome(env);
   return tierPaths(home, join(home, CACHE_DIR));
-}
-
-function isDir(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
-}
-
-/**
- * Finds the nearest directory at or above `start` that holds `.cortex/`.
- * Stops at the first git work tree root, so a stray `~/.cortex` (the global tier)
- * is never mistaken for a project.
- */
-export function findProjectRoot(start: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
-  const globalDir = globalPaths(env).cortexDir;
-  let dir = resolve(start);
-  for (;;) {
-    const candidate = join(dir, CORTEX_DIR);
-    if (candidate !== globalDir && isDir(candidate)) return dir;
-    if (existsSync(join(dir, '.git'))) return undefined;
-    const parent = dirname(dir);
-    if (parent === dir) return undefined;
-    dir = parent;
-  }
-}
-
-/** The nearest git work tree root at or above `start`, if any. */
-export function findGitRoot(start: string): string | undefined {
-  let dir = resolve(start);
-  for (;;) {
-    if (existsSync(join(dir, '.git'))) return dir;
-    const parent = dirname(dir);
-    if (parent === dir) return undefined;
-    dir = parent;
-  }
 }
 
 /**
