@@ -13,7 +13,8 @@ import { join } from 'node:path';
 import { parseMemory } from '../core/memory-format.js';
 import { GitError, UsageError } from '../errors.js';
 import { readHead } from '../git/head.js';
-import { blobOid, gitReader, isAncestor, listBranches, readBlobText, readCortexTree, resolveCommit, type CortexTree, type GitReader } from '../git/repo.js';
+import { blobOid } from '../git/oid.js';
+import { gitReader, isAncestor, listBranches, readBlobText, readCortexTree, resolveCommit, type CortexTree, type GitReader } from '../git/repo.js';
 import { KeywordIndex } from '../search/keyword-index.js';
 import { tierPaths } from '../store/paths.js';
 import { findGitRoot } from '../store/root.js';
@@ -84,7 +85,7 @@ export async function recallBranches(ctx: Context, input: RecallInput & { branch
   const limit = input.limit ?? ctx.config.recall.limit;
   const options = { ...searchOptionsOf(ctx, input), limit };
   const r = gitReader(root);
-  const head = await readHead(root);
+  const head = readHead(root);
   const current = head.commit ? await readCortexTree(r, head.commit) : undefined;
 
   const { branch: _b, allBranches: _a, ...plain } = input;

@@ -13,7 +13,7 @@ import { formatDate } from '../core/memory.js';
 import { redactSecrets } from '../core/redact.js';
 import { parseTranscriptChunk, type TranscriptEvent } from '../core/transcript.js';
 import { LockError } from '../errors.js';
-import { readHeadFile } from '../git/head-file.js';
+import { readHead } from '../git/head.js';
 import { findCheckpointByTranscript, readCheckpoint, writeCheckpoint, CHECKPOINT_VERSION, type TranscriptCheckpoint } from '../store/checkpoint.js';
 import { withLock } from '../store/lock.js';
 import { readAt } from '../store/safe-read.js';
@@ -304,7 +304,7 @@ async function captureLocked(ctx: Context, opts: CaptureInput & typeof DEFAULT_C
       }
     }
 
-    const head = readHeadFile(ctx.root) ?? (await (await import('../git/head.js')).readHead(ctx.root));
+    const head = readHead(ctx.root);
     const branch = head.branch;
     const from = checkpoint?.offset ?? 0;
     let offset = from;

@@ -9,6 +9,7 @@ import { buildEdge, edgeFileName, RELATIONS, type Edge, type Relation } from '..
 import { buildId, formatDate, normalizeTags, type Memory } from '../core/memory.js';
 import { renderMemory } from '../core/memory-format.js';
 import { redactSecrets } from '../core/redact.js';
+import { readHead } from '../git/head.js';
 import { readEdge } from '../store/edge-store.js';
 import { withLock } from '../store/lock.js';
 import { displayPath } from '../store/memory-store.js';
@@ -256,7 +257,7 @@ export async function mergeMemories(ctx: Context, input: MergeInput): Promise<Me
       });
     }
   }
-  const head = x.scope === 'project' ? await (await import('../git/head.js')).readHead(ctx.root) : undefined;
+  const head = x.scope === 'project' ? readHead(ctx.root) : undefined;
   // With --force, files git cannot restore are copied to .memory/trash/ first.
   const undo = await keepForUndo(ctx, files.map((path) => ({ path, scope: x.scope })), 'merge');
 

@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import * as fs from 'node:fs';
 import git from 'isomorphic-git';
-import { commonGitDirOf } from '../git/dirs.js';
+import { commonGitDirOf } from '../git/head.js';
 import { computeStaleness } from '../git/staleness.js';
 import { KeywordIndex } from '../search/keyword-index.js';
 import { findGitRoot } from '../store/root.js';

@@ -16,7 +16,7 @@ import { loadYaml } from '../core/lazy.js';
 import { writeFileAtomic } from '../store/atomic.js';
 import { findGitRoot } from '../store/root.js';
 import { readHookTemplate } from '../templates.js';
-import { commonGitDirOf } from '../git/repo.js';
+import { commonGitDirOf } from '../git/head.js';
 import { ensureLine, type InitStep } from './init.js';
 import type { Context } from './context.js';
 

@@ -21,6 +21,7 @@ import { normalizeBody, renderMemory } from '../core/memory-format.js';
 import { redactDeep, redactParts, redactSecrets } from '../core/redact.js';
 import { redactTags } from '../core/redact-memory.js';
 import { contentKeyOf } from '../search/keyword-index.js';
+import { readHead } from '../git/head.js';
 import { withLock } from '../store/lock.js';
 import { MAX_MEMORY_FILE_BYTES, readMemoryById } from '../store/memory-store.js';
 import { writeMemory } from '../store/memory-write.js';
@@ -225,9 +226,9 @@ export async function rememberMany(ctx: Context, inputs: readonly RememberInput[
       tags: normalizeTags(input.tags ?? []),
     };
   });
-  // isomorphic-git loads only here, not on the read paths, and only when a caller did not say.
+  // HEAD is read only when a caller did not say which branch and commit.
   const needsHead = prepared.some((p) => p.input.source?.branch === undefined && p.scope !== 'global');
-  const head = needsHead ? await (await import('../git/head.js')).readHead(ctx.root) : undefined;
+  const head = needsHead ? readHead(ctx.root) : undefined;
   const results: RememberResult[] = new Array(prepared.length);
   for (const scope of SCOPES) {
     const mine = prepared.map((p, i) => [p, i] as const).filter(([p]) => p.scope === scope);

@@ -21,12 +21,12 @@ import type { DecisionTierName } from '../core/lifecycle.js';
 import { BUDGET_RANGE } from '../env.js';
 import { ParseError, UsageError } from '../errors.js';
 import {
-  readGitHead,
   surfaceCacheKey,
   writeSurfaceCache,
   type SurfaceCacheKey,
   type SurfaceVariant,
 } from '../fast/surface-cache.js';
+import { readHead } from '../git/head.js';
 import { writeIfChanged } from '../store/atomic.js';
 import { checkWritablePath, readRegularFile } from '../store/safe-read.js';
 import { readAllMemories } from '../store/memory-store.js';
@@ -164,7 +164,7 @@ function gather(ctx: Context, explainAll: boolean): Inputs {
   const loaded = loadMemories(ctx);
   return {
     now,
-    branch: readGitHead(ctx.root)?.branch,
+    branch: readHead(ctx.root, { resolve: false }).branch,
     loaded,
     candidates: explainAll ? loaded.memories : loaded.memories.filter((m) => m.status === 'active'),
     signals: loadSignals(ctx),

@@ -42,9 +42,10 @@
  * that coarse and less than two seconds old (git's "racy" rule).
  */
 import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readBudgetEnv, readNowEnv } from '../env.js';
+import { readHead } from '../git/head.js';
 import { findProjectRoot, globalHome } from '../store/root.js';
 
 /** Bump when the entry format or the key changes. */
@@ -97,57 +98,6 @@ export interface SurfaceCacheEntry {
   builtAt: string;
 }
 
-export interface HeadText {
-  /** Short branch name (also for an unborn branch); undefined when detached. */
-  branch?: string | undefined;
-  /** The commit, only when HEAD is detached. */
-  commit?: string | undefined;
-  detached: boolean;
-}
-
-/** The git directory of the work tree containing `dir`: `.git/`, or where a `.git` file's `gitdir:` points. */
-export function findGitDir(dir: string): string | undefined {
-  let current = resolve(dir);
-  for (;;) {
-    const dotGit = join(current, '.git');
-    const st = statSync(dotGit, { throwIfNoEntry: false });
-    if (st?.isDirectory()) return dotGit;
-    if (st?.isFile()) {
-      try {
-        const m = /^gitdir:\s*(.+?)\s*$/m.exec(readFileSync(dotGit, 'utf8'));
-        if (!m?.[1]) return undefined;
-        return isAbsolute(m[1]) ? m[1] : resolve(current, m[1]);
-      } catch {
-        return undefined;
-      }
-    }
-    const parent = dirname(current);
-    if (parent === current) return undefined;
-    current = parent;
-  }
-}
-
-/**
- * HEAD, read as text: `ref: refs/heads/<branch>` or a detached commit id. No git library.
- *
- * @example
- * readGitHead('/repo') // { branch: 'main', detached: false }
- */
-export function readGitHead(dir: string): HeadText | undefined {
-  const gitDir = findGitDir(dir);
-  if (!gitDir) return undefined;
-  let text: string;
-  try {
-    text = readFileSync(join(gitDir, 'HEAD'), 'utf8').trim();
-  } catch {
-    return undefined;
-  }
-  const ref = /^ref:\s*(\S+)$/.exec(text);
-  if (ref?.[1]) return { branch: ref[1].replace(/^refs\/heads\//, ''), detached: false };
-  if (/^[0-9a-f]{40}(?:[0-9a-f]{24})?$/.test(text)) return { commit: text, detached: true };
-  return undefined;
-}
-
 /** stat signature: mtime (ns), size, inode; `-` when absent. */
 function signature(path: string, coarse: { recent: boolean }): string {
   let st;
@@ -194,7 +144,8 @@ export function surfaceCacheKey(options: SurfaceCacheOptions): SurfaceCacheKey |
   }
   if (Number.isNaN(now.getTime())) return undefined;
 
-  const head = readGitHead(root);
+  // HEAD alone (the branch, or a detached commit): the refs are not read.
+  const head = readHead(root, { resolve: false });
   const coarse = { recent: false };
   const cortex = join(root, '.cortex');
   const cache = join(root, '.memory');
@@ -203,7 +154,7 @@ export function surfaceCacheKey(options: SurfaceCacheOptions): SurfaceCacheKey |
     variant,
     budget === undefined ? 'config' : String(budget),
     now.toISOString().slice(0, 10),
-    head?.branch !== undefined ? `branch:${head.branch}` : head?.commit !== undefined ? `detached:${head.commit}` : 'no-git',
+    head.branch !== undefined ? `branch:${head.branch}` : head.commit !== undefined ? `detached:${head.commit}` : 'no-git',
     `memories=${signature(join(cortex, 'memories'), coarse)}`,
     `edges=${signature(join(cortex, 'edges'), coarse)}`,
     `config=${signature(join(cortex, 'config.yaml'), coarse)}`,

@@ -74,7 +74,7 @@ function keyOf(m: StalenessInput): string {
 export async function computeStaleness(ctx: StalenessContext, memories: readonly StalenessInput[]): Promise<Record<string, string[]>> {
   const root = findGitRoot(ctx.root);
   if (!root) return {};
-  const head = await readHead(root);
+  const head = readHead(root);
   if (!head.commit) return {};
   const r = gitReader(root);
   const cachePath = join(ctx.paths.cacheDir, 'staleness.json');
