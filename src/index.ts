@@ -26,11 +26,11 @@ export type {
 export type { ConsolidateList, DuplicateProposal, MergeInput, MergeResult, ReviewPairInput, ReviewPairOutput, SuggestedEdge } from './api/consolidate.js';
 export type { AutoLinkResult } from './api/autolink.js';
 export type { CodeLink, RelatedMemory } from './api/enrich.js';
-export type { ReviewEntry, ReviewKind } from './api/review-queue.js';
+export type { ReviewEntry, ReviewKind } from './cache/review-queue.js';
 export { RELATIONS, type Edge, type EdgeOrigin, type EdgeStatus, type Relation } from './core/edge.js';
 export type { SurfaceInput, SurfaceItemInfo, SurfaceOutput, TargetWrite } from './api/surface.js';
 export type { LifecycleChange, LifecycleInput, LifecycleOutput } from './api/lifecycle.js';
-export { readCachedSurface, type SurfaceCacheOptions, type SurfaceVariant } from './fast/surface-cache.js';
+export { readCachedSurface, type SurfaceCacheOptions, type SurfaceVariant } from './cache/surface-cache.js';
 export type { CaptureInput, CaptureOutput } from './api/capture.js';
 export type { AnticipateInput, AnticipateOutput } from './api/anticipate.js';
 export type { ReviewItem } from './api/review.js';

@@ -12,7 +12,7 @@ import { project } from '../src/api/project.js';
 import { remember } from '../src/api/remember.js';
 import type { MemoryType } from '../src/core/memory.js';
 import { parseProjectionIds } from '../src/core/projection.js';
-import { computeStaleness } from '../src/git/staleness.js';
+import { computeStaleness } from '../src/cache/staleness.js';
 import { json, tempRepo, type RunResult, type TempRepo } from './helpers/repo.js';
 import { AWS_ACCESS } from './helpers/secrets-corpus.js';
 

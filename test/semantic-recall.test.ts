@@ -11,7 +11,7 @@ import { vectorsFile } from '../src/api/embed-settings.js';
 import { parseMemory } from '../src/core/memory-format.js';
 import { embeddingText, type Embedder } from '../src/embed/embedder.js';
 import { createTestEmbedder, type TestEmbedder } from '../src/embed/test-embedder.js';
-import { readVectorFileHeader } from '../src/search/vector-header.js';
+import { readVectorFileHeader } from '../src/cache/vector-header.js';
 import { manyMemories, memoryFile, MODEL_DIR, tinyEnv } from './helpers/models.js';
 import { tempRepo, type TempRepo } from './helpers/repo.js';
 

@@ -1,5 +1,5 @@
 /**
- * The surface cache and its fast path (`src/fast/surface-cache.ts`): what the SessionStart
+ * The surface cache and its fast path (`src/cache/surface-cache.ts`): what the SessionStart
  * hook serves. Identical text, the invalidations the module documents, HEAD read as
  * text, and a check that the cached path loads no heavy module.
  */
@@ -8,7 +8,7 @@ import { readFileSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { readCachedSurface, surfaceCacheKey } from '../src/fast/surface-cache.js';
+import { readCachedSurface, surfaceCacheKey } from '../src/cache/surface-cache.js';
 import { fixtureRepo } from './helpers/fixture-repo.js';
 import { CLI, REPO_ROOT, json } from './helpers/repo.js';
 
@@ -123,6 +123,7 @@ describe('the surface cache', () => {
       .map((u) => u.replace(`${pathToFileURL(REPO_ROOT).href}/`, ''));
     expect(loaded.every((u) => u.startsWith('dist/'))).toBe(true);
     expect([...new Set(loaded)].sort()).toEqual([
+      'dist/cache/surface-cache.js',
       'dist/cli.js',
       'dist/commands/surface.js',
       // Did-you-mean for the argument parser; imports nothing.
@@ -130,7 +131,6 @@ describe('the surface cache', () => {
       // The environment variables (CORTEX_HOME, CORTEX_NOW, CORTEX_SURFACE_BUDGET); node built-ins only.
       'dist/env.js',
       'dist/errors.js',
-      'dist/fast/surface-cache.js',
       // HEAD read as text (the branch is part of the key); node built-ins only.
       'dist/git/head.js',
       // The project root finder and the global home; node built-ins only.

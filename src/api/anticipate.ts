@@ -17,7 +17,7 @@ import {
   type AnticipationIndex,
 } from '../core/anticipate.js';
 import { MEMORY_TYPES, type Memory, type MemoryType, type Scope } from '../core/memory.js';
-import { openAnticipationIndex } from '../search/anticipation-cache.js';
+import { openAnticipationIndex } from '../cache/anticipation-cache.js';
 import type { Context } from './context.js';
 
 export interface AnticipateInput {

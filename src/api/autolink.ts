@@ -13,14 +13,14 @@ import { cosine as cosineSimilarity } from '../core/fusion.js';
 import { formatDate, type Memory } from '../core/memory.js';
 import { jaccard, tokenSet } from '../core/similarity.js';
 import { embeddingText } from '../embed/embedder.js';
-import { EdgeCache } from '../search/edge-cache.js';
-import { contentKeyOf } from '../search/keyword-index.js';
+import { EdgeCache } from '../cache/edge-cache.js';
+import { contentKeyOf } from '../cache/index/keyword-index.js';
 import { readMemoryById } from '../store/memory-store.js';
 import type { Context } from './context.js';
 import { embedSettings, vectorsFile } from './embed-settings.js';
 import { writeEdgeRecorded } from './graph.js';
 import type { TierIndex } from './indexes.js';
-import { appendReview, listReview, pairId, type ReviewEntry } from './review-queue.js';
+import { appendReview, listReview, pairId, type ReviewEntry } from '../cache/review-queue.js';
 
 /** Finds vectors for memories, when an embedding cache exists. */
 export interface VectorLookup {
@@ -75,7 +75,7 @@ function cachedVectors(ctx: Context, tier: TierIndex): Promise<VectorLookup | un
   const known = lookups.get(tier);
   if (known?.stamp === stamp) return known.lookup;
   const lookup = (async (): Promise<VectorLookup | undefined> => {
-    const [{ loadVectorCache }, { projectFor, vectorKey }] = await Promise.all([import('../search/vectors.js'), import('./embed.js')]);
+    const [{ loadVectorCache }, { projectFor, vectorKey }] = await Promise.all([import('../cache/vectors.js'), import('./embed.js')]);
     const cache = await loadVectorCache(file, { model: settings.identity }).catch(() => undefined);
     if (cache?.status !== 'loaded' || cache.size === 0) return undefined;
     const project = projectFor(ctx, tier.scope);

@@ -15,7 +15,7 @@ import { GitError, UsageError } from '../errors.js';
 import { readHead } from '../git/head.js';
 import { blobOid } from '../git/oid.js';
 import { gitReader, isAncestor, listBranches, readBlobText, readCortexTree, resolveCommit, type CortexTree, type GitReader } from '../git/repo.js';
-import { KeywordIndex } from '../search/keyword-index.js';
+import { KeywordIndex } from '../cache/index/keyword-index.js';
 import { tierPaths } from '../store/paths.js';
 import { findGitRoot } from '../store/root.js';
 import type { Context } from './context.js';

@@ -14,14 +14,14 @@ import { redactSecrets } from '../core/redact.js';
 import { parseTranscriptChunk, type TranscriptEvent } from '../core/transcript.js';
 import { LockError } from '../errors.js';
 import { readHead } from '../git/head.js';
-import { findCheckpointByTranscript, readCheckpoint, writeCheckpoint, CHECKPOINT_VERSION, type TranscriptCheckpoint } from '../store/checkpoint.js';
+import { findCheckpointByTranscript, readCheckpoint, writeCheckpoint, CHECKPOINT_VERSION, type TranscriptCheckpoint } from '../cache/checkpoint.js';
 import { withLock } from '../store/lock.js';
 import { readAt } from '../store/safe-read.js';
 import { openTranscriptFile } from '../store/transcript-file.js';
 import type { Context } from './context.js';
 import { updateMemory } from './memories.js';
 import { rememberMany, type RememberInput, type RememberResult } from './remember.js';
-import { appendReview, listReview, removeReview, type ReviewEntry } from './review-queue.js';
+import { appendReview, listReview, removeReview, type ReviewEntry } from '../cache/review-queue.js';
 
 export interface CaptureInput {
   /** The hook's `session_id`: the checkpoint key and the `session/<id>` progress topic. */

@@ -27,12 +27,12 @@ import {
   type GraphNodeSummary,
 } from './graph.js';
 import { saveEdgeCacheQuietly } from './graph-view.js';
-import { EdgeCache } from '../search/edge-cache.js';
+import { EdgeCache } from '../cache/edge-cache.js';
 import { openTierIndex, tierBase } from './indexes.js';
 import { getMemory, regenerateProjections } from './memories.js';
 import { markForCommit } from './stage.js';
 import { keepForUndo, type UndoInfo } from './undo.js';
-import { appendReview, listReview, pairId, removeReview } from './review-queue.js';
+import { appendReview, listReview, pairId, removeReview } from '../cache/review-queue.js';
 
 export interface DuplicateProposal {
   /** Queue id. */

@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempRepo } from '../../test/helpers/repo.js';
-import { renderVectorCache, VectorCache } from '../search/vectors.js';
+import { renderVectorCache, VectorCache } from '../cache/vectors.js';
 import { contextFor } from './context.js';
 import { projectName, vectorKey } from './embed.js';
 import { embedSettings, hasVectors, vectorsFile } from './embed-settings.js';

@@ -11,7 +11,7 @@ import { isAbsolute, join, resolve } from 'node:path';
 import { modelIdentity, resolveEmbedOptions, type EmbedOptions } from '../embed/embedder.js';
 import { readEmbedEnv } from '../env.js';
 import type { Scope } from '../core/memory.js';
-import { readVectorFileHeader } from '../search/vector-header.js';
+import { readVectorFileHeader } from '../cache/vector-header.js';
 import type { TierPaths } from '../store/paths.js';
 import type { Context } from './context.js';
 

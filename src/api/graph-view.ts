@@ -10,8 +10,8 @@ import { buildGraph, centrality as computeCentrality, type Graph, type GraphEdge
 import { addLine, emptyFingerprint, fingerprintText, memoryLine } from '../core/fingerprint.js';
 import type { Diagnostic, Memory, Scope } from '../core/memory.js';
 import { extractWikilinks } from '../core/wikilinks.js';
-import { EdgeCache, dirStamp, type DirStamp } from '../search/edge-cache.js';
-import { loadGraphCache, saveGraphCache } from '../search/graph-cache.js';
+import { EdgeCache, dirStamp, type DirStamp } from '../cache/edge-cache.js';
+import { loadGraphCache, saveGraphCache } from '../cache/graph-cache.js';
 import type { TierPaths } from '../store/paths.js';
 import type { Context } from './context.js';
 

@@ -8,8 +8,8 @@ import { RELATIONS, buildEdge, edgeFileName, resolveRelation, type Edge, type Re
 import { combineFingerprints, emptyFingerprint, fingerprintText } from '../core/fingerprint.js';
 import { traverse, type Graph, type TraverseDirection, type TraverseVia } from '../core/graph.js';
 import { formatDate, type Diagnostic, type MemoryStatus, type MemoryType, type Scope } from '../core/memory.js';
-import type { EdgeCache } from '../search/edge-cache.js';
-import type { IndexedDoc } from '../search/keyword-index.js';
+import type { EdgeCache } from '../cache/edge-cache.js';
+import type { IndexedDoc } from '../cache/index/keyword-index.js';
 import { deleteEdge, readEdge } from '../store/edge-store.js';
 import { writeEdge } from '../store/edge-write.js';
 import { withLock } from '../store/lock.js';

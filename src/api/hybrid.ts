@@ -5,8 +5,8 @@
  */
 import { reciprocalRankFusion, topKByCosine, type ScoredId } from '../core/fusion.js';
 import { EmbedUnavailableError, isEmbeddable, queryEmbeddingText, type Embedder } from '../embed/embedder.js';
-import type { IndexedDoc, SearchOptions } from '../search/keyword-index.js';
-import { embedMissing } from '../search/vectors.js';
+import type { IndexedDoc, SearchOptions } from '../cache/index/keyword-index.js';
+import { embedMissing } from '../cache/vectors.js';
 import type { Context } from './context.js';
 import { degradedNotice, embedItemsFor, loadEmbedder, loadTierVectors, missingDocs, projectName, saveTierVectors, type TierVectors } from './embed.js';
 import { embedSettings } from './embed-settings.js';

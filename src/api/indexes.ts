@@ -4,10 +4,10 @@
  */
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { PROJECTION_CACHE_FILE } from '../search/projection-cache.js';
+import { PROJECTION_CACHE_FILE } from '../cache/projection-cache.js';
 import type { Diagnostic, Scope } from '../core/memory.js';
 import { extractWikilinks } from '../core/wikilinks.js';
-import { KeywordIndex, type LinkExtractor, type RefreshReport } from '../search/keyword-index.js';
+import { KeywordIndex, type LinkExtractor, type RefreshReport } from '../cache/index/keyword-index.js';
 import type { TierPaths } from '../store/paths.js';
 import type { Context } from './context.js';
 

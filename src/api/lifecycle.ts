@@ -14,7 +14,7 @@ import { withLock } from '../store/lock.js';
 import { deleteMemory, displayPath } from '../store/memory-store.js';
 import { writeMemory } from '../store/memory-write.js';
 import { memoryPath, type TierPaths } from '../store/paths.js';
-import { updateSignals } from '../store/signals.js';
+import { updateSignals } from '../cache/signals.js';
 import { edgeFileName } from '../core/edge.js';
 import type { Context } from './context.js';
 import { deleteEdgeRecorded } from './graph.js';

@@ -18,7 +18,7 @@ import {
   type RenderedEntry,
 } from '../core/projection.js';
 import { blobOid } from '../git/oid.js';
-import { ProjectionCache } from '../search/projection-cache.js';
+import { ProjectionCache } from '../cache/projection-cache.js';
 import { readFileIfExists, writeIfChanged } from '../store/atomic.js';
 import { withLock } from '../store/lock.js';
 import { listMemoryFiles, readMemoryText } from '../store/memory-store.js';

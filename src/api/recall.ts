@@ -4,7 +4,7 @@
 import { UsageError } from '../errors.js';
 import type { Diagnostic, MemoryStatus, MemoryType, Scope } from '../core/memory.js';
 import { MEMORY_STATUSES, MEMORY_TYPES, isMemoryStatus, isMemoryType, normalizeTag } from '../core/memory.js';
-import type { IndexedDoc, SearchOptions } from '../search/keyword-index.js';
+import type { IndexedDoc, SearchOptions } from '../cache/index/keyword-index.js';
 import type { Context } from './context.js';
 import { enrichResults, type CodeLink, type RelatedMemory } from './enrich.js';
 import { hasVectors } from './embed-settings.js';

@@ -20,7 +20,7 @@ import {
 import { normalizeBody, renderMemory } from '../core/memory-format.js';
 import { redactDeep, redactParts, redactSecrets } from '../core/redact.js';
 import { redactTags } from '../core/redact-memory.js';
-import { contentKeyOf } from '../search/keyword-index.js';
+import { contentKeyOf } from '../cache/index/keyword-index.js';
 import { readHead } from '../git/head.js';
 import { withLock } from '../store/lock.js';
 import { MAX_MEMORY_FILE_BYTES, readMemoryById } from '../store/memory-store.js';

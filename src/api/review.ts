@@ -11,7 +11,7 @@ import { candidateToRememberInput, MEMORY_CANDIDATE_KIND, type MemoryCandidateEn
 import type { Context } from './context.js';
 import { rememberMany, type RememberResult } from './remember.js';
 import { createdFiles, markForCommit } from './stage.js';
-import { listReview as listQueue, removeReview as removeFromQueue, type ReviewEntry } from './review-queue.js';
+import { listReview as listQueue, removeReview as removeFromQueue, type ReviewEntry } from '../cache/review-queue.js';
 
 export interface ReviewItem {
   /** Stable number, given when the entry was queued (never reused while the queue exists). */

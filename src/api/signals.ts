@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import { formatDate, type Scope } from '../core/memory.js';
 import type { UsageSignal } from '../core/rank.js';
-import { readSignals, updateSignals } from '../store/signals.js';
+import { readSignals, updateSignals } from '../cache/signals.js';
 import type { TierPaths } from '../store/paths.js';
 import type { Context } from './context.js';
 

@@ -6,7 +6,7 @@
  */
 import { UsageError } from '../errors.js';
 import { BUDGET_RANGE, ENV, readBudgetEnv, readTargetsEnv } from '../env.js';
-import { readCachedSurface, type SurfaceVariant } from '../fast/surface-cache.js';
+import { readCachedSurface, type SurfaceVariant } from '../cache/surface-cache.js';
 import { bool, int, list, type CommandDef, type Invocation, type IO } from '../term/args.js';
 import type { SurfaceOutput } from '../api/surface.js';
 

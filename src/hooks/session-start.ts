@@ -2,14 +2,14 @@
  * SessionStart: the briefing as context. After compaction (`source: "compact"`) the
  * shorter variant, since the summary Claude Code keeps already covers part of it.
  *
- * The cached briefing is served through `src/fast/surface-cache.ts`, which uses node
+ * The cached briefing is served through `src/cache/surface-cache.ts`, which uses node
  * built-ins only: on that path this hook loads no index, no YAML, no markdown toolchain.
  * On a miss the briefing is built with the surface use case, which also refreshes the
  * cache. Either way the ids shown are recorded for the session, so anticipatory recall
  * does not repeat them.
  */
-import { readCachedSurfaceEntry } from '../fast/surface-cache.js';
-import { writeSessionState } from '../store/session-state.js';
+import { readCachedSurfaceEntry } from '../cache/surface-cache.js';
+import { writeSessionState } from '../cache/session-state.js';
 import { contextOutput } from './output.js';
 import { contextOptions, type HookContext } from './run.js';
 

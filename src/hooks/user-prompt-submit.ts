@@ -2,7 +2,7 @@
  * UserPromptSubmit: anticipatory recall. The few memories most relevant to the prompt
  * that are not in the context yet, as facts; nothing when nothing is relevant enough.
  */
-import { readSessionState, writeSessionState } from '../store/session-state.js';
+import { readSessionState, writeSessionState } from '../cache/session-state.js';
 import { contextOutput } from './output.js';
 import { contextOptions, type HookContext } from './run.js';
 

@@ -3,7 +3,7 @@
  */
 import { candidateReviewId, MEMORY_CANDIDATE_KIND } from '../../src/api/capture.js';
 import { openContext } from '../../src/api/context.js';
-import { appendReview } from '../../src/api/review-queue.js';
+import { appendReview } from '../../src/cache/review-queue.js';
 import type { Candidate } from '../../src/core/extract.js';
 import type { TempRepo } from './repo.js';
 

@@ -7,7 +7,7 @@
 import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { redactDeep } from '../core/redact.js';
-import { writeFileAtomic } from './atomic.js';
+import { writeFileAtomic } from '../store/atomic.js';
 import { sessionFileName } from './session-file.js';
 
 /** Bump when the shape changes: older checkpoints are ignored (a re-read from 0). */

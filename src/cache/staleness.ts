@@ -15,8 +15,8 @@ import type { MemorySource } from '../core/memory.js';
 import { isRecordOf, isString, isStringArray } from '../core/shape.js';
 import { writeFileAtomic } from '../store/atomic.js';
 import { findGitRoot } from '../store/root.js';
-import { readHead } from './head.js';
-import { blobAt, gitReader, isAncestor, listBranches, listRemoteBranches, resolveCommit, type GitReader } from './repo.js';
+import { readHead } from '../git/head.js';
+import { blobAt, gitReader, isAncestor, listBranches, listRemoteBranches, resolveCommit, type GitReader } from '../git/repo.js';
 
 /** What staleness needs of a memory. */
 export interface StalenessInput {

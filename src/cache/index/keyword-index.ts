@@ -13,18 +13,18 @@ import { existsSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs
 import { join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import MiniSearch from 'minisearch';
-import type { Diagnostic, Memory, MemoryStatus, MemoryType, Scope } from '../core/memory.js';
+import type { Diagnostic, Memory, MemoryStatus, MemoryType, Scope } from '../../core/memory.js';
 import { DocTable, type DocFacets, type IndexedDoc } from './doc-table.js';
-import { normalizeBody } from '../core/memory-format.js';
-import { feedbackTerms, planQuery } from '../core/query.js';
-import { processTerm, tokenize } from '../core/text.js';
-import { writeFileAtomic } from '../store/atomic.js';
+import { normalizeBody } from '../../core/memory-format.js';
+import { feedbackTerms, planQuery } from '../../core/query.js';
+import { processTerm, tokenize } from '../../core/text.js';
+import { writeFileAtomic } from '../../store/atomic.js';
 import { DocNumbering, packResults, ranksBefore, searchPacked, type PackedResults, type TermSpec } from './packed-search.js';
-import { LazyRanking } from './ranking.js';
+import { LazyRanking } from './lazy-ranking.js';
 import { addAnalyzed, analyzeDocument, isAnalyzedDoc, loadSearchState, saveSearchState, termDocCount, type AnalyzedDoc, type Analyzer } from './search-state.js';
-import { displayPath, readMemoryFile, scanEntry, scanMemoryFiles, type MemoryFileEntry, type MemoryFileScan } from '../store/memory-store.js';
+import { displayPath, readMemoryFile, scanEntry, scanMemoryFiles, type MemoryFileEntry, type MemoryFileScan } from '../../store/memory-store.js';
 import { FileTable, type FileColumns, type FileEntry } from './file-table.js';
-import type { TierPaths } from '../store/paths.js';
+import type { TierPaths } from '../../store/paths.js';
 
 /** Bump when the cache layout or the text analysis changes: old caches are rebuilt. */
 // 6: `[[links]]` are indexed (graph), on top of 5 (field weights). 7: the search tree in its own file.

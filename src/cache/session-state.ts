@@ -6,7 +6,7 @@
  */
 import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileAtomic } from './atomic.js';
+import { writeFileAtomic } from '../store/atomic.js';
 import { sessionFileName } from './session-file.js';
 
 export interface SessionState {

@@ -8,7 +8,7 @@
  * directory finds each file at the row after the previous one; a name map is built only
  * when that guess fails (a file added, removed or renamed).
  */
-import type { Diagnostic } from '../core/memory.js';
+import type { Diagnostic } from '../../core/memory.js';
 import { StringColumn, isSavedStrings, type SavedStrings } from './columns.js';
 
 /** What the index knows of one memory file. */

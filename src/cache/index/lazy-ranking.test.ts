@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { LazyRanking } from './ranking.js';
+import { LazyRanking } from './lazy-ranking.js';
 
 describe('LazyRanking', () => {
   it('reads the order a full sort gives, position by position, however far it is read', () => {

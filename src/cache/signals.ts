@@ -7,9 +7,9 @@
  */
 import { join } from 'node:path';
 import type { UsageSignal } from '../core/rank.js';
-import { readFileIfExists, writeFileAtomic } from './atomic.js';
-import { withLockSync, type LockOptions } from './lock.js';
-import type { TierPaths } from './paths.js';
+import { readFileIfExists, writeFileAtomic } from '../store/atomic.js';
+import { withLockSync, type LockOptions } from '../store/lock.js';
+import type { TierPaths } from '../store/paths.js';
 
 export const SIGNALS_VERSION = 1;
 

@@ -5,9 +5,9 @@
  * content key, topic, `[[links]]`), which are kept unpacked, all as columns. A query over 10,000 memories
  * then parses the records of the ten it returns, not all of them.
  */
-import { addLine, emptyFingerprint, memoryLine, type FingerprintParts } from '../core/fingerprint.js';
+import { addLine, emptyFingerprint, memoryLine, type FingerprintParts } from '../../core/fingerprint.js';
 import { CodeColumn, StringColumn, isSavedCodes, isSavedStrings, type SavedCodes, type SavedStrings } from './columns.js';
-import type { MemoryStatus, MemoryType, Scope } from '../core/memory.js';
+import type { MemoryStatus, MemoryType, Scope } from '../../core/memory.js';
 
 /** What the index keeps of each memory: enough to list and filter without reading files. */
 export interface IndexedDoc {

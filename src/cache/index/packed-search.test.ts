@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import MiniSearch from 'minisearch';
 import { describe, expect, it } from 'vitest';
 import { DocNumbering, packResults, ranksBefore, searchPacked, type PackedResults, type TermSpec } from './packed-search.js';
-import { LazyRanking } from './ranking.js';
+import { LazyRanking } from './lazy-ranking.js';
 import { addAnalyzed, analyzeDocument, loadSearchState, saveSearchState, termDocCount } from './search-state.js';
 
 const WORDS = ['sqlite', 'sql', 'postgres', 'migration', 'migrate', 'migrations', 'runner', 'retry', 'retries', 'policy', 'cache', 'cached', 'caching', '500', '42', 'db', 'hooks', 'hook'];
