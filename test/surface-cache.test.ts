@@ -123,6 +123,8 @@ describe('the surface cache', () => {
       .map((u) => u.replace(`${pathToFileURL(REPO_ROOT).href}/`, ''));
     expect(loaded.every((u) => u.startsWith('dist/'))).toBe(true);
     expect([...new Set(loaded)].sort()).toEqual([
+      // The names of the files in .memory/; node built-ins only.
+      'dist/cache/layout.js',
       'dist/cache/surface-cache.js',
       'dist/cli.js',
       'dist/commands/surface.js',
@@ -134,7 +136,7 @@ describe('the surface cache', () => {
       // HEAD read as text (the branch is part of the key); node built-ins only.
       'dist/git/head.js',
       // The project root finder and the global home; node built-ins only.
-      'dist/store/root.js',
+      'dist/store/paths.js',
       'dist/term/args.js',
       'dist/term/color.js',
     ]);

@@ -16,10 +16,10 @@ import { readHead } from '../git/head.js';
 import { blobOid } from '../git/oid.js';
 import { gitReader, isAncestor, listBranches, readBlobText, readCortexTree, resolveCommit, type CortexTree, type GitReader } from '../git/repo.js';
 import { KeywordIndex } from '../cache/index/keyword-index.js';
-import { tierPaths } from '../store/paths.js';
-import { findGitRoot } from '../store/root.js';
+import { CORTEX_DIR, findGitRoot, tierPaths } from '../store/paths.js';
 import type { Context } from './context.js';
 import { recall, searchOptionsOf, toResult, type RecallInput, type RecallOutput, type RecallResult } from './recall.js';
+import { BRANCHES_DIR } from '../cache/layout.js';
 
 /** Where a result was read from, when it came from another ref. */
 export interface RefInfo {
@@ -33,12 +33,12 @@ export interface RefInfo {
 }
 
 async function branchIndex(ctx: Context, r: GitReader, tree: CortexTree, root: string): Promise<KeywordIndex> {
-  const paths = tierPaths(ctx.paths.cortexDir, join(ctx.paths.cacheDir, 'branches', tree.memoriesTree ?? 'empty'));
+  const paths = tierPaths(ctx.paths.cortexDir, join(ctx.paths.cacheDir, BRANCHES_DIR, tree.memoriesTree ?? 'empty'));
   const cached = KeywordIndex.load(paths);
   if (!cached.rebuilt || tree.memories.size === 0) return cached;
   const index = KeywordIndex.empty();
   for (const [id, oid] of tree.memories) {
-    const path = join(root, '.cortex', 'memories', `${id}.md`);
+    const path = join(root, CORTEX_DIR, 'memories', `${id}.md`);
     let text: string | undefined;
     try {
       const local = readFileSync(path, 'utf8');
@@ -52,7 +52,7 @@ async function branchIndex(ctx: Context, r: GitReader, tree: CortexTree, root: s
   }
   try {
     index.save(paths);
-    pruneBranchCaches(join(ctx.paths.cacheDir, 'branches'));
+    pruneBranchCaches(join(ctx.paths.cacheDir, BRANCHES_DIR));
   } catch {
     // A cache that cannot be written is rebuilt next time.
   }

@@ -22,6 +22,7 @@ import type { Context } from './context.js';
 import { updateMemory } from './memories.js';
 import { rememberMany, type RememberInput, type RememberResult } from './remember.js';
 import { appendReview, listReview, removeReview, type ReviewEntry } from '../cache/review-queue.js';
+import { lockPath } from '../cache/layout.js';
 
 export interface CaptureInput {
   /** The hook's `session_id`: the checkpoint key and the `session/<id>` progress topic. */
@@ -102,7 +103,7 @@ export function candidateReviewId(c: Pick<Candidate, 'type' | 'summary'>): strin
 }
 
 function extractLockPath(ctx: Context): string {
-  return join(ctx.paths.cacheDir, 'locks', 'extract.lock');
+  return lockPath(ctx.paths.cacheDir, 'extract');
 }
 
 interface Opened {

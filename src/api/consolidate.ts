@@ -14,7 +14,8 @@ import { readEdge } from '../store/edge-store.js';
 import { withLock } from '../store/lock.js';
 import { displayPath } from '../store/memory-store.js';
 import { writeMemory } from '../store/memory-write.js';
-import { assertSafeId, memoryPath, type TierPaths } from '../store/paths.js';
+import { type TierPaths } from '../store/paths.js';
+import { assertSafeId, memoryPath } from '../store/memory-path.js';
 import type { Context } from './context.js';
 import {
   deleteEdgeRecorded,
@@ -33,6 +34,7 @@ import { getMemory, regenerateProjections } from './memories.js';
 import { markForCommit } from './stage.js';
 import { keepForUndo, type UndoInfo } from './undo.js';
 import { appendReview, listReview, pairId, removeReview } from '../cache/review-queue.js';
+import { lockPath } from '../cache/layout.js';
 
 export interface DuplicateProposal {
   /** Queue id. */
@@ -261,7 +263,7 @@ export async function mergeMemories(ctx: Context, input: MergeInput): Promise<Me
   // With --force, files git cannot restore are copied to .memory/trash/ first.
   const undo = await keepForUndo(ctx, files.map((path) => ({ path, scope: x.scope })), 'merge');
 
-  const result = await withLock(join(paths.cacheDir, 'locks', 'write.lock'), async () => {
+  const result = await withLock(lockPath(paths.cacheDir, 'write'), async () => {
     // Read again under the lock: what is merged is what the files hold now.
     const a = getMemory(ctx, input.a).memory;
     const b = getMemory(ctx, input.b).memory;

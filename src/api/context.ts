@@ -11,8 +11,7 @@ import { ENV, readNowEnv } from '../env.js';
 import { resolveConfig, type CortexConfig } from '../core/config.js';
 import type { Diagnostic } from '../core/memory.js';
 import type { Embedder } from '../embed/embedder.js';
-import { globalPaths, projectPaths, type ProjectPaths, type TierPaths } from '../store/paths.js';
-import { findProjectRoot } from '../store/root.js';
+import { findProjectRoot, globalPaths, projectPaths, type ProjectPaths, type TierPaths } from '../store/paths.js';
 import { readRegularFile } from '../store/safe-read.js';
 
 export interface OpenCortexOptions {

@@ -15,7 +15,7 @@ import { splitRevisionRange } from '../core/revision.js';
 import { extractWikilinks } from '../core/wikilinks.js';
 import { GitError, UsageError } from '../errors.js';
 import { blobAt, gitReader, mergeBases, readBlobText, readCortexTree, resolveCommit, type CortexTree, type GitReader } from '../git/repo.js';
-import { findGitRoot } from '../store/root.js';
+import { findGitRoot } from '../store/paths.js';
 import type { Context } from './context.js';
 
 export interface DiffInput {

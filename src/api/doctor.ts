@@ -10,7 +10,7 @@ import git from 'isomorphic-git';
 import { commonGitDirOf } from '../git/head.js';
 import { computeStaleness } from '../cache/staleness.js';
 import { KeywordIndex } from '../cache/index/keyword-index.js';
-import { findGitRoot } from '../store/root.js';
+import { findGitRoot } from '../store/paths.js';
 import type { Context } from './context.js';
 import { inspectGitSetup } from './git-setup.js';
 import { project } from './project.js';

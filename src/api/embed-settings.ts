@@ -14,9 +14,7 @@ import type { Scope } from '../core/memory.js';
 import { readVectorFileHeader } from '../cache/vector-header.js';
 import type { TierPaths } from '../store/paths.js';
 import type { Context } from './context.js';
-
-/** File name of the vector cache inside a tier's `.memory/`. */
-export const VECTORS_FILE = 'vectors.bin';
+import { VECTORS_FILE } from '../cache/layout.js';
 
 export interface EmbedSettings extends EmbedOptions {
   /**

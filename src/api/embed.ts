@@ -17,7 +17,7 @@ import { contentKeyOf, type IndexedDoc } from '../cache/index/keyword-index.js';
 import { embedMissing, loadVectorCache, saveVectorCache, VectorCache, type EmbedItem, type EmbedMissingResult } from '../cache/vectors.js';
 import { readMemoryFile, readMemoryText } from '../store/memory-store.js';
 import { readRegularFile } from '../store/safe-read.js';
-import { memoryPath } from '../store/paths.js';
+import { memoryPath } from '../store/memory-path.js';
 import type { Context } from './context.js';
 import { embedSettings, vectorsFile, type EmbedSettings } from './embed-settings.js';
 import { openIndexes, type TierIndex } from './indexes.js';

@@ -14,7 +14,7 @@ import { isAbsolute, join, relative, resolve } from 'node:path';
 import git from 'isomorphic-git';
 import { loadYaml } from '../core/lazy.js';
 import { writeFileAtomic } from '../store/atomic.js';
-import { findGitRoot } from '../store/root.js';
+import { findGitRoot } from '../store/paths.js';
 import { readHookTemplate } from '../templates.js';
 import { commonGitDirOf } from '../git/head.js';
 import { ensureLine, type InitStep } from './init.js';

@@ -14,11 +14,13 @@ import { deleteEdge, readEdge } from '../store/edge-store.js';
 import { writeEdge } from '../store/edge-write.js';
 import { withLock } from '../store/lock.js';
 import { displayPath } from '../store/memory-store.js';
-import { assertSafeId, type TierPaths } from '../store/paths.js';
+import { type TierPaths } from '../store/paths.js';
+import { assertSafeId } from '../store/memory-path.js';
 import type { Context } from './context.js';
 import { keepForUndo, type UndoInfo } from './undo.js';
 import { graphTierLocations, loadGraph, refreshEdgeCache, saveEdgeCacheQuietly, type GraphNodeInput } from './graph-view.js';
 import { openTierIndex, tierBase, type TierIndex } from './indexes.js';
+import { lockPath } from '../cache/layout.js';
 
 export interface OpenGraphOptions {
   /** Indexes already opened by the caller (reused; missing tiers are opened). */
@@ -113,7 +115,7 @@ export function relationOf(word: string): { relation: Relation; reversed: boolea
  * await withEdgeWrite({ paths: ctx.paths, base: ctx.root }, (cache) => writeEdgeRecorded({ paths: ctx.paths, base: ctx.root }, cache, edge));
  */
 export async function withEdgeWrite<T>(tier: { paths: TierPaths; base: string }, fn: (cache: EdgeCache) => T | Promise<T>): Promise<T> {
-  return withLock(join(tier.paths.cacheDir, 'locks', 'write.lock'), async () => {
+  return withLock(lockPath(tier.paths.cacheDir, 'write'), async () => {
     const cache = refreshEdgeCache(tier);
     try {
       return await fn(cache);

@@ -4,7 +4,7 @@
  */
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { PROJECTION_CACHE_FILE } from '../cache/projection-cache.js';
+import { isDerivedCache } from '../cache/layout.js';
 import type { Diagnostic, Scope } from '../core/memory.js';
 import { extractWikilinks } from '../core/wikilinks.js';
 import { KeywordIndex, type LinkExtractor, type RefreshReport } from '../cache/index/keyword-index.js';
@@ -109,15 +109,6 @@ export function allDiagnostics(tiers: TierIndex[]): Diagnostic[] {
 }
 
 /**
- * The caches of a tier's `.memory/` that are derived from the files and rebuilt on
- * demand: what `cortex index --rebuild` deletes so every one of them is rebuilt from
- * scratch. Not in the list: personal state (usage signals, the review queue, transcript
- * checkpoints, sessions), locks and the log, and the embedding vectors, which cost a model
- * run to rebuild (`cortex index --embed --rebuild` recomputes those).
- */
-export const DERIVED_CACHES = ['index.v8', 'staleness.json', 'graph.json', 'edges.json', PROJECTION_CACHE_FILE, 'anticipation.json', 'surface-cache'] as const;
-
-/**
  * Deletes the derived caches of the project tier (and the global tier when present);
  * returns the paths removed. The next command rebuilds each of them.
  *
@@ -135,8 +126,7 @@ export function clearDerivedCaches(ctx: Context): string[] {
       continue;
     }
     for (const name of names) {
-      const derived = (DERIVED_CACHES as readonly string[]).includes(name) || /^index-search-[0-9a-f]+\.v8$/.test(name);
-      if (!derived) continue;
+      if (!isDerivedCache(name)) continue;
       const path = join(dir, name);
       rmSync(path, { recursive: true, force: true });
       removed.push(path);

@@ -7,8 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { shellQuote } from '../core/shell.js';
 import { CortexError } from '../errors.js';
 import { writeFileAtomic } from '../store/atomic.js';
-import { projectPaths } from '../store/paths.js';
-import { findGitRoot, findProjectRoot } from '../store/root.js';
+import { findGitRoot, findProjectRoot, projectPaths } from '../store/paths.js';
 import { contextFor, type Context, type OpenCortexOptions } from './context.js';
 
 export interface InitStep {

@@ -13,7 +13,8 @@ import { removeStaleTempFiles } from '../store/atomic.js';
 import { withLock } from '../store/lock.js';
 import { deleteMemory, displayPath } from '../store/memory-store.js';
 import { writeMemory } from '../store/memory-write.js';
-import { memoryPath, type TierPaths } from '../store/paths.js';
+import { type TierPaths } from '../store/paths.js';
+import { memoryPath } from '../store/memory-path.js';
 import { updateSignals } from '../cache/signals.js';
 import { edgeFileName } from '../core/edge.js';
 import type { Context } from './context.js';
@@ -24,6 +25,7 @@ import { keepForUndo, type UndoInfo } from './undo.js';
 import { centralityOf } from './providers.js';
 import { loadSignals } from './signals.js';
 import { loadMemories } from './surface.js';
+import { lockPath } from '../cache/layout.js';
 
 export interface LifecycleInput {
   /** Plan only: list what would change, write nothing. */
@@ -113,7 +115,7 @@ export async function lifecycle(ctx: Context, input: LifecycleInput = {}): Promi
     }
     // Planned inside the lock, so it is made from the files as they are when applied.
     const tier = tierOf(ctx, s);
-    await withLock(join(paths.cacheDir, 'locks', 'write.lock'), async () => {
+    await withLock(lockPath(paths.cacheDir, 'write'), async () => {
       // Leftovers of writes a crash interrupted (never while their writer runs).
       for (const dir of [paths.memoriesDir, paths.edgesDir]) removeStaleTempFiles(dir, { now: now.getTime() });
       const planned = plan(ctx, s, now);

@@ -27,12 +27,14 @@ import { withLock } from '../store/lock.js';
 import { listEdgeNames } from '../store/edge-store.js';
 import { deleteMemory, displayPath, readMemoryById } from '../store/memory-store.js';
 import { writeMemory } from '../store/memory-write.js';
-import { assertSafeId, memoryPath, type TierPaths } from '../store/paths.js';
+import { type TierPaths } from '../store/paths.js';
+import { assertSafeId, memoryPath } from '../store/memory-path.js';
 import { keepForUndo, type UndoInfo } from './undo.js';
 import type { Context } from './context.js';
 import { allDiagnostics, openIndexes, openTierIndex, saveQuietly } from './indexes.js';
 import { recall, searchOptionsOf, toResult, type RecallInput, type RecallResult } from './recall.js';
 import { assertBodyFits } from './remember.js';
+import { lockPath } from '../cache/layout.js';
 
 export interface GetResult {
   memory: Memory;
@@ -172,7 +174,7 @@ export async function updateMemory(ctx: Context, id: string, input: UpdateInput)
   }
   const { scope } = getMemory(ctx, id);
   const paths = scope === 'project' ? ctx.paths : ctx.global;
-  return withLock(join(paths.cacheDir, 'locks', 'write.lock'), async () => {
+  return withLock(lockPath(paths.cacheDir, 'write'), async () => {
     // Read under the lock: a concurrent edit's change is in the file we modify, not lost.
     const { memory, file } = getMemory(ctx, id);
     const next: Memory = { ...memory, tags: [...memory.tags] };
@@ -218,7 +220,7 @@ export async function updateMemory(ctx: Context, id: string, input: UpdateInput)
 export async function touchMemory(ctx: Context, id: string): Promise<UpdateResult> {
   const { scope } = getMemory(ctx, id);
   const paths = scope === 'project' ? ctx.paths : ctx.global;
-  return withLock(join(paths.cacheDir, 'locks', 'write.lock'), () => {
+  return withLock(lockPath(paths.cacheDir, 'write'), () => {
     const { memory, file } = getMemory(ctx, id);
     const next: Memory = { ...memory, updated: formatDate(ctx.now()) };
     return { memory: writeMemory(paths, next).memory, file, changed: true };
@@ -417,7 +419,7 @@ export async function forget(ctx: Context, input: ForgetInput): Promise<ForgetOu
       const mine = toChange.filter((m) => m.scope === scope);
       if (mine.length === 0) continue;
       const paths = scope === 'project' ? ctx.paths : ctx.global;
-      await withLock(join(paths.cacheDir, 'locks', 'write.lock'), () => {
+      await withLock(lockPath(paths.cacheDir, 'write'), () => {
         for (const m of mine) deleteMemory(paths, m.id);
       });
     }

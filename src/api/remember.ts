@@ -3,7 +3,6 @@
  * memory with the same `topic` (and scope) instead of adding another.
  */
 import { statSync } from 'node:fs';
-import { join } from 'node:path';
 import { UsageError } from '../errors.js';
 import {
   MEMORY_TYPES,
@@ -28,6 +27,7 @@ import { writeMemory } from '../store/memory-write.js';
 import { autoLinkMemory, type AutoLinkResult } from './autolink.js';
 import type { Context } from './context.js';
 import { currentLinkExtractor, openTierIndex, saveQuietly, type TierIndex } from './indexes.js';
+import { lockPath } from '../cache/layout.js';
 
 export interface RememberInput {
   /** Free text: the first line (or sentence) becomes the summary, the rest the body. */
@@ -234,7 +234,7 @@ export async function rememberMany(ctx: Context, inputs: readonly RememberInput[
     const mine = prepared.map((p, i) => [p, i] as const).filter(([p]) => p.scope === scope);
     if (mine.length === 0) continue;
     const paths = scope === 'project' ? ctx.paths : ctx.global;
-    await withLock(join(paths.cacheDir, 'locks', 'write.lock'), async () => {
+    await withLock(lockPath(paths.cacheDir, 'write'), async () => {
       const tier = openTierIndex(ctx, scope, { save: false });
       const now = formatDate(ctx.now());
       try {

@@ -8,7 +8,7 @@
  */
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { intentToAdd } from '../git/cli.js';
-import { findGitRoot } from '../store/root.js';
+import { findGitRoot } from '../store/paths.js';
 import type { Context } from './context.js';
 import type { RememberResult } from './remember.js';
 

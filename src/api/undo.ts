@@ -10,6 +10,7 @@ import { dirname, join, relative, sep } from 'node:path';
 import { shellQuote } from '../core/shell.js';
 import type { Context } from './context.js';
 import type { Scope } from '../core/memory.js';
+import { TRASH_DIR } from '../cache/layout.js';
 
 export interface UndoInfo {
   /** Every file the command changed or deleted (relative to the repository root for the project tier). */
@@ -75,7 +76,7 @@ export async function keepForUndo(ctx: Context, files: readonly UndoFile[], labe
   }
   const restorable = present.filter((f) => clean.has(f.path));
   if (restorable.length > 0) {
-    const { findGitRoot } = await import('../store/root.js');
+    const { findGitRoot } = await import('../store/paths.js');
     const gitRoot = findGitRoot(ctx.root) ?? ctx.root;
     const paths = restorable.map((f) => shellQuote(relative(gitRoot, f.path).split(sep).join('/')));
     const cd = gitRoot === ctx.root ? '' : `git -C ${shellQuote(gitRoot)} `;
@@ -86,7 +87,7 @@ export async function keepForUndo(ctx: Context, files: readonly UndoFile[], labe
     const mine = copies.filter((f) => f.scope === scope);
     if (mine.length === 0) continue;
     const { base, cacheDir } = tierBaseOf(ctx, scope);
-    const trashRoot = join(cacheDir, 'trash');
+    const trashRoot = join(cacheDir, TRASH_DIR);
     let dir = join(trashRoot, `${stamp(ctx.now())}-${label}`);
     for (let n = 2; existsSync(dir); n++) dir = join(trashRoot, `${stamp(ctx.now())}-${label}-${n}`);
     for (const f of mine) {

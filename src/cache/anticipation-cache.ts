@@ -23,6 +23,7 @@ import { isNumber, isPlainObject, isString, isStringArray } from '../core/shape.
 import { writeFileAtomic } from '../store/atomic.js';
 import { displayPath, listMemoryFiles, readMemoryFile } from '../store/memory-store.js';
 import type { TierPaths } from '../store/paths.js';
+import { ANTICIPATION_FILE } from './layout.js';
 
 interface AnticipationFile {
   version: number;
@@ -34,7 +35,7 @@ interface AnticipationFile {
 }
 
 export function anticipationPath(paths: TierPaths): string {
-  return join(paths.cacheDir, 'anticipation.json');
+  return join(paths.cacheDir, ANTICIPATION_FILE);
 }
 
 /**

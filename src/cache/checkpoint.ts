@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { redactDeep } from '../core/redact.js';
 import { writeFileAtomic } from '../store/atomic.js';
 import { sessionFileName } from './session-file.js';
+import { TRANSCRIPTS_DIR } from './layout.js';
 
 /** Bump when the shape changes: older checkpoints are ignored (a re-read from 0). */
 export const CHECKPOINT_VERSION = 2;
@@ -42,7 +43,7 @@ export interface TranscriptCheckpoint {
 }
 
 export function checkpointDir(cacheDir: string): string {
-  return join(cacheDir, 'transcripts');
+  return join(cacheDir, TRANSCRIPTS_DIR);
 }
 
 /** A file name for any session id: readable ids as they are, anything else hashed. */

@@ -19,6 +19,7 @@ import { writeFileAtomic } from '../store/atomic.js';
 import { listEdgeNames, readEdgeFile } from '../store/edge-store.js';
 import { displayPath } from '../store/memory-store.js';
 import type { TierPaths } from '../store/paths.js';
+import { EDGE_CACHE_FILE } from './layout.js';
 
 /** Bump when the layout changes: old caches are rebuilt. */
 export const EDGE_CACHE_VERSION = 1;
@@ -114,7 +115,7 @@ export class EdgeCache {
   }
 
   static cachePath(paths: TierPaths): string {
-    return join(paths.cacheDir, 'edges.json');
+    return join(paths.cacheDir, EDGE_CACHE_FILE);
   }
 
   /** Loads the cache; anything unusable gives an empty one. */

@@ -13,6 +13,7 @@ import type { Diagnostic } from '../core/memory.js';
 import { writeFileAtomic } from '../store/atomic.js';
 import type { DirStamp } from './edge-cache.js';
 import { sameStamp } from './edge-cache.js';
+import { GRAPH_CACHE_FILE } from './layout.js';
 
 /** Bump when the layout changes. */
 export const GRAPH_CACHE_VERSION = 2;
@@ -48,7 +49,7 @@ function pack(e: GraphEdge): number {
 }
 
 export function graphCachePath(cacheDir: string): string {
-  return join(cacheDir, 'graph.json');
+  return join(cacheDir, GRAPH_CACHE_FILE);
 }
 
 /** True when a stored key still describes the current edge directories and memory index. */

@@ -13,8 +13,8 @@ import { join } from 'node:path';
 import type { RenderedEntry } from '../core/projection.js';
 import { isNumber, isPlainObject, isRecordOf, isString } from '../core/shape.js';
 import { writeFileAtomic } from '../store/atomic.js';
+import { PROJECTION_CACHE_FILE } from './layout.js';
 
-export const PROJECTION_CACHE_FILE = 'projections.json';
 export const PROJECTION_CACHE_VERSION = 1;
 /** Rewrite the file to drop entries no longer used once they are this share of it. */
 export const PRUNE_SHARE = 0.25;

@@ -12,6 +12,7 @@ import { redactDeep } from '../core/redact.js';
 import { writeFileAtomic } from '../store/atomic.js';
 import { withLock } from '../store/lock.js';
 import type { TierPaths } from '../store/paths.js';
+import { REVIEW_QUEUE_FILE, lockPath } from './layout.js';
 
 /** Known kinds; the queue accepts any string so new producers need no change here. */
 export type ReviewKind = 'consolidate' | 'candidate' | 'rejected' | (string & {});
@@ -34,11 +35,11 @@ export interface ReviewEntry {
  * reviewQueuePath(ctx.paths) // '/repo/.memory/review.jsonl'
  */
 export function reviewQueuePath(paths: Pick<TierPaths, 'cacheDir'>): string {
-  return join(paths.cacheDir, 'review.jsonl');
+  return join(paths.cacheDir, REVIEW_QUEUE_FILE);
 }
 
-function lockPath(paths: Pick<TierPaths, 'cacheDir'>): string {
-  return join(paths.cacheDir, 'locks', 'review.lock');
+function reviewLock(paths: Pick<TierPaths, 'cacheDir'>): string {
+  return lockPath(paths.cacheDir, 'review');
 }
 
 function isEntry(value: unknown): value is ReviewEntry {
@@ -129,7 +130,7 @@ export function listReview(paths: Pick<TierPaths, 'cacheDir'>, options: { kind?:
  */
 export async function appendReview(paths: Pick<TierPaths, 'cacheDir'>, entries: ReviewEntry[]): Promise<number> {
   if (entries.length === 0) return 0;
-  return withLock(lockPath(paths), () => {
+  return withLock(reviewLock(paths), () => {
     const queue = readAll(paths);
     const ids = new Set(queue.entries.map((e) => e.id));
     let added = 0;
@@ -152,7 +153,7 @@ export async function appendReview(paths: Pick<TierPaths, 'cacheDir'>, entries: 
  */
 export async function removeReview(paths: Pick<TierPaths, 'cacheDir'>, which: string[] | ((entry: ReviewEntry) => boolean)): Promise<number> {
   const drop = Array.isArray(which) ? ((ids: Set<string>) => (e: ReviewEntry) => ids.has(e.id))(new Set(which)) : which;
-  return withLock(lockPath(paths), () => {
+  return withLock(reviewLock(paths), () => {
     const queue = readAll(paths);
     const kept = queue.entries.filter((e) => !drop(e));
     if (kept.length !== queue.entries.length) writeAll(paths, { entries: kept, next: queue.next });

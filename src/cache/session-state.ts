@@ -8,6 +8,7 @@ import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../store/atomic.js';
 import { sessionFileName } from './session-file.js';
+import { SESSIONS_DIR } from './layout.js';
 
 export interface SessionState {
   version: 1;
@@ -20,7 +21,7 @@ export interface SessionState {
 export const MAX_INJECTED_IDS = 500;
 
 export function sessionStatePath(cacheDir: string, session: string): string {
-  return join(cacheDir, 'sessions', sessionFileName(session));
+  return join(cacheDir, SESSIONS_DIR, sessionFileName(session));
 }
 
 export function readSessionState(cacheDir: string, session: string): SessionState {
@@ -56,7 +57,7 @@ export function removeSessionState(cacheDir: string, session: string): void {
 
 /** Deletes session states not written for `maxAgeMs` (sessions that never ended cleanly). */
 export function pruneSessionStates(cacheDir: string, options: { now: number; maxAgeMs: number }): number {
-  const dir = join(cacheDir, 'sessions');
+  const dir = join(cacheDir, SESSIONS_DIR);
   let removed = 0;
   let names: string[] = [];
   try {

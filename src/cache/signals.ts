@@ -10,6 +10,7 @@ import type { UsageSignal } from '../core/rank.js';
 import { readFileIfExists, writeFileAtomic } from '../store/atomic.js';
 import { withLockSync, type LockOptions } from '../store/lock.js';
 import type { TierPaths } from '../store/paths.js';
+import { SIGNALS_FILE, lockPath } from './layout.js';
 
 export const SIGNALS_VERSION = 1;
 
@@ -19,11 +20,11 @@ export interface SignalsFile {
 }
 
 export function signalsPath(paths: Pick<TierPaths, 'cacheDir'>): string {
-  return join(paths.cacheDir, 'signals.json');
+  return join(paths.cacheDir, SIGNALS_FILE);
 }
 
 export function signalsLockPath(paths: Pick<TierPaths, 'cacheDir'>): string {
-  return join(paths.cacheDir, 'locks', 'signals.lock');
+  return lockPath(paths.cacheDir, 'signals');
 }
 
 /** Keeps only well-formed entries, in an object without a prototype (ids such as `constructor`). */

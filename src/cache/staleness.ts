@@ -14,9 +14,10 @@ import { join } from 'node:path';
 import type { MemorySource } from '../core/memory.js';
 import { isRecordOf, isString, isStringArray } from '../core/shape.js';
 import { writeFileAtomic } from '../store/atomic.js';
-import { findGitRoot } from '../store/root.js';
+import { findGitRoot } from '../store/paths.js';
 import { readHead } from '../git/head.js';
 import { blobAt, gitReader, isAncestor, listBranches, listRemoteBranches, resolveCommit, type GitReader } from '../git/repo.js';
+import { STALENESS_FILE } from './layout.js';
 
 /** What staleness needs of a memory. */
 export interface StalenessInput {
@@ -77,7 +78,7 @@ export async function computeStaleness(ctx: StalenessContext, memories: readonly
   const head = readHead(root);
   if (!head.commit) return {};
   const r = gitReader(root);
-  const cachePath = join(ctx.paths.cacheDir, 'staleness.json');
+  const cachePath = join(ctx.paths.cacheDir, STALENESS_FILE);
   const local = await listBranches(r).catch(() => [] as string[]);
   const remote = await listRemoteBranches(r);
   const refs = [...local, ...remote].join('\n');

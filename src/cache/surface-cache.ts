@@ -46,7 +46,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readBudgetEnv, readNowEnv } from '../env.js';
 import { readHead } from '../git/head.js';
-import { findProjectRoot, globalHome } from '../store/root.js';
+import { findProjectRoot, globalPaths, projectPaths } from '../store/paths.js';
+import { KEYWORD_INDEX_FILE, REVIEW_QUEUE_FILE, SIGNALS_FILE, SURFACE_CACHE_DIR } from './layout.js';
 
 /** Bump when the entry format or the key changes. */
 export const SURFACE_CACHE_VERSION = 1;
@@ -147,30 +148,29 @@ export function surfaceCacheKey(options: SurfaceCacheOptions): SurfaceCacheKey |
   // HEAD alone (the branch, or a detached commit): the refs are not read.
   const head = readHead(root, { resolve: false });
   const coarse = { recent: false };
-  const cortex = join(root, '.cortex');
-  const cache = join(root, '.memory');
+  const project = projectPaths(root);
   const parts = [
     `v${SURFACE_CACHE_VERSION}`,
     variant,
     budget === undefined ? 'config' : String(budget),
     now.toISOString().slice(0, 10),
     head.branch !== undefined ? `branch:${head.branch}` : head.commit !== undefined ? `detached:${head.commit}` : 'no-git',
-    `memories=${signature(join(cortex, 'memories'), coarse)}`,
-    `edges=${signature(join(cortex, 'edges'), coarse)}`,
-    `config=${signature(join(cortex, 'config.yaml'), coarse)}`,
-    `index=${signature(join(cache, 'index.v8'), coarse)}`,
-    `signals=${signature(join(cache, 'signals.json'), coarse)}`,
+    `memories=${signature(project.memoriesDir, coarse)}`,
+    `edges=${signature(project.edgesDir, coarse)}`,
+    `config=${signature(project.configFile, coarse)}`,
+    `index=${signature(join(project.cacheDir, KEYWORD_INDEX_FILE), coarse)}`,
+    `signals=${signature(join(project.cacheDir, SIGNALS_FILE), coarse)}`,
     // The briefing says how many captured candidates wait for review.
-    `review=${signature(join(cache, 'review.jsonl'), coarse)}`,
+    `review=${signature(join(project.cacheDir, REVIEW_QUEUE_FILE), coarse)}`,
   ];
   if (includeGlobal) {
-    const home = globalHome(env);
+    const global = globalPaths(env);
     parts.push(
-      `global=${home}`,
-      `global.memories=${signature(join(home, 'memories'), coarse)}`,
-      `global.edges=${signature(join(home, 'edges'), coarse)}`,
-      `global.index=${signature(join(home, '.memory', 'index.v8'), coarse)}`,
-      `global.signals=${signature(join(home, '.memory', 'signals.json'), coarse)}`,
+      `global=${global.cortexDir}`,
+      `global.memories=${signature(global.memoriesDir, coarse)}`,
+      `global.edges=${signature(global.edgesDir, coarse)}`,
+      `global.index=${signature(join(global.cacheDir, KEYWORD_INDEX_FILE), coarse)}`,
+      `global.signals=${signature(join(global.cacheDir, SIGNALS_FILE), coarse)}`,
     );
   } else parts.push('global=off');
   for (const file of PACKAGE_FILES) {
@@ -183,7 +183,7 @@ export function surfaceCacheKey(options: SurfaceCacheOptions): SurfaceCacheKey |
     // Code stamps say nothing about the repository: they must not make an entry racy.
     parts.push(`code=${signature(path, { recent: false })}`);
   }
-  const file = join(cache, 'surface-cache', `${variant}-${budget === undefined ? 'config' : budget}.json`);
+  const file = join(project.cacheDir, SURFACE_CACHE_DIR, `${variant}-${budget === undefined ? 'config' : budget}.json`);
   return { root, file, key: JSON.stringify(parts), racy: coarse.recent };
 }
 

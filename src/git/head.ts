@@ -8,7 +8,7 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
-import { findGitRoot } from '../store/root.js';
+import { findGitRoot } from '../store/paths.js';
 
 /** The git directory of a work tree (`.git`, or where a `.git` file points, for worktrees). */
 export function gitDirOf(root: string): string {

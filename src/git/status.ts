@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { relative, sep } from 'node:path';
 import { GitError } from '../errors.js';
-import { findGitRoot } from '../store/root.js';
+import { findGitRoot } from '../store/paths.js';
 import { blobOid } from './oid.js';
 import { blobAt, gitReader, resolveCommit } from './repo.js';
 

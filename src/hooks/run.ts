@@ -10,7 +10,7 @@
  */
 import { join } from 'node:path';
 import { claudeProjectDir } from '../env.js';
-import { findProjectRoot } from '../store/root.js';
+import { CACHE_DIR, findProjectRoot } from '../store/paths.js';
 import { isHookEvent, type HookEvent } from '../core/hook-events.js';
 import { parseHookInput, type HookInput } from './input.js';
 
@@ -102,7 +102,7 @@ export async function runHook(event: string, stdin: string, options: HookRunOpti
       lines.push(`not a Cortex project: ${dir}`);
       return await done({ stdout: '', log: lines });
     }
-    cacheDir = join(root, '.memory');
+    cacheDir = join(root, CACHE_DIR);
     if (!isHookEvent(event)) {
       log(`unknown hook event "${event}"`);
       return await done({ stdout: '', log: lines });

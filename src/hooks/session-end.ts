@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeFileAtomic } from '../store/atomic.js';
 import { CACHE_DIR } from '../store/paths.js';
+import { HOOK_PAYLOADS_DIR } from '../cache/layout.js';
 import { pruneCheckpoints } from '../cache/checkpoint.js';
 import { pruneSessionStates, removeSessionState } from '../cache/session-state.js';
 import { HOOK_CAPTURE_BUDGETS, runCapture } from './capture.js';
@@ -48,7 +49,7 @@ export async function sessionEnd(h: HookContext): Promise<string> {
     await sessionEndWork({ root: h.root, cacheDir: h.cacheDir, env: h.env, now: h.now, log: h.log }, payload);
     return '';
   }
-  const file = join(h.cacheDir, 'hooks', `session-end-${process.pid}-${randomBytes(4).toString('hex')}.json`);
+  const file = join(h.cacheDir, HOOK_PAYLOADS_DIR, `session-end-${process.pid}-${randomBytes(4).toString('hex')}.json`);
   writeFileAtomic(file, JSON.stringify(payload));
   const child = spawn(process.execPath, [cli, 'hook', 'session-end', '--worker', file], {
     cwd: h.root,

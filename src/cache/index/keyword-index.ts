@@ -25,6 +25,7 @@ import { addAnalyzed, analyzeDocument, isAnalyzedDoc, loadSearchState, saveSearc
 import { displayPath, readMemoryFile, scanEntry, scanMemoryFiles, type MemoryFileEntry, type MemoryFileScan } from '../../store/memory-store.js';
 import { FileTable, type FileColumns, type FileEntry } from './file-table.js';
 import type { TierPaths } from '../../store/paths.js';
+import { KEYWORD_INDEX_FILE, SEARCH_TREE_FILE, searchTreeName } from '../layout.js';
 
 /** Bump when the cache layout or the text analysis changes: old caches are rebuilt. */
 // 6: `[[links]]` are indexed (graph), on top of 5 (field weights). 7: the search tree in its own file.
@@ -333,7 +334,7 @@ function removeStaleSearchFiles(dir: string, keep: string): void {
   const now = Date.now();
   const others: { name: string; mtimeMs: number }[] = [];
   for (const name of readdirSync(dir)) {
-    if (name === keep || !name.startsWith('index-search-') || !name.endsWith('.v8')) continue;
+    if (name === keep || !SEARCH_TREE_FILE.test(name)) continue;
     try {
       others.push({ name, mtimeMs: statSync(join(dir, name)).mtimeMs });
     } catch {
@@ -448,7 +449,7 @@ export class KeywordIndex {
   }
 
   static indexPath(paths: TierPaths): string {
-    return join(paths.cacheDir, 'index.v8');
+    return join(paths.cacheDir, KEYWORD_INDEX_FILE);
   }
 
   /** Loads the cache; anything unusable (missing, corrupt, other version) gives an empty index. */
@@ -463,7 +464,7 @@ export class KeywordIndex {
         parsed.docs &&
         typeof parsed.searchFile === 'string' &&
         isJournal(parsed.journal) &&
-        /^index-search-[0-9a-f]+\.v8$/.test(parsed.searchFile) &&
+        SEARCH_TREE_FILE.test(parsed.searchFile) &&
         existsSync(join(paths.cacheDir, parsed.searchFile))
       ) {
         data = parsed;
@@ -627,7 +628,7 @@ export class KeywordIndex {
     if (!this.dirty) return;
     const newTree = this.searchFile === undefined || this.journal.size > JOURNAL_LIMIT;
     if (newTree) {
-      const name = `index-search-${crypto.randomBytes(6).toString('hex')}.v8`;
+      const name = searchTreeName(crypto.randomBytes(6).toString('hex'));
       writeFileAtomic(join(paths.cacheDir, name), saveSearchState(this.search));
       this.searchFile = name;
       this.journal.clear();
