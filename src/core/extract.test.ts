@@ -343,6 +343,13 @@ describe('extractMemories', () => {
       expect(knowledge(judge(events))).toHaveLength(1);
     });
 
+    it('keeps one candidate for the statements of one section, which share their evidence', () => {
+      const text = '### Hooks never saw the id\n\n**Root cause:** the `INSTANCE_ID` env var is set inside the MCP server process, but hooks run in a separate shell.\n\n**Solution:** pass Claude Code\'s `session_id` from the hook stdin as the instance id.';
+      const found = said(text);
+      expect(found).toHaveLength(1);
+      expect(found[0]?.body).toContain('session_id');
+    });
+
     it('collapses two wordings of the same cause into one candidate that keeps both', () => {
       const events = [
         prompt('why does the build fail?'),
@@ -362,8 +369,8 @@ describe('extractMemories', () => {
     });
 
     it('admits at most the configured number of memories per exchange, the rest to review', () => {
-      const text = Array.from({ length: 6 }, (_, i) => `- **Root cause ${i}:** \`module${i}.ts\` reads \`ENV_${i}\` before the loader, so \`VALUE_${i}\` is undefined.`).join('\n');
-      const r = judge([prompt('why?'), say(text)], { memoriesPerExchange: 2, reviewPerExchange: 2 });
+      const messages = Array.from({ length: 6 }, (_, i) => say(`**Root cause ${i}:** \`module${i}.ts\` reads \`ENV_${i}\` before the loader, so \`VALUE_${i}\` is undefined.`));
+      const r = judge([prompt('why?'), ...messages], { memoriesPerExchange: 2, reviewPerExchange: 2 });
       expect(knowledge({ memories: r.memories, review: [] })).toHaveLength(2);
       expect(r.review.filter((c) => c.layer === 'keyword')).toHaveLength(2);
     });

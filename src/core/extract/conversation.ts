@@ -327,7 +327,7 @@ export function proseDrafts(text: string, ctx: ProseContext): Draft[] {
       // Content first: a statement with no cue at all is narration.
       if (!f.diagnosis && !f.constraint && !f.normative && kindType === undefined && !f.choice && !f.rejection && !f.architecture && !f.convention && !f.surprise) return;
       if (score(d) < 0.3) return;
-      d.type = findingType(f, kindType, ctx.failing);
+      d.type = announced ? 'gotcha' : findingType(f, kindType, ctx.failing);
       let summaryText = sentence;
       if (f.anaphoric && i > 0) {
         const previous = parts[i - 1] ?? '';
@@ -948,10 +948,11 @@ function remember(state: ExtractState, d: Draft, c: number, memory: boolean): vo
   if (state.emitted.length > LIMITS.emitted) state.emitted.splice(0, state.emitted.length - LIMITS.emitted);
 }
 
-interface Fingerprint {
+export interface Fingerprint {
   type: string;
   words: readonly string[];
   idents: readonly string[];
+  body?: string | undefined;
 }
 
 /**
@@ -961,11 +962,24 @@ interface Fingerprint {
 export function same(a: Fingerprint, b: Fingerprint): boolean {
   // "X was set aside for Y" and "Chose Y over X" share their words but say opposite things.
   if ((a.type === 'rejected') !== (b.type === 'rejected')) return false;
+  // Two statements of one section ("Root cause:" and "Solution:") carry the same evidence.
+  if (a.body !== undefined && a.body === b.body && a.body.length > 80) return true;
   if (similar(a.words, b.words)) return true;
   if (a.idents.length < 2 || b.idents.length < 2) return false;
   const set = new Set(a.idents);
   const shared = b.idents.filter((t) => set.has(t)).length;
   return shared >= 2 && shared / Math.min(a.idents.length, b.idents.length) >= 0.6;
+}
+
+/**
+ * The near-duplicate fingerprint of a statement from another layer (a model's answer),
+ * comparable with what `state.emitted` holds.
+ *
+ * @example
+ * same(fingerprintOf('gotcha', 'Root cause: `x.ts` reads PORT early'), fingerprintOf('gotcha', 'x.ts reads PORT before .env loads')) // true
+ */
+export function fingerprintOf(type: string, summary: string): Fingerprint {
+  return { type, words: words(summary).slice(0, LIMITS.emittedWords), idents: identsOf(summary).slice(0, 12) };
 }
 
 /** Near-duplicates: most content words shared. */
