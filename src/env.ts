@@ -17,6 +17,10 @@
  * | `CORTEX_EMBED_DTYPE` | `q8`, `fp32`, `fp16` … | `embed.dtype` |
  * | `CORTEX_MODEL_DIR` | a directory | `embed.modelDir`: local models, offline |
  * | `CORTEX_DEBUG` | anything non-empty | stack traces and hook logs on stderr |
+ * | `CORTEX_HOOKS` | `off` | every `cortex hook` exits at once (set for the model processes capture starts) |
+ * | `CORTEX_CAPTURE_MODE` | a capture mode (`off`, `reflect`, `claude`, `endpoint`) | `capture.mode` for one run |
+ * | `CORTEX_CAPTURE_COMMAND` | a command | `capture.claudeCommand` for one run (a replayed answer) |
+ * | `CORTEX_SESSION_ID` | a session id | set, not read: the session a capture model process works on |
  * | `CLAUDE_CONFIG_DIR` | a directory | Claude Code's user settings (default `~/.claude`) |
  * | `CLAUDE_PROJECT_DIR` | a directory | the project of a hook whose input names no `cwd` |
  *
@@ -39,6 +43,10 @@ export const ENV = {
   embedDtype: 'CORTEX_EMBED_DTYPE',
   modelDir: 'CORTEX_MODEL_DIR',
   debug: 'CORTEX_DEBUG',
+  hooks: 'CORTEX_HOOKS',
+  captureMode: 'CORTEX_CAPTURE_MODE',
+  captureCommand: 'CORTEX_CAPTURE_COMMAND',
+  sessionId: 'CORTEX_SESSION_ID',
   claudeConfigDir: 'CLAUDE_CONFIG_DIR',
   claudeProjectDir: 'CLAUDE_PROJECT_DIR',
 } as const;
@@ -149,6 +157,37 @@ export function readEmbedEnv(env: Env): EmbedEnv {
  */
 export function isDebug(env: Env): boolean {
   return Boolean(env[ENV.debug]);
+}
+
+/**
+ * Whether `CORTEX_HOOKS=off` turns every Claude Code hook off (the model processes that
+ * capture starts run with it, so Cortex never captures its own capture).
+ *
+ * @example
+ * areHooksOff({ CORTEX_HOOKS: 'off' }) // true
+ */
+export function areHooksOff(env: Env): boolean {
+  return env[ENV.hooks] === 'off';
+}
+
+/** The environment of a process Cortex starts whose own Cortex hooks must stay quiet. */
+export const HOOKS_OFF_ENV = { [ENV.hooks]: 'off' } as const;
+
+/**
+ * Reads `CORTEX_CAPTURE_MODE` and `CORTEX_CAPTURE_COMMAND`, which override `capture.mode`
+ * and `capture.claudeCommand` for one run. The mode is returned as written: the config
+ * checks it against the modes it knows.
+ *
+ * @example
+ * readCaptureEnv({ CORTEX_CAPTURE_MODE: 'claude' }) // { mode: 'claude' }
+ */
+export function readCaptureEnv(env: Env): { mode?: string; command?: string } {
+  const out: { mode?: string; command?: string } = {};
+  const mode = env[ENV.captureMode];
+  if (mode !== undefined && mode !== '') out.mode = mode;
+  const command = env[ENV.captureCommand];
+  if (command !== undefined && command !== '') out.command = command;
+  return out;
 }
 
 /**

@@ -460,7 +460,7 @@ export async function storeCandidates(ctx: Context, candidates: Candidate[]): Pr
   const threshold = ctx.config.extraction.threshold;
   const memories = candidates.filter((c) => c.confidence >= threshold);
   const review = candidates.filter((c) => c.confidence < threshold && c.confidence >= DEFAULT_EXTRACT.reviewFloor);
-  const head = readHeadFile(ctx.root) ?? (await (await import('../git/head.js')).readHead(ctx.root));
+  const head = readHead(ctx.root);
   const written = await writeCandidates(ctx, memories, head.commit, {});
   const queued = await queueCandidates(ctx, review, memories, written, head.commit);
   return { memories: written, queued };

@@ -7,7 +7,7 @@ import { lstatSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { loadYaml } from '../core/lazy.js';
 import { NotInitializedError, UsageError } from '../errors.js';
-import { ENV, readNowEnv } from '../env.js';
+import { ENV, readCaptureEnv, readNowEnv } from '../env.js';
 import { resolveConfig, type CortexConfig } from '../core/config.js';
 import { CAPTURE_MODES, isCaptureMode } from '../core/model-capture.js';
 import type { Diagnostic } from '../core/memory.js';
@@ -110,15 +110,14 @@ function clockOf(env: NodeJS.ProcessEnv): () => Date {
  * a benchmark replaying recorded model answers, or a person trying a mode out.
  */
 function captureFromEnv(config: CortexConfig, env: NodeJS.ProcessEnv, diagnostics: Diagnostic[]): CortexConfig {
-  const mode = env.CORTEX_CAPTURE_MODE;
-  const command = env.CORTEX_CAPTURE_COMMAND;
-  if ((mode === undefined || mode === '') && (command === undefined || command === '')) return config;
+  const { mode, command } = readCaptureEnv(env);
+  if (mode === undefined && command === undefined) return config;
   const capture = { ...config.capture };
-  if (mode !== undefined && mode !== '') {
+  if (mode !== undefined) {
     if (isCaptureMode(mode)) capture.mode = mode;
-    else diagnostics.push({ file: 'CORTEX_CAPTURE_MODE', reason: `is "${mode}"; allowed: ${CAPTURE_MODES.join(', ')}`, ruleId: 'config-range', severity: 'error', hint: 'Unset it, or set one of the modes.' });
+    else diagnostics.push({ file: ENV.captureMode, reason: `is "${mode}"; allowed: ${CAPTURE_MODES.join(', ')}`, ruleId: 'config-range', severity: 'error', hint: 'Unset it, or set one of the modes.' });
   }
-  if (command !== undefined && command !== '') capture.claudeCommand = command;
+  if (command !== undefined) capture.claudeCommand = command;
   return { ...config, capture };
 }
 

@@ -18,6 +18,7 @@
  *   review.jsonl                 the review queue (review-queue.ts)
  *   transcripts/<session>.json   transcript checkpoints (checkpoint.ts)
  *   sessions/<session>.json      memory ids already in a session's context (session-state.ts)
+ *   sessions/<session>.reflect.json   when capture.mode reflect last asked (reflection.ts)
  *   branches/<tree id>/          keyword indexes of other branches (recall --branch)
  *   trash/<time>-<command>/      copies kept for undo (trash.ts)
  *   hooks/session-end-*.json     hand-off files of the detached session-end worker

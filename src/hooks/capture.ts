@@ -72,7 +72,7 @@ export async function stop(h: HookContext): Promise<string> {
 async function reflect(h: HookContext, sessionId: string, out: CaptureOutput): Promise<string> {
   const [{ openContext }, { readReflection, writeReflection }, { reflectionReason, shouldReflect }] = await Promise.all([
     import('../api/context.js'),
-    import('../store/reflection.js'),
+    import('../cache/reflection.js'),
     import('../core/model-capture.js'),
   ]);
   const ctx = openContext(contextOptions(h));

@@ -9,7 +9,7 @@
  * loads none of the heavy modules.
  */
 import { join } from 'node:path';
-import { claudeProjectDir } from '../env.js';
+import { areHooksOff, claudeProjectDir, ENV } from '../env.js';
 import { CACHE_DIR, findProjectRoot } from '../store/paths.js';
 import { isHookEvent, type HookEvent } from '../core/hook-events.js';
 import { parseHookInput, type HookInput } from './input.js';
@@ -96,7 +96,7 @@ export async function runHook(event: string, stdin: string, options: HookRunOpti
     const env = options.env ?? process.env;
     // A model Cortex itself runs (headless Claude Code, capture.mode: claude) must not run
     // Cortex's hooks in turn: its environment says so.
-    if (env.CORTEX_HOOKS === 'off') return await done({ stdout: '', log: ['skipped: CORTEX_HOOKS=off'] });
+    if (areHooksOff(env)) return await done({ stdout: '', log: [`skipped: ${ENV.hooks}=off`] });
     const { input, problem } = parseHookInput(stdin);
     const dir = input.cwd ?? claudeProjectDir(env) ?? options.cwd ?? process.cwd();
     const root = findProjectRoot(dir, env);

@@ -5,7 +5,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileAtomic } from './atomic.js';
+import { writeFileAtomic } from '../store/atomic.js';
+import { SESSIONS_DIR } from './layout.js';
 import { sessionFileName } from './session-file.js';
 
 export interface Reflection {
@@ -16,8 +17,13 @@ export interface Reflection {
   at: string;
 }
 
+/** `<session>.reflect.json`, beside the session's state in `sessions/`. */
+export function reflectionFileName(session: string): string {
+  return sessionFileName(session).replace(/\.json$/, '.reflect.json');
+}
+
 function reflectionPath(cacheDir: string, session: string): string {
-  return join(cacheDir, 'sessions', sessionFileName(session).replace(/\.json$/, '.reflect.json'));
+  return join(cacheDir, SESSIONS_DIR, reflectionFileName(session));
 }
 
 /** The session's last reflection, or `undefined` (none, or an unreadable file). */
