@@ -6,7 +6,7 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openContext } from '../src/api/context.js';
+import { openContext } from '../src/services/context.js';
 import { updateMemory } from '../src/api/memories.js';
 import { project } from '../src/api/project.js';
 import { remember } from '../src/api/remember.js';

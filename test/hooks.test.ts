@@ -9,8 +9,8 @@ import { appendFileSync, copyFileSync, existsSync, mkdirSync, readdirSync, readF
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { openContext } from '../src/api/context.js';
-import { init } from '../src/api/init.js';
+import { openContext } from '../src/services/context.js';
+import { init } from '../src/setup/init.js';
 import { rememberMany } from '../src/api/remember.js';
 import { listReview } from '../src/cache/review-queue.js';
 import type { Candidate } from '../src/core/extract.js';

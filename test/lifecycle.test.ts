@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openCortex } from '../src/api/cortex.js';
-import { setCentralityProvider } from '../src/api/providers.js';
+import { setCentralityProvider } from '../src/services/providers.js';
 import { parseMemory } from '../src/core/memory-format.js';
 import { fixturePath, fixtureRepo } from './helpers/fixture-repo.js';
 import { json } from './helpers/repo.js';

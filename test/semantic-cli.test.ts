@@ -228,14 +228,14 @@ describe('the keyword path never loads the vector code or the embedding library'
     const r = spawnSync(process.execPath, ['--import', TRACE, CLI, ...args], { cwd: repo.dir, env: { ...repo.env, ...env, CORTEX_TRACE_IMPORTS: file }, encoding: 'utf8' });
     return { result: { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr }, modules: readFileSync(file, 'utf8').split('\n').filter(Boolean) };
   }
-  const heavy = (modules: string[]) => modules.filter((m) => /@huggingface|onnxruntime|\/cache\/vectors\.js|\/api\/embed\.js|\/api\/hybrid\.js|\/embed\/transformers\.js/.test(m));
+  const heavy = (modules: string[]) => modules.filter((m) => /@huggingface|onnxruntime|\/cache\/vectors\.js|\/services\/embed\.js|\/api\/recall\/hybrid\.js|\/embed\/transformers\.js/.test(m));
 
   it.skipIf(!MODEL_DIR)('with and without vectors, unless vectors are used', () => {
     const repo = project();
     const env = tinyEnv();
     const before = traced(repo, ['recall', 'cache module'], env);
     expect(before.result.code, before.result.stderr).toBe(0);
-    expect(before.modules.some((m) => m.endsWith('/dist/api/recall.js'))).toBe(true);
+    expect(before.modules.some((m) => m.endsWith('/dist/api/recall/recall.js'))).toBe(true);
     expect(heavy(before.modules)).toEqual([]);
     expect(heavy(traced(repo, ['remember', 'Another note about the cache', '--type', 'context'], env).modules)).toEqual([]);
 

@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openCortex } from '../src/api/cortex.js';
-import { resetStalenessProviders, addStalenessProvider, setCentralityProvider } from '../src/api/providers.js';
+import { resetStalenessProviders, addStalenessProvider, setCentralityProvider } from '../src/services/providers.js';
 import type { ExplainRow } from '../src/core/surface.js';
 import { SURFACE_END, SURFACE_START } from '../src/core/surface.js';
 import { fixturePath, fixtureRepo } from './helpers/fixture-repo.js';

@@ -18,7 +18,7 @@ import {
 } from '../core/anticipate.js';
 import { MEMORY_TYPES, type Memory, type MemoryType, type Scope } from '../core/memory.js';
 import { openAnticipationIndex } from '../cache/anticipation-cache.js';
-import type { Context } from './context.js';
+import type { Context } from '../services/context.js';
 
 export interface AnticipateInput {
   prompt: string;

@@ -19,7 +19,7 @@ import { findCheckpointByTranscript, readCheckpoint, writeCheckpoint, CHECKPOINT
 import { withLock } from '../store/lock.js';
 import { readAt } from '../store/safe-read.js';
 import { openTranscriptFile } from '../store/transcript-file.js';
-import type { Context } from './context.js';
+import type { Context } from '../services/context.js';
 import { updateMemory } from './memories.js';
 import { rememberMany, type RememberInput, type RememberResult } from './remember.js';
 import { appendReview, listReview, removeReview, type ReviewEntry } from '../cache/review-queue.js';

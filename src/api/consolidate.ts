@@ -16,7 +16,7 @@ import { displayPath } from '../store/memory-store.js';
 import { writeMemory } from '../store/memory-write.js';
 import { type TierPaths } from '../store/paths.js';
 import { assertSafeId, memoryPath } from '../store/memory-path.js';
-import type { Context } from './context.js';
+import type { Context } from '../services/context.js';
 import {
   deleteEdgeRecorded,
   findDoc,
@@ -26,13 +26,13 @@ import {
   withEdgeWrite,
   writeEdgeRecorded,
   type GraphNodeSummary,
-} from './graph.js';
-import { saveEdgeCacheQuietly } from './graph-view.js';
+} from '../services/graph.js';
+import { saveEdgeCacheQuietly } from '../services/graph-view.js';
 import { EdgeCache } from '../cache/edge-cache.js';
-import { openTierIndex, tierBase } from './indexes.js';
+import { openTierIndex, tierBase } from '../services/indexes.js';
 import { getMemory, regenerateProjections } from './memories.js';
-import { markForCommit } from './stage.js';
-import { keepForUndo, type UndoInfo } from './undo.js';
+import { markForCommit } from '../services/stage.js';
+import { keepForUndo, type UndoInfo } from '../services/undo.js';
 import { appendReview, listReview, pairId, removeReview } from '../cache/review-queue.js';
 import { lockPath } from '../cache/layout.js';
 

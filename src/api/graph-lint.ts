@@ -11,7 +11,7 @@ import type { Diagnostic } from '../core/memory.js';
 import { extractWikilinks } from '../core/wikilinks.js';
 import { listEdgeFiles, readEdgeFile } from '../store/edge-store.js';
 import { displayPath, listMemoryFiles, readMemoryText } from '../store/memory-store.js';
-import type { Context } from './context.js';
+import type { Context } from '../services/context.js';
 import { registerLintRule } from './lint.js';
 
 const CONFLICT_START = /^<{7}(?: |$)/m;

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { Diagnostic } from '../core/memory.js';
 import { displayPath, listMemoryFiles, readMemoryFile } from '../store/memory-store.js';
 import { isTempFileName } from '../store/atomic.js';
-import type { Context } from './context.js';
+import type { Context } from '../services/context.js';
 
 export interface LintOutput {
   diagnostics: Diagnostic[];

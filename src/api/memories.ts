@@ -29,10 +29,10 @@ import { deleteMemory, displayPath, readMemoryById } from '../store/memory-store
 import { writeMemory } from '../store/memory-write.js';
 import { type TierPaths } from '../store/paths.js';
 import { assertSafeId, memoryPath } from '../store/memory-path.js';
-import { keepForUndo, type UndoInfo } from './undo.js';
-import type { Context } from './context.js';
-import { allDiagnostics, openIndexes, openTierIndex, saveQuietly } from './indexes.js';
-import { recall, searchOptionsOf, toResult, type RecallInput, type RecallResult } from './recall.js';
+import { keepForUndo, type UndoInfo } from '../services/undo.js';
+import type { Context } from '../services/context.js';
+import { allDiagnostics, openIndexes, openTierIndex, saveQuietly } from '../services/indexes.js';
+import { recall, searchOptionsOf, toResult, type RecallInput, type RecallResult } from './recall/recall.js';
 import { assertBodyFits } from './remember.js';
 import { lockPath } from '../cache/layout.js';
 
@@ -423,7 +423,7 @@ export async function forget(ctx: Context, input: ForgetInput): Promise<ForgetOu
         for (const m of mine) deleteMemory(paths, m.id);
       });
     }
-    const { withEdgeWrite, deleteEdgeRecorded } = await import('./graph.js');
+    const { withEdgeWrite, deleteEdgeRecorded } = await import('../services/graph.js');
     for (const { tier, keys } of edgeKeys) {
       if (keys.length === 0) continue;
       await withEdgeWrite(tier, (cache) => {

@@ -27,7 +27,7 @@ import { readAt } from '../store/safe-read.js';
 import { openTranscriptFile } from '../store/transcript-file.js';
 import { readTemplate } from '../templates.js';
 import { storeCandidates } from './capture.js';
-import type { Context } from './context.js';
+import type { Context } from '../services/context.js';
 
 export interface ModelCaptureInput {
   sessionId: string;

@@ -23,7 +23,7 @@ import { readFileIfExists, writeIfChanged } from '../store/atomic.js';
 import { withLock } from '../store/lock.js';
 import { listMemoryFiles, readMemoryText } from '../store/memory-store.js';
 import { readTemplate } from '../templates.js';
-import type { Context } from './context.js';
+import type { Context } from '../services/context.js';
 import { lockPath } from '../cache/layout.js';
 export interface ProjectInput {
   /** Compare only; write nothing. */

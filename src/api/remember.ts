@@ -24,9 +24,9 @@ import { readHead } from '../git/head.js';
 import { withLock } from '../store/lock.js';
 import { MAX_MEMORY_FILE_BYTES, readMemoryById } from '../store/memory-store.js';
 import { writeMemory } from '../store/memory-write.js';
-import { autoLinkMemory, type AutoLinkResult } from './autolink.js';
-import type { Context } from './context.js';
-import { currentLinkExtractor, openTierIndex, saveQuietly, type TierIndex } from './indexes.js';
+import { autoLinkMemory, type AutoLinkResult } from '../services/autolink.js';
+import type { Context } from '../services/context.js';
+import { currentLinkExtractor, openTierIndex, saveQuietly, type TierIndex } from '../services/indexes.js';
 import { lockPath } from '../cache/layout.js';
 
 export interface RememberInput {

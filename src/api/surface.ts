@@ -31,10 +31,10 @@ import { writeIfChanged } from '../store/atomic.js';
 import { checkWritablePath, readRegularFile } from '../store/safe-read.js';
 import { readAllMemories } from '../store/memory-store.js';
 import { readTemplate } from '../templates.js';
-import { loadConfig, type Context } from './context.js';
-import { centralityOf, stalenessOf } from './providers.js';
+import { loadConfig, type Context } from '../services/context.js';
+import { centralityOf, stalenessOf } from '../services/providers.js';
 import { listReview } from '../cache/review-queue.js';
-import { loadSignals } from './signals.js';
+import { loadSignals } from '../services/signals.js';
 
 export interface SurfaceInput {
   /**

@@ -1,6 +1,6 @@
 import type { MemoryStatus, MemoryType, Scope } from '../core/memory.js';
 import { MEMORY_STATUSES } from '../core/memory.js';
-import { RECALL_MODES, recall, type RecallMode, type RecallResult } from '../api/recall.js';
+import { RECALL_MODES, recall, type RecallMode, type RecallResult } from '../api/recall/recall.js';
 import { UsageError } from '../errors.js';
 import { bool, int, list, str, type CommandDef, type IO } from '../term/args.js';
 import { formatResultLine, openContextOf, printJson, warnDiagnostics } from './shared.js';

@@ -110,7 +110,7 @@ const command: CommandDef = {
     // Loaded only now: the cached path above must stay as small as possible. The surface
     // use case alone, not openCortex: the briefing needs no search index.
     const [{ openContext }, { surface }, { columns, formatDiagnostic, formatSkipWarning, jsonDocument }] = await Promise.all([
-      import('../api/context.js'),
+      import('../services/context.js'),
       import('../api/surface.js'),
       import('../term/output.js'),
     ]);

@@ -17,7 +17,7 @@ export async function runCapture(
   h: Pick<HookContext, 'root' | 'env' | 'now' | 'log'>,
   input: CaptureInput,
 ): Promise<CaptureOutput | undefined> {
-  const [{ openContext }, { captureTranscript }] = await Promise.all([import('../api/context.js'), import('../api/capture.js')]);
+  const [{ openContext }, { captureTranscript }] = await Promise.all([import('../services/context.js'), import('../api/capture.js')]);
   const ctx = openContext(contextOptions(h));
   const out = await captureTranscript(ctx, input);
   if (out.status === 'locked') {
@@ -71,7 +71,7 @@ export async function stop(h: HookContext): Promise<string> {
  */
 async function reflect(h: HookContext, sessionId: string, out: CaptureOutput): Promise<string> {
   const [{ openContext }, { readReflection, writeReflection }, { reflectionReason, shouldReflect }] = await Promise.all([
-    import('../api/context.js'),
+    import('../services/context.js'),
     import('../cache/reflection.js'),
     import('../core/model-capture.js'),
   ]);

@@ -117,7 +117,7 @@ async function sessionEndWork(
     });
   });
   const [{ openContext }, { lifecycle }, { project }, { refreshSurfaceCache }] = await Promise.all([
-    import('../api/context.js'),
+    import('../services/context.js'),
     import('../api/lifecycle.js'),
     import('../api/project.js'),
     import('../api/surface.js'),
@@ -147,7 +147,7 @@ async function sessionEndWork(
     if (written.length > 0) h.log(`projections regenerated: ${written.join(', ')}`);
   });
   await step('index', async () => {
-    const { compactIndexes } = await import('../api/indexes.js');
+    const { compactIndexes } = await import('../services/indexes.js');
     for (const t of compactIndexes(ctx)) h.log(`index rebuilt: ${t.scope} tier held ${t.discarded} discarded documents`);
   });
   await step('surface cache', async () => {

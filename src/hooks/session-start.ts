@@ -17,7 +17,7 @@ export async function sessionStart(h: HookContext): Promise<string> {
   const variant = h.input.source === 'compact' ? 'compact' : 'full';
   let briefing = readCachedSurfaceEntry({ root: h.root, variant, env: h.env, ...(h.now ? { now: h.now() } : {}) });
   if (briefing === undefined) {
-    const [{ openContext }, { surface }] = await Promise.all([import('../api/context.js'), import('../api/surface.js')]);
+    const [{ openContext }, { surface }] = await Promise.all([import('../services/context.js'), import('../api/surface.js')]);
     const out = await surface(openContext(contextOptions(h)), { variant });
     briefing = { text: out.text, ids: out.items.map((i) => i.id) };
   }

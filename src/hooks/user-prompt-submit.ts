@@ -12,7 +12,7 @@ const SLASH_COMMAND = /^\/[\w:-]+\s*$/;
 export async function userPromptSubmit(h: HookContext): Promise<string> {
   const prompt = h.input.prompt?.trim() ?? '';
   if (prompt === '' || SLASH_COMMAND.test(prompt)) return '';
-  const [{ openContext }, { anticipate }] = await Promise.all([import('../api/context.js'), import('../api/anticipate.js')]);
+  const [{ openContext }, { anticipate }] = await Promise.all([import('../services/context.js'), import('../api/anticipate.js')]);
   const ctx = openContext(contextOptions(h));
   const session = h.input.sessionId;
   const state = session !== undefined ? readSessionState(h.cacheDir, session) : undefined;

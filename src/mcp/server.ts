@@ -15,7 +15,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import type { CallToolResult, JSONRPCMessage, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { Cortex } from '../api/cortex.js';
-import type { RecallInput, RecallMode } from '../api/recall.js';
+import type { RecallInput, RecallMode } from '../api/recall/recall.js';
 import { RELATIONS } from '../core/edge.js';
 import { MAX_TRAVERSE_DEPTH } from '../core/graph.js';
 import type { MemoryStatus } from '../core/memory.js';
@@ -69,7 +69,7 @@ const READ_ONLY: ToolAnnotations = { ...closed, readOnlyHint: true, idempotentHi
 
 const id = z.string().min(1).max(200).describe('A memory id, e.g. chose-sqlite-over-postgres-k3f9qa (from memory_recall).');
 const memoryType = z.enum(MEMORY_TYPES);
-// Spelled out rather than imported: api/recall.js would load the index at start-up.
+// Spelled out rather than imported: api/recall/recall.js would load the index at start-up.
 const RECALL_MODES = ['keyword', 'semantic', 'hybrid'] as const satisfies readonly RecallMode[];
 const relation = z.enum(RELATIONS);
 const scope = z.enum(SCOPES);
@@ -353,7 +353,7 @@ export function createMcpServer(options: CortexMcpOptions = {}): McpServer {
       const out = await cortex.forget({ id: args.id, hard: args.hard === true });
       const m = out.memories[0]!;
       const verb = out.action === 'deleted' ? 'Deleted' : out.action === 'archived' ? 'Archived' : 'Already archived';
-      const { undoLines } = await import('../api/undo.js');
+      const { undoLines } = await import('../services/undo.js');
       const lines = [`${verb}: ${m.id} [${m.type}] ${m.summary}`];
       if (out.edges.length > 0) lines.push(`Deleted ${out.edges.length} edge file(s) linking to it: ${out.edges.map((e) => e.file).join(', ')}`);
       lines.push(...undoLines(out.undo));

@@ -10,7 +10,7 @@ import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { intentToAdd } from '../git/cli.js';
 import { findGitRoot } from '../store/paths.js';
 import type { Context } from './context.js';
-import type { RememberResult } from './remember.js';
+import type { RememberResult } from '../api/remember.js';
 
 /**
  * Marks project files (absolute, or relative to the repository root) intent-to-add.

@@ -8,7 +8,7 @@ import { parseDocument } from 'yaml';
 import { UsageError } from '../errors.js';
 import { CAPTURE_MODES, isCaptureMode, type CaptureMode } from '../core/model-capture.js';
 import { writeFileAtomic } from '../store/atomic.js';
-import type { Context } from './context.js';
+import type { Context } from '../services/context.js';
 import type { InitStep } from './init.js';
 
 /**

@@ -14,7 +14,7 @@ import { userClaudeDir } from '../env.js';
 import { ParseError } from '../errors.js';
 import { writeFileAtomic, writeIfChanged } from '../store/atomic.js';
 import { readTemplate } from '../templates.js';
-import type { Context } from './context.js';
+import type { Context } from '../services/context.js';
 import type { InitStep } from './init.js';
 
 export interface ClaudeSetupOptions {

@@ -11,9 +11,9 @@ import { commonGitDirOf } from '../git/head.js';
 import { computeStaleness } from '../cache/staleness.js';
 import { KeywordIndex } from '../cache/index/keyword-index.js';
 import { findGitRoot } from '../store/paths.js';
-import type { Context } from './context.js';
+import type { Context } from '../services/context.js';
 import { inspectGitSetup } from './git-setup.js';
-import { project } from './project.js';
+import { project } from '../api/project.js';
 
 export interface DoctorCheck {
   /** Stable name: `git`, `attributes`, `driver`, `hook:pre-commit`, `gitignore`, `projections`, `index`, `staleness`. */

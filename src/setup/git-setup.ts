@@ -18,7 +18,7 @@ import { findGitRoot } from '../store/paths.js';
 import { readHookTemplate } from '../templates.js';
 import { commonGitDirOf } from '../git/head.js';
 import { ensureLine, type InitStep } from './init.js';
-import type { Context } from './context.js';
+import type { Context } from '../services/context.js';
 
 export const DRIVER_NAME = 'cortex';
 export const GIT_HOOK_EVENTS = ['pre-commit', 'post-merge', 'post-checkout', 'post-rewrite'] as const;

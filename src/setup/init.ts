@@ -9,7 +9,7 @@ import { CAPTURE_MODES, isCaptureMode } from '../core/model-capture.js';
 import { CortexError, UsageError } from '../errors.js';
 import { writeFileAtomic } from '../store/atomic.js';
 import { findGitRoot, findProjectRoot, projectPaths } from '../store/paths.js';
-import { contextFor, type Context, type OpenCortexOptions } from './context.js';
+import { contextFor, type Context, type OpenCortexOptions } from '../services/context.js';
 
 export interface InitStep {
   /** What was checked, e.g. `.gitignore`. */
@@ -104,7 +104,7 @@ export async function init(options: InitOptions & Record<string, unknown> = {}):
   }
   // The git, projection and Claude steps register themselves here; imported on demand
   // because they import this module (registerInitStep, ensureLine).
-  (await import('./setup.js')).registerDefaultSteps();
+  (await import('./steps.js')).registerDefaultSteps();
   const start = resolve(options.dir ?? process.cwd());
   const bare = findBareGitDir(start);
   if (bare !== undefined) {

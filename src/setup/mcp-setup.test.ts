@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { ParseError } from '../errors.js';
 import { buildRegistration, mcpInitStep, resolveLaunch, setupMcpJson } from './mcp-setup.js';
-import { contextFor } from './context.js';
+import { contextFor } from '../services/context.js';
 
 function tempDir(): string {
   const dir = mkdtempSync(join(tmpdir(), 'cortex-reg-'));

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { shellQuote } from '../core/shell.js';
 import { ParseError } from '../errors.js';
 import { writeFileAtomic } from '../store/atomic.js';
-import type { Context } from './context.js';
+import type { Context } from '../services/context.js';
 import type { InitStep } from './init.js';
 
 export interface McpLaunch {

@@ -6,7 +6,7 @@ import { claudeInitStep } from './claude-setup.js';
 import { registerInitStep, type InitStepFn } from './init.js';
 import { setUpGit } from './git-setup.js';
 import { mcpInitStep } from './mcp-setup.js';
-import { project } from './project.js';
+import { project } from '../api/project.js';
 
 const gitStep: InitStepFn = (ctx, options) => setUpGit(ctx, typeof options.cortexCommand === 'string' ? { cortexCommand: options.cortexCommand } : {});
 

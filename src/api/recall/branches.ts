@@ -10,16 +10,16 @@
  */
 import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseMemory } from '../core/memory-format.js';
-import { GitError, UsageError } from '../errors.js';
-import { readHead } from '../git/head.js';
-import { blobOid } from '../git/oid.js';
-import { gitReader, isAncestor, listBranches, readBlobText, readCortexTree, resolveCommit, type CortexTree, type GitReader } from '../git/repo.js';
-import { KeywordIndex } from '../cache/index/keyword-index.js';
-import { CORTEX_DIR, findGitRoot, tierPaths } from '../store/paths.js';
-import type { Context } from './context.js';
+import { parseMemory } from '../../core/memory-format.js';
+import { GitError, UsageError } from '../../errors.js';
+import { readHead } from '../../git/head.js';
+import { blobOid } from '../../git/oid.js';
+import { gitReader, isAncestor, listBranches, readBlobText, readCortexTree, resolveCommit, type CortexTree, type GitReader } from '../../git/repo.js';
+import { KeywordIndex } from '../../cache/index/keyword-index.js';
+import { CORTEX_DIR, findGitRoot, tierPaths } from '../../store/paths.js';
+import type { Context } from '../../services/context.js';
 import { recall, searchOptionsOf, toResult, type RecallInput, type RecallOutput, type RecallResult } from './recall.js';
-import { BRANCHES_DIR } from '../cache/layout.js';
+import { BRANCHES_DIR } from '../../cache/layout.js';
 
 /** Where a result was read from, when it came from another ref. */
 export interface RefInfo {

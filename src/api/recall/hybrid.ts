@@ -3,14 +3,14 @@
  * that pass the filters, fused with the keyword ranking by reciprocal rank fusion.
  * Imported dynamically by `recall.ts`, only when the mode is not `keyword`.
  */
-import { reciprocalRankFusion, topKByCosine, type ScoredId } from '../core/fusion.js';
-import { EmbedUnavailableError, isEmbeddable, queryEmbeddingText, type Embedder } from '../embed/embedder.js';
-import type { IndexedDoc, SearchOptions } from '../cache/index/keyword-index.js';
-import { embedMissing } from '../cache/vectors.js';
-import type { Context } from './context.js';
-import { degradedNotice, embedItemsFor, loadEmbedder, loadTierVectors, missingDocs, projectName, saveTierVectors, type TierVectors } from './embed.js';
-import { embedSettings } from './embed-settings.js';
-import { allDiagnostics, openIndexes, type TierIndex } from './indexes.js';
+import { reciprocalRankFusion, topKByCosine, type ScoredId } from '../../core/fusion.js';
+import { EmbedUnavailableError, isEmbeddable, queryEmbeddingText, type Embedder } from '../../embed/embedder.js';
+import type { IndexedDoc, SearchOptions } from '../../cache/index/keyword-index.js';
+import { embedMissing } from '../../cache/vectors.js';
+import type { Context } from '../../services/context.js';
+import { degradedNotice, embedItemsFor, loadEmbedder, loadTierVectors, missingDocs, projectName, saveTierVectors, type TierVectors } from '../../services/embed.js';
+import { embedSettings } from '../../services/embed-settings.js';
+import { allDiagnostics, openIndexes, type TierIndex } from '../../services/indexes.js';
 import {
   DEFAULT_EMBED_ON_RECALL,
   GLOBAL_SCORE_FACTOR,

@@ -1,14 +1,14 @@
 /**
  * `recall`: find the memories relevant to a query, across the project and global tiers.
  */
-import { UsageError } from '../errors.js';
-import type { Diagnostic, MemoryStatus, MemoryType, Scope } from '../core/memory.js';
-import { MEMORY_STATUSES, MEMORY_TYPES, isMemoryStatus, isMemoryType, normalizeTag } from '../core/memory.js';
-import type { IndexedDoc, SearchOptions } from '../cache/index/keyword-index.js';
-import type { Context } from './context.js';
-import { enrichResults, type CodeLink, type RelatedMemory } from './enrich.js';
-import { hasVectors } from './embed-settings.js';
-import { allDiagnostics, openIndexes, type TierIndex } from './indexes.js';
+import { UsageError } from '../../errors.js';
+import type { Diagnostic, MemoryStatus, MemoryType, Scope } from '../../core/memory.js';
+import { MEMORY_STATUSES, MEMORY_TYPES, isMemoryStatus, isMemoryType, normalizeTag } from '../../core/memory.js';
+import type { IndexedDoc, SearchOptions } from '../../cache/index/keyword-index.js';
+import type { Context } from '../../services/context.js';
+import { enrichResults, type CodeLink, type RelatedMemory } from '../../services/enrich.js';
+import { hasVectors } from '../../services/embed-settings.js';
+import { allDiagnostics, openIndexes, type TierIndex } from '../../services/indexes.js';
 
 /**
  * `keyword`: BM25 only. `semantic`: cosine similarity of embeddings only. `hybrid`: both
@@ -22,7 +22,7 @@ export const RECALL_MODES: readonly RecallMode[] = ['keyword', 'semantic', 'hybr
  * edit). Beyond this, recall searches the vectors it has and says to run `index --embed`.
  */
 export const DEFAULT_EMBED_ON_RECALL = 64;
-import { recordAccess } from './signals.js';
+import { recordAccess } from '../../services/signals.js';
 
 export interface RecallInput {
   query: string;

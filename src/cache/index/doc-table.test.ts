@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { deserialize, serialize } from 'node:v8';
 import { describe, expect, it } from 'vitest';
 import { fingerprintText } from '../../core/fingerprint.js';
-import { memoryFingerprint } from '../../api/graph-view.js';
+import { memoryFingerprint } from '../../services/graph-view.js';
 import { DocTable, type IndexedDoc } from './doc-table.js';
 
 function doc(id: string, summary: string, links?: string[]): IndexedDoc {
