@@ -130,11 +130,7 @@ export function openCortex(options: OpenCortexOptions = {}): Cortex {
     list: (input) => listMemories(ctx, input),
     update: (id, input) => updateMemory(ctx, resolveMemoryId(ctx, id), input),
     forget: (input) => forget(ctx, input),
-    lint: async () => {
-      // Registers the graph rules; loaded here so other commands never pay for it.
-      await import('./graph-lint.js');
-      return lint(ctx);
-    },
+    lint: () => lint(ctx),
     status: () => status(ctx),
     link: async (input) => {
       const result = await link(ctx, { ...input, source: resolveMemoryId(ctx, input.source), target: resolveMemoryId(ctx, input.target) });

@@ -26,7 +26,7 @@ import { MAX_MEMORY_FILE_BYTES, readMemoryById } from '../store/memory-store.js'
 import { writeMemory } from '../store/memory-write.js';
 import { autoLinkMemory, type AutoLinkResult } from '../services/autolink.js';
 import type { Context } from '../services/context.js';
-import { currentLinkExtractor, openTierIndex, saveQuietly, type TierIndex } from '../services/indexes.js';
+import { LINK_EXTRACTOR, openTierIndex, saveQuietly, type TierIndex } from '../services/indexes.js';
 import { lockPath } from '../cache/layout.js';
 
 export interface RememberInput {
@@ -337,7 +337,7 @@ async function commit(
   const st = statSync(path);
   tier.index.upsert(memory, { path, id: memory.id, size: st.size, mtimeMs: st.mtimeMs }, renderMemory(memory), {
     base: tier.base,
-    ...(currentLinkExtractor() ? { links: currentLinkExtractor()! } : {}),
+    links: LINK_EXTRACTOR,
   });
   const file = tier.index.docs.get(memory.id)?.file ?? path;
   if (autoLink === false) return { action, memory, file, redacted };

@@ -10,7 +10,7 @@ import { NotInitializedError, UsageError } from '../errors.js';
 import { ENV, readCaptureEnv, readNowEnv } from '../env.js';
 import { resolveConfig, type CortexConfig } from '../core/config.js';
 import { CAPTURE_MODES, isCaptureMode } from '../core/model-capture.js';
-import type { Diagnostic } from '../core/memory.js';
+import type { Diagnostic, Memory } from '../core/memory.js';
 import type { Embedder } from '../embed/embedder.js';
 import { findProjectRoot, globalPaths, projectPaths, type ProjectPaths, type TierPaths } from '../store/paths.js';
 import { readRegularFile } from '../store/safe-read.js';
@@ -34,7 +34,20 @@ export interface OpenCortexOptions {
    * reuse a loaded model across projects, or a deterministic one in tests.
    */
   embedder?: Embedder;
+  /**
+   * Replaces the graph's centrality (in-degree over active edges) for the briefing and the
+   * lifecycle: a caller that computes it otherwise, or a test.
+   */
+  centrality?: CentralityProvider;
+  /** Reality checks added to the missing-file check ("possibly outdated"), by memory id. */
+  staleness?: StalenessProvider[];
 }
+
+/** Centrality by memory id, 0..1 (absent ids count as 0). */
+export type CentralityProvider = (ctx: Context, memories: readonly Memory[]) => Record<string, number>;
+
+/** Reasons by memory id why a memory may be outdated; only ids with reasons need be present. */
+export type StalenessProvider = (ctx: Context, memories: readonly Memory[]) => Record<string, string[]>;
 
 export interface Context {
   root: string;
@@ -48,6 +61,10 @@ export interface Context {
   randomBytes: (n: number) => Uint8Array;
   /** An injected embedder; `undefined` means the configured transformers model. */
   embedder: Embedder | undefined;
+  /** A replacement for the graph's centrality; `undefined` means the graph's. */
+  centrality: CentralityProvider | undefined;
+  /** Reality checks beyond the missing-file check. */
+  staleness: readonly StalenessProvider[];
 }
 
 /** Larger than any real configuration: the file is refused, not read. */
@@ -139,5 +156,7 @@ export function contextFor(root: string, options: OpenCortexOptions = {}): Conte
     now: options.now ?? clockOf(env),
     randomBytes: options.randomBytes ?? ((n) => nodeRandomBytes(n)),
     embedder: options.embedder,
+    centrality: options.centrality,
+    staleness: options.staleness ?? [],
   };
 }

@@ -20,19 +20,11 @@ export interface TierIndex {
   report: RefreshReport;
 }
 
-// `[[id]]` links are relates_to edges (DESIGN §2.1): the index keeps them per memory so
-// the graph never reads bodies. The markdown parser behind it loads only on demand.
-let linkExtractor: LinkExtractor | undefined = extractWikilinks;
-
-/** Installs the `[[id]]` link parser used when indexing bodies. */
-export function setLinkExtractor(fn: LinkExtractor): void {
-  linkExtractor = fn;
-}
-
-/** The link parser the indexes use (for `KeywordIndex.upsert` after a write). */
-export function currentLinkExtractor(): LinkExtractor | undefined {
-  return linkExtractor;
-}
+/**
+ * `[[id]]` links are relates_to edges (DESIGN §2.1): the index keeps them per memory so
+ * the graph never reads bodies. The markdown parser behind it loads only on demand.
+ */
+export const LINK_EXTRACTOR: LinkExtractor = extractWikilinks;
 
 export function tierBase(ctx: Context, scope: Scope): string {
   return scope === 'project' ? ctx.root : ctx.global.cortexDir;
@@ -54,7 +46,7 @@ export function openTierIndex(ctx: Context, scope: Scope, options: { save?: bool
   if (!byScope) loaded.set(ctx, (byScope = new Map()));
   const index = options.rebuild ? KeywordIndex.empty() : (byScope.get(scope) ?? KeywordIndex.load(paths));
   byScope.set(scope, index);
-  const report = index.refresh(paths, { base, ...(linkExtractor ? { links: linkExtractor } : {}) });
+  const report = index.refresh(paths, { base, links: LINK_EXTRACTOR });
   if (options.save !== false) saveQuietly(index, paths);
   return { scope, paths, base, index, report };
 }

@@ -1,8 +1,8 @@
 /**
- * Data the briefing and the lifecycle take from other parts, plugged in when those parts
- * are present: graph centrality (in-degree over active edges) and reality checks
- * ("possibly outdated"). Until a provider is installed the defaults apply: centrality 0
- * for everything, and staleness = referenced files that no longer exist.
+ * Data the briefing and the lifecycle take from other parts: graph centrality (in-degree
+ * over active edges, from the graph cache) and reality checks ("possibly outdated": a
+ * referenced file no longer exists). A caller may replace the centrality or add checks
+ * through `openCortex({ centrality, staleness })`; there is no module-level state.
  */
 import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
@@ -10,57 +10,18 @@ import type { Memory } from '../core/memory.js';
 import type { Context } from './context.js';
 import { centralityFor } from './graph-view.js';
 
-/** Centrality by memory id, 0..1 (absent ids count as 0). */
-export type CentralityProvider = (ctx: Context, memories: readonly Memory[]) => Record<string, number>;
-
-/** Reasons by memory id why a memory may be outdated; only ids with reasons need be present. */
-export type StalenessProvider = (ctx: Context, memories: readonly Memory[]) => Record<string, string[]>;
-
-// The graph's centrality, from .memory/graph.json when nothing changed (no search index).
-let centralityProvider: CentralityProvider | undefined = centralityFor;
-let stalenessProviders: StalenessProvider[] = [];
+export type { CentralityProvider, StalenessProvider } from './context.js';
 
 /**
- * Installs the graph's centrality (replaces any previous provider; `undefined` removes it).
+ * Centrality by memory id: the graph's, or the context's replacement; all zeros when it
+ * fails (a broken graph must not take the briefing down).
  *
  * @example
- * setCentralityProvider((ctx, memories) => centralityFromEdges(ctx, memories));
- */
-export function setCentralityProvider(provider: CentralityProvider | undefined): void {
-  centralityProvider = provider;
-}
-
-/**
- * Adds a reality check (e.g. "changed since the commit it was made at", "branch is gone").
- *
- * @example
- * addStalenessProvider((ctx, memories) => ({ 'wal-mode-p2x81d': ['src/db.ts changed since 3f2a9c1'] }));
- */
-export function addStalenessProvider(provider: StalenessProvider): void {
-  if (!stalenessProviders.includes(provider)) stalenessProviders.push(provider);
-}
-
-/**
- * Removes every added reality check (tests). The missing-file check always runs.
- *
- * @example
- * resetStalenessProviders();
- */
-export function resetStalenessProviders(): void {
-  stalenessProviders = [];
-}
-
-/**
- * Centrality from the installed provider; all zeros without one, or when it fails
- * (a broken graph must not take the briefing down).
- *
- * @example
- * centralityOf(ctx, memories) // {} until the graph provider is installed
+ * centralityOf(ctx, memories) // { 'chose-sqlite-k3f9qa': 1, 'wal-mode-p2x81d': 0.5 }
  */
 export function centralityOf(ctx: Context, memories: readonly Memory[]): Record<string, number> {
-  if (!centralityProvider) return {};
   try {
-    return centralityProvider(ctx, memories);
+    return (ctx.centrality ?? centralityFor)(ctx, memories);
   } catch {
     return {};
   }
@@ -89,15 +50,15 @@ export function missingFiles(ctx: Context, memories: readonly Memory[]): Record<
 }
 
 /**
- * Every reason each memory may be outdated: the missing-file check, then the installed
- * providers' (a failing provider is skipped).
+ * Every reason each memory may be outdated: the missing-file check, then the context's
+ * added checks (a failing one is skipped).
  *
  * @example
  * stalenessOf(ctx, memories)['wal-needs-writable-dir-h8j9kk'] // ['src/db.ts no longer exists']
  */
 export function stalenessOf(ctx: Context, memories: readonly Memory[]): Record<string, string[]> {
   const out = missingFiles(ctx, memories);
-  for (const provider of stalenessProviders) {
+  for (const provider of ctx.staleness) {
     let extra: Record<string, string[]>;
     try {
       extra = provider(ctx, memories);

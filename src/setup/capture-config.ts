@@ -9,7 +9,7 @@ import { UsageError } from '../errors.js';
 import { CAPTURE_MODES, isCaptureMode, type CaptureMode } from '../core/model-capture.js';
 import { writeFileAtomic } from '../store/atomic.js';
 import type { Context } from '../services/context.js';
-import type { InitStep } from './init.js';
+import type { InitStep } from './step.js';
 
 /**
  * Sets `capture.mode`; a no-op when it already has that value.

@@ -15,7 +15,7 @@ import { ParseError } from '../errors.js';
 import { writeFileAtomic, writeIfChanged } from '../store/atomic.js';
 import { readTemplate } from '../templates.js';
 import type { Context } from '../services/context.js';
-import type { InitStep } from './init.js';
+import type { InitStep } from './step.js';
 
 export interface ClaudeSetupOptions {
   /** Set up the user's Claude Code settings (`$CLAUDE_CONFIG_DIR` or `~/.claude`) instead of the project's. */
@@ -125,15 +125,4 @@ export async function setupClaude(options: ClaudeSetupOptions): Promise<InitStep
     steps.push({ target: shown(path), action: 'created', detail: file.target.startsWith('rules/') ? 'teaches [MEMORY: type] tags' : 'slash command' });
   }
   return steps;
-}
-
-/**
- * The init step: runs when `cortex init` is given `--claude` (project settings).
- *
- * @example
- * registerInitStep(claudeInitStep); // then init({ dir, claude: true })
- */
-export async function claudeInitStep(ctx: Context, options: Record<string, unknown>): Promise<InitStep[]> {
-  if (options.claude !== true) return [];
-  return setupClaude({ root: ctx.root, env: ctx.env });
 }

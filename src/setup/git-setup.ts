@@ -17,7 +17,7 @@ import { writeFileAtomic } from '../store/atomic.js';
 import { findGitRoot } from '../store/paths.js';
 import { readHookTemplate } from '../templates.js';
 import { commonGitDirOf } from '../git/head.js';
-import { ensureLine, type InitStep } from './init.js';
+import { ensureLine, type InitStep } from './step.js';
 import type { Context } from '../services/context.js';
 
 export const DRIVER_NAME = 'cortex';

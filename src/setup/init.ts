@@ -9,15 +9,15 @@ import { CAPTURE_MODES, isCaptureMode } from '../core/model-capture.js';
 import { CortexError, UsageError } from '../errors.js';
 import { writeFileAtomic } from '../store/atomic.js';
 import { findGitRoot, findProjectRoot, projectPaths } from '../store/paths.js';
-import { contextFor, type Context, type OpenCortexOptions } from '../services/context.js';
+import { project } from '../api/project.js';
+import { contextFor, type OpenCortexOptions } from '../services/context.js';
+import { setCaptureMode } from './capture-config.js';
+import { setupClaude } from './claude-setup.js';
+import { setUpGit } from './git-setup.js';
+import { setupMcpJson } from './mcp-setup.js';
+import { ensureLine, type InitStep } from './step.js';
 
-export interface InitStep {
-  /** What was checked, e.g. `.gitignore`. */
-  target: string;
-  /** `skipped`: nothing was written, and `detail` says why and what to do instead. */
-  action: 'created' | 'updated' | 'unchanged' | 'skipped';
-  detail: string;
-}
+export type { InitStep } from './step.js';
 
 /** The `.gitignore` line for temporary files of interrupted writes (store/atomic.ts). */
 export const TEMP_IGNORE = '.cortex/**/.*.tmp';
@@ -38,24 +38,6 @@ export interface InitOptions extends OpenCortexOptions {
 export interface InitOutput {
   root: string;
   steps: InitStep[];
-}
-
-/** More setup contributed by other modules (git attributes and hooks, Claude settings …). */
-export type InitStepFn = (ctx: Context, options: Record<string, unknown>) => InitStep[] | Promise<InitStep[]>;
-const extraSteps: InitStepFn[] = [];
-
-export function registerInitStep(fn: InitStepFn): void {
-  if (!extraSteps.includes(fn)) extraSteps.push(fn);
-}
-
-/** Adds `line` to a line-based file (like .gitignore) unless an equivalent line is there. */
-export function ensureLine(path: string, line: string, equivalents: string[] = []): 'created' | 'updated' | 'unchanged' {
-  const existing = existsSync(path) ? readFileSync(path, 'utf8') : undefined;
-  const lines = (existing ?? '').split(/\r?\n/).map((l) => l.trim());
-  if ([line, ...equivalents].some((l) => lines.includes(l))) return 'unchanged';
-  const prefix = existing === undefined || existing === '' || existing.endsWith('\n') ? existing ?? '' : `${existing}\n`;
-  writeFileAtomic(path, `${prefix}${line}\n`);
-  return existing === undefined ? 'created' : 'updated';
 }
 
 /**
@@ -102,9 +84,6 @@ export async function init(options: InitOptions & Record<string, unknown> = {}):
   if (options.capture !== undefined && !isCaptureMode(options.capture)) {
     throw new UsageError(`Unknown capture mode "${options.capture}".`, { hint: `Use one of: ${CAPTURE_MODES.join(', ')} (docs/claude-code.md, "Model capture").` });
   }
-  // The git, projection and Claude steps register themselves here; imported on demand
-  // because they import this module (registerInitStep, ensureLine).
-  (await import('./steps.js')).registerDefaultSteps();
   const start = resolve(options.dir ?? process.cwd());
   const bare = findBareGitDir(start);
   if (bare !== undefined) {
@@ -132,8 +111,22 @@ export async function init(options: InitOptions & Record<string, unknown> = {}):
   const ignore = ignoreCache === 'created' ? 'created' : ignoreCache === 'updated' || ignoreTemp !== 'unchanged' ? 'updated' : 'unchanged';
   steps.push({ target: '.gitignore', action: ignore, detail: ignore === 'unchanged' ? '.memory/ already ignored' : 'ignores .memory/ (local cache) and interrupted writes under .cortex/' });
   const ctx = contextFor(root, options);
-  const stepOptions = { ...options, cortexCommand: options.cortexCommand ?? defaultCortexCommand() };
-  for (const step of extraSteps) steps.push(...(await step(ctx, stepOptions)));
-  if (options.capture !== undefined) steps.push((await import('./capture-config.js')).setCaptureMode(ctx, options.capture));
+  // Every step, in order, for the CLI and the library alike.
+  steps.push(...(await setUpGit(ctx, { cortexCommand: options.cortexCommand ?? defaultCortexCommand() })));
+  // The projections exist from the start, so the first commit of a memory can include them.
+  for (const f of (await project(ctx)).files) {
+    steps.push({
+      target: f.file,
+      action: f.state === 'created' || f.state === 'updated' ? f.state : 'unchanged',
+      detail: f.state === 'unchanged' ? 'projection up to date' : 'generated projection (commit it with .cortex/)',
+    });
+  }
+  if (options.claude === true) {
+    // `--claude`: hooks, rules and slash commands for Claude Code, and the MCP server in
+    // .mcp.json (or the `claude mcp add` line when cortex is not on PATH).
+    steps.push(...(await setupClaude({ root: ctx.root, env: ctx.env })));
+    steps.push(setupMcpJson({ root: ctx.root, env: ctx.env }));
+  }
+  if (options.capture !== undefined) steps.push(setCaptureMode(ctx, options.capture));
   return { root, steps };
 }

@@ -3,8 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { ParseError } from '../errors.js';
-import { buildRegistration, mcpInitStep, resolveLaunch, setupMcpJson } from './mcp-setup.js';
-import { contextFor } from '../services/context.js';
+import { buildRegistration, resolveLaunch, setupMcpJson } from './mcp-setup.js';
 
 function tempDir(): string {
   const dir = mkdtempSync(join(tmpdir(), 'cortex-reg-'));
@@ -118,14 +117,5 @@ describe('setupMcpJson', () => {
     expect(step.detail).toContain('not written: `cortex` is not on PATH');
     expect(step.detail).toContain(`for this machine only: claude mcp add --scope local cortex -- node ${cli} mcp`);
     expect(() => readFileSync(join(dir, '.mcp.json'))).toThrow();
-  });
-});
-
-describe('mcpInitStep', () => {
-  it('runs only with --claude', () => {
-    const dir = tempDir();
-    const ctx = contextFor(dir, { env: { PATH: '' } });
-    expect(mcpInitStep(ctx, {})).toEqual([]);
-    expect(mcpInitStep(ctx, { claude: true })).toHaveLength(1);
   });
 });

@@ -10,7 +10,7 @@ import { shellQuote } from '../core/shell.js';
 import { ParseError } from '../errors.js';
 import { writeFileAtomic } from '../store/atomic.js';
 import type { Context } from '../services/context.js';
-import type { InitStep } from './init.js';
+import type { InitStep } from './step.js';
 
 export interface McpLaunch {
   /** The executable Claude Code runs. */
@@ -153,15 +153,4 @@ export function setupMcpJson(options: { root: string; env: NodeJS.ProcessEnv; cl
   const next = { ...doc, mcpServers: { ...(servers as Record<string, unknown> | undefined), ...reg.mcpJson.mcpServers } };
   writeFileAtomic(path, `${JSON.stringify(next, null, 2)}\n`);
   return { target: '.mcp.json', action: before === undefined ? 'created' : 'updated', detail: `registers the ${reg.name} MCP server for Claude Code` };
-}
-
-/**
- * The init step: with `--claude`, registers the MCP server in `.mcp.json` (see {@link setupMcpJson}).
- *
- * @example
- * registerInitStep(mcpInitStep); // then `cortex init --claude` writes .mcp.json
- */
-export function mcpInitStep(ctx: Context, options: Record<string, unknown>): InitStep[] {
-  if (options.claude !== true) return [];
-  return [setupMcpJson({ root: ctx.root, env: ctx.env })];
 }
