@@ -18,19 +18,8 @@ import { gitReader, isAncestor, listBranches, readBlobText, readCortexTree, reso
 import { KeywordIndex } from '../../cache/index/keyword-index.js';
 import { CORTEX_DIR, findGitRoot, tierPaths } from '../../store/paths.js';
 import type { Context } from '../../services/context.js';
-import { recall, searchOptionsOf, toResult, type RecallInput, type RecallOutput, type RecallResult } from './recall.js';
+import { searchOptionsOf, toResult, type RecallInput, type RecallOutput, type RecallResult, type RefInfo } from './results.js';
 import { BRANCHES_DIR } from '../../cache/layout.js';
-
-/** Where a result was read from, when it came from another ref. */
-export interface RefInfo {
-  /** The branch (or ref) as named. */
-  branch: string;
-  commit: string;
-  /** True when the ref's commit is in the current branch's history, or the current branch has this exact memory. */
-  merged: boolean;
-  /** How the current branch holds this memory: the same file, another version, or not at all. */
-  inCurrent: 'same' | 'changed' | 'absent';
-}
 
 async function branchIndex(ctx: Context, r: GitReader, tree: CortexTree, root: string): Promise<KeywordIndex> {
   const paths = tierPaths(ctx.paths.cortexDir, join(ctx.paths.cacheDir, BRANCHES_DIR, tree.memoriesTree ?? 'empty'));
@@ -74,10 +63,15 @@ function pruneBranchCaches(dir: string): void {
  * the bytes are the same).
  *
  * @example
- * const { results } = await recallBranches(ctx, { query: 'cache', branch: 'feature' });
+ * const { results } = await recallBranches(ctx, { query: 'cache', branch: 'feature' }, recall);
  * results[0].ref // { branch: 'feature', merged: false, inCurrent: 'absent', … }
  */
-export async function recallBranches(ctx: Context, input: RecallInput & { branch?: string; allBranches?: boolean }): Promise<RecallOutput> {
+export async function recallBranches(
+  ctx: Context,
+  input: RecallInput & { branch?: string; allBranches?: boolean },
+  /** Recall in the work tree (the caller's `recall`), for `--all-branches`. */
+  recallHere: (ctx: Context, input: RecallInput) => Promise<RecallOutput>,
+): Promise<RecallOutput> {
   const root = findGitRoot(ctx.root);
   if (!root) throw new GitError('--branch and --all-branches need a git repository.');
   const query = input.query.trim();
@@ -94,7 +88,7 @@ export async function recallBranches(ctx: Context, input: RecallInput & { branch
   let names: string[];
   if (input.allBranches) {
     // Keyword search here too, so the scores of every branch compare.
-    const here = await recall(ctx, { ...plain, mode: 'keyword' });
+    const here = await recallHere(ctx, { ...plain, mode: 'keyword' });
     results.push(...here.results);
     diagnostics.push(...here.diagnostics);
     names = (await listBranches(r)).filter((b) => b !== head.branch);

@@ -11,15 +11,8 @@ import type { Context } from '../../services/context.js';
 import { degradedNotice, embedItemsFor, loadEmbedder, loadTierVectors, missingDocs, projectName, saveTierVectors, type TierVectors } from '../../services/embed.js';
 import { embedSettings } from '../../services/embed-settings.js';
 import { allDiagnostics, openIndexes, type TierIndex } from '../../services/indexes.js';
-import {
-  DEFAULT_EMBED_ON_RECALL,
-  GLOBAL_SCORE_FACTOR,
-  keywordResults,
-  toResult,
-  type RecallInput,
-  type RecallOutput,
-  type RecallResult,
-} from './recall.js';
+import { keywordResults } from './keyword.js';
+import { DEFAULT_EMBED_ON_RECALL, GLOBAL_SCORE_FACTOR, toResult, type RecallInput, type RecallOutput, type RecallResult } from './results.js';
 
 /**
  * Length of each ranking that is fused: deep enough that a memory ranked low by one

@@ -1,180 +1,31 @@
 /**
  * `recall`: find the memories relevant to a query, across the project and global tiers.
+ * Keyword search here (keyword.ts); semantic and hybrid in hybrid.ts, other branches in
+ * branches.ts, both loaded only when asked for; the shapes in results.ts.
  */
 import { UsageError } from '../../errors.js';
-import type { Diagnostic, MemoryStatus, MemoryType, Scope } from '../../core/memory.js';
-import { MEMORY_STATUSES, MEMORY_TYPES, isMemoryStatus, isMemoryType, normalizeTag } from '../../core/memory.js';
-import type { IndexedDoc, SearchOptions } from '../../cache/index/keyword-index.js';
 import type { Context } from '../../services/context.js';
-import { enrichResults, type CodeLink, type RelatedMemory } from '../../services/enrich.js';
+import { enrichResults } from '../../services/enrich.js';
 import { hasVectors } from '../../services/embed-settings.js';
-import { allDiagnostics, openIndexes, type TierIndex } from '../../services/indexes.js';
-
-/**
- * `keyword`: BM25 only. `semantic`: cosine similarity of embeddings only. `hybrid`: both
- * rankings fused by reciprocal rank fusion.
- */
-export type RecallMode = 'keyword' | 'semantic' | 'hybrid';
-export const RECALL_MODES: readonly RecallMode[] = ['keyword', 'semantic', 'hybrid'];
-
-/**
- * Memories without a vector that one recall embeds on the fly (a fresh `remember`, an
- * edit). Beyond this, recall searches the vectors it has and says to run `index --embed`.
- */
-export const DEFAULT_EMBED_ON_RECALL = 64;
+import { allDiagnostics, openIndexes } from '../../services/indexes.js';
 import { recordAccess } from '../../services/signals.js';
+import { keywordResults } from './keyword.js';
+import { RECALL_MODES, searchOptionsOf, type RecallInput, type RecallOutput } from './results.js';
 
-export interface RecallInput {
-  query: string;
-  limit?: number;
-  types?: MemoryType[];
-  tags?: string[];
-  /** Statuses to include (default: active). `all` is accepted by the CLI. */
-  statuses?: MemoryStatus[];
-  scope?: Scope;
-  /** ISO date or a relative age such as `7d`, `2w`. */
-  since?: string;
-  /**
-   * Default: `hybrid` when vectors for the configured model exist (after
-   * `cortex index --embed`), else `keyword`. Without a usable model, `semantic` and
-   * `hybrid` fall back to keyword search and say why in `notice`.
-   */
-  mode?: RecallMode;
-  /**
-   * At most this many memories without a vector are embedded during the recall
-   * (default {@link DEFAULT_EMBED_ON_RECALL}); 0 searches only vectors already computed.
-   */
-  embedOnRecall?: number;
-  /** Fall back to keyword search when the model is not ready within this many ms (default: wait). */
-  modelTimeoutMs?: number;
-  /** Drop semantic candidates below this cosine similarity (default: `embed.minSimilarity`). */
-  minSimilarity?: number;
-  /** Count the results as accessed in the usage signals (default true). */
-  recordAccess?: boolean;
-  /** Read this branch's `.cortex/` from git instead of the work tree (keyword search; see branches.ts). */
-  branch?: string;
-  /** The work tree plus every other local branch. */
-  allBranches?: boolean;
-  /** Add graph neighbours and linked code to each result (default true). */
-  enrich?: boolean;
-}
-
-export interface RecallResult {
-  id: string;
-  type: MemoryType;
-  summary: string;
-  score: number;
-  status: MemoryStatus;
-  scope: Scope;
-  tags: string[];
-  priority: number;
-  confidence: number;
-  updated: string;
-  branch?: string | undefined;
-  /** Path of the memory file. */
-  file: string;
-  /** The first characters of the body. */
-  preview: string;
-  /** Query terms that matched. */
-  matched: string[];
-  /** Cosine similarity to the query, when vectors were used and the memory has one. */
-  similarity?: number | undefined;
-  /** Set when the memory was read from another branch (`--branch`, `--all-branches`). */
-  ref?: import('./branches.js').RefInfo | undefined;
-  /** Graph neighbours (depth ≤ 2), when enriched. */
-  related?: RelatedMemory[];
-  /** The code this memory describes (over `source_of`), when enriched. */
-  code?: CodeLink[];
-}
-
-export interface RecallOutput {
-  query: string;
-  /** The mode actually used: `keyword` also when semantic search was asked for but unavailable. */
-  mode: RecallMode;
-  results: RecallResult[];
-  /** Problems with individual memory files (they were skipped, not fatal). */
-  diagnostics: Diagnostic[];
-  /** One line for people when recall was degraded or incomplete: the cause and the fix. */
-  notice?: string | undefined;
-}
-
-/** Global memories rank just below project memories of the same relevance. */
-export const GLOBAL_SCORE_FACTOR = 0.9;
-
-/**
- * Parses `7d`, `12h`, `2w` or an ISO date into an ISO date, relative to `now`.
- *
- * @example
- * parseSince('7d', new Date('2026-11-21T00:00:00Z')) // '2026-11-14T00:00:00.000Z'
- */
-export function parseSince(since: string, now: Date): string {
-  const rel = /^(\d+)\s*([hdwmy])$/.exec(since.trim());
-  if (rel) {
-    const n = Number(rel[1]);
-    const hours = { h: 1, d: 24, w: 24 * 7, m: 24 * 30, y: 24 * 365 }[rel[2] as 'h' | 'd' | 'w' | 'm' | 'y'];
-    return new Date(now.getTime() - n * hours * 3_600_000).toISOString();
-  }
-  if (Number.isNaN(Date.parse(since))) {
-    throw new UsageError(`Cannot read --since "${since}".`, { hint: 'Use an ISO date (2026-11-01) or an age such as 7d, 2w, 12h.' });
-  }
-  return new Date(Date.parse(since)).toISOString();
-}
-
-/** Validates filter arguments shared by recall and list. */
-export function searchOptionsOf(ctx: Context, input: Omit<RecallInput, 'query'>): SearchOptions {
-  for (const t of input.types ?? []) {
-    if (!isMemoryType(t)) throw new UsageError(`Unknown memory type "${t}".`, { hint: `Use one of: ${MEMORY_TYPES.join(', ')}.` });
-  }
-  for (const s of input.statuses ?? []) {
-    if (!isMemoryStatus(s)) throw new UsageError(`Unknown status "${s}".`, { hint: `Use one of: ${MEMORY_STATUSES.join(', ')}, all.` });
-  }
-  if (input.limit !== undefined && (!Number.isInteger(input.limit) || input.limit < 1)) {
-    throw new UsageError(`--limit must be a positive integer, got ${input.limit}.`);
-  }
-  return {
-    ...(input.types ? { types: input.types } : {}),
-    ...(input.tags ? { tags: input.tags.map(normalizeTag) } : {}),
-    ...(input.statuses ? { statuses: input.statuses } : {}),
-    ...(input.scope ? { scope: input.scope } : {}),
-    ...(input.since ? { since: parseSince(input.since, ctx.now()) } : {}),
-  };
-}
-
-export function toResult(doc: IndexedDoc, score: number, matched: string[]): RecallResult {
-  return {
-    id: doc.id,
-    type: doc.type,
-    summary: doc.summary,
-    score,
-    status: doc.status,
-    scope: doc.scope,
-    tags: doc.tags,
-    priority: doc.priority,
-    confidence: doc.confidence,
-    updated: doc.updated,
-    branch: doc.branch,
-    file: doc.file,
-    preview: doc.preview,
-    matched,
-  };
-}
-
-/**
- * Keyword hits of every tier merged into one ranking, best first; global memories weigh
- * {@link GLOBAL_SCORE_FACTOR} of project ones.
- */
-export function keywordResults(tiers: TierIndex[], query: string, options: SearchOptions & { limit: number }): RecallResult[] {
-  const merged: RecallResult[] = [];
-  for (const tier of tiers) {
-    const factor = tier.scope === 'global' ? GLOBAL_SCORE_FACTOR : 1;
-    for (const hit of tier.index.query(query, options)) {
-      const doc = tier.index.docs.get(hit.id);
-      if (doc) merged.push(toResult(doc, hit.score * factor, hit.terms));
-    }
-  }
-  merged.sort((a, b) => b.score - a.score || (a.scope === b.scope ? a.id.localeCompare(b.id) : a.scope === 'project' ? -1 : 1));
-  return merged.slice(0, options.limit);
-}
+export {
+  DEFAULT_EMBED_ON_RECALL,
+  GLOBAL_SCORE_FACTOR,
+  RECALL_MODES,
+  parseSince,
+  searchOptionsOf,
+  toResult,
+  type RecallInput,
+  type RecallMode,
+  type RecallOutput,
+  type RecallResult,
+  type RefInfo,
+} from './results.js';
+export { keywordResults } from './keyword.js';
 
 /**
  * Recall over both tiers: keyword, semantic or hybrid (see {@link RecallMode}).
@@ -185,7 +36,7 @@ export function keywordResults(tiers: TierIndex[], query: string, options: Searc
  * const { results, mode } = await recall(ctx, { query: 'which database did we pick' });
  */
 export async function recall(ctx: Context, input: RecallInput): Promise<RecallOutput> {
-  if (input.branch !== undefined || input.allBranches) return (await import('./branches.js')).recallBranches(ctx, input);
+  if (input.branch !== undefined || input.allBranches) return (await import('./branches.js')).recallBranches(ctx, input, recall);
   const query = input.query.trim();
   if (query === '') throw new UsageError('The query is empty.', { hint: 'Example: cortex recall "database choice"' });
   if (input.mode !== undefined && !RECALL_MODES.includes(input.mode)) {
