@@ -4,7 +4,7 @@
  * transcript asynchronously and the final turn may not be in it yet. Prints nothing.
  */
 import type { CaptureInput, CaptureOutput } from '../api/capture.js';
-import { contextOptions, type HookContext } from './run.js';
+import { contextOptions, type HookContext } from './context.js';
 
 /** Time budgets (ms): the rest is read on the next run, from the checkpoint. */
 export const HOOK_CAPTURE_BUDGETS = { stop: 5_000, 'pre-compact': 20_000, 'session-end': 60_000 } as const;

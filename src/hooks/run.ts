@@ -12,44 +12,16 @@ import { join } from 'node:path';
 import { areHooksOff, claudeProjectDir, ENV } from '../env.js';
 import { CACHE_DIR, findProjectRoot } from '../store/paths.js';
 import { isHookEvent, type HookEvent } from '../core/hook-events.js';
-import { parseHookInput, type HookInput } from './input.js';
+import type { HookContext, HookRunOptions } from './context.js';
+import { parseHookInput } from './input.js';
 
-export interface HookRunOptions {
-  env?: NodeJS.ProcessEnv;
-  /** Working directory when the input carries no `cwd`. */
-  cwd?: string;
-  /** The clock (default: `CORTEX_NOW`, else the system clock, as for every command). */
-  now?: () => Date;
-  /**
-   * `session-end` spawns a detached worker (default) so the hook returns within Claude
-   * Code's 1.5 s budget; `false` runs the work inline (tests, and hosts without a CLI path).
-   */
-  detach?: boolean;
-}
+export type { HookContext, HookRunOptions } from './context.js';
 
 export interface HookRunResult {
   /** What to print on stdout ('' for nothing). */
   stdout: string;
   /** What was logged (also appended to `.memory/cortex.log` when there is a project). */
   log: string[];
-}
-
-/** What every handler gets. */
-export interface HookContext {
-  event: HookEvent;
-  input: HookInput;
-  root: string;
-  cacheDir: string;
-  env: NodeJS.ProcessEnv;
-  /** An explicit clock, when the caller gave one; the api's default (`CORTEX_NOW` or the system clock) otherwise. */
-  now: (() => Date) | undefined;
-  detach: boolean;
-  log(message: string): void;
-}
-
-/** `openContext` options for a hook: the project root, the environment and the clock. */
-export function contextOptions(h: Pick<HookContext, 'root' | 'env' | 'now'>): { dir: string; env: NodeJS.ProcessEnv; now?: () => Date } {
-  return { dir: h.root, env: h.env, ...(h.now !== undefined ? { now: h.now } : {}) };
 }
 
 type Handler = (h: HookContext) => Promise<string>;

@@ -15,7 +15,7 @@ import { pruneCheckpoints } from '../cache/checkpoint.js';
 import { pruneSessionStates, removeSessionState } from '../cache/session-state.js';
 import { HOOK_CAPTURE_BUDGETS, runCapture } from './capture.js';
 import { appendHookLog } from './log.js';
-import { contextOptions, type HookContext, type HookRunOptions } from './run.js';
+import { contextOptions, type HookContext, type HookRunOptions } from './context.js';
 
 /** What the hook hands to the worker. */
 export interface SessionEndPayload {

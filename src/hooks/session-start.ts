@@ -11,7 +11,7 @@
 import { readCachedSurfaceEntry } from '../cache/surface-cache.js';
 import { writeSessionState } from '../cache/session-state.js';
 import { contextOutput } from './output.js';
-import { contextOptions, type HookContext } from './run.js';
+import { contextOptions, type HookContext } from './context.js';
 
 export async function sessionStart(h: HookContext): Promise<string> {
   const variant = h.input.source === 'compact' ? 'compact' : 'full';

@@ -4,7 +4,7 @@
  */
 import { readSessionState, writeSessionState } from '../cache/session-state.js';
 import { contextOutput } from './output.js';
-import { contextOptions, type HookContext } from './run.js';
+import { contextOptions, type HookContext } from './context.js';
 
 /** `/clear`, `/compact` …: a slash command on its own is not a question to recall for. */
 const SLASH_COMMAND = /^\/[\w:-]+\s*$/;
