@@ -10,7 +10,7 @@ import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { intentToAdd } from '../git/cli.js';
 import { findGitRoot } from '../store/paths.js';
 import type { Context } from './context.js';
-import type { RememberResult } from '../api/remember.js';
+import type { Scope } from '../core/memory.js';
 
 /**
  * Marks project files (absolute, or relative to the repository root) intent-to-add.
@@ -28,13 +28,21 @@ export function markForCommit(ctx: Context, files: readonly string[]): boolean {
   return intentToAdd(paths, { cwd: gitRoot });
 }
 
+/** What `createdFiles` reads of a `RememberResult` (api/remember.ts). */
+export interface WriteResult {
+  action: string;
+  memory: { scope: Scope };
+  file: string;
+  links?: { edges: readonly { file: string }[] } | undefined;
+}
+
 /**
  * The project files a `remember` created: the memory file and its new auto-link edges.
  *
  * @example
  * createdFiles(await remember(ctx, { text: 'Use WAL' })) // ['.cortex/memories/use-wal-k3f9qa.md', …]
  */
-export function createdFiles(results: readonly RememberResult[]): string[] {
+export function createdFiles(results: readonly WriteResult[]): string[] {
   return results.flatMap((r) =>
     r.memory.scope !== 'project' ? [] : [...(r.action === 'created' ? [r.file] : []), ...(r.links?.edges.map((e) => e.file) ?? [])],
   );

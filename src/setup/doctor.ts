@@ -113,7 +113,7 @@ function indexCheck(ctx: Context): DoctorCheck & { index: KeywordIndex } {
  *
  * @example
  * const { ok, checks } = await doctor(ctx);
- * for (const c of checks) if (c.severity === 'error') console.log(c.message, '→', c.fix);
+ * checks.filter((c) => c.severity === 'error').map((c) => `${c.message} → ${c.fix}`)
  */
 export async function doctor(ctx: Context): Promise<DoctorOutput> {
   const checks: DoctorCheck[] = [];
