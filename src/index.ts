@@ -12,17 +12,9 @@ export { createTestEmbedder, type TestEmbedder, type TestEmbedderOptions } from 
 export type { ForgetInput, ForgetOutput, GetResult, ListInput, ListOutput, UpdateInput, UpdateResult } from './api/memories.js';
 export type { LintOutput } from './api/lint.js';
 export type { StatusOutput, TierStatus } from './api/status.js';
-export type {
-  GraphNodeSummary,
-  GraphView,
-  LinkInput,
-  LinkResult,
-  OpenGraphOptions,
-  TraverseInput,
-  TraverseOutput,
-  UnlinkInput,
-  UnlinkOutput,
-} from './services/graph.js';
+export type { GraphView, OpenGraphOptions } from './services/graph.js';
+export type { LinkInput, LinkResult, UnlinkInput, UnlinkOutput } from './api/link.js';
+export type { GraphNodeSummary, TraverseInput, TraverseOutput } from './api/traverse.js';
 export type { ConsolidateList, DuplicateProposal, MergeInput, MergeResult, ReviewPairInput, ReviewPairOutput, SuggestedEdge } from './api/consolidate.js';
 export type { AutoLinkResult } from './services/autolink.js';
 export type { CodeLink, RelatedMemory } from './services/enrich.js';

@@ -8,7 +8,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openContext } from '../src/services/context.js';
-import { link } from '../src/services/graph.js';
+import { link } from '../src/api/link.js';
 import { project } from '../src/api/project.js';
 import { remember } from '../src/api/remember.js';
 import type { MemoryType } from '../src/core/memory.js';

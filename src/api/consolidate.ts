@@ -17,16 +17,8 @@ import { writeMemory } from '../store/memory-write.js';
 import { type TierPaths } from '../store/paths.js';
 import { assertSafeId, memoryPath } from '../store/memory-path.js';
 import type { Context } from '../services/context.js';
-import {
-  deleteEdgeRecorded,
-  findDoc,
-  openGraph,
-  relationOf,
-  summaryOf,
-  withEdgeWrite,
-  writeEdgeRecorded,
-  type GraphNodeSummary,
-} from '../services/graph.js';
+import { deleteEdgeRecorded, findDoc, openGraph, relationOf, withEdgeWrite, writeEdgeRecorded } from '../services/graph.js';
+import { summaryOf, type GraphNodeSummary } from './traverse.js';
 import { saveEdgeCacheQuietly } from '../services/graph-view.js';
 import { EdgeCache } from '../cache/edge-cache.js';
 import { openTierIndex, tierBase } from '../services/indexes.js';

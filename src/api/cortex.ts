@@ -6,20 +6,9 @@ import type { AnticipateInput, AnticipateOutput } from './anticipate.js';
 import type { CaptureInput, CaptureOutput } from './capture.js';
 import type { ConsolidateList, MergeInput, MergeResult, ReviewPairInput, ReviewPairOutput } from './consolidate.js';
 import { openContext, type Context, type OpenCortexOptions } from '../services/context.js';
-import {
-  link,
-  openGraph,
-  traverseMemories,
-  unlink,
-  type GraphView,
-  type LinkInput,
-  type LinkResult,
-  type OpenGraphOptions,
-  type TraverseInput,
-  type TraverseOutput,
-  type UnlinkInput,
-  type UnlinkOutput,
-} from '../services/graph.js';
+import { openGraph, type GraphView, type OpenGraphOptions } from '../services/graph.js';
+import { link, unlink, type LinkInput, type LinkResult, type UnlinkInput, type UnlinkOutput } from './link.js';
+import { traverseMemories, type TraverseInput, type TraverseOutput } from './traverse.js';
 import type { EmbedIndexInput, EmbedIndexOutput } from '../services/embed.js';
 import { lint, type LintOutput } from './lint.js';
 import {
