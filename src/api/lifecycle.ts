@@ -22,7 +22,7 @@ import { deleteEdgeRecorded } from '../services/graph.js';
 import { refreshEdgeCache, saveEdgeCacheQuietly } from '../services/graph-view.js';
 import { edgesTouching, regenerateProjections } from './memories.js';
 import { keepForUndo, type UndoInfo } from '../services/undo.js';
-import { centralityOf } from '../services/providers.js';
+import { centralityOf } from '../services/rank-inputs.js';
 import { loadSignals } from '../services/signals.js';
 import { loadMemories } from './surface.js';
 import { lockPath } from '../cache/layout.js';

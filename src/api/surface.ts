@@ -32,7 +32,7 @@ import { checkWritablePath, readRegularFile } from '../store/safe-read.js';
 import { readAllMemories } from '../store/memory-store.js';
 import { readTemplate } from '../templates.js';
 import { loadConfig, type Context } from '../services/context.js';
-import { centralityOf, stalenessOf } from '../services/providers.js';
+import { centralityOf, stalenessOf } from '../services/rank-inputs.js';
 import { listReview } from '../cache/review-queue.js';
 import { loadSignals } from '../services/signals.js';
 
