@@ -207,6 +207,18 @@ describe('extractMemories', () => {
       expect(knowledge(judge([prompt('The staging cluster `eu-2` is shared with the data team.')]))[0]).toMatchObject({ type: 'context' });
     });
 
+    it('keeps what a person says of themselves or the project, naming nothing in code', () => {
+      expect(knowledge(judge([prompt("I'm the only maintainer and I review every change on my phone.")]))).toHaveLength(1);
+      expect(knowledge(judge([prompt('This project is a static site served from a single bucket.')]))).toHaveLength(1);
+      expect(knowledge(judge([prompt('I am here.')]))).toEqual([]);
+    });
+
+    it('keeps a long statement whole in the body', () => {
+      const rule = `Never push to \`main\` directly. ${'Every change goes through a reviewed pull request with green CI. '.repeat(8)}No exceptions.`;
+      const [c] = knowledge(judge([prompt(rule)]));
+      expect(c?.body).toContain('No exceptions.');
+    });
+
     it.each([
       ['a task', 'Add a retry to the HTTP client and run the tests.'],
       ['a question with a mark', 'Why does the build fail on CI?'],
@@ -283,6 +295,7 @@ describe('extractMemories', () => {
       ['Root cause: the cache key in `cache.ts` ignored the locale.', 'gotcha'],
       ['Turns out the API paginates at 50 items, so `listAll()` must follow cursors.', 'gotcha'],
       ['The convention here is to export one function per file from `src/core/`.', 'pattern'],
+      ['We replaced the hand-written parser in `src/config.ts` with the `yaml` package because it keeps comments.', 'decision'],
     ] as const)('finds "%s" as a %s', (text, type) => {
       const found = said(text);
       expect(found).toHaveLength(1);

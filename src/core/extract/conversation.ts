@@ -93,8 +93,8 @@ function score(d: Draft): number {
   return Math.round(Math.min(0.95, Math.max(0, total)) * 100) / 100;
 }
 
-function quote(text: string): string {
-  return clip(text.trim(), LIMITS.quote)
+function quote(text: string, max: number = LIMITS.quote): string {
+  return clip(text.trim(), max)
     .split('\n')
     .map((l) => `> ${l}`)
     .join('\n');
@@ -156,7 +156,12 @@ export function personDraft(prompt: string, ctx: PersonContext): Draft | undefin
     const f = textFeatures(sentence);
     if (f.words < 3 || f.words > 70) continue;
     if (isPersonQuestion(sentence)) f.question = true;
-    const declarative = !f.question && !f.task && f.specific > 0 && /\b(?:is|are|was|were|lives?|uses?|has|have|am|runs?|means)\b/i.test(maskInline(sentence));
+    // A fact about the project ("X lives in Y") or about the person ("I am the only user").
+    const declarative =
+      !f.question &&
+      !f.task &&
+      ((f.specific > 0 && /\b(?:is|are|was|were|lives?|uses?|has|have|am|runs?|means)\b/i.test(maskInline(sentence))) ||
+        (f.words >= 5 && /^(?:I(?:'m| am)|we(?:'re| are)|our \w+ (?:is|are)|this (?:project|app|repo|tool) (?:is|runs|uses))\b/i.test(sentence.trim())));
     // Answering the assistant's question, "Use Redis" is a choice, not a task.
     const asked = new Set(words(ctx.question ?? ''));
     // Only a short reply: a long one that starts "Use …" is a new task, not a pick.
@@ -214,7 +219,7 @@ export function personDraft(prompt: string, ctx: PersonContext): Draft | undefin
   if (ctx.correction && ctx.lastAction !== undefined) context.push(`after interrupting the assistant (${ctx.lastAction})`);
   else if (ctx.correction) context.push('after interrupting the assistant');
   if (ctx.answer && ctx.question !== undefined) context.push(`answering: "${shorten(cleanInline(ctx.question), 160)}"`);
-  d.body = `${quote(text)}\n\n— the person${when(ctx.at)}${context.length > 0 ? `, ${context.join('; ')}` : ''}.`;
+  d.body = `${quote(text, 1000)}\n\n— the person${when(ctx.at)}${context.length > 0 ? `, ${context.join('; ')}` : ''}.`;
   return d;
 }
 
