@@ -168,6 +168,15 @@ describe('the layers of src/', () => {
     expect(bad.map(show)).toEqual([]);
   });
 
+  it('has no module-level registry: no exported register*/set* function that installs an implementation', () => {
+    // A fixed implementation is a direct call; a variable one is an option (openCortex({ … })).
+    const registries = files.flatMap((f) => {
+      const text = readFileSync(f, 'utf8');
+      return [...text.matchAll(/^export (?:async )?function ((?:register|add|set)[A-Z]\w*(?:Provider|Extractor|Rule|Step)s?|register[A-Z]\w*)\(/gm)].map((m) => `${relative(SRC, f)}: ${m[1]}`);
+    });
+    expect(registries).toEqual([]);
+  });
+
   it('gives the use cases, the caches and the store no way to print or exit', () => {
     // Only cli.ts turns errors into output and exit codes (STYLE.md, "Errors").
     const below = files.filter((f) => /\/src\/(core|store|git|cache|services|api|setup)\//.test(f.split('\\').join('/')));
