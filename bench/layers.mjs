@@ -10,7 +10,8 @@
  *   node bench/layers.mjs [--runs 11] [--n 10000] [--cli path/to/dist/cli.js …]
  *
  * Every `--cli` gets its own copies of the corpus (caches written by one build never serve
- * another); without `--cli` it measures this checkout's `dist/cli.js`. Prints a markdown
+ * another; the briefing, recall and remember each have one, so none invalidates another's
+ * cache); without `--cli` it measures this checkout's `dist/cli.js`. Prints a markdown
  * table on stdout; progress on stderr.
  */
 import { spawnSync } from 'node:child_process';
@@ -49,10 +50,12 @@ function sh(cmd, argv, cwd, input) {
 const cases = [];
 for (const [k, cli] of clis.entries()) {
   const label = clis.length === 1 ? '' : ` [${k === 0 ? 'A' : String.fromCharCode(65 + k)}]`;
-  // Two copies: one that stays unchanged (cached briefing, warm index), one remember writes to.
-  const [dir, writable] = [join(base, `p${k}`), join(base, `w${k}`)];
+  // Three copies: the briefing's (nothing changes it, so it stays cached), recall's (a
+  // recall records access in the usage signals, which the briefing's cache key covers), and
+  // the one remember writes to.
+  const [dir, reading, writable] = [join(base, `p${k}`), join(base, `r${k}`), join(base, `w${k}`)];
   console.error(`copying the corpus for ${cli} …`);
-  for (const d of [dir, writable]) {
+  for (const d of [dir, reading, writable]) {
     cpSync(corpus.dir, d, { recursive: true });
     rmSync(join(d, '.memory'), { recursive: true, force: true });
     sh('git', ['init', '-q', '-b', 'main'], d);
@@ -71,7 +74,7 @@ for (const [k, cli] of clis.entries()) {
       input: start,
       check: (out) => (out.includes('CORTEX_MEMORY_START') || out.includes('additionalContext') ? undefined : 'no briefing'),
     },
-    { name: `recall warm "sqlite migration"${label}`, cmd: process.execPath, args: [cli, 'recall', 'sqlite migration'], cwd: dir, env, check: (out) => (out.trim() === '' ? 'no results' : undefined) },
+    { name: `recall warm "sqlite migration"${label}`, cmd: process.execPath, args: [cli, 'recall', 'sqlite migration'], cwd: reading, env, check: (out) => (out.trim() === '' ? 'no results' : undefined) },
     {
       name: `remember one memory${label}`,
       cmd: process.execPath,
