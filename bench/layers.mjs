@@ -7,7 +7,7 @@
  *   - `cortex recall "sqlite migration"` with a warm index (≤ 300 ms);
  *   - `cortex remember` of one new memory (the file, the index, the projections' cache).
  *
- *   node bench/layers.mjs [--runs 11] [--n 10000] [--cli path/to/dist/cli.js …]
+ *   node bench/layers.mjs [--runs 11] [--n 10000] [--only session,recall,remember] [--cli path/to/dist/cli.js …]
  *
  * Every `--cli` gets its own copies of the corpus (caches written by one build never serve
  * another; the briefing, recall and remember each have one, so none invalidates another's
@@ -32,6 +32,7 @@ const clis = args.flatMap((a, i) => (a === '--cli' ? [resolve(args[i + 1])] : []
 if (clis.length === 0) clis.push(join(ROOT, 'dist', 'cli.js'));
 const RUNS = Number(option('runs', 11));
 const N = Number(option('n', 10_000));
+const ONLY = new Set(String(option('only', 'session,recall,remember')).split(','));
 const OUT = join(ROOT, 'bench', '.out');
 
 for (const cli of clis) if (!existsSync(cli)) throw new Error(`${cli} is missing: build it first.`);
@@ -87,7 +88,8 @@ for (const [k, cli] of clis.entries()) {
   );
 }
 
-const rows = await measureGroup({ cases, runs: RUNS, warmup: 2, onRun: (name, i) => process.stderr.write(i === 0 && name === 'node -e 0' ? '.' : '') });
+const chosen = cases.filter((c) => ONLY.has(c.name.startsWith('hook') ? 'session' : c.name.startsWith('recall') ? 'recall' : 'remember'));
+const rows = await measureGroup({ cases: chosen, runs: RUNS, warmup: 2, onRun: (name, i) => process.stderr.write(i === 0 && name === 'node -e 0' ? '.' : '') });
 process.stderr.write('\n');
 console.log(`| case | median | p90 | min | cpu | × node -e 0 | peak RSS |`);
 console.log(`|---|---|---|---|---|---|---|`);
