@@ -17,9 +17,10 @@ import { type TierPaths } from '../store/paths.js';
 import { memoryPath } from '../store/memory-path.js';
 import { updateSignals } from '../cache/signals.js';
 import { edgeFileName } from '../core/edge.js';
-import type { Context } from '../services/context.js';
+import { scopePaths, type Context } from '../services/context.js';
 import { deleteEdgeRecorded } from '../services/graph.js';
 import { refreshEdgeCache, saveEdgeCacheQuietly } from '../services/graph-view.js';
+import { tierBase } from '../services/indexes.js';
 import { edgesTouching, regenerateProjections } from './memories.js';
 import { keepForUndo, type UndoInfo } from '../services/undo.js';
 import { centralityOf } from '../services/rank-inputs.js';
@@ -61,7 +62,7 @@ export interface LifecycleOutput {
 }
 
 function tierOf(ctx: Context, scope: Scope): { paths: TierPaths; base: string } {
-  return scope === 'project' ? { paths: ctx.paths, base: ctx.root } : { paths: ctx.global, base: ctx.global.cortexDir };
+  return { paths: scopePaths(ctx, scope), base: tierBase(ctx, scope) };
 }
 
 function plan(ctx: Context, scope: Scope, now: Date): { changes: LifecycleChange[]; memories: Map<string, Memory>; diagnostics: Diagnostic[] } {
@@ -94,11 +95,11 @@ function plan(ctx: Context, scope: Scope, now: Date): { changes: LifecycleChange
  */
 export async function lifecycle(ctx: Context, input: LifecycleInput = {}): Promise<LifecycleOutput> {
   const { dryRun, scope } = { ...DEFAULT_LIFECYCLE_INPUT, ...input };
-  if (scope !== 'project' && scope !== 'global' && scope !== 'all') {
-    throw new UsageError(`Unknown scope "${String(scope)}".`, { hint: 'Use project, global or all.' });
+  if (scope !== 'project' && scope !== 'local' && scope !== 'global' && scope !== 'all') {
+    throw new UsageError(`Unknown scope "${String(scope)}".`, { hint: 'Use project, local, global or all.' });
   }
   const now = ctx.now();
-  const scopes: Scope[] = scope === 'all' ? ['project', 'global'] : [scope];
+  const scopes: Scope[] = scope === 'all' ? ['project', 'local', 'global'] : [scope];
   const changes: LifecycleChange[] = [];
   const diagnostics: Diagnostic[] = [...ctx.configDiagnostics];
   const edges: LifecycleOutput['edges'] = [];
@@ -106,6 +107,7 @@ export async function lifecycle(ctx: Context, input: LifecycleInput = {}): Promi
   for (const s of scopes) {
     // No global tier yet: nothing to maintain, and no reason to create $CORTEX_HOME.
     if (s === 'global' && (!ctx.includeGlobal || !existsSync(ctx.global.memoriesDir))) continue;
+    if (s === 'local' && !existsSync(ctx.local.memoriesDir)) continue;
     const { paths } = tierOf(ctx, s);
     if (dryRun) {
       const planned = plan(ctx, s, now);

@@ -11,14 +11,14 @@ import { readEdge } from '../store/edge-store.js';
 import { displayPath } from '../store/memory-store.js';
 import { type TierPaths } from '../store/paths.js';
 import { assertSafeId } from '../store/memory-path.js';
-import type { Context } from '../services/context.js';
+import { edgeScopeOf, scopePaths, type Context } from '../services/context.js';
 import { keepForUndo, type UndoInfo } from '../services/undo.js';
 import { tierBase, type TierIndex } from '../services/indexes.js';
 import { deleteEdgeRecorded, findDoc, graphTiers, relationOf, withEdgeWrite, writeEdgeRecorded } from '../services/graph.js';
 
 function edgeTier(ctx: Context, a: { tier: TierIndex }, b: { tier: TierIndex }): { paths: TierPaths; base: string; scope: Scope } {
-  const scope: Scope = a.tier.scope === 'global' && b.tier.scope === 'global' ? 'global' : 'project';
-  return { scope, paths: scope === 'project' ? ctx.paths : ctx.global, base: tierBase(ctx, scope) };
+  const scope: Scope = edgeScopeOf(a.tier.scope, b.tier.scope);
+  return { scope, paths: scopePaths(ctx, scope), base: tierBase(ctx, scope) };
 }
 
 function locateBoth(ctx: Context, source: string, target: string): { tiers: TierIndex[]; a: { doc: IndexedDoc; tier: TierIndex }; b: { doc: IndexedDoc; tier: TierIndex } } {

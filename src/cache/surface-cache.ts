@@ -46,7 +46,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readBudgetEnv, readNowEnv } from '../env.js';
 import { readHead } from '../git/head.js';
-import { findProjectRoot, globalPaths, projectPaths } from '../store/paths.js';
+import { findProjectRoot, globalPaths, localPaths, projectPaths } from '../store/paths.js';
 import { KEYWORD_INDEX_FILE, REVIEW_QUEUE_FILE, SIGNALS_FILE, SURFACE_CACHE_DIR } from './layout.js';
 
 /** Bump when the entry format or the key changes. */
@@ -149,6 +149,7 @@ export function surfaceCacheKey(options: SurfaceCacheOptions): SurfaceCacheKey |
   const head = readHead(root, { resolve: false });
   const coarse = { recent: false };
   const project = projectPaths(root);
+  const local = localPaths(root);
   const parts = [
     `v${SURFACE_CACHE_VERSION}`,
     variant,
@@ -157,6 +158,10 @@ export function surfaceCacheKey(options: SurfaceCacheOptions): SurfaceCacheKey |
     head.branch !== undefined ? `branch:${head.branch}` : head.commit !== undefined ? `detached:${head.commit}` : 'no-git',
     `memories=${signature(project.memoriesDir, coarse)}`,
     `edges=${signature(project.edgesDir, coarse)}`,
+    // The private tier (.cortex/local/) is briefed too.
+    `local.memories=${signature(local.memoriesDir, coarse)}`,
+    `local.edges=${signature(local.edgesDir, coarse)}`,
+    `local.signals=${signature(join(local.cacheDir, SIGNALS_FILE), coarse)}`,
     `config=${signature(project.configFile, coarse)}`,
     `index=${signature(join(project.cacheDir, KEYWORD_INDEX_FILE), coarse)}`,
     `signals=${signature(join(project.cacheDir, SIGNALS_FILE), coarse)}`,
