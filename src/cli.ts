@@ -7,6 +7,7 @@ import { readFileSync, realpathSync } from 'node:fs';
 import nodeModule from 'node:module';
 import { createInterface, type Interface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { isDebug } from './env.js';
 import { CortexError, ISSUES_URL, InternalError, UsageError } from './errors.js';
 import { closest, commandHelp, hoistGlobalOptions, parseInvocation, type CommandDef, type IO } from './term/args.js';
 import { painter, shouldColor } from './term/color.js';
@@ -219,7 +220,7 @@ function report(err: unknown, io: IO, json: boolean): number {
   if (code === 70) {
     io.err(`This is a bug in cortex. Please report it at ${ISSUES_URL} with the command you ran.\n`);
     const stack = (error.cause as Error | undefined)?.stack ?? error.stack;
-    if (stack && io.env.CORTEX_DEBUG) io.err(`${stack}\n`);
+    if (stack && isDebug(io.env)) io.err(`${stack}\n`);
   }
   return code;
 }

@@ -2,39 +2,31 @@
  * Cortex library entry: the API, its types, the errors, and the pure format functions.
  */
 export { openCortex, type Cortex } from './api/cortex.js';
-export { init, type InitOptions, type InitOutput, type InitStep } from './api/init.js';
-export type { Context, OpenCortexOptions } from './api/context.js';
+export { init, type InitOptions, type InitOutput, type InitStep } from './setup/init.js';
+export type { Context, OpenCortexOptions } from './services/context.js';
 export type { RememberInput, RememberResult } from './api/remember.js';
-export type { RecallInput, RecallMode, RecallOutput, RecallResult } from './api/recall.js';
-export type { EmbedIndexInput, EmbedIndexOutput, EmbedIndexProgress, EmbedTierReport } from './api/embed.js';
+export type { RecallInput, RecallMode, RecallOutput, RecallResult } from './api/recall/recall.js';
+export type { EmbedIndexInput, EmbedIndexOutput, EmbedIndexProgress, EmbedTierReport } from './services/embed.js';
 export { EmbedUnavailableError, type Embedder } from './embed/embedder.js';
 export { createTestEmbedder, type TestEmbedder, type TestEmbedderOptions } from './embed/test-embedder.js';
 export type { ForgetInput, ForgetOutput, GetResult, ListInput, ListOutput, UpdateInput, UpdateResult } from './api/memories.js';
 export type { LintOutput } from './api/lint.js';
 export type { StatusOutput, TierStatus } from './api/status.js';
-export type {
-  GraphNodeSummary,
-  GraphView,
-  LinkInput,
-  LinkResult,
-  OpenGraphOptions,
-  TraverseInput,
-  TraverseOutput,
-  UnlinkInput,
-  UnlinkOutput,
-} from './api/graph.js';
+export type { GraphView, OpenGraphOptions } from './services/graph.js';
+export type { LinkInput, LinkResult, UnlinkInput, UnlinkOutput } from './api/link.js';
+export type { GraphNodeSummary, TraverseInput, TraverseOutput } from './api/traverse.js';
 export type { ConsolidateList, DuplicateProposal, MergeInput, MergeResult, ReviewPairInput, ReviewPairOutput, SuggestedEdge } from './api/consolidate.js';
-export type { AutoLinkResult } from './api/autolink.js';
-export type { CodeLink, RelatedMemory } from './api/enrich.js';
-export type { ReviewEntry, ReviewKind } from './api/review-queue.js';
+export type { AutoLinkResult } from './services/autolink.js';
+export type { CodeLink, RelatedMemory } from './services/enrich.js';
+export type { ReviewEntry, ReviewKind } from './cache/review-queue.js';
 export { RELATIONS, type Edge, type EdgeOrigin, type EdgeStatus, type Relation } from './core/edge.js';
 export type { SurfaceInput, SurfaceItemInfo, SurfaceOutput, TargetWrite } from './api/surface.js';
 export type { LifecycleChange, LifecycleInput, LifecycleOutput } from './api/lifecycle.js';
-export { readCachedSurface, type SurfaceCacheOptions, type SurfaceVariant } from './fast/surface-cache.js';
+export { readCachedSurface, type SurfaceCacheOptions, type SurfaceVariant } from './cache/surface-cache.js';
 export type { CaptureInput, CaptureOutput } from './api/capture.js';
 export type { AnticipateInput, AnticipateOutput } from './api/anticipate.js';
 export type { ReviewItem } from './api/review.js';
-export { setupClaude, type ClaudeSetupOptions } from './api/claude-setup.js';
+export { setupClaude, type ClaudeSetupOptions } from './setup/claude-setup.js';
 export { runHook, type HookRunOptions, type HookRunResult } from './hooks/run.js';
 export { HOOK_EVENTS, type HookEvent } from './core/hook-events.js';
 export { DOCUMENTED_EXAMPLE_KEYS, SECRET_KINDS, findSecrets, redactSecrets, type FindSecretsOptions, type RedactResult, type SecretFinding, type SecretKind } from './core/redact.js';

@@ -6,20 +6,20 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { autoLinkMemory } from '../src/api/autolink.js';
+import { autoLinkMemory } from '../src/services/autolink.js';
 import { openCortex, type Cortex } from '../src/api/cortex.js';
-import { openTierIndex } from '../src/api/indexes.js';
-import { listReview } from '../src/api/review-queue.js';
+import { openTierIndex } from '../src/services/indexes.js';
+import { listReview } from '../src/cache/review-queue.js';
 import { DEFAULT_CONFIG } from '../src/core/config.js';
 import { parseEdge } from '../src/core/edge-format.js';
 import type { Memory } from '../src/core/memory.js';
 import { rarityOverlap } from '../src/core/similarity.js';
 import { analyze } from '../src/core/text.js';
-import { projectFor, vectorKey } from '../src/api/embed.js';
-import { embedSettings } from '../src/api/embed-settings.js';
+import { projectFor, vectorKey } from '../src/services/embed.js';
+import { embedSettings } from '../src/services/embed-settings.js';
 import { createTestEmbedder } from '../src/embed/test-embedder.js';
-import { contentKeyOf } from '../src/search/keyword-index.js';
-import { VectorCache, saveVectorCache } from '../src/search/vectors.js';
+import { contentKeyOf } from '../src/cache/index/keyword-index.js';
+import { VectorCache, saveVectorCache } from '../src/cache/vectors.js';
 import { tempRepo, type TempRepo } from './helpers/repo.js';
 
 // Ten made-up words: no stop words, no stems in common.

@@ -6,10 +6,10 @@ import { appendFileSync, copyFileSync, mkdirSync, readdirSync, readFileSync, sta
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { captureTranscript } from '../src/api/capture.js';
-import { openContext } from '../src/api/context.js';
-import { init } from '../src/api/init.js';
-import { listReview } from '../src/api/review-queue.js';
-import { readCheckpoint } from '../src/store/checkpoint.js';
+import { openContext } from '../src/services/context.js';
+import { init } from '../src/setup/init.js';
+import { listReview } from '../src/cache/review-queue.js';
+import { readCheckpoint } from '../src/cache/checkpoint.js';
 import { REPO_ROOT, tempRepo } from './helpers/repo.js';
 
 const FIXTURE = join(REPO_ROOT, 'test/fixtures/transcripts/feature-branch-v2/transcript.jsonl');

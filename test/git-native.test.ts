@@ -6,13 +6,13 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openContext } from '../src/api/context.js';
+import { openContext } from '../src/services/context.js';
 import { updateMemory } from '../src/api/memories.js';
 import { project } from '../src/api/project.js';
 import { remember } from '../src/api/remember.js';
 import type { MemoryType } from '../src/core/memory.js';
 import { parseProjectionIds } from '../src/core/projection.js';
-import { computeStaleness } from '../src/git/staleness.js';
+import { computeStaleness } from '../src/cache/staleness.js';
 import { json, tempRepo, type RunResult, type TempRepo } from './helpers/repo.js';
 import { AWS_ACCESS } from './helpers/secrets-corpus.js';
 

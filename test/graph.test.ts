@@ -6,8 +6,8 @@ import { readdirSync, readFileSync, renameSync, statSync, utimesSync, writeFileS
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openCortex } from '../src/api/cortex.js';
-import { graphTierLocations, loadGraph, memoryFingerprint } from '../src/api/graph-view.js';
-import { centralityOf } from '../src/api/providers.js';
+import { graphTierLocations, loadGraph, memoryFingerprint } from '../src/services/graph-view.js';
+import { centralityOf } from '../src/services/rank-inputs.js';
 import { loadMemories } from '../src/api/surface.js';
 import { extractWikilinks } from '../src/core/wikilinks.js';
 import type { TraverseOptions } from '../src/core/graph.js';

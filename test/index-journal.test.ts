@@ -8,10 +8,10 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { renderMemory } from '../src/core/memory-format.js';
 import type { Memory } from '../src/core/memory.js';
-import { contextFor } from '../src/api/context.js';
-import { COMPACT_MIN, compactIndexes, openTierIndex } from '../src/api/indexes.js';
-import type { FileTable } from '../src/search/file-table.js';
-import { JOURNAL_LIMIT, KeywordIndex } from '../src/search/keyword-index.js';
+import { contextFor } from '../src/services/context.js';
+import { COMPACT_MIN, compactIndexes, openTierIndex } from '../src/services/indexes.js';
+import type { FileTable } from '../src/cache/index/file-table.js';
+import { JOURNAL_LIMIT, KeywordIndex } from '../src/cache/index/keyword-index.js';
 import { projectPaths, type ProjectPaths } from '../src/store/paths.js';
 
 function memory(id: string, summary: string): Memory {

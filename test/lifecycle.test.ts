@@ -5,9 +5,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openCortex } from '../src/api/cortex.js';
-import { setCentralityProvider } from '../src/api/providers.js';
 import { parseMemory } from '../src/core/memory-format.js';
 import { fixturePath, fixtureRepo } from './helpers/fixture-repo.js';
 import { json } from './helpers/repo.js';
@@ -29,8 +28,6 @@ function committedFixture() {
   expect(f.repo.git(['commit', '-qm', 'fixture']).code).toBe(0);
   return f;
 }
-
-afterEach(() => setCentralityProvider(undefined));
 
 describe('cortex lifecycle', () => {
   it('lists exactly the transitions DESIGN §3 implies, and then makes exactly those file changes', () => {
@@ -73,8 +70,8 @@ describe('cortex lifecycle', () => {
 
   it('protects hubs: a central memory is neither archived nor pruned', async () => {
     const { repo, env } = committedFixture();
-    setCentralityProvider(() => ({ 'gotcha-faded-g6h7jj': 0.8, 'archived-long-ago-y2z3aa': 0.9, 'progress-old-session-a2b3cc': 0.5 }));
-    const cortex = openCortex({ dir: repo.dir, env: { ...repo.env, ...env } });
+    const centrality = () => ({ 'gotcha-faded-g6h7jj': 0.8, 'archived-long-ago-y2z3aa': 0.9, 'progress-old-session-a2b3cc': 0.5 });
+    const cortex = openCortex({ dir: repo.dir, env: { ...repo.env, ...env }, centrality });
     const out = await cortex.lifecycle({ dryRun: true });
     const ids = out.changes.map((c) => c.id);
     expect(ids).not.toContain('gotcha-faded-g6h7jj');

@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { ATTRIBUTE_LINES, ATTRIBUTES_HEADER } from '../src/api/git-setup.js';
+import { ATTRIBUTE_LINES, ATTRIBUTES_HEADER } from '../src/setup/git-setup.js';
 import { runMergeDriver } from '../src/api/merge-driver.js';
 import { renderProjections } from '../src/core/projection.js';
 import { REPO_ROOT } from './helpers/repo.js';

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderMemory } from '../src/core/memory-format.js';
 import type { Memory } from '../src/core/memory.js';
-import { KeywordIndex } from '../src/search/keyword-index.js';
+import { KeywordIndex } from '../src/cache/index/keyword-index.js';
 import { projectPaths } from '../src/store/paths.js';
 
 const TEXTS: Record<string, string> = {

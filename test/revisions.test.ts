@@ -5,7 +5,7 @@
 import { mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openContext } from '../src/api/context.js';
+import { openContext } from '../src/services/context.js';
 import { diffRange } from '../src/api/diff.js';
 import { remember } from '../src/api/remember.js';
 import { project } from '../src/api/project.js';

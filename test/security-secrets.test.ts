@@ -9,7 +9,7 @@
 import { chmodSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openContext } from '../src/api/context.js';
+import { openContext } from '../src/services/context.js';
 import { rememberMany } from '../src/api/remember.js';
 import { SECRET_KINDS } from '../src/core/redact.js';
 import { json, tempRepo, type TempRepo } from './helpers/repo.js';

@@ -8,7 +8,7 @@ import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, syml
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { readVectorFileHeader } from '../src/search/vector-header.js';
+import { readVectorFileHeader } from '../src/cache/vector-header.js';
 import { makeModel, manyMemories, memoryFile, MODEL_DIR, TINY_MODEL, tinyEnv } from './helpers/models.js';
 import { CLI, json, REPO_ROOT, tempRepo, type RunResult, type TempRepo } from './helpers/repo.js';
 
@@ -228,14 +228,14 @@ describe('the keyword path never loads the vector code or the embedding library'
     const r = spawnSync(process.execPath, ['--import', TRACE, CLI, ...args], { cwd: repo.dir, env: { ...repo.env, ...env, CORTEX_TRACE_IMPORTS: file }, encoding: 'utf8' });
     return { result: { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr }, modules: readFileSync(file, 'utf8').split('\n').filter(Boolean) };
   }
-  const heavy = (modules: string[]) => modules.filter((m) => /@huggingface|onnxruntime|\/search\/vectors\.js|\/api\/embed\.js|\/api\/hybrid\.js|\/embed\/transformers\.js/.test(m));
+  const heavy = (modules: string[]) => modules.filter((m) => /@huggingface|onnxruntime|\/cache\/vectors\.js|\/services\/embed\.js|\/api\/recall\/hybrid\.js|\/embed\/transformers\.js/.test(m));
 
   it.skipIf(!MODEL_DIR)('with and without vectors, unless vectors are used', () => {
     const repo = project();
     const env = tinyEnv();
     const before = traced(repo, ['recall', 'cache module'], env);
     expect(before.result.code, before.result.stderr).toBe(0);
-    expect(before.modules.some((m) => m.endsWith('/dist/api/recall.js'))).toBe(true);
+    expect(before.modules.some((m) => m.endsWith('/dist/api/recall/recall.js'))).toBe(true);
     expect(heavy(before.modules)).toEqual([]);
     expect(heavy(traced(repo, ['remember', 'Another note about the cache', '--type', 'context'], env).modules)).toEqual([]);
 
@@ -248,6 +248,6 @@ describe('the keyword path never loads the vector code or the embedding library'
     const hybrid = traced(repo, ['recall', 'cache module'], env);
     expect(hybrid.result.code).toBe(0);
     expect(heavy(hybrid.modules).some((m) => m.includes('@huggingface'))).toBe(true);
-    expect(heavy(hybrid.modules).some((m) => m.endsWith('/dist/search/vectors.js'))).toBe(true);
+    expect(heavy(hybrid.modules).some((m) => m.endsWith('/dist/cache/vectors.js'))).toBe(true);
   });
 });

@@ -7,11 +7,11 @@ import { existsSync, readdirSync, readFileSync, rmSync, utimesSync } from 'node:
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openCortex } from '../src/api/cortex.js';
-import { vectorsFile } from '../src/api/embed-settings.js';
+import { vectorsFile } from '../src/services/embed-settings.js';
 import { parseMemory } from '../src/core/memory-format.js';
 import { embeddingText, type Embedder } from '../src/embed/embedder.js';
 import { createTestEmbedder, type TestEmbedder } from '../src/embed/test-embedder.js';
-import { readVectorFileHeader } from '../src/search/vector-header.js';
+import { readVectorFileHeader } from '../src/cache/vector-header.js';
 import { manyMemories, memoryFile, MODEL_DIR, tinyEnv } from './helpers/models.js';
 import { tempRepo, type TempRepo } from './helpers/repo.js';
 

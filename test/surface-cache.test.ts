@@ -1,16 +1,16 @@
 /**
- * The surface cache and its fast path (`src/fast/surface-cache.ts`): what the SessionStart
+ * The surface cache and its fast path (`src/cache/surface-cache.ts`): what the SessionStart
  * hook serves. Identical text, the invalidations the module documents, HEAD read as
  * text, and a check that the cached path loads no heavy module.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { readCachedSurface, readGitHead, surfaceCacheKey } from '../src/fast/surface-cache.js';
+import { readCachedSurface, surfaceCacheKey } from '../src/cache/surface-cache.js';
 import { fixtureRepo } from './helpers/fixture-repo.js';
-import { CLI, REPO_ROOT, json, tempRepo } from './helpers/repo.js';
+import { CLI, REPO_ROOT, json } from './helpers/repo.js';
 
 const NOW = '2026-12-01T09:00:00Z';
 
@@ -123,32 +123,22 @@ describe('the surface cache', () => {
       .map((u) => u.replace(`${pathToFileURL(REPO_ROOT).href}/`, ''));
     expect(loaded.every((u) => u.startsWith('dist/'))).toBe(true);
     expect([...new Set(loaded)].sort()).toEqual([
+      // The names of the files in .memory/; node built-ins only.
+      'dist/cache/layout.js',
+      'dist/cache/surface-cache.js',
       'dist/cli.js',
       'dist/commands/surface.js',
       // Did-you-mean for the argument parser; imports nothing.
       'dist/core/suggest.js',
+      // The environment variables (CORTEX_HOME, CORTEX_NOW, CORTEX_SURFACE_BUDGET); node built-ins only.
+      'dist/env.js',
       'dist/errors.js',
-      'dist/fast/surface-cache.js',
+      // HEAD read as text (the branch is part of the key); node built-ins only.
+      'dist/git/head.js',
+      // The project root finder and the global home; node built-ins only.
+      'dist/store/paths.js',
       'dist/term/args.js',
       'dist/term/color.js',
     ]);
-  });
-});
-
-describe('readGitHead', () => {
-  it('reads the branch, a detached HEAD, an unborn branch and a worktree`s .git file', () => {
-    const repo = tempRepo({ 'a.txt': 'a\n' });
-    expect(readGitHead(repo.dir)).toEqual({ branch: 'main', detached: false });
-    repo.git(['add', '.']);
-    repo.git(['commit', '-qm', 'first']);
-    const sha = repo.git(['rev-parse', 'HEAD']).stdout.trim();
-    repo.git(['checkout', '-q', '--detach']);
-    expect(readGitHead(join(repo.dir, 'sub-does-not-matter'))).toEqual({ commit: sha, detached: true });
-    repo.git(['checkout', '-q', 'main']);
-    const wt = join(repo.home, 'wt');
-    expect(repo.git(['worktree', 'add', '-q', '-b', 'feat/x', wt]).code).toBe(0);
-    expect(existsSync(join(wt, '.git'))).toBe(true);
-    expect(readGitHead(wt)).toEqual({ branch: 'feat/x', detached: false });
-    expect(readGitHead(repo.home)).toBeUndefined();
   });
 });

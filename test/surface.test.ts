@@ -4,9 +4,8 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openCortex } from '../src/api/cortex.js';
-import { resetStalenessProviders, addStalenessProvider, setCentralityProvider } from '../src/api/providers.js';
 import type { ExplainRow } from '../src/core/surface.js';
 import { SURFACE_END, SURFACE_START } from '../src/core/surface.js';
 import { fixturePath, fixtureRepo } from './helpers/fixture-repo.js';
@@ -47,9 +46,7 @@ describe('cortex surface: golden briefings end to end', () => {
     const { repo, context, env } = fixtureRepo('surface-basic');
     // The referenced file exists, so only the plugged-in reality check marks anything outdated.
     repo.write('src/db.ts', 'export {};\n');
-    setCentralityProvider(() => context.centrality ?? {});
-    addStalenessProvider(() => context.staleness ?? {});
-    const cortex = openCortex({ dir: repo.dir, env: { ...repo.env, ...env } });
+    const cortex = openCortex({ dir: repo.dir, env: { ...repo.env, ...env }, centrality: () => context.centrality ?? {}, staleness: [() => context.staleness ?? {}] });
     const out = await cortex.surface();
     expect(out.text).toBe(expectedOf('surface-basic'));
     expect(out.branch).toBe('main');
@@ -64,11 +61,6 @@ describe('cortex surface: golden briefings end to end', () => {
     repo.write('src/db.ts', 'export {};\n');
     expect(repo.cortex(['surface', '--budget', '600'], { env }).stdout).not.toContain('no longer exists');
   });
-});
-
-afterEach(() => {
-  setCentralityProvider(undefined);
-  resetStalenessProviders();
 });
 
 describe('cortex surface --explain', () => {

@@ -90,7 +90,9 @@ export function runOnce(spec, options = {}) {
   const r = spawnSync(cmd, args, {
     cwd: spec.cwd,
     env: childEnv,
-    stdio: ['ignore', 'pipe', 'pipe'],
+    // A hook reads its event from stdin (`input`); everything else gets none.
+    stdio: [spec.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+    input: spec.input,
     maxBuffer: 64 * 1024 * 1024,
     encoding: 'utf8',
   });
@@ -147,7 +149,7 @@ function summarize(name, samples) {
 
 /**
  * Measures a group of cases interleaved with the `node -e 0` baseline.
- * Each case: `{ name, cmd, args, cwd, env, before?(i), after?(i), check?(stdout, stderr), expectExit?, meta? }`;
+ * Each case: `{ name, cmd, args, cwd, env, input?, before?(i), after?(i), check?(stdout, stderr), expectExit?, meta? }`;
  * `before`/`after` run untimed around every run (`i` counts warm-ups too).
  * Returns one summary per case, baseline first, each with `ratio` = median / baseline median.
  *

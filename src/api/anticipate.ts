@@ -17,9 +17,9 @@ import {
   type AnticipationIndex,
 } from '../core/anticipate.js';
 import { MEMORY_TYPES, type Memory, type MemoryType, type Scope } from '../core/memory.js';
-import { openAnticipationIndex } from '../search/anticipation-cache.js';
-import { presentScopes, scopePaths, type Context } from './context.js';
-import { tierBase } from './indexes.js';
+import { openAnticipationIndex } from '../cache/anticipation-cache.js';
+import { presentScopes, scopePaths, type Context } from '../services/context.js';
+import { tierBase } from '../services/indexes.js';
 
 export interface AnticipateInput {
   prompt: string;

@@ -14,15 +14,16 @@ import { formatDate } from '../core/memory.js';
 import { redactSecrets } from '../core/redact.js';
 import { parseTranscriptChunk, type TranscriptEvent } from '../core/transcript.js';
 import { LockError } from '../errors.js';
-import { readHeadFile } from '../git/head-file.js';
-import { findCheckpointByTranscript, readCheckpoint, writeCheckpoint, CHECKPOINT_VERSION, type TranscriptCheckpoint } from '../store/checkpoint.js';
+import { readHead } from '../git/head.js';
+import { findCheckpointByTranscript, readCheckpoint, writeCheckpoint, CHECKPOINT_VERSION, type TranscriptCheckpoint } from '../cache/checkpoint.js';
 import { withLock } from '../store/lock.js';
 import { readAt } from '../store/safe-read.js';
 import { openTranscriptFile } from '../store/transcript-file.js';
-import type { Context } from './context.js';
+import type { Context } from '../services/context.js';
 import { updateMemory } from './memories.js';
 import { rememberMany, type RememberInput, type RememberResult } from './remember.js';
-import { appendReview, listReview, removeReview, type ReviewEntry } from './review-queue.js';
+import { appendReview, listReview, removeReview, type ReviewEntry } from '../cache/review-queue.js';
+import { lockPath } from '../cache/layout.js';
 
 export interface CaptureInput {
   /** The hook's `session_id`: the checkpoint key and the `session/<id>` progress topic. */
@@ -112,7 +113,7 @@ export function candidateReviewId(c: Pick<Candidate, 'type' | 'summary'>): strin
 }
 
 function extractLockPath(ctx: Context): string {
-  return join(ctx.paths.cacheDir, 'locks', 'extract.lock');
+  return lockPath(ctx.paths.cacheDir, 'extract');
 }
 
 interface Opened {
@@ -317,7 +318,7 @@ async function captureLocked(ctx: Context, opts: CaptureInput & typeof DEFAULT_C
       }
     }
 
-    const head = readHeadFile(ctx.root) ?? (await (await import('../git/head.js')).readHead(ctx.root));
+    const head = readHead(ctx.root);
     const branch = head.branch;
     const from = checkpoint?.offset ?? 0;
     let offset = from;
@@ -469,7 +470,7 @@ export async function storeCandidates(ctx: Context, candidates: Candidate[]): Pr
   const threshold = ctx.config.extraction.threshold;
   const memories = candidates.filter((c) => c.confidence >= threshold);
   const review = candidates.filter((c) => c.confidence < threshold && c.confidence >= DEFAULT_EXTRACT.reviewFloor);
-  const head = readHeadFile(ctx.root) ?? (await (await import('../git/head.js')).readHead(ctx.root));
+  const head = readHead(ctx.root);
   const written = await writeCandidates(ctx, memories, head.commit, {});
   const queued = await queueCandidates(ctx, review, memories, written, head.commit);
   return { memories: written, queued };

@@ -9,29 +9,24 @@ import { buildEdge, edgeFileName, RELATIONS, type Edge, type Relation } from '..
 import { buildId, formatDate, normalizeTags, type Memory } from '../core/memory.js';
 import { renderMemory } from '../core/memory-format.js';
 import { redactSecrets } from '../core/redact.js';
+import { readHead } from '../git/head.js';
 import { readEdge } from '../store/edge-store.js';
 import { withLock } from '../store/lock.js';
 import { displayPath } from '../store/memory-store.js';
 import { writeMemory } from '../store/memory-write.js';
-import { assertSafeId, memoryPath, type TierPaths } from '../store/paths.js';
-import { edgeScopeOf, scopePaths, type Context } from './context.js';
-import {
-  deleteEdgeRecorded,
-  findDoc,
-  openGraph,
-  relationOf,
-  summaryOf,
-  withEdgeWrite,
-  writeEdgeRecorded,
-  type GraphNodeSummary,
-} from './graph.js';
-import { saveEdgeCacheQuietly } from './graph-view.js';
-import { EdgeCache } from '../search/edge-cache.js';
-import { openTierIndex, tierBase } from './indexes.js';
+import { type TierPaths } from '../store/paths.js';
+import { assertSafeId, memoryPath } from '../store/memory-path.js';
+import { edgeScopeOf, scopePaths, type Context } from '../services/context.js';
+import { deleteEdgeRecorded, findDoc, openGraph, relationOf, withEdgeWrite, writeEdgeRecorded } from '../services/graph.js';
+import { summaryOf, type GraphNodeSummary } from './traverse.js';
+import { saveEdgeCacheQuietly } from '../services/graph-view.js';
+import { EdgeCache } from '../cache/edge-cache.js';
+import { openTierIndex, tierBase } from '../services/indexes.js';
 import { getMemory, regenerateProjections } from './memories.js';
-import { markForCommit } from './stage.js';
-import { keepForUndo, type UndoInfo } from './undo.js';
-import { appendReview, listReview, pairId, removeReview } from './review-queue.js';
+import { markForCommit } from '../services/stage.js';
+import { keepForUndo, type UndoInfo } from '../services/undo.js';
+import { appendReview, listReview, pairId, removeReview } from '../cache/review-queue.js';
+import { lockPath } from '../cache/layout.js';
 
 export interface DuplicateProposal {
   /** Queue id. */
@@ -257,11 +252,11 @@ export async function mergeMemories(ctx: Context, input: MergeInput): Promise<Me
       });
     }
   }
-  const head = x.scope === 'project' ? await (await import('../git/head.js')).readHead(ctx.root) : undefined;
+  const head = x.scope === 'project' ? readHead(ctx.root) : undefined;
   // With --force, files git cannot restore are copied to .memory/trash/ first.
   const undo = await keepForUndo(ctx, files.map((path) => ({ path, scope: x.scope })), 'merge');
 
-  const result = await withLock(join(paths.cacheDir, 'locks', 'write.lock'), async () => {
+  const result = await withLock(lockPath(paths.cacheDir, 'write'), async () => {
     // Read again under the lock: what is merged is what the files hold now.
     const a = getMemory(ctx, input.a).memory;
     const b = getMemory(ctx, input.b).memory;

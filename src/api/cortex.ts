@@ -5,22 +5,11 @@
 import type { AnticipateInput, AnticipateOutput } from './anticipate.js';
 import type { CaptureInput, CaptureOutput } from './capture.js';
 import type { ConsolidateList, MergeInput, MergeResult, ReviewPairInput, ReviewPairOutput } from './consolidate.js';
-import { openContext, type Context, type OpenCortexOptions } from './context.js';
-import {
-  link,
-  openGraph,
-  traverseMemories,
-  unlink,
-  type GraphView,
-  type LinkInput,
-  type LinkResult,
-  type OpenGraphOptions,
-  type TraverseInput,
-  type TraverseOutput,
-  type UnlinkInput,
-  type UnlinkOutput,
-} from './graph.js';
-import type { EmbedIndexInput, EmbedIndexOutput } from './embed.js';
+import { openContext, type Context, type OpenCortexOptions } from '../services/context.js';
+import { openGraph, type GraphView, type OpenGraphOptions } from '../services/graph.js';
+import { link, unlink, type LinkInput, type LinkResult, type UnlinkInput, type UnlinkOutput } from './link.js';
+import { traverseMemories, type TraverseInput, type TraverseOutput } from './traverse.js';
+import type { EmbedIndexInput, EmbedIndexOutput } from '../services/embed.js';
 import { lint, type LintOutput } from './lint.js';
 import {
   forget,
@@ -37,11 +26,11 @@ import {
   type UpdateResult,
 } from './memories.js';
 import type { LifecycleInput, LifecycleOutput } from './lifecycle.js';
-import { recall, type RecallInput, type RecallOutput } from './recall.js';
+import { recall, type RecallInput, type RecallOutput } from './recall/recall.js';
 import { remember, type RememberInput, type RememberResult } from './remember.js';
 import type { ReviewItem } from './review.js';
-import { recordAccess } from './signals.js';
-import { createdFiles, markForCommit } from './stage.js';
+import { recordAccess } from '../services/signals.js';
+import { createdFiles, markForCommit } from '../services/stage.js';
 import { status, type StatusOutput } from './status.js';
 import type { SurfaceInput, SurfaceOutput } from './surface.js';
 
@@ -130,11 +119,7 @@ export function openCortex(options: OpenCortexOptions = {}): Cortex {
     list: (input) => listMemories(ctx, input),
     update: (id, input) => updateMemory(ctx, resolveMemoryId(ctx, id), input),
     forget: (input) => forget(ctx, input),
-    lint: async () => {
-      // Registers the graph rules; loaded here so other commands never pay for it.
-      await import('./graph-lint.js');
-      return lint(ctx);
-    },
+    lint: () => lint(ctx),
     status: () => status(ctx),
     link: async (input) => {
       const result = await link(ctx, { ...input, source: resolveMemoryId(ctx, input.source), target: resolveMemoryId(ctx, input.target) });
@@ -152,7 +137,7 @@ export function openCortex(options: OpenCortexOptions = {}): Cortex {
       reject: async (input) => (await import('./consolidate.js')).rejectSuggested(ctx, input),
       merge: async (input) => (await import('./consolidate.js')).mergeMemories(ctx, { ...input, a: resolveMemoryId(ctx, input.a), b: resolveMemoryId(ctx, input.b) }),
     },
-    embed: async (input) => (await import('./embed.js')).embedIndex(ctx, input),
+    embed: async (input) => (await import('../services/embed.js')).embedIndex(ctx, input),
     surface: async (input) => (await import('./surface.js')).surface(ctx, input),
     lifecycle: async (input) => (await import('./lifecycle.js')).lifecycle(ctx, input),
     // Imported on demand, like embed: transcript parsing and extraction are large modules.

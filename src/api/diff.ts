@@ -16,7 +16,7 @@ import { extractWikilinks } from '../core/wikilinks.js';
 import { GitError, UsageError } from '../errors.js';
 import { blobAt, gitReader, mergeBases, readBlobText, readCortexTree, resolveCommit, type CortexTree, type GitReader } from '../git/repo.js';
 import { findGitRoot } from '../store/paths.js';
-import type { Context } from './context.js';
+import type { Context } from '../services/context.js';
 
 export interface DiffInput {
   /** `main..feature`, `main...feature`, or one revision (compared with HEAD). */

@@ -20,7 +20,7 @@ import { EXPORT_FORMATS, type ExportFile, type ExportFormat } from '../core/inte
 import { readFileIfExists, writeIfChanged } from '../store/atomic.js';
 import { readAllEdges } from '../store/edge-store.js';
 import { findGitRoot } from '../store/paths.js';
-import type { Context } from './context.js';
+import type { Context } from '../services/context.js';
 import { claudeMemoryDir } from './import.js';
 import { loadMemories } from './surface.js';
 

@@ -21,8 +21,8 @@ import { findInvalidUtf8 } from '../core/utf8.js';
 import { PROJECTION_FILES, type ProjectionFile } from '../core/projection.js';
 import { EMPTY_BLOB, catFileBatch, lsIndex, lsTree, stageBlob, tryGit, writeBlob } from '../git/cli.js';
 import { isTempFileName, readFileIfExists, writeIfChanged } from '../store/atomic.js';
-import type { Context } from './context.js';
-import { openIndexes } from './indexes.js';
+import type { Context } from '../services/context.js';
+import { openIndexes } from '../services/indexes.js';
 import { openProjectionCache, project, renderFromBlobs, renderWorkTreeProjections, type MemoryBlob } from './project.js';
 
 export interface Refusal {

@@ -1,5 +1,5 @@
 /**
- * Lint rules for the graph, registered with `cortex lint`: edge files that cannot be
+ * Lint rules for the graph, run by `lint` (api/lint.ts): edge files that cannot be
  * parsed, dangling edges, unknown relations, self-loops, duplicate and redundant edges,
  * dangling `[[links]]` — and git conflict markers left in memory or edge files.
  * Reads every file (no cache), like the rest of lint.
@@ -11,8 +11,7 @@ import type { Diagnostic } from '../core/memory.js';
 import { extractWikilinks } from '../core/wikilinks.js';
 import { listEdgeFiles, readEdgeFile } from '../store/edge-store.js';
 import { displayPath, listMemoryFiles, readMemoryText } from '../store/memory-store.js';
-import type { Context } from './context.js';
-import { registerLintRule } from './lint.js';
+import type { Context } from '../services/context.js';
 
 const CONFLICT_START = /^<{7}(?: |$)/m;
 const CONFLICT_END = /^>{7}(?: |$)/m;
@@ -115,4 +114,3 @@ export function graphLintRule(ctx: Context): Diagnostic[] {
   return diagnostics;
 }
 
-registerLintRule(graphLintRule);

@@ -20,16 +20,18 @@ import { parseBasicMemory } from '../core/interop/basic-memory.js';
 import { parseMcpMemory, type JsonlLineError } from '../core/interop/mcp-memory.js';
 import { parseJsonl } from '../core/interop/jsonl.js';
 import { INTEROP_FORMATS, type ImportRecord, type InteropFormat, type ParsedSource, type SourceFile } from '../core/interop/types.js';
-import { contentKeyOf } from '../search/keyword-index.js';
+import { contentKeyOf } from '../cache/index/keyword-index.js';
+import { lockPath } from '../cache/layout.js';
 import { withLock } from '../store/lock.js';
 import { readMemoryById } from '../store/memory-store.js';
 import { writeMemory } from '../store/memory-write.js';
-import { findGitRoot, memoryPath } from '../store/paths.js';
+import { memoryPath } from '../store/memory-path.js';
+import { findGitRoot } from '../store/paths.js';
 import { readRegularFile } from '../store/safe-read.js';
-import { scopePaths, type Context } from './context.js';
-import { openTierIndex, saveQuietly, type TierIndex } from './indexes.js';
+import { scopePaths, type Context } from '../services/context.js';
+import { openTierIndex, saveQuietly, type TierIndex } from '../services/indexes.js';
 import { rememberMany, type RememberInput } from './remember.js';
-import { keepForUndo, type UndoInfo } from './undo.js';
+import { keepForUndo, type UndoInfo } from '../services/undo.js';
 
 export interface ImportInput {
   /** A file or directory; for `claude`, default Claude Code's memory directory of this repository. */
@@ -367,7 +369,7 @@ function shellQuote(s: string): string {
 
 async function importRelations(ctx: Context, parsed: ParsedSource, out: ImportOutput, keyToId: Map<string, string>, nameToId: Map<string, string>): Promise<void> {
   if (parsed.relations.length === 0) return;
-  const { link } = await import('./graph.js');
+  const { link } = await import('./link.js');
   const lower = new Map([...nameToId].map(([k, v]) => [k.toLowerCase(), v]));
   const find = (ref: string): string | undefined => keyToId.get(ref) ?? nameToId.get(ref) ?? lower.get(ref.toLowerCase()) ?? keyToId.get(ref.toLowerCase().replace(/[^a-z0-9]+/g, '-'));
   for (const r of parsed.relations) {
@@ -465,7 +467,7 @@ async function importJsonl(
     const mine = plans.filter((p) => p.scope === scope);
     if (mine.length === 0) continue;
     const paths = scopePaths(ctx, scope);
-    await withLock(join(paths.cacheDir, 'locks', 'write.lock'), async () => {
+    await withLock(lockPath(paths.cacheDir, 'write'), async () => {
       for (const p of mine) {
         const { path, memory } = writeMemory(paths, p.memory);
         if (renderMemory(memory) !== renderMemory(p.memory)) kinds.add('secret');
@@ -486,10 +488,10 @@ async function importJsonl(
 
 async function importEdges(ctx: Context, parsed: ParsedSource, out: ImportOutput): Promise<void> {
   if (parsed.edges.length === 0) return;
-  const { findDoc, withEdgeWrite, writeEdgeRecorded } = await import('./graph.js');
-  const { edgeScopeOf } = await import('./context.js');
-  const { tierBase } = await import('./indexes.js');
-  const { openIndexes } = await import('./indexes.js');
+  const { findDoc, withEdgeWrite, writeEdgeRecorded } = await import('../services/graph.js');
+  const { edgeScopeOf } = await import('../services/context.js');
+  const { tierBase } = await import('../services/indexes.js');
+  const { openIndexes } = await import('../services/indexes.js');
   const tiers = openIndexes(ctx);
   for (const edge of parsed.edges) {
     const item: ImportItem = { key: `${edge.source} ${edge.relation} ${edge.target}`, file: '', summary: '' };

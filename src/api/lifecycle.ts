@@ -13,18 +13,20 @@ import { removeStaleTempFiles } from '../store/atomic.js';
 import { withLock } from '../store/lock.js';
 import { deleteMemory, displayPath } from '../store/memory-store.js';
 import { writeMemory } from '../store/memory-write.js';
-import { memoryPath, type TierPaths } from '../store/paths.js';
-import { updateSignals } from '../store/signals.js';
+import { type TierPaths } from '../store/paths.js';
+import { memoryPath } from '../store/memory-path.js';
+import { updateSignals } from '../cache/signals.js';
 import { edgeFileName } from '../core/edge.js';
-import { scopePaths, type Context } from './context.js';
-import { tierBase } from './indexes.js';
-import { deleteEdgeRecorded } from './graph.js';
-import { refreshEdgeCache, saveEdgeCacheQuietly } from './graph-view.js';
+import { scopePaths, type Context } from '../services/context.js';
+import { deleteEdgeRecorded } from '../services/graph.js';
+import { refreshEdgeCache, saveEdgeCacheQuietly } from '../services/graph-view.js';
+import { tierBase } from '../services/indexes.js';
 import { edgesTouching, regenerateProjections } from './memories.js';
-import { keepForUndo, type UndoInfo } from './undo.js';
-import { centralityOf } from './providers.js';
-import { loadSignals } from './signals.js';
+import { keepForUndo, type UndoInfo } from '../services/undo.js';
+import { centralityOf } from '../services/rank-inputs.js';
+import { loadSignals } from '../services/signals.js';
 import { loadMemories } from './surface.js';
+import { lockPath } from '../cache/layout.js';
 
 export interface LifecycleInput {
   /** Plan only: list what would change, write nothing. */
@@ -115,7 +117,7 @@ export async function lifecycle(ctx: Context, input: LifecycleInput = {}): Promi
     }
     // Planned inside the lock, so it is made from the files as they are when applied.
     const tier = tierOf(ctx, s);
-    await withLock(join(paths.cacheDir, 'locks', 'write.lock'), async () => {
+    await withLock(lockPath(paths.cacheDir, 'write'), async () => {
       // Leftovers of writes a crash interrupted (never while their writer runs).
       for (const dir of [paths.memoriesDir, paths.edgesDir]) removeStaleTempFiles(dir, { now: now.getTime() });
       const planned = plan(ctx, s, now);

@@ -6,21 +6,13 @@ import { join } from 'node:path';
 import type { Diagnostic } from '../core/memory.js';
 import { displayPath, listMemoryFiles, readMemoryFile } from '../store/memory-store.js';
 import { isTempFileName } from '../store/atomic.js';
-import type { Context } from './context.js';
+import type { Context } from '../services/context.js';
 
 export interface LintOutput {
   diagnostics: Diagnostic[];
   errors: number;
   warnings: number;
   filesChecked: number;
-}
-
-/** Extra project-wide checks contributed by other modules (edges, projections …). */
-export type LintRule = (ctx: Context) => Diagnostic[] | Promise<Diagnostic[]>;
-const extraRules: LintRule[] = [];
-
-export function registerLintRule(rule: LintRule): void {
-  if (!extraRules.includes(rule)) extraRules.push(rule);
 }
 
 /** The temporary files atomic writes use (`.<name>.<pid>.<random>.tmp`, see store/atomic.ts). */
@@ -91,7 +83,9 @@ export async function lint(ctx: Context): Promise<LintOutput> {
     }
   }
   diagnostics.push(...tempFileDiagnostics(ctx));
-  for (const rule of extraRules) diagnostics.push(...(await rule(ctx)));
+  // The graph's rules (edges, [[links]], conflict markers), loaded only when lint runs.
+  const { graphLintRule } = await import('./graph-lint.js');
+  diagnostics.push(...graphLintRule(ctx));
   diagnostics.sort(compareDiagnostics);
   return {
     diagnostics,

@@ -23,17 +23,19 @@ import { redactSecrets } from '../core/redact.js';
 import { edgeFileName, parseEdgeFileName, type EdgeKey } from '../core/edge.js';
 import { redactMemory, redactTags } from '../core/redact-memory.js';
 import { nearestIds } from '../core/suggest.js';
-import type { IndexedDoc } from '../search/keyword-index.js';
+import type { IndexedDoc } from '../cache/index/keyword-index.js';
 import { withLock } from '../store/lock.js';
 import { listEdgeNames } from '../store/edge-store.js';
 import { deleteMemory, displayPath, readMemoryById } from '../store/memory-store.js';
 import { writeMemory } from '../store/memory-write.js';
-import { assertSafeId, memoryPath, type TierPaths } from '../store/paths.js';
-import { keepForUndo, type UndoInfo } from './undo.js';
-import { scopePaths, type Context } from './context.js';
-import { allDiagnostics, openIndexes, openTierIndex, saveQuietly } from './indexes.js';
-import { recall, searchOptionsOf, toResult, type RecallInput, type RecallResult } from './recall.js';
+import { type TierPaths } from '../store/paths.js';
+import { assertSafeId, memoryPath } from '../store/memory-path.js';
+import { keepForUndo, type UndoInfo } from '../services/undo.js';
+import { scopePaths, type Context } from '../services/context.js';
+import { allDiagnostics, openIndexes, openTierIndex, saveQuietly } from '../services/indexes.js';
+import { recall, searchOptionsOf, toResult, type RecallInput, type RecallResult } from './recall/recall.js';
 import { assertBodyFits, repoFiles } from './remember.js';
+import { lockPath } from '../cache/layout.js';
 
 export interface GetResult {
   memory: Memory;
@@ -176,7 +178,7 @@ export async function updateMemory(ctx: Context, id: string, input: UpdateInput)
   }
   const { scope } = getMemory(ctx, id);
   const paths = scopePaths(ctx, scope);
-  return withLock(join(paths.cacheDir, 'locks', 'write.lock'), async () => {
+  return withLock(lockPath(paths.cacheDir, 'write'), async () => {
     // Read under the lock: a concurrent edit's change is in the file we modify, not lost.
     const { memory, file } = getMemory(ctx, id);
     const next: Memory = { ...memory, tags: [...memory.tags] };
@@ -227,7 +229,7 @@ export async function updateMemory(ctx: Context, id: string, input: UpdateInput)
 export async function touchMemory(ctx: Context, id: string): Promise<UpdateResult> {
   const { scope } = getMemory(ctx, id);
   const paths = scopePaths(ctx, scope);
-  return withLock(join(paths.cacheDir, 'locks', 'write.lock'), () => {
+  return withLock(lockPath(paths.cacheDir, 'write'), () => {
     const { memory, file } = getMemory(ctx, id);
     const next: Memory = { ...memory, updated: formatDate(ctx.now()) };
     return { memory: writeMemory(paths, next).memory, file, changed: true };
@@ -427,11 +429,11 @@ export async function forget(ctx: Context, input: ForgetInput): Promise<ForgetOu
       const mine = toChange.filter((m) => m.scope === scope);
       if (mine.length === 0) continue;
       const paths = scopePaths(ctx, scope);
-      await withLock(join(paths.cacheDir, 'locks', 'write.lock'), () => {
+      await withLock(lockPath(paths.cacheDir, 'write'), () => {
         for (const m of mine) deleteMemory(paths, m.id);
       });
     }
-    const { withEdgeWrite, deleteEdgeRecorded } = await import('./graph.js');
+    const { withEdgeWrite, deleteEdgeRecorded } = await import('../services/graph.js');
     for (const { tier, keys } of edgeKeys) {
       if (keys.length === 0) continue;
       await withEdgeWrite(tier, (cache) => {

@@ -23,7 +23,7 @@ import { mergeProjectionText } from '../core/projection-merge.js';
 import { isProjectionFile, type ProjectionFile } from '../core/projection.js';
 import { batchCheck, catFileBatch, lsTree, tryGit } from '../git/cli.js';
 import { blobOid } from '../git/oid.js';
-import { gitDirOf } from '../git/dirs.js';
+import { gitDirOf } from '../git/head.js';
 import { CACHE_DIR } from '../store/paths.js';
 import { openProjectionCache, projectionTemplates, renderFromBlobs, type MemoryBlob } from './project.js';
 

@@ -20,13 +20,14 @@ import { fingerprintOf, same, type Fingerprint } from '../core/extract/conversat
 import { buildModelPrompt, condenseSession, parseModelAnswer, type CaptureMode } from '../core/model-capture.js';
 import { redactSecrets } from '../core/redact.js';
 import { parseTranscriptChunk } from '../core/transcript.js';
-import { readHeadFile } from '../git/head-file.js';
-import { readCheckpoint } from '../store/checkpoint.js';
+import { readCheckpoint } from '../cache/checkpoint.js';
+import { ENV, HOOKS_OFF_ENV } from '../env.js';
+import { readHead } from '../git/head.js';
 import { readAt } from '../store/safe-read.js';
 import { openTranscriptFile } from '../store/transcript-file.js';
 import { readTemplate } from '../templates.js';
 import { storeCandidates } from './capture.js';
-import type { Context } from './context.js';
+import type { Context } from '../services/context.js';
 
 export interface ModelCaptureInput {
   sessionId: string;
@@ -48,9 +49,6 @@ export interface ModelCaptureOutput {
   /** Why it failed, or which items of the answer were left out. */
   problems: string[];
 }
-
-/** The environment a model process runs in: Cortex's own hooks stay off in it. */
-export const NESTED_ENV = { CORTEX_HOOKS: 'off' } as const;
 
 /** Transcripts larger than this are condensed from their last bytes only. */
 const MAX_TRANSCRIPT_BYTES = 64 * 1024 * 1024;
@@ -91,13 +89,13 @@ export async function modelCapture(ctx: Context, input: ModelCaptureInput): Prom
 
   const asked =
     cfg.mode === 'claude'
-      ? await askClaude(prompt, { command: cfg.claudeCommand, model: cfg.model, timeoutMs: cfg.timeoutMs, maxBytes: cfg.maxAnswerBytes, env: { ...ctx.env, CORTEX_SESSION_ID: input.sessionId } })
+      ? await askClaude(prompt, { command: cfg.claudeCommand, model: cfg.model, timeoutMs: cfg.timeoutMs, maxBytes: cfg.maxAnswerBytes, env: { ...ctx.env, [ENV.sessionId]: input.sessionId } })
       : await askEndpoint(prompt, { ...cfg.endpoint, model: cfg.model, timeoutMs: cfg.timeoutMs, maxBytes: cfg.maxAnswerBytes, env: ctx.env });
   const out: ModelCaptureOutput = { ...base, status: 'failed', model: asked.model, sent: prompt.length, received: asked.received, ms: Date.now() - started };
   if ('problem' in asked) return { ...out, problems: [asked.problem] };
 
-  const head = readHeadFile(ctx.root);
-  const parsed = parseModelAnswer(asked.answer, { session: input.sessionId, branch: head?.branch, model: asked.model ?? cfg.mode, via: cfg.mode });
+  const head = readHead(ctx.root);
+  const parsed = parseModelAnswer(asked.answer, { session: input.sessionId, branch: head.branch, model: asked.model ?? cfg.mode, via: cfg.mode });
   if (parsed.candidates.length === 0 && parsed.problems.length > 0) return { ...out, problems: parsed.problems };
   const fresh = againstSession(ctx, input.sessionId, parsed.candidates);
   const stored = await storeCandidates(ctx, fresh.candidates);
@@ -155,7 +153,7 @@ async function askClaude(prompt: string, o: ClaudeOptions): Promise<Asked> {
   const args = ['-p', '--output-format', 'json', '--max-turns', '1', ...(o.model !== null ? ['--model', o.model] : [])];
   const cwd = mkdtempSync(join(tmpdir(), 'cortex-capture-'));
   try {
-    const run = await runProcess(o.command, args, { input: prompt, cwd, env: { ...o.env, ...NESTED_ENV }, timeoutMs: o.timeoutMs, maxBytes: o.maxBytes });
+    const run = await runProcess(o.command, args, { input: prompt, cwd, env: { ...o.env, ...HOOKS_OFF_ENV }, timeoutMs: o.timeoutMs, maxBytes: o.maxBytes });
     const model = o.model ?? undefined;
     if ('problem' in run) return { problem: run.problem, model, received: run.received };
     let envelope: unknown;

@@ -18,12 +18,13 @@ import {
   type RenderedEntry,
 } from '../core/projection.js';
 import { blobOid } from '../git/oid.js';
-import { ProjectionCache } from '../search/projection-cache.js';
+import { ProjectionCache } from '../cache/projection-cache.js';
 import { readFileIfExists, writeIfChanged } from '../store/atomic.js';
 import { withLock } from '../store/lock.js';
 import { listMemoryFiles, readMemoryText } from '../store/memory-store.js';
 import { readTemplate } from '../templates.js';
-import type { Context } from './context.js';
+import type { Context } from '../services/context.js';
+import { lockPath } from '../cache/layout.js';
 export interface ProjectInput {
   /** Compare only; write nothing. */
   check?: boolean;
@@ -230,5 +231,5 @@ export async function project(ctx: Context, input: ProjectInput = {}): Promise<P
     return { files, stale: files.some((f) => f.state !== 'unchanged'), listed, diagnostics };
   };
   if (input.check) return run();
-  return withLock(join(ctx.paths.cacheDir, 'locks', 'write.lock'), run);
+  return withLock(lockPath(ctx.paths.cacheDir, 'write'), run);
 }

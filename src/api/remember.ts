@@ -3,7 +3,6 @@
  * memory with the same `topic` (and scope) instead of adding another.
  */
 import { realpathSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import { UsageError } from '../errors.js';
 import {
   MEMORY_TYPES,
@@ -21,13 +20,15 @@ import { normalizeBody, renderMemory } from '../core/memory-format.js';
 import { redactDeep, redactParts, redactSecrets } from '../core/redact.js';
 import { redactTags } from '../core/redact-memory.js';
 import { toRepoPath } from '../core/repo-path.js';
-import { contentKeyOf } from '../search/keyword-index.js';
+import { contentKeyOf } from '../cache/index/keyword-index.js';
+import { readHead } from '../git/head.js';
 import { withLock } from '../store/lock.js';
 import { MAX_MEMORY_FILE_BYTES, readMemoryById } from '../store/memory-store.js';
 import { writeMemory } from '../store/memory-write.js';
-import { autoLinkMemory, type AutoLinkResult } from './autolink.js';
-import { scopePaths, type Context } from './context.js';
-import { currentLinkExtractor, openTierIndex, saveQuietly, type TierIndex } from './indexes.js';
+import { autoLinkMemory, type AutoLinkResult } from '../services/autolink.js';
+import { scopePaths, type Context } from '../services/context.js';
+import { LINK_EXTRACTOR, openTierIndex, saveQuietly, type TierIndex } from '../services/indexes.js';
+import { lockPath } from '../cache/layout.js';
 
 export interface RememberInput {
   /** Free text: the first line (or sentence) becomes the summary, the rest the body. */
@@ -289,15 +290,15 @@ export async function rememberMany(ctx: Context, inputs: readonly RememberInput[
       tags: normalizeTags(input.tags ?? []),
     };
   });
-  // isomorphic-git loads only here, not on the read paths, and only when a caller did not say.
+  // HEAD is read only when a caller did not say which branch and commit.
   const needsHead = prepared.some((p) => p.input.source?.branch === undefined && p.scope !== 'global');
-  const head = needsHead ? await (await import('../git/head.js')).readHead(ctx.root) : undefined;
+  const head = needsHead ? readHead(ctx.root) : undefined;
   const results: RememberResult[] = new Array(prepared.length);
   for (const scope of SCOPES) {
     const mine = prepared.map((p, i) => [p, i] as const).filter(([p]) => p.scope === scope);
     if (mine.length === 0) continue;
     const paths = scopePaths(ctx, scope);
-    await withLock(join(paths.cacheDir, 'locks', 'write.lock'), async () => {
+    await withLock(lockPath(paths.cacheDir, 'write'), async () => {
       const tier = openTierIndex(ctx, scope, { save: false });
       const now = formatDate(ctx.now());
       try {
@@ -403,7 +404,7 @@ async function commit(
   const st = statSync(path);
   tier.index.upsert(memory, { path, id: memory.id, size: st.size, mtimeMs: st.mtimeMs }, renderMemory(memory), {
     base: tier.base,
-    ...(currentLinkExtractor() ? { links: currentLinkExtractor()! } : {}),
+    links: LINK_EXTRACTOR,
   });
   const file = tier.index.docs.get(memory.id)?.file ?? path;
   if (autoLink === false) return { action, memory, file, redacted };

@@ -8,10 +8,10 @@ import { createHash } from 'node:crypto';
 import type { Candidate } from '../core/extract.js';
 import { UsageError } from '../errors.js';
 import { candidateToRememberInput, MEMORY_CANDIDATE_KIND, type MemoryCandidateEntry } from './capture.js';
-import type { Context } from './context.js';
+import type { Context } from '../services/context.js';
 import { rememberMany, type RememberResult } from './remember.js';
-import { createdFiles, markForCommit } from './stage.js';
-import { listReview as listQueue, removeReview as removeFromQueue, type ReviewEntry } from './review-queue.js';
+import { createdFiles, markForCommit } from '../services/stage.js';
+import { listReview as listQueue, removeReview as removeFromQueue, type ReviewEntry } from '../cache/review-queue.js';
 
 export interface ReviewItem {
   /** Stable number, given when the entry was queued (never reused while the queue exists). */

@@ -3,9 +3,9 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import type { Diagnostic, MemoryStatus, MemoryType, Scope } from '../core/memory.js';
-import { KeywordIndex } from '../search/keyword-index.js';
-import type { Context } from './context.js';
-import { openIndexes } from './indexes.js';
+import { KeywordIndex } from '../cache/index/keyword-index.js';
+import type { Context } from '../services/context.js';
+import { openIndexes } from '../services/indexes.js';
 
 export interface TierStatus {
   scope: Scope;

@@ -1,7 +1,7 @@
 /**
  * `surface`: the session briefing (DESIGN §4). Loads the memories of both tiers, the
  * usage signals, centrality and the reality checks, selects and renders through the pure
- * core, stores the result in the surface cache (`src/fast/surface-cache.ts`, what the
+ * core, stores the result in the surface cache (`src/cache/surface-cache.ts`, what the
  * SessionStart hook serves) and optionally writes it into target files.
  *
  * Speed (DESIGN §10, cold briefing of 10,000 memories ≤ 1.5 s): memory files are read
@@ -18,23 +18,23 @@ import { buildSurface, type ExplainRow, type SurfaceLimits, type SurfaceResult, 
 import { checkSurfaceTarget, spliceSurface } from '../core/surface-target.js';
 import { redactSecrets } from '../core/redact.js';
 import type { DecisionTierName } from '../core/lifecycle.js';
+import { BUDGET_RANGE } from '../env.js';
 import { ParseError, UsageError } from '../errors.js';
 import {
-  BUDGET_RANGE,
-  readGitHead,
   surfaceCacheKey,
   writeSurfaceCache,
   type SurfaceCacheKey,
   type SurfaceVariant,
-} from '../fast/surface-cache.js';
+} from '../cache/surface-cache.js';
+import { readHead } from '../git/head.js';
 import { writeIfChanged } from '../store/atomic.js';
 import { checkWritablePath, readRegularFile } from '../store/safe-read.js';
 import { readAllMemories } from '../store/memory-store.js';
 import { readTemplate } from '../templates.js';
-import { loadConfig, type Context } from './context.js';
-import { centralityOf, stalenessOf } from './providers.js';
-import { listReview } from './review-queue.js';
-import { loadSignals } from './signals.js';
+import { loadConfig, type Context } from '../services/context.js';
+import { centralityOf, stalenessOf } from '../services/rank-inputs.js';
+import { listReview } from '../cache/review-queue.js';
+import { loadSignals } from '../services/signals.js';
 
 export interface SurfaceInput {
   /**
@@ -165,7 +165,7 @@ function gather(ctx: Context, explainAll: boolean): Inputs {
   const loaded = loadMemories(ctx);
   return {
     now,
-    branch: readGitHead(ctx.root)?.branch,
+    branch: readHead(ctx.root, { resolve: false }).branch,
     loaded,
     candidates: explainAll ? loaded.memories : loaded.memories.filter((m) => m.status === 'active'),
     signals: loadSignals(ctx),
@@ -205,7 +205,7 @@ async function addGitStaleness(ctx: Context, inputs: Inputs, ids: ReadonlySet<st
   if (checked.length === 0) return false;
   let found: Record<string, string[]>;
   try {
-    found = await (await import('../git/staleness.js')).computeStaleness(ctx, checked);
+    found = await (await import('../cache/staleness.js')).computeStaleness(ctx, checked);
   } catch {
     return false;
   }

@@ -1,4 +1,4 @@
-import { doctor } from '../api/doctor.js';
+import { doctor } from '../setup/doctor.js';
 import type { CommandDef } from '../term/args.js';
 import { openContextOf, printJson } from './shared.js';
 

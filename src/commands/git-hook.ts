@@ -1,6 +1,6 @@
-import { openContext } from '../api/context.js';
+import { openContext } from '../services/context.js';
 import { preCommit, refreshAfterGit } from '../api/git-hook.js';
-import { GIT_HOOK_EVENTS, type GitHookEvent } from '../api/git-setup.js';
+import { GIT_HOOK_EVENTS, type GitHookEvent } from '../setup/git-setup.js';
 import { NotInitializedError, UsageError } from '../errors.js';
 import type { CommandDef } from '../term/args.js';
 import { printJson } from './shared.js';

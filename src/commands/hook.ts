@@ -4,6 +4,7 @@
  * stays close to bare node start-up.
  */
 import { HOOK_EVENTS, isHookEvent } from '../core/hook-events.js';
+import { isDebug } from '../env.js';
 import { UsageError } from '../errors.js';
 import { str, type CommandDef, type IO } from '../term/args.js';
 
@@ -65,7 +66,7 @@ const command: CommandDef = {
         ? await runSessionEndWorker(worker, { env: io.env })
         : await runHook(event, await readStdin(io), { env: io.env, cwd: inv.dir });
     if (result.stdout !== '') io.out(result.stdout);
-    if (io.env.CORTEX_DEBUG) for (const line of result.log) io.err(`cortex hook ${event}: ${line}\n`);
+    if (isDebug(io.env)) for (const line of result.log) io.err(`cortex hook ${event}: ${line}\n`);
     return 0;
   },
 };

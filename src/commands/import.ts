@@ -2,7 +2,7 @@ import { INTEROP_FORMATS, type InteropFormat } from '../core/interop/types.js';
 import type { Scope } from '../core/memory.js';
 import { UsageError } from '../errors.js';
 import type { ImportItem } from '../api/import.js';
-import { markForCommit } from '../api/stage.js';
+import { markForCommit } from '../services/stage.js';
 import { bool, str, type CommandDef } from '../term/args.js';
 import { openContextOf, printJson } from './shared.js';
 

@@ -1,9 +1,9 @@
 import { UsageError } from '../errors.js';
 import type { CommandDef, IO } from '../term/args.js';
 import { bool, int } from '../term/args.js';
-import { openGraph } from '../api/graph.js';
-import { clearDerivedCaches, openIndexes } from '../api/indexes.js';
-import type { EmbedIndexOutput } from '../api/embed.js';
+import { openGraph } from '../services/graph.js';
+import { clearDerivedCaches, openIndexes } from '../services/indexes.js';
+import type { EmbedIndexOutput } from '../services/embed.js';
 import { createProgress } from '../term/progress.js';
 import { openContextOf, printJson, warnDiagnostics } from './shared.js';
 
@@ -56,7 +56,7 @@ const command: CommandDef = {
     if (embed) {
       const embedStarted = Date.now();
       vectors = await embedVectors(inv.json, io, (onProgress, signal) =>
-        import('../api/embed.js').then(({ embedIndex }) =>
+        import('../services/embed.js').then(({ embedIndex }) =>
           embedIndex(ctx, { tiers, rebuild: bool(inv, 'rebuild'), onProgress, signal, ...(batchSize !== undefined ? { batchSize } : {}) }),
         ),
       );

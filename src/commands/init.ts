@@ -1,5 +1,5 @@
-import { setupClaude } from '../api/claude-setup.js';
-import { init, type InitStep } from '../api/init.js';
+import { setupClaude } from '../setup/claude-setup.js';
+import { init, type InitStep } from '../setup/init.js';
 import { UsageError } from '../errors.js';
 import { bool, str, type CommandDef, type IO } from '../term/args.js';
 import { printJson } from './shared.js';

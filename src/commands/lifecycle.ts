@@ -1,4 +1,4 @@
-import { undoLines } from '../api/undo.js';
+import { undoLines } from '../services/undo.js';
 import type { Scope } from '../core/memory.js';
 import { UsageError } from '../errors.js';
 import { bool, str, type CommandDef } from '../term/args.js';

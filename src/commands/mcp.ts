@@ -23,7 +23,7 @@ const command: CommandDef = {
   async run(inv, io) {
     const dirFlag = str(inv, 'dir');
     if (bool(inv, 'print-config')) {
-      const { buildRegistration, resolveLaunch } = await import('../api/mcp-setup.js');
+      const { buildRegistration, resolveLaunch } = await import('../setup/mcp-setup.js');
       const reg = buildRegistration(resolveLaunch({ env: io.env, ...(dirFlag !== undefined ? { dir: resolve(io.cwd, dirFlag) } : {}) }));
       if (inv.json) {
         io.out(jsonDocument({ name: reg.name, command: reg.command, args: reg.args, scope: reg.scope, claudeAdd: reg.claudeAdd, mcpJson: reg.mcpJson }));

@@ -1,4 +1,5 @@
 import { runMergeDriver } from '../api/merge-driver.js';
+import { isDebug } from '../env.js';
 import { UsageError } from '../errors.js';
 import type { CommandDef } from '../term/args.js';
 import { printJson } from './shared.js';
@@ -37,7 +38,7 @@ const command: CommandDef = {
     if (!out.clean && out.kind === 'projection') {
       io.err(`cortex: ${path} is generated; once the memories are merged, run \`cortex project\` and \`git add ${path}\`.\n`);
     }
-    if (io.env.CORTEX_DEBUG && out.method) io.err(`cortex: ${path}: ${out.method === 'regenerated' ? 'regenerated from the merged memories' : `merged entry by entry (${out.note})`}\n`);
+    if (isDebug(io.env) && out.method) io.err(`cortex: ${path}: ${out.method === 'regenerated' ? 'regenerated from the merged memories' : `merged entry by entry (${out.note})`}\n`);
     if (inv.json) printJson(io, { path, ...out });
     return out.clean ? 0 : 1;
   },

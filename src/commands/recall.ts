@@ -1,13 +1,13 @@
 import type { MemoryStatus, MemoryType, Scope } from '../core/memory.js';
-import { MEMORY_STATUSES } from '../core/memory.js';
-import { RECALL_MODES, recall, type RecallMode, type RecallResult } from '../api/recall.js';
+import { RECALL_MODES, recall, type RecallMode, type RecallResult } from '../api/recall/recall.js';
+import { expandStatuses } from '../api/recall/results.js';
 import { UsageError } from '../errors.js';
 import { bool, int, list, str, type CommandDef, type IO } from '../term/args.js';
 import { formatResultLine, openContextOf, printJson, warnDiagnostics } from './shared.js';
 
 export function statusesOf(values: string[] | undefined): MemoryStatus[] | undefined {
   if (!values) return undefined;
-  return values.includes('all') ? [...MEMORY_STATUSES] : (values as MemoryStatus[]);
+  return expandStatuses(values);
 }
 
 const command: CommandDef = {

@@ -2,9 +2,9 @@
  * Helpers shared by commands: opening the project, printing results and warnings.
  */
 import type { Cortex } from '../api/cortex.js';
-import { openContext, type Context } from '../api/context.js';
+import { openContext, type Context } from '../services/context.js';
 import type { Diagnostic } from '../core/memory.js';
-import type { RecallResult } from '../api/recall.js';
+import type { RecallResult } from '../api/recall/recall.js';
 import type { Invocation, IO } from '../term/args.js';
 import { formatSkipWarning, jsonDocument } from '../term/output.js';
 

@@ -5,7 +5,8 @@
  * has to be built.
  */
 import { UsageError } from '../errors.js';
-import { BUDGET_RANGE, SURFACE_ENV, readBudgetEnv, readCachedSurface, type SurfaceVariant } from '../fast/surface-cache.js';
+import { BUDGET_RANGE, ENV, readBudgetEnv, readTargetsEnv } from '../env.js';
+import { readCachedSurface, type SurfaceVariant } from '../cache/surface-cache.js';
 import { bool, int, list, type CommandDef, type Invocation, type IO } from '../term/args.js';
 import type { SurfaceOutput } from '../api/surface.js';
 
@@ -14,7 +15,7 @@ export function budgetOf(inv: Invocation, io: IO): number | undefined {
   const flag = int(inv, 'budget', [BUDGET_RANGE[0], BUDGET_RANGE[1]]);
   if (flag !== undefined) return flag;
   const env = readBudgetEnv(io.env);
-  if (env.error) throw new UsageError(`${env.error}.`, { hint: `Fix or unset ${SURFACE_ENV.budget}; --budget overrides it.` });
+  if (env.error) throw new UsageError(`${env.error}.`, { hint: `Fix or unset ${ENV.surfaceBudget}; --budget overrides it.` });
   return env.budget;
 }
 
@@ -23,14 +24,7 @@ export function targetsOf(inv: Invocation, io: IO): string[] | boolean {
   const flag = list(inv, 'target');
   if (flag && flag.length > 0) return flag;
   if (!bool(inv, 'write')) return false;
-  const env = io.env[SURFACE_ENV.targets];
-  if (env !== undefined && env.trim() !== '') {
-    return env
-      .split(',')
-      .map((t) => t.trim())
-      .filter(Boolean);
-  }
-  return true;
+  return readTargetsEnv(io.env) ?? true;
 }
 
 const fixed = (n: number, digits = 2): string => n.toFixed(digits);
@@ -84,8 +78,8 @@ const command: CommandDef = {
     'markdown file (.md, .mdc, .markdown) inside the repository, outside .git/ and .cortex/, reached\n' +
     'through no symbolic link (exit 2 otherwise, nothing written). Secrets are redacted from the briefing.\n' +
     '\n' +
-    `Precedence: flag > environment (${SURFACE_ENV.budget}, ${SURFACE_ENV.targets}) > .cortex/config.yaml > default.\n` +
-    `${SURFACE_ENV.now} (an ISO date) fixes the clock for reproducible briefings.`,
+    `Precedence: flag > environment (${ENV.surfaceBudget}, ${ENV.surfaceTargets}) > .cortex/config.yaml > default.\n` +
+    `${ENV.now} (an ISO date) fixes the clock for reproducible briefings.`,
   options: {
     budget: { type: 'string', short: 'b', value: '<tokens>', description: `Token budget: target and hard maximum (${BUDGET_RANGE[0]}..${BUDGET_RANGE[1]}).` },
     compact: { type: 'boolean', description: 'The compact briefing (surface.compactTokens), as re-injected after a compaction.' },
@@ -116,7 +110,7 @@ const command: CommandDef = {
     // Loaded only now: the cached path above must stay as small as possible. The surface
     // use case alone, not openCortex: the briefing needs no search index.
     const [{ openContext }, { surface }, { columns, formatDiagnostic, formatSkipWarning, jsonDocument }] = await Promise.all([
-      import('../api/context.js'),
+      import('../services/context.js'),
       import('../api/surface.js'),
       import('../term/output.js'),
     ]);

@@ -1,4 +1,4 @@
-import { undoLines } from '../api/undo.js';
+import { undoLines } from '../services/undo.js';
 import { UsageError } from '../errors.js';
 import type { CommandDef } from '../term/args.js';
 import { open, printJson } from './shared.js';

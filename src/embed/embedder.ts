@@ -5,6 +5,7 @@
  * Import-light on purpose: recall's keyword path imports this file, so it must never pull
  * in @huggingface/transformers (see `transformers.ts` for the lazy loader).
  */
+import { readEmbedEnv } from '../env.js';
 import { CortexError, type CortexErrorOptions } from '../errors.js';
 import { DEFAULT_CONFIG, type CortexConfig } from '../core/config.js';
 import type { Memory } from '../core/memory.js';
@@ -147,14 +148,6 @@ export interface ResolveEmbedOptionsInput {
 
 export const DEFAULT_RESOLVE_EMBED: ResolveEmbedOptionsInput = { env: {}, config: undefined };
 
-const FALSY = new Set(['0', 'false', 'off', 'no']);
-const TRUTHY = new Set(['1', 'true', 'on', 'yes']);
-
-function envValue(env: Record<string, string | undefined>, name: string): string | undefined {
-  const value = env[name]?.trim();
-  return value === undefined || value === '' ? undefined : value;
-}
-
 /**
  * Resolves embedding settings with the precedence env > `config.embed` > defaults.
  * Env: `CORTEX_EMBED_MODEL`, `CORTEX_EMBED_DTYPE`, `CORTEX_MODEL_DIR`, and `CORTEX_EMBED`
@@ -167,12 +160,11 @@ function envValue(env: Record<string, string | undefined>, name: string): string
 export function resolveEmbedOptions(input: Partial<ResolveEmbedOptionsInput> = {}): EmbedOptions {
   const { env, config } = { ...DEFAULT_RESOLVE_EMBED, ...input };
   const base = config?.embed ?? DEFAULT_CONFIG.embed;
-  const toggle = envValue(env, 'CORTEX_EMBED')?.toLowerCase();
-  const enabled = toggle !== undefined && FALSY.has(toggle) ? false : toggle !== undefined && TRUTHY.has(toggle) ? true : base.enabled;
+  const fromEnv = readEmbedEnv(env);
   return {
-    model: envValue(env, 'CORTEX_EMBED_MODEL') ?? (base.model.trim() || DEFAULT_CONFIG.embed.model),
-    dtype: envValue(env, 'CORTEX_EMBED_DTYPE') ?? (base.dtype.trim() || DEFAULT_CONFIG.embed.dtype),
-    modelDir: envValue(env, 'CORTEX_MODEL_DIR') ?? (base.modelDir?.trim() || undefined),
-    enabled,
+    model: fromEnv.model ?? (base.model.trim() || DEFAULT_CONFIG.embed.model),
+    dtype: fromEnv.dtype ?? (base.dtype.trim() || DEFAULT_CONFIG.embed.dtype),
+    modelDir: fromEnv.modelDir ?? (base.modelDir?.trim() || undefined),
+    enabled: fromEnv.enabled ?? base.enabled,
   };
 }

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { cosine } from '../core/fusion.js';
-import { embedMissing, loadVectorCache, saveVectorCache } from '../search/vectors.js';
+import { embedMissing, loadVectorCache, saveVectorCache } from '../cache/vectors.js';
 import { EmbedUnavailableError, type Embedder } from './embedder.js';
 import { loadTransformersEmbedder } from './transformers.js';
 

@@ -10,9 +10,7 @@ import { GitError } from '../errors.js';
 import { PROJECTION_FILES } from '../core/projection.js';
 import { parseRevision, type RevisionStep } from '../core/revision.js';
 
-export { blobOid } from './oid.js';
-export { commonGitDirOf, gitDirOf } from './dirs.js';
-import { commonGitDirOf, gitDirOf } from './dirs.js';
+import { commonGitDirOf, gitDirOf } from './head.js';
 
 /**
  * How to read one repository: its work tree, the git directory holding objects and refs

@@ -8,7 +8,8 @@ import { readFileSync } from 'node:fs';
 import { relative, sep } from 'node:path';
 import { GitError } from '../errors.js';
 import { findGitRoot } from '../store/paths.js';
-import { blobAt, blobOid, gitReader, resolveCommit } from './repo.js';
+import { blobOid } from './oid.js';
+import { blobAt, gitReader, resolveCommit } from './repo.js';
 
 export interface FileStatus {
   /** Path relative to the work tree root, with `/`. */

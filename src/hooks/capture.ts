@@ -4,7 +4,7 @@
  * transcript asynchronously and the final turn may not be in it yet. Prints nothing.
  */
 import type { CaptureInput, CaptureOutput } from '../api/capture.js';
-import { contextOptions, type HookContext } from './run.js';
+import { contextOptions, type HookContext } from './context.js';
 
 /** Time budgets (ms): the rest is read on the next run, from the checkpoint. */
 export const HOOK_CAPTURE_BUDGETS = { stop: 5_000, 'pre-compact': 20_000, 'session-end': 60_000 } as const;
@@ -17,7 +17,7 @@ export async function runCapture(
   h: Pick<HookContext, 'root' | 'env' | 'now' | 'log'>,
   input: CaptureInput,
 ): Promise<CaptureOutput | undefined> {
-  const [{ openContext }, { captureTranscript }] = await Promise.all([import('../api/context.js'), import('../api/capture.js')]);
+  const [{ openContext }, { captureTranscript }] = await Promise.all([import('../services/context.js'), import('../api/capture.js')]);
   const ctx = openContext(contextOptions(h));
   const out = await captureTranscript(ctx, input);
   if (out.status === 'locked') {
@@ -74,8 +74,8 @@ export async function stop(h: HookContext): Promise<string> {
  */
 async function reflect(h: HookContext, sessionId: string, out: CaptureOutput): Promise<string> {
   const [{ openContext }, { readReflection, writeReflection }, { reflectionReason, shouldReflect }] = await Promise.all([
-    import('../api/context.js'),
-    import('../store/reflection.js'),
+    import('../services/context.js'),
+    import('../cache/reflection.js'),
     import('../core/model-capture.js'),
   ]);
   const ctx = openContext(contextOptions(h));

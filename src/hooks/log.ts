@@ -7,11 +7,12 @@
 import { appendFileSync, mkdirSync, renameSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { redactSecrets } from '../core/redact.js';
+import { LOG_FILE } from '../cache/layout.js';
 
 export const DEFAULT_HOOK_LOG = { maxBytes: 256 * 1024, maxLineChars: 2_000 };
 
 export function hookLogPath(cacheDir: string): string {
-  return join(cacheDir, 'cortex.log');
+  return join(cacheDir, LOG_FILE);
 }
 
 /**

@@ -9,47 +9,19 @@
  * loads none of the heavy modules.
  */
 import { join } from 'node:path';
-import { findProjectRootFast } from '../fast/surface-cache.js';
+import { areHooksOff, claudeProjectDir, ENV } from '../env.js';
+import { CACHE_DIR, findProjectRoot } from '../store/paths.js';
 import { isHookEvent, type HookEvent } from '../core/hook-events.js';
-import { parseHookInput, type HookInput } from './input.js';
+import type { HookContext, HookRunOptions } from './context.js';
+import { parseHookInput } from './input.js';
 
-export interface HookRunOptions {
-  env?: NodeJS.ProcessEnv;
-  /** Working directory when the input carries no `cwd`. */
-  cwd?: string;
-  /** The clock (default: `CORTEX_NOW`, else the system clock, as for every command). */
-  now?: () => Date;
-  /**
-   * `session-end` spawns a detached worker (default) so the hook returns within Claude
-   * Code's SessionEnd bound (the largest configured SessionEnd `timeout`, at most 60 s; 1.5 s
-   * when none is set); `false` runs the work inline (tests, and hosts without a CLI path).
-   */
-  detach?: boolean;
-}
+export type { HookContext, HookRunOptions } from './context.js';
 
 export interface HookRunResult {
   /** What to print on stdout ('' for nothing). */
   stdout: string;
   /** What was logged (also appended to `.memory/cortex.log` when there is a project). */
   log: string[];
-}
-
-/** What every handler gets. */
-export interface HookContext {
-  event: HookEvent;
-  input: HookInput;
-  root: string;
-  cacheDir: string;
-  env: NodeJS.ProcessEnv;
-  /** An explicit clock, when the caller gave one; the api's default (`CORTEX_NOW` or the system clock) otherwise. */
-  now: (() => Date) | undefined;
-  detach: boolean;
-  log(message: string): void;
-}
-
-/** `openContext` options for a hook: the project root, the environment and the clock. */
-export function contextOptions(h: Pick<HookContext, 'root' | 'env' | 'now'>): { dir: string; env: NodeJS.ProcessEnv; now?: () => Date } {
-  return { dir: h.root, env: h.env, ...(h.now !== undefined ? { now: h.now } : {}) };
 }
 
 type Handler = (h: HookContext) => Promise<string>;
@@ -96,16 +68,16 @@ export async function runHook(event: string, stdin: string, options: HookRunOpti
     const env = options.env ?? process.env;
     // A model Cortex itself runs (headless Claude Code, capture.mode: claude) must not run
     // Cortex's hooks in turn: its environment says so.
-    if (env.CORTEX_HOOKS === 'off') return await done({ stdout: '', log: ['skipped: CORTEX_HOOKS=off'] });
+    if (areHooksOff(env)) return await done({ stdout: '', log: [`skipped: ${ENV.hooks}=off`] });
     const { input, problem } = parseHookInput(stdin);
-    const dir = input.cwd ?? env.CLAUDE_PROJECT_DIR ?? options.cwd ?? process.cwd();
-    const root = findProjectRootFast(dir, env);
+    const dir = input.cwd ?? claudeProjectDir(env) ?? options.cwd ?? process.cwd();
+    const root = findProjectRoot(dir, env);
     // No .cortex/ here: Cortex is not used in this directory, and it leaves no trace in it.
     if (root === undefined) {
       lines.push(`not a Cortex project: ${dir}`);
       return await done({ stdout: '', log: lines });
     }
-    cacheDir = join(root, '.memory');
+    cacheDir = join(root, CACHE_DIR);
     if (!isHookEvent(event)) {
       log(`unknown hook event "${event}"`);
       return await done({ stdout: '', log: lines });

@@ -12,11 +12,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeFileAtomic } from '../store/atomic.js';
 import { CACHE_DIR } from '../store/paths.js';
-import { pruneCheckpoints } from '../store/checkpoint.js';
-import { pruneSessionStates, removeSessionState } from '../store/session-state.js';
+import { HOOK_PAYLOADS_DIR } from '../cache/layout.js';
+import { pruneCheckpoints } from '../cache/checkpoint.js';
+import { pruneSessionStates, removeSessionState } from '../cache/session-state.js';
 import { HOOK_CAPTURE_BUDGETS, runCapture } from './capture.js';
 import { appendHookLog } from './log.js';
-import { contextOptions, type HookContext, type HookRunOptions } from './run.js';
+import { contextOptions, type HookContext, type HookRunOptions } from './context.js';
 
 /** What the hook hands to the worker. */
 export interface SessionEndPayload {
@@ -50,7 +51,7 @@ export async function sessionEnd(h: HookContext): Promise<string> {
     await sessionEndWork({ root: h.root, cacheDir: h.cacheDir, env: h.env, now: h.now, log: h.log }, payload);
     return '';
   }
-  const file = join(h.cacheDir, 'hooks', `session-end-${process.pid}-${randomBytes(4).toString('hex')}.json`);
+  const file = join(h.cacheDir, HOOK_PAYLOADS_DIR, `session-end-${process.pid}-${randomBytes(4).toString('hex')}.json`);
   writeFileAtomic(file, JSON.stringify(payload));
   const child = spawn(process.execPath, [cli, 'hook', 'session-end', '--worker', file], {
     cwd: h.root,
@@ -118,7 +119,7 @@ async function sessionEndWork(
     });
   });
   const [{ openContext }, { lifecycle }, { project }, { refreshSurfaceCache }] = await Promise.all([
-    import('../api/context.js'),
+    import('../services/context.js'),
     import('../api/lifecycle.js'),
     import('../api/project.js'),
     import('../api/surface.js'),
@@ -148,7 +149,7 @@ async function sessionEndWork(
     if (written.length > 0) h.log(`projections regenerated: ${written.join(', ')}`);
   });
   await step('index', async () => {
-    const { compactIndexes } = await import('../api/indexes.js');
+    const { compactIndexes } = await import('../services/indexes.js');
     for (const t of compactIndexes(ctx)) h.log(`index rebuilt: ${t.scope} tier held ${t.discarded} discarded documents`);
   });
   await step('surface cache', async () => {

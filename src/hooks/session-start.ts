@@ -2,22 +2,22 @@
  * SessionStart: the briefing as context. After compaction (`source: "compact"`) the
  * shorter variant, since the summary Claude Code keeps already covers part of it.
  *
- * The cached briefing is served through `src/fast/surface-cache.ts`, which uses node
+ * The cached briefing is served through `src/cache/surface-cache.ts`, which uses node
  * built-ins only: on that path this hook loads no index, no YAML, no markdown toolchain.
  * On a miss the briefing is built with the surface use case, which also refreshes the
  * cache. Either way the ids shown are recorded for the session, so anticipatory recall
  * does not repeat them.
  */
-import { readCachedSurfaceEntry } from '../fast/surface-cache.js';
-import { writeSessionState } from '../store/session-state.js';
+import { readCachedSurfaceEntry } from '../cache/surface-cache.js';
+import { writeSessionState } from '../cache/session-state.js';
 import { contextOutput } from './output.js';
-import { contextOptions, type HookContext } from './run.js';
+import { contextOptions, type HookContext } from './context.js';
 
 export async function sessionStart(h: HookContext): Promise<string> {
   const variant = h.input.source === 'compact' ? 'compact' : 'full';
   let briefing = readCachedSurfaceEntry({ root: h.root, variant, env: h.env, ...(h.now ? { now: h.now() } : {}) });
   if (briefing === undefined) {
-    const [{ openContext }, { surface }] = await Promise.all([import('../api/context.js'), import('../api/surface.js')]);
+    const [{ openContext }, { surface }] = await Promise.all([import('../services/context.js'), import('../api/surface.js')]);
     const out = await surface(openContext(contextOptions(h)), { variant });
     briefing = { text: out.text, ids: out.items.map((i) => i.id) };
   }

@@ -11,7 +11,8 @@ import { checkEdgeId, edgeFileName, type Edge, type EdgeKey } from '../core/edge
 import { parseEdge } from '../core/edge-format.js';
 import { formatDate, type Diagnostic } from '../core/memory.js';
 import { displayPath, redactDiagnostics } from './memory-store.js';
-import { assertSafeId, type TierPaths } from './paths.js';
+import { type TierPaths } from './paths.js';
+import { assertSafeId } from './memory-path.js';
 import { checkRegularFile, readRegularFile } from './safe-read.js';
 
 /** An edge file is refused above this size: the rationale belongs in a memory. */

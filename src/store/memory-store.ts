@@ -11,7 +11,8 @@ import { formatDate, type Diagnostic, type Memory } from '../core/memory.js';
 import { parseMemory } from '../core/memory-format.js';
 import { redactSecrets } from '../core/redact.js';
 import { findInvalidUtf8 } from '../core/utf8.js';
-import { memoryPath, type TierPaths } from './paths.js';
+import { type TierPaths } from './paths.js';
+import { memoryPath } from './memory-path.js';
 import { checkRegularFile, describeFileType, readRegularFile, resolveLinkInside, type FileProblem } from './safe-read.js';
 
 /** A memory file is refused above this size: it is not a memory, it is a mistake. */

@@ -9,7 +9,8 @@ import { redactMemory } from '../core/redact-memory.js';
 import { findSecrets } from '../core/redact.js';
 import { writeIfChanged } from './atomic.js';
 import { readMemoryText } from './memory-store.js';
-import { memoryPath, type TierPaths } from './paths.js';
+import { type TierPaths } from './paths.js';
+import { memoryPath } from './memory-path.js';
 import { assertInside } from './safe-read.js';
 import { ensureLocalIgnored } from './local-tier.js';
 

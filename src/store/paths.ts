@@ -1,11 +1,77 @@
 /**
- * Where things live: the repository root, `.cortex/` (tracked) and `.memory/` (local cache).
+ * Where things live: locating the repository (the project root, the git work tree root,
+ * the global tier's home), and the paths of a tier — `.cortex/` (tracked) and `.memory/`
+ * (the local cache, whose inside `cache/layout.ts` names). The one place these are decided,
+ * for every command, hook and the cached SessionStart path alike: node built-ins only.
  */
 import { existsSync, statSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { UsageError } from '../errors.js';
-import { checkIdSafety } from '../core/memory.js';
+import { cortexHome } from '../env.js';
+
+/** The tracked directory of a project. */
+export const CORTEX_DIR = '.cortex';
+/** The local cache of a tier: gitignored, rebuildable (see `cache/layout.ts`). */
+export const CACHE_DIR = '.memory';
+
+// An unreadable entry (EACCES …) counts as absent: the walk goes on upwards.
+function isDir(path: string): boolean {
+  try {
+    return statSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
+  } catch {
+    return false;
+  }
+}
+
+function exists(path: string): boolean {
+  return existsSync(path);
+}
+
+/**
+ * The global tier: `$CORTEX_HOME`, default `~/.cortex` (its cache is inside it).
+ *
+ * @example
+ * globalHome({ CORTEX_HOME: '/tmp/h' }) // '/tmp/h'
+ */
+export function globalHome(env: NodeJS.ProcessEnv = process.env): string {
+  return cortexHome(env);
+}
+
+/**
+ * Finds the nearest directory at or above `start` that holds `.cortex/`. Stops at the
+ * first git work tree root, so a stray `~/.cortex` (the global tier) is never mistaken
+ * for a project.
+ *
+ * @example
+ * findProjectRoot('/repo/src') // '/repo'
+ */
+export function findProjectRoot(start: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const globalDir = globalHome(env);
+  let dir = resolve(start);
+  for (;;) {
+    const candidate = join(dir, CORTEX_DIR);
+    if (candidate !== globalDir && isDir(candidate)) return dir;
+    if (exists(join(dir, '.git'))) return undefined;
+    const parent = dirname(dir);
+    if (parent === dir) return undefined;
+    dir = parent;
+  }
+}
+
+/**
+ * The nearest git work tree root at or above `start`, if any.
+ *
+ * @example
+ * findGitRoot('/repo/src/deep') // '/repo'
+ */
+export function findGitRoot(start: string): string | undefined {
+  let dir = resolve(start);
+  for (;;) {
+    if (exists(join(dir, '.git'))) return dir;
+    const parent = dirname(dir);
+    if (parent === dir) return undefined;
+    dir = parent;
+  }
+}
 
 /** Paths of one memory tier: the project's `.cortex/` or the global `$CORTEX_HOME`. */
 export interface TierPaths {
@@ -22,9 +88,6 @@ export interface ProjectPaths extends TierPaths {
   /** The directory that holds `.cortex/` (normally the repository root). */
   root: string;
 }
-
-export const CORTEX_DIR = '.cortex';
-export const CACHE_DIR = '.memory';
 
 export function tierPaths(cortexDir: string, cacheDir: string): TierPaths {
   return {
@@ -60,62 +123,6 @@ export function isLocalTier(paths: TierPaths): boolean {
 
 /** The global tier: `$CORTEX_HOME`, default `~/.cortex`, with its cache inside it. */
 export function globalPaths(env: NodeJS.ProcessEnv = process.env): TierPaths {
-  const home = resolve(env.CORTEX_HOME || join(homedir(), '.cortex'));
+  const home = globalHome(env);
   return tierPaths(home, join(home, CACHE_DIR));
-}
-
-function isDir(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
-}
-
-/**
- * Finds the nearest directory at or above `start` that holds `.cortex/`.
- * Stops at the first git work tree root, so a stray `~/.cortex` (the global tier)
- * is never mistaken for a project.
- */
-export function findProjectRoot(start: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
-  const globalDir = globalPaths(env).cortexDir;
-  let dir = resolve(start);
-  for (;;) {
-    const candidate = join(dir, CORTEX_DIR);
-    if (candidate !== globalDir && isDir(candidate)) return dir;
-    if (existsSync(join(dir, '.git'))) return undefined;
-    const parent = dirname(dir);
-    if (parent === dir) return undefined;
-    dir = parent;
-  }
-}
-
-/** The nearest git work tree root at or above `start`, if any. */
-export function findGitRoot(start: string): string | undefined {
-  let dir = resolve(start);
-  for (;;) {
-    if (existsSync(join(dir, '.git'))) return dir;
-    const parent = dirname(dir);
-    if (parent === dir) return undefined;
-    dir = parent;
-  }
-}
-
-/**
- * Checks an id from the user before it becomes a path. Throws a usage error (exit 2)
- * for anything that could leave `.cortex/`.
- */
-export function assertSafeId(id: string, what = 'memory id'): string {
-  const why = checkIdSafety(id);
-  if (why !== undefined) {
-    const shown = JSON.stringify(id.length > 60 ? `${id.slice(0, 60)}…` : id);
-    throw new UsageError(`Invalid ${what} ${shown}: it ${why}.`, {
-      hint: 'Ids are lower-case words joined by dashes, e.g. chose-sqlite-over-postgres-k3f9qa; see `cortex list`.',
-    });
-  }
-  return id;
-}
-
-export function memoryPath(paths: TierPaths, id: string): string {
-  return join(paths.memoriesDir, `${assertSafeId(id)}.md`);
 }

@@ -2,8 +2,8 @@
  * Seeding the review queue as capture does: entries of kind `candidate` with the id capture gives them.
  */
 import { candidateReviewId, MEMORY_CANDIDATE_KIND } from '../../src/api/capture.js';
-import { openContext } from '../../src/api/context.js';
-import { appendReview } from '../../src/api/review-queue.js';
+import { openContext } from '../../src/services/context.js';
+import { appendReview } from '../../src/cache/review-queue.js';
 import type { Candidate } from '../../src/core/extract.js';
 import type { TempRepo } from './repo.js';
 

@@ -1,0 +1,61 @@
+/**
+ * `recall`: find the memories relevant to a query, across the project and global tiers.
+ * Keyword search here (keyword.ts); semantic and hybrid in hybrid.ts, other branches in
+ * branches.ts, both loaded only when asked for; the shapes in results.ts.
+ */
+import { UsageError } from '../../errors.js';
+import type { Context } from '../../services/context.js';
+import { enrichResults } from '../../services/enrich.js';
+import { hasVectors } from '../../services/embed-settings.js';
+import { allDiagnostics, openIndexes } from '../../services/indexes.js';
+import { recordAccess } from '../../services/signals.js';
+import { keywordResults } from './keyword.js';
+import { RECALL_MODES, searchOptionsOf, type RecallInput, type RecallOutput } from './results.js';
+
+export {
+  DEFAULT_EMBED_ON_RECALL,
+  GLOBAL_SCORE_FACTOR,
+  RECALL_MODES,
+  parseSince,
+  searchOptionsOf,
+  toResult,
+  type RecallInput,
+  type RecallMode,
+  type RecallOutput,
+  type RecallResult,
+  type RefInfo,
+} from './results.js';
+export { keywordResults } from './keyword.js';
+
+/**
+ * Recall over both tiers: keyword, semantic or hybrid (see {@link RecallMode}).
+ * The keyword path loads neither the vector cache nor the embedding library; deciding
+ * the default mode costs one small read of `.memory/vectors.bin`'s header.
+ *
+ * @example
+ * const { results, mode } = await recall(ctx, { query: 'which database did we pick' });
+ */
+export async function recall(ctx: Context, input: RecallInput): Promise<RecallOutput> {
+  if (input.branch !== undefined || input.allBranches) return (await import('./branches.js')).recallBranches(ctx, input, recall);
+  const query = input.query.trim();
+  if (query === '') throw new UsageError('The query is empty.', { hint: 'Example: cortex recall "database choice"' });
+  if (input.mode !== undefined && !RECALL_MODES.includes(input.mode)) {
+    throw new UsageError(`Unknown recall mode "${input.mode}".`, { hint: `Use one of: ${RECALL_MODES.join(', ')}.` });
+  }
+  const limit = input.limit ?? ctx.config.recall.limit;
+  const options = { ...searchOptionsOf(ctx, input), limit };
+  const scope = input.scope ? { scope: input.scope } : {};
+  const mode = input.mode ?? (hasVectors(ctx, scope) ? 'hybrid' : 'keyword');
+  const tiers = openIndexes(ctx, scope);
+  let out: RecallOutput;
+  if (mode !== 'keyword') {
+    const { recallWithVectors } = await import('./hybrid.js');
+    out = await recallWithVectors(ctx, { ...input, query, limit, options, mode, tiers });
+  } else {
+    out = { query, mode: 'keyword', results: keywordResults(tiers, query, options), diagnostics: allDiagnostics(tiers) };
+  }
+  // Graph neighbours and linked code, over the indexes already open.
+  if (input.enrich !== false) out = { ...out, results: enrichResults(ctx, out.results, { tiers }) };
+  if (input.recordAccess !== false) recordAccess(ctx, out.results);
+  return out;
+}

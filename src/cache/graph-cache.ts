@@ -1,0 +1,340 @@
+/**
+ * The graph cache, `.memory/graph.json`: the sanitised graph (memory ids, valid edges
+ * and wikilinks) and its centrality, computed once per refresh. A warm run checks the
+ * key (the edge directories' stamps and a fingerprint of the memory index), reads one
+ * compact file and builds adjacency lazily, only for the nodes a walk touches.
+ * A missing, corrupt or mismatched cache is simply rebuilt by the caller.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { EDGE_ORIGINS, RELATIONS } from '../core/edge.js';
+import type { Graph, GraphEdge } from '../core/graph.js';
+import type { Diagnostic } from '../core/memory.js';
+import { writeFileAtomic } from '../store/atomic.js';
+import type { DirStamp } from './edge-cache.js';
+import { sameStamp } from './edge-cache.js';
+import { GRAPH_CACHE_FILE } from './layout.js';
+
+/** Bump when the layout changes. */
+export const GRAPH_CACHE_VERSION = 2;
+
+export interface GraphCacheKey {
+  /** One stamp per tier's edge directory, in tier order. */
+  stamps: DirStamp[];
+  /** Fingerprint of the memory ids and their wikilinks. */
+  memories: string;
+}
+
+interface GraphCacheFile {
+  version: number;
+  key: GraphCacheKey;
+  /**
+   * The memory ids, one per line (ids never hold a newline): one string to parse, not
+   * 10,000, and a warm recall looks up the ten it shows.
+   */
+  nodes: string;
+  /** Node numbers in id order, for lookups by id (binary search). */
+  sorted: number[];
+  /** Stride 4: source index, target index, flags, strength. */
+  edges: number[];
+  /** Centrality per node, aligned with `nodes`. */
+  centrality: number[];
+  /** Problems of edge files that could not be used. */
+  diagnostics: Diagnostic[];
+}
+
+// flags: bits 0-2 relation, bit 3 suggested, bit 4 bidirectional, bits 5.. origin.
+function pack(e: GraphEdge): number {
+  return RELATIONS.indexOf(e.relation) | (e.status === 'suggested' ? 8 : 0) | (e.bidirectional ? 16 : 0) | (EDGE_ORIGINS.indexOf(e.origin) << 5);
+}
+
+export function graphCachePath(cacheDir: string): string {
+  return join(cacheDir, GRAPH_CACHE_FILE);
+}
+
+/** True when a stored key still describes the current edge directories and memory index. */
+export function sameKey(stored: GraphCacheKey, current: GraphCacheKey): boolean {
+  return (
+    stored.memories === current.memories &&
+    stored.stamps.length === current.stamps.length &&
+    stored.stamps.every((s, i) => sameStamp(current.stamps[i], s))
+  );
+}
+
+export interface CachedGraphData {
+  graph: Graph;
+  /** Centrality by memory id (null prototype). */
+  centrality: Record<string, number>;
+  diagnostics: Diagnostic[];
+}
+
+/** Saves the graph and its centrality. Failing to save never fails the command. */
+export function saveGraphCache(cacheDir: string, key: GraphCacheKey, graph: Graph, centrality: Record<string, number>, diagnostics: Diagnostic[]): void {
+  const nodes = [...graph.nodes];
+  if (nodes.some((id) => id.includes('\n'))) return; // not a memory id: no cache
+  const index = new Map<string, number>();
+  nodes.forEach((id, i) => index.set(id, i));
+  const edges: number[] = [];
+  for (const e of graph.edges) edges.push(index.get(e.source)!, index.get(e.target)!, pack(e), e.strength);
+  const sorted = nodes.map((_, i) => i).sort((a, b) => (nodes[a]! < nodes[b]! ? -1 : nodes[a]! > nodes[b]! ? 1 : 0));
+  const data: GraphCacheFile = {
+    version: GRAPH_CACHE_VERSION,
+    key,
+    nodes: nodes.join('\n'),
+    sorted,
+    edges,
+    centrality: nodes.map((id) => centrality[id] ?? 0),
+    diagnostics,
+  };
+  try {
+    writeFileAtomic(graphCachePath(cacheDir), JSON.stringify(data));
+  } catch {
+    // A cache: rebuilt next time.
+  }
+}
+
+/** The cached graph when its key matches `key`, else `undefined`. */
+export function loadGraphCache(cacheDir: string, key: GraphCacheKey): CachedGraphData | undefined {
+  let data: GraphCacheFile;
+  try {
+    data = JSON.parse(readFileSync(graphCachePath(cacheDir), 'utf8')) as GraphCacheFile;
+  } catch {
+    return undefined;
+  }
+  if (
+    data?.version !== GRAPH_CACHE_VERSION ||
+    !data.key ||
+    typeof data.nodes !== 'string' ||
+    !Array.isArray(data.sorted) ||
+    !Array.isArray(data.edges) ||
+    !Array.isArray(data.centrality) ||
+    data.edges.length % 4 !== 0 ||
+    !sameKey(data.key, key)
+  ) {
+    return undefined;
+  }
+  const ids = new NodeIds(data.nodes, data.sorted);
+  if (ids.size !== data.sorted.length || data.centrality.length !== ids.size) return undefined;
+  for (let i = 0; i < data.edges.length; i += 4) if (!(data.edges[i]! < ids.size && data.edges[i + 1]! < ids.size)) return undefined;
+  const graph = new PackedGraph(ids, data.edges);
+  let centrality: Record<string, number> | undefined;
+  return {
+    graph,
+    get centrality() {
+      if (!centrality) {
+        centrality = Object.create(null) as Record<string, number>;
+        for (let i = 0; i < ids.size; i++) centrality[ids.at(i)] = data.centrality[i] ?? 0;
+      }
+      return centrality;
+    },
+    diagnostics: Array.isArray(data.diagnostics) ? data.diagnostics : [],
+  };
+}
+
+/**
+ * A read-only graph over packed edges: compressed adjacency (one offsets array per
+ * direction) built in one pass on first use, edge objects materialised only for the
+ * nodes a walk visits. Satisfies the `Graph` interface the pure core walks.
+ */
+class PackedGraph implements Graph {
+  readonly nodes: ReadonlySet<string>;
+  private readonly ids: NodeIds;
+  private readonly packed: number[];
+  private readonly objects: Array<GraphEdge | undefined>;
+  private all: GraphEdge[] | undefined;
+  private outView: AdjacencyView | undefined;
+  private inView: AdjacencyView | undefined;
+
+  constructor(ids: NodeIds, packed: number[]) {
+    this.ids = ids;
+    this.packed = packed;
+    this.nodes = ids;
+    this.objects = new Array<GraphEdge | undefined>(packed.length / 4);
+  }
+
+  edge(i: number): GraphEdge {
+    let e = this.objects[i];
+    if (!e) {
+      const p = this.packed;
+      const flags = p[i * 4 + 2]!;
+      e = {
+        source: this.ids.at(p[i * 4]!),
+        target: this.ids.at(p[i * 4 + 1]!),
+        relation: RELATIONS[flags & 7] ?? 'relates_to',
+        strength: p[i * 4 + 3]!,
+        status: flags & 8 ? 'suggested' : 'active',
+        bidirectional: (flags & 16) !== 0,
+        origin: EDGE_ORIGINS[flags >> 5] ?? 'manual',
+      };
+      this.objects[i] = e;
+    }
+    return e;
+  }
+
+  get edges(): readonly GraphEdge[] {
+    if (!this.all) {
+      const n = this.packed.length / 4;
+      this.all = new Array<GraphEdge>(n);
+      for (let i = 0; i < n; i++) this.all[i] = this.edge(i);
+    }
+    return this.all;
+  }
+
+  nodeIndex(id: string): number | undefined {
+    return this.ids.indexOf(id);
+  }
+
+  get out(): ReadonlyMap<string, readonly GraphEdge[]> {
+    return (this.outView ??= new AdjacencyView(this, this.ids, this.packed, 0));
+  }
+
+  get in(): ReadonlyMap<string, readonly GraphEdge[]> {
+    return (this.inView ??= new AdjacencyView(this, this.ids, this.packed, 1));
+  }
+}
+
+/** Edges by source (`column` 0) or by target (`column` 1), in edge order. */
+class AdjacencyView implements ReadonlyMap<string, readonly GraphEdge[]> {
+  private readonly start: Int32Array;
+  private readonly order: Int32Array;
+  private readonly lists = new Map<number, GraphEdge[]>();
+
+  constructor(
+    private readonly graph: PackedGraph,
+    private readonly ids: NodeIds,
+    packed: number[],
+    column: 0 | 1,
+  ) {
+    const n = ids.size;
+    const m = packed.length / 4;
+    const start = new Int32Array(n + 1);
+    for (let i = 0; i < m; i++) start[packed[i * 4 + column]! + 1]!++;
+    for (let v = 0; v < n; v++) start[v + 1]! += start[v]!;
+    const fill = start.slice(0, n);
+    const order = new Int32Array(m);
+    for (let i = 0; i < m; i++) order[fill[packed[i * 4 + column]!]!++] = i;
+    this.start = start;
+    this.order = order;
+  }
+
+  private listAt(v: number): GraphEdge[] | undefined {
+    const from = this.start[v]!;
+    const to = this.start[v + 1]!;
+    if (from === to) return undefined;
+    let list = this.lists.get(v);
+    if (!list) {
+      list = [];
+      for (let k = from; k < to; k++) list.push(this.graph.edge(this.order[k]!));
+      this.lists.set(v, list);
+    }
+    return list;
+  }
+
+  get(id: string): readonly GraphEdge[] | undefined {
+    const v = this.graph.nodeIndex(id);
+    return v === undefined ? undefined : this.listAt(v);
+  }
+
+  has(id: string): boolean {
+    return this.get(id) !== undefined;
+  }
+
+  get size(): number {
+    let count = 0;
+    for (let v = 0; v < this.ids.size; v++) if (this.start[v + 1]! > this.start[v]!) count++;
+    return count;
+  }
+
+  *entries(): MapIterator<[string, readonly GraphEdge[]]> {
+    for (let v = 0; v < this.ids.size; v++) {
+      const list = this.listAt(v);
+      if (list) yield [this.ids.at(v), list];
+    }
+  }
+
+  *keys(): MapIterator<string> {
+    for (const [id] of this.entries()) yield id;
+  }
+
+  *values(): MapIterator<readonly GraphEdge[]> {
+    for (const [, list] of this.entries()) yield list;
+  }
+
+  [Symbol.iterator](): MapIterator<[string, readonly GraphEdge[]]> {
+    return this.entries();
+  }
+
+  forEach(fn: (value: readonly GraphEdge[], key: string, map: ReadonlyMap<string, readonly GraphEdge[]>) => void): void {
+    for (const [id, list] of this.entries()) fn(list, id, this);
+  }
+}
+
+/**
+ * The graph's memory ids as saved: one string, cut into ids only when one is read, and a
+ * permutation in id order for lookups. A read-only Set of the ids, in saved order.
+ */
+class NodeIds implements ReadonlySet<string> {
+  private readonly starts: Uint32Array;
+
+  constructor(
+    private readonly text: string,
+    private readonly sorted: readonly number[],
+  ) {
+    let count = text === '' ? 0 : 1;
+    for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) count++;
+    const starts = new Uint32Array(count + 1);
+    let k = 1;
+    for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) starts[k++] = at + 1;
+    starts[count] = text.length + 1;
+    this.starts = starts;
+  }
+
+  get size(): number {
+    return this.starts.length - 1;
+  }
+
+  /** Id number `i`. */
+  at(i: number): string {
+    return this.text.slice(this.starts[i]!, this.starts[i + 1]! - 1);
+  }
+
+  /** The number of `id`, or `undefined` (a binary search; each probe cuts one id out). */
+  indexOf(id: string): number | undefined {
+    let lo = 0;
+    let hi = this.sorted.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const i = this.sorted[mid]!;
+      if (!(i < this.size)) return undefined;
+      const probe = this.at(i);
+      if (probe === id) return i;
+      if (id < probe) hi = mid - 1;
+      else lo = mid + 1;
+    }
+    return undefined;
+  }
+
+  has(id: string): boolean {
+    return this.indexOf(id) !== undefined;
+  }
+
+  *values(): SetIterator<string> {
+    for (let i = 0; i < this.size; i++) yield this.at(i);
+  }
+
+  keys(): SetIterator<string> {
+    return this.values();
+  }
+
+  *entries(): SetIterator<[string, string]> {
+    for (const id of this.values()) yield [id, id];
+  }
+
+  [Symbol.iterator](): SetIterator<string> {
+    return this.values();
+  }
+
+  forEach(fn: (value: string, key: string, set: ReadonlySet<string>) => void, thisArg?: unknown): void {
+    for (const id of this.values()) fn.call(thisArg, id, id, this);
+  }
+}

@@ -1,0 +1,65 @@
+import fc from 'fast-check';
+import { deserialize, serialize } from 'node:v8';
+import { describe, expect, it } from 'vitest';
+import { fingerprintText } from '../../core/fingerprint.js';
+import { memoryFingerprint } from '../../services/graph-view.js';
+import { DocTable, type IndexedDoc } from './doc-table.js';
+
+function doc(id: string, summary: string, links?: string[]): IndexedDoc {
+  return {
+    id, type: 'decision', summary, status: 'active', scope: 'project', tags: ['db'], priority: 5, confidence: 1, pinned: false,
+    created: '2026-01-01T00:00:00Z', updated: '2026-01-02T00:00:00Z', contentKey: `k-${id}-${summary}`, bodyLength: 3, preview: 'é ✓ body',
+    file: `.cortex/memories/${id}.md`, ...(links ? { links } : {}),
+  };
+}
+
+const op = fc.oneof(
+  fc.record({ kind: fc.constant('set' as const), id: fc.constantFrom('a', 'b', 'c', 'd', 'e'), summary: fc.string({ maxLength: 8 }), links: fc.option(fc.array(fc.constantFrom('a', 'b'), { minLength: 1, maxLength: 2 }), { nil: undefined }) }),
+  fc.record({ kind: fc.constant('delete' as const), id: fc.constantFrom('a', 'b', 'c', 'd', 'e') }),
+  fc.record({ kind: fc.constant('save' as const) }),
+);
+
+describe('DocTable', () => {
+  it('behaves like a Map of records through sets, deletes and save/load round trips', () => {
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 30, size: 'max' }), (ops) => {
+        let table = new DocTable();
+        const model = new Map<string, IndexedDoc>();
+        for (const o of ops) {
+          if (o.kind === 'set') {
+            const d = doc(o.id, o.summary, o.links);
+            table.set(o.id, d);
+            model.set(o.id, d);
+          } else if (o.kind === 'delete') {
+            expect(table.delete(o.id)).toBe(model.delete(o.id));
+          } else {
+            const { saved, records } = table.toSaved();
+            table = DocTable.fromSaved(deserialize(serialize(saved)), records);
+          }
+          expect(table.size).toBe(model.size);
+          for (const [id, d] of model) {
+            expect(table.get(id)).toEqual(d);
+            expect(table.typeOf(id)).toBe(d.type);
+            expect(table.facets(id)).toEqual({ id, type: d.type, status: d.status, scope: d.scope, contentKey: d.contentKey, ...(d.links ? { links: d.links } : {}) });
+          }
+          expect(new Set(table.keys())).toEqual(new Set(model.keys()));
+          // The graph cache's key, kept as rows change, is the one computed from the records.
+          const print = table.fingerprint();
+          expect(fingerprintText(print)).toBe(
+            memoryFingerprint([...model.values()].map((d) => ({ scope: d.scope, id: d.id, links: d.links }))),
+          );
+        }
+      }),
+    );
+  });
+
+  it('refuses saved columns that do not line up (the index is then rebuilt)', () => {
+    const table = new DocTable();
+    table.set('a', doc('a', 'x'));
+    const { saved, records } = table.toSaved();
+    expect(DocTable.fromSaved(saved, records).get('a')).toEqual(doc('a', 'x'));
+    expect(() => DocTable.fromSaved(saved, records.subarray(1))).toThrow();
+    expect(() => DocTable.fromSaved({ ...saved, types: [] }, records)).toThrow();
+    expect(() => DocTable.fromSaved([], records)).toThrow();
+  });
+});

@@ -1,0 +1,852 @@
+/**
+ * The keyword index in `.memory/index.v8`: MiniSearch over every memory of one tier,
+ * plus a stat cache (file → size, mtime, content hash) so a warm run re-reads only
+ * the files that changed. A missing, corrupt or mismatched cache is rebuilt silently.
+ *
+ * Everything is saved with V8's serializer and laid out so that opening costs little
+ * beyond what a command reads: file stats as columns, each memory's record as JSON parsed
+ * on first read (doc-table.ts), and the search tree in its own file, loaded on the first
+ * query, whose postings unpack term by term (search-state.ts).
+ */
+import * as crypto from 'node:crypto';
+import { existsSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { deserialize, serialize } from 'node:v8';
+import MiniSearch from 'minisearch';
+import type { Diagnostic, Memory, MemoryStatus, MemoryType, Scope } from '../../core/memory.js';
+import { DocTable, type DocFacets, type IndexedDoc } from './doc-table.js';
+import { normalizeBody } from '../../core/memory-format.js';
+import { feedbackTerms, planQuery } from '../../core/query.js';
+import { processTerm, tokenize } from '../../core/text.js';
+import { writeFileAtomic } from '../../store/atomic.js';
+import { DocNumbering, packResults, ranksBefore, searchPacked, type PackedResults, type TermSpec } from './packed-search.js';
+import { LazyRanking } from './lazy-ranking.js';
+import { addAnalyzed, analyzeDocument, isAnalyzedDoc, loadSearchState, saveSearchState, termDocCount, type AnalyzedDoc, type Analyzer } from './search-state.js';
+import { displayPath, readMemoryFile, scanEntry, scanMemoryFiles, type MemoryFileEntry, type MemoryFileScan } from '../../store/memory-store.js';
+import { FileTable, type FileColumns, type FileEntry } from './file-table.js';
+import type { TierPaths } from '../../store/paths.js';
+import { KEYWORD_INDEX_FILE, SEARCH_TREE_FILE, searchTreeName } from '../layout.js';
+
+/** Bump when the cache layout or the text analysis changes: old caches are rebuilt. */
+// 6: `[[links]]` are indexed (graph), on top of 5 (field weights). 7: the search tree in its own file.
+// 8: V8-serialized `index.v8` with records parsed on demand, postings unpacked on demand.
+// 9: the memories' fingerprint (the graph cache's key) kept in the doc table; string columns
+// saved as one string each (columns.ts); the search state's id map and field lengths as columns;
+// the journal keeps memories analysed.
+export const INDEX_FORMAT_VERSION = 9;
+
+export type { DocFacets, IndexedDoc };
+
+/**
+ * Search-time field weights. `text` is the whole memory (summary and body, the summary once),
+ * so BM25 normalises length over the memory rather than per field; `summary` adds a bonus on
+ * top, which makes a summary word count 1.5 × a body word. Weighting the summary field alone
+ * (3 × a body word, as before) let a memory whose text all fits in its summary outrank longer
+ * memories saying the same thing (LoCoMo R@5 51.7 → 59.0, bench/locomo/README.md).
+ */
+export const FIELD_BOOSTS = { text: 1, summary: 0.5, tags: 1.4, topic: 1.5, files: 1, type: 0.5 } as const;
+const FIELDS = Object.keys(FIELD_BOOSTS);
+
+/**
+ * BM25+ parameters (MiniSearch's defaults are k 1.2, b 0.7, d 0.5). Memories are short and
+ * vary in length for no reason that matters to relevance (a one-line note or the same fact
+ * with its context), so length is normalised less: b 0.4 (LoCoMo R@50 86.2 → 86.6).
+ */
+export const BM25 = { k: 1.2, b: 0.4, d: 0.5 } as const;
+
+/** Weight of a thesaurus expansion relative to a word of the query itself. */
+export const EXPANSION_WEIGHT = 0.3;
+/**
+ * Weight of the time words added to a "when" question ("yesterday", "last week", "March").
+ * Small: they only break ties between memories that match the question's own words
+ * (LoCoMo R@1 36.5 → 37.5, temporal questions).
+ */
+export const TIME_WEIGHT = 0.1;
+
+/** Score multiplier for memories of a type the question hints at. */
+export const TYPE_HINT_BOOST = 1.25;
+
+/**
+ * Pseudo-relevance feedback: the `terms` most characteristic words of the first `docs`
+ * results are added to the query (the strongest at `weight`), and that second ranking
+ * replaces the list below the first `keep` results, which stay as the query ranked them.
+ * Feedback finds what answers the question in other words (LoCoMo R@50 80.5 → 86.8), while
+ * the head — what a person reads first — is never reordered by it.
+ */
+export const FEEDBACK = { docs: 5, terms: 10, weight: 0.3, keep: 3 } as const;
+
+/** A memory as the search tree indexes it. */
+type SearchDoc = ReturnType<typeof searchDoc>;
+
+/**
+ * Changes to the search tree since its file was written: memories to take out of it and
+ * memories to add. Applied when the tree is loaded; folded into a new file past
+ * {@link JOURNAL_LIMIT} changes.
+ */
+interface Journal {
+  removed: string[];
+  /** Analysed as the tree analyses them: a replay adds them without analysing them again. */
+  added: AnalyzedDoc[];
+}
+
+interface IndexFile {
+  version: number;
+  optionsHash: string;
+  files: FileColumns;
+  docs: unknown;
+  /** Name of the file in `.memory/` that holds the search tree (see search-state.ts). */
+  searchFile: string;
+  journal: Journal;
+  /** The records' bytes (see doc-table.ts), after the header in the file. */
+  records: Buffer;
+}
+
+/**
+ * Changes to the search tree kept in the index's journal before the tree is written anew.
+ * Rewriting the tree costs as much as the rest of a one-file refresh together (10,000
+ * memories: a 6 MB file); replaying a journal costs adding its memories' terms (they are
+ * kept analysed).
+ */
+export const JOURNAL_LIMIT = 48;
+
+/** The first bytes of `index.v8`: then the header's length (u32 LE), the header, the records. */
+const INDEX_MAGIC = Buffer.from('CXI\u0001', 'latin1');
+
+/**
+ * `index.v8`: a V8-serialized header (everything but the records) and the records' bytes
+ * after it, so that loading copies and decodes no record: they stay in the file's buffer
+ * until one is read.
+ */
+function packIndexFile(header: Omit<IndexFile, 'records'>, records: Buffer): Buffer {
+  const head = serialize(header);
+  const length = Buffer.alloc(4);
+  length.writeUInt32LE(head.length);
+  return Buffer.concat([INDEX_MAGIC, length, head, records]);
+}
+
+/** The index file's parts; throws when the bytes are not one (the caller rebuilds). */
+function unpackIndexFile(bytes: Buffer): IndexFile {
+  if (bytes.length < 8 || !bytes.subarray(0, 4).equals(INDEX_MAGIC)) throw new TypeError('not an index file');
+  const length = bytes.readUInt32LE(4);
+  if (8 + length > bytes.length) throw new TypeError('truncated index file');
+  const header = deserialize(bytes.subarray(8, 8 + length)) as IndexFile;
+  if (typeof header !== 'object' || header === null) throw new TypeError('not an index file');
+  return { ...header, records: bytes.subarray(8 + length) };
+}
+
+function isJournal(value: unknown): value is Journal {
+  const j = value as Journal;
+  return typeof j === 'object' && j !== null && Array.isArray(j.removed) && j.removed.every((id) => typeof id === 'string') && Array.isArray(j.added) && j.added.every(isAnalyzedDoc);
+}
+
+/** Search-tree files older than this that no index points to are deleted on save. */
+const STALE_SEARCH_FILE_MS = 60_000;
+
+const MINISEARCH_OPTIONS = {
+  fields: FIELDS,
+  idField: 'id',
+  storeFields: [] as string[],
+  tokenize: (text: string) => tokenize(text),
+  // A shared, cached array for some words: MiniSearch only iterates it.
+  processTerm: (term: string) => processTerm(term) as string | string[] | null,
+  autoVacuum: false,
+};
+
+/** The analysis of MINISEARCH_OPTIONS, for the journal (see search-state.ts). */
+const ANALYZER: Analyzer = { fields: FIELDS, idField: 'id', tokenize: MINISEARCH_OPTIONS.tokenize, processTerm: MINISEARCH_OPTIONS.processTerm };
+
+const OPTIONS_HASH = crypto.createHash('sha1')
+  .update(JSON.stringify({ fields: FIELDS, analysis: 'porter+stop+camel+irregular/v2', text: 'summary+body/v1' }))
+  .digest('hex')
+  .slice(0, 12);
+
+export interface RefreshReport {
+  added: number;
+  updated: number;
+  removed: number;
+  /** Current problems of broken files (also for files unchanged since the last run). */
+  diagnostics: Diagnostic[];
+}
+
+export interface SearchOptions {
+  limit?: number;
+  types?: MemoryType[];
+  tags?: string[];
+  /** Statuses to include; default `['active']`. */
+  statuses?: MemoryStatus[];
+  scope?: Scope;
+  /** ISO date: only memories updated at or after it. */
+  since?: string;
+  /** Use the thesaurus (default true). */
+  expand?: boolean;
+  /** Widen the list below the first results with pseudo-relevance feedback (default true). */
+  feedback?: boolean;
+}
+
+export interface SearchHit {
+  id: string;
+  score: number;
+  /** Query terms that matched. */
+  terms: string[];
+}
+
+export const DEFAULT_SEARCH: Required<Omit<SearchOptions, 'types' | 'tags' | 'scope' | 'since'>> = {
+  limit: 10,
+  statuses: ['active'],
+  expand: true,
+  feedback: true,
+};
+
+/** `crypto.hash` (Node ≥ 20.12): one call, no Hash object; a rebuild hashes 20,000 texts. */
+const oneShotHash = (crypto as { hash?: (algorithm: string, data: string, encoding: 'hex') => string }).hash;
+
+function sha1(text: string): string {
+  return oneShotHash ? oneShotHash('sha1', text, 'hex') : crypto.createHash('sha1').update(text).digest('hex');
+}
+
+/** Hash of what a memory says, ignoring metadata: equal keys mean identical content. */
+export function contentKeyOf(memory: Pick<Memory, 'type' | 'summary' | 'body'>): string {
+  return contentKeyFor(memory, normalizeBody(memory.body));
+}
+
+function contentKeyFor(memory: Pick<Memory, 'type' | 'summary'>, normalizedBody: string): string {
+  return sha1(`${memory.type}\n${memory.summary.trim().toLowerCase()}\n${normalizedBody}`);
+}
+
+function toDoc(memory: Memory, file: string, links: string[]): IndexedDoc {
+  const body = normalizeBody(memory.body);
+  return {
+    id: memory.id,
+    type: memory.type,
+    summary: memory.summary,
+    status: memory.status,
+    scope: memory.scope,
+    tags: memory.tags,
+    priority: memory.priority,
+    confidence: memory.confidence,
+    pinned: memory.pinned,
+    topic: memory.topic,
+    created: memory.created,
+    updated: memory.updated,
+    branch: memory.source.branch,
+    commit: memory.source.commit,
+    session: memory.source.session,
+    files: memory.source.files,
+    links: links.length > 0 ? links : undefined,
+    contentKey: contentKeyFor(memory, body),
+    bodyLength: body.length,
+    preview: body.slice(0, 240),
+    file,
+  };
+}
+
+/**
+ * Summary and body as one text. A long note saved as free text keeps its first sentence as
+ * the summary and the whole note as the body; the summary is then not repeated.
+ */
+export function fullText(memory: Pick<Memory, 'summary' | 'body'>): string {
+  const flat = (s: string) => s.replace(/\s+/g, ' ').trim();
+  const summary = flat(memory.summary);
+  const wanted = summary.replace(/…$/, '');
+  // Whitespace aside, does the body start with the summary? Its head says (a rebuild would
+  // otherwise rewrite every body); the text is only tokenized, so it keeps its whitespace.
+  let head = flat(memory.body.slice(0, 2 * wanted.length + 64));
+  if (head.length < wanted.length) head = flat(memory.body);
+  return head.startsWith(wanted) ? memory.body : `${summary} ${memory.body}`;
+}
+
+function searchDoc(memory: Memory) {
+  return {
+    id: memory.id,
+    text: fullText(memory),
+    summary: memory.summary,
+    tags: memory.tags.join(' '),
+    topic: memory.topic ?? '',
+    files: (memory.source.files ?? []).join(' '),
+    type: memory.type,
+  };
+}
+
+/**
+ * MiniSearch multiplies a result's score by the number of query terms it matched. A thesaurus
+ * expansion is a guess, not something the question said: counting it as a full term let a
+ * memory that matched "db" and "postgres" by expansion outrank the one that matched the
+ * question's own words (golden hit@1 82.7 → 94.2%). Only the query's terms count here, and
+ * the time words of a "when" question: a memory that says when is what such a question wants.
+ *
+ * Returns each result's counted query words, its final score, and the results best first
+ * (ties in MiniSearch's order), ranked as far as they are read.
+ */
+function coordinate(results: PackedResults, expansions: ReadonlySet<string>): { counts: Int32Array; scores: Float64Array; order: LazyRanking } {
+  const counts = results.queryTermCounts(expansions);
+  const scores = new Float64Array(results.length);
+  for (let i = 0; i < results.length; i++) scores[i] = results.raw[i]! * Math.max(1, counts[i]!);
+  const order = new LazyRanking(results.length, scores, (a, b) => ranksBefore(results, a, b));
+  return { counts, scores, order };
+}
+
+/**
+ * The term data of a search tree by term, for addAnalyzed (valid for as long as the tree
+ * lives: nothing here ever vacuums or removes, the only ways a term's data leaves a tree).
+ */
+const termCaches = new WeakMap<MiniSearch, NonNullable<Parameters<typeof addAnalyzed>[2]>>();
+
+function termCacheOf(ms: MiniSearch): NonNullable<Parameters<typeof addAnalyzed>[2]> {
+  let cache = termCaches.get(ms);
+  if (!cache) termCaches.set(ms, (cache = new Map()));
+  return cache;
+}
+
+/**
+ * The second ranking's documents: the first pass's results in their order, then those only
+ * feedback found, in its order, with the final score of each (`final[x]` is `docs[x]`'s) and
+ * where each document is in either pass (-1: not there). Its own function: V8 compiles a
+ * function with a hot loop while it runs, and a small one costs little to compile.
+ */
+function mergeFeedback(first: PackedResults, firstCounts: Int32Array, more: PackedResults): { docs: number[]; final: Float64Array; firstAt: Int32Array; moreAt: Int32Array } {
+  const n = Math.max(first.documents, more.documents);
+  const score = new Float64Array(n);
+  const count = new Int32Array(n);
+  const firstAt = new Int32Array(n).fill(-1);
+  const moreAt = new Int32Array(n).fill(-1);
+  const docs: number[] = [];
+  for (let i = 0; i < first.length; i++) {
+    const doc = first.docs[i]!;
+    score[doc] = first.raw[i]!;
+    count[doc] = firstCounts[i]!;
+    firstAt[doc] = i;
+    docs.push(doc);
+  }
+  const moreCounts = more.queryTermCounts();
+  for (let i = 0; i < more.length; i++) {
+    const doc = more.docs[i]!;
+    if (firstAt[doc] === -1) docs.push(doc);
+    moreAt[doc] = i;
+    score[doc]! += more.raw[i]!;
+    count[doc]! += moreCounts[i]!;
+  }
+  const final = new Float64Array(docs.length);
+  for (let x = 0; x < docs.length; x++) final[x] = score[docs[x]!]! * Math.max(1, count[docs[x]!]!);
+  return { docs, final, firstAt, moreAt };
+}
+
+function removeStaleSearchFiles(dir: string, keep: string): void {
+  const now = Date.now();
+  const others: { name: string; mtimeMs: number }[] = [];
+  for (const name of readdirSync(dir)) {
+    if (name === keep || !SEARCH_TREE_FILE.test(name)) continue;
+    try {
+      others.push({ name, mtimeMs: statSync(join(dir, name)).mtimeMs });
+    } catch {
+      // Removed by another process meanwhile.
+    }
+  }
+  // The newest previous file may be what a concurrent reader is about to load: keep it.
+  others.sort((a, b) => b.mtimeMs - a.mtimeMs);
+  for (const { name, mtimeMs } of others.slice(1)) {
+    if (now - mtimeMs > STALE_SEARCH_FILE_MS) rmSync(join(dir, name), { force: true });
+  }
+}
+
+/** Extracts `[[id]]` links; replaced by the graph module's parser when present. */
+export type LinkExtractor = (body: string) => string[];
+const NO_LINKS: LinkExtractor = () => [];
+
+/**
+ * One tier's keyword index, loaded from `.memory/index.v8` (or built fresh).
+ */
+/** Longest query term matched fuzzily. */
+export const MAX_FUZZY_TERM = 64;
+
+export class KeywordIndex {
+  private files: FileTable;
+  readonly docs: DocTable;
+  // Loading the MiniSearch tree is the largest cost of opening the index (10,000 memories:
+  // tens of ms even from V8's serializer), and only a query needs it: list, status and
+  // graph walks never do. It lives in its own file, read on first use.
+  private searchIndex: MiniSearch | undefined;
+  /** The saved search tree; undefined when the tree in memory is all there is (a fresh build). */
+  private searchFile: string | undefined;
+  /**
+   * Changes since `searchFile` was written, by memory id: `undefined` takes the memory out,
+   * a search doc (re)adds it. Replayed onto the saved tree when it is loaded.
+   */
+  private journal = new Map<string, AnalyzedDoc | undefined>();
+  private readonly cacheDir: string | undefined;
+  private lastRefresh: { paths: TierPaths; options: Parameters<KeywordIndex['refresh']>[1] } | undefined;
+  private dirty: boolean;
+  /** True when the cache could not be used and the index was built from scratch. */
+  readonly rebuilt: boolean;
+
+  private constructor(data: IndexFile | undefined, cacheDir?: string) {
+    this.cacheDir = cacheDir;
+    if (data) {
+      this.files = FileTable.fromSaved(data.files);
+      this.docs = DocTable.fromSaved(data.docs, data.records);
+      this.searchFile = data.searchFile;
+      for (const id of data.journal.removed) this.journal.set(id, undefined);
+      for (const doc of data.journal.added) this.journal.set(doc.id, doc);
+      this.dirty = false;
+      this.rebuilt = false;
+    } else {
+      this.files = new FileTable();
+      this.docs = new DocTable();
+      this.searchIndex = new MiniSearch(MINISEARCH_OPTIONS);
+      this.dirty = true;
+      this.rebuilt = true;
+    }
+  }
+
+  private get search(): MiniSearch {
+    if (!this.searchIndex) {
+      const path = this.cacheDir && this.searchFile ? join(this.cacheDir, this.searchFile) : undefined;
+      let loaded: MiniSearch | undefined;
+      try {
+        loaded = path ? loadSearchState(readFileSync(path), MINISEARCH_OPTIONS) : undefined;
+      } catch {
+        loaded = undefined;
+      }
+      for (const [id, doc] of loaded ? this.journal : []) {
+        if (loaded!.has(id)) loaded!.discard(id);
+        if (doc && !addAnalyzed(loaded!, doc, termCacheOf(loaded!))) {
+          loaded = undefined; // another MiniSearch: rebuild, below
+          break;
+        }
+      }
+      if (loaded) {
+        this.searchIndex = loaded;
+      } else {
+        // The search file is gone or damaged (another process replaced it, a crash):
+        // forget every file and index them all again now. Never fatal, never empty results.
+        this.searchIndex = new MiniSearch(MINISEARCH_OPTIONS);
+        this.searchFile = undefined;
+        this.journal.clear();
+        this.files = new FileTable();
+        this.docs.clear();
+        this.dirty = true;
+        if (this.lastRefresh) this.refresh(this.lastRefresh.paths, this.lastRefresh.options);
+      }
+    }
+    return this.searchIndex;
+  }
+
+  /**
+   * Takes a memory out of the search tree and adds `doc` (when given) in its place: in the
+   * tree when it is loaded, and in the journal when the tree is saved, so that a refresh
+   * never needs to load the tree.
+   */
+  private changeSearch(id: string, doc: SearchDoc | undefined): void {
+    // Analysed once, for the tree and for the journal (when the tree is saved).
+    const analyzed = doc ? analyzeDocument(doc, ANALYZER) : undefined;
+    if (this.searchIndex) {
+      if (this.searchIndex.has(id)) this.searchIndex.discard(id);
+      // addAnalyzed keeps a loaded tree's terms packed, and finds each term of a build in the
+      // cache rather than walking the radix tree for every word of every memory.
+      if (analyzed && !addAnalyzed(this.searchIndex, analyzed, termCacheOf(this.searchIndex))) this.searchIndex.add(doc!);
+    }
+    if (this.searchFile !== undefined) this.journal.set(id, analyzed);
+    this.dirty = true;
+  }
+
+  static indexPath(paths: TierPaths): string {
+    return join(paths.cacheDir, KEYWORD_INDEX_FILE);
+  }
+
+  /** Loads the cache; anything unusable (missing, corrupt, other version) gives an empty index. */
+  static load(paths: TierPaths): KeywordIndex {
+    let data: IndexFile | undefined;
+    try {
+      const parsed = unpackIndexFile(readFileSync(KeywordIndex.indexPath(paths)));
+      if (
+        parsed?.version === INDEX_FORMAT_VERSION &&
+        parsed.optionsHash === OPTIONS_HASH &&
+        parsed.files &&
+        parsed.docs &&
+        typeof parsed.searchFile === 'string' &&
+        isJournal(parsed.journal) &&
+        SEARCH_TREE_FILE.test(parsed.searchFile) &&
+        existsSync(join(paths.cacheDir, parsed.searchFile))
+      ) {
+        data = parsed;
+      }
+    } catch {
+      data = undefined;
+    }
+    if (data) {
+      try {
+        return new KeywordIndex(data, paths.cacheDir);
+      } catch {
+        // A cache that parses as JSON but not as an index: rebuild.
+      }
+    }
+    return new KeywordIndex(undefined, paths.cacheDir);
+  }
+
+  /** An empty index that ignores any cache (a full rebuild). */
+  static empty(): KeywordIndex {
+    return new KeywordIndex(undefined);
+  }
+
+  get size(): number {
+    return this.docs.size;
+  }
+
+  /**
+   * Documents the search tree still holds postings for although they were replaced or
+   * removed (every edit leaves one; nothing vacuums the tree in place). Scoring skips them,
+   * but they grow the tree's file and its per-query arrays until a rebuild.
+   */
+  get discarded(): number {
+    return this.search.dirtCount;
+  }
+
+  get isDirty(): boolean {
+    return this.dirty;
+  }
+
+  /**
+   * Brings the index up to date with the files on disk: stat every file, re-read only
+   * those whose size or mtime changed, and parse only those whose content changed.
+   */
+  refresh(paths: TierPaths, options: { base: string; links?: LinkExtractor; scan?: MemoryFileScan }): RefreshReport {
+    this.lastRefresh = { paths, options: { base: options.base, ...(options.links ? { links: options.links } : {}) } };
+    const links = options.links ?? NO_LINKS;
+    const scan = options.scan ?? scanMemoryFiles(paths, options.base);
+    // Entries that are not read at all (FIFOs, links out of the repository …): one
+    // diagnostic each, on every refresh, so `lint` and `status` keep naming them.
+    const report: RefreshReport = { added: 0, updated: 0, removed: 0, diagnostics: [...scan.skipped] };
+    const files = this.files;
+    const known = files.rowCount;
+    const seen = new Uint8Array(known);
+    /** The row of each listed file (-1 until known): the table is saved in listing order. */
+    const rowAt = new Int32Array(scan.names.length).fill(-1);
+    /** Listing positions of new files and of files whose size or mtime changed. */
+    const changed: number[] = [];
+    for (let i = 0; i < scan.names.length; i++) {
+      const row = files.rowOf(scan.names[i]!);
+      if (row < 0) {
+        changed.push(i);
+        continue;
+      }
+      seen[row] = 1;
+      rowAt[i] = row;
+      if (files.sizeAt(row) === scan.sizes[i] && files.mtimeAt(row) === scan.mtimes[i]) {
+        const problems = files.diagnosticsAt(row);
+        if (problems) report.diagnostics.push(...problems);
+      } else {
+        changed.push(i);
+      }
+    }
+    // Read in name order, whatever the directory's order: memories are added to the search
+    // tree in the same order on every machine (ties rank in that order).
+    changed.sort((a, b) => (scan.names[a]! < scan.names[b]! ? -1 : scan.names[a]! > scan.names[b]! ? 1 : 0));
+    for (const i of changed) {
+      const entry = scanEntry(scan, i);
+      const name = scan.names[i]!;
+      const row = rowAt[i]!;
+      const before = row < 0 ? undefined : files.entryAt(row);
+      const shown = displayPath(entry.path, options.base);
+      const read = readMemoryFile(entry, shown);
+      const hash = read.text === undefined ? '' : sha1(read.text);
+      if (before && before.hash === hash && hash !== '') {
+        files.touch(row, entry.size, entry.mtimeMs);
+        this.dirty = true;
+        if (before.diagnostics) report.diagnostics.push(...before.diagnostics);
+        continue;
+      }
+      if (before?.id !== undefined) this.removeDoc(before.id);
+      const fileEntry: FileEntry = { size: entry.size, mtimeMs: entry.mtimeMs, hash };
+      if (read.diagnostics.length > 0) fileEntry.diagnostics = read.diagnostics;
+      if (read.memory) {
+        const memory = read.memory;
+        if (this.docs.has(memory.id)) this.removeDoc(memory.id);
+        this.docs.set(memory.id, toDoc(memory, shown, links(memory.body)));
+        this.changeSearch(memory.id, searchDoc(memory));
+        fileEntry.id = memory.id;
+        if (before) report.updated++;
+        else report.added++;
+      } else if (before?.id !== undefined) {
+        report.removed++;
+      }
+      report.diagnostics.push(...read.diagnostics);
+      rowAt[i] = files.set(name, fileEntry, row);
+      this.dirty = true;
+    }
+    for (let row = 0; row < known; row++) {
+      if (seen[row]) continue;
+      const name = files.nameAt(row);
+      if (name === undefined) continue;
+      const gone = files.entryAt(row)!;
+      if (gone.id !== undefined) {
+        this.removeDoc(gone.id);
+        report.removed++;
+      }
+      files.delete(name);
+      this.dirty = true;
+    }
+    files.listed(Array.from(rowAt).filter((row) => row >= 0));
+    // Saved in another order than the directory lists (another machine, an older cache):
+    // save once in this order, so that the next runs find every file at its guess.
+    if (files.misses > Math.max(16, known >>> 4)) this.dirty = true;
+    // In file order, whatever order the directory listed them in.
+    report.diagnostics.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+    return report;
+  }
+
+  private removeDoc(id: string): void {
+    if (!this.docs.has(id)) return;
+    this.docs.delete(id);
+    this.changeSearch(id, undefined);
+  }
+
+  /** Records a memory just written by this process, so the index need not re-read it. */
+  upsert(memory: Memory, entry: MemoryFileEntry, text: string, options: { base: string; links?: LinkExtractor }): void {
+    const name = `${entry.id}.md`;
+    const known = this.files.get(name);
+    if (known?.id !== undefined) this.removeDoc(known.id);
+    this.removeDoc(memory.id);
+    const shown = displayPath(entry.path, options.base);
+    this.docs.set(memory.id, toDoc(memory, shown, (options.links ?? NO_LINKS)(memory.body)));
+    this.changeSearch(memory.id, searchDoc(memory));
+    this.files.set(name, { size: entry.size, mtimeMs: entry.mtimeMs, hash: sha1(text), id: memory.id });
+  }
+
+  /** Forgets a memory whose file was deleted by this process. */
+  remove(id: string): void {
+    this.removeDoc(id);
+    this.files.delete(`${id}.md`);
+    this.dirty = true;
+  }
+
+  /**
+   * Saves the cache atomically when anything changed. The search tree's file is written only
+   * for a fresh build or when the journal is past {@link JOURNAL_LIMIT} (the tree then
+   * includes it); otherwise the index alone is written, with the journal. Readers that
+   * loaded the previous index keep a valid search file for a while; older ones are removed.
+   */
+  save(paths: TierPaths): void {
+    if (!this.dirty) return;
+    const newTree = this.searchFile === undefined || this.journal.size > JOURNAL_LIMIT;
+    if (newTree) {
+      const name = searchTreeName(crypto.randomBytes(6).toString('hex'));
+      writeFileAtomic(join(paths.cacheDir, name), saveSearchState(this.search));
+      this.searchFile = name;
+      this.journal.clear();
+    }
+    const journal: Journal = { removed: [], added: [] };
+    for (const [id, doc] of this.journal) {
+      journal.removed.push(id);
+      if (doc) journal.added.push(doc);
+    }
+    const docs = this.docs.toSaved();
+    const data: Omit<IndexFile, 'records'> = {
+      version: INDEX_FORMAT_VERSION,
+      optionsHash: OPTIONS_HASH,
+      files: this.files.toSaved(),
+      docs: docs.saved,
+      searchFile: this.searchFile!,
+      journal,
+    };
+    writeFileAtomic(KeywordIndex.indexPath(paths), packIndexFile(data, docs.records));
+    if (newTree) removeStaleSearchFiles(paths.cacheDir, this.searchFile!);
+    rmSync(join(paths.cacheDir, 'index.json'), { force: true }); // the cache of format ≤ 7
+    this.dirty = false;
+  }
+
+  /** The filters on unpacked fields (status, type, scope). */
+  private static matchesFacets(doc: DocFacets, options: SearchOptions): boolean {
+    const statuses = options.statuses ?? DEFAULT_SEARCH.statuses;
+    if (!statuses.includes(doc.status)) return false;
+    if (options.types && options.types.length > 0 && !options.types.includes(doc.type)) return false;
+    if (options.scope && doc.scope !== options.scope) return false;
+    return true;
+  }
+
+  /** The filters that need the whole record (tags, date). */
+  private static matchesRecord(doc: IndexedDoc, options: SearchOptions): boolean {
+    if (options.tags && options.tags.length > 0 && !options.tags.every((t) => doc.tags.includes(t))) return false;
+    if (options.since && Date.parse(doc.updated) < Date.parse(options.since)) return false;
+    return true;
+  }
+
+  private static needsRecord(options: SearchOptions): boolean {
+    return (options.tags !== undefined && options.tags.length > 0) || options.since !== undefined;
+  }
+
+  /** True when the memory `id` passes the filters, reading its record only when a filter needs it. */
+  private passes(id: string, options: SearchOptions, needsRecord: boolean): boolean {
+    const facets = this.docs.facets(id);
+    if (facets === undefined || !KeywordIndex.matchesFacets(facets, options)) return false;
+    return !needsRecord || KeywordIndex.matchesRecord(this.docs.get(id)!, options);
+  }
+
+  /**
+   * Keyword search: BM25+ with field boosts, prefix and fuzzy matching, thesaurus
+   * expansions at a lower weight, and a boost for the types the question hints at.
+   * Then pseudo-relevance feedback widens the rest of the list (see `FEEDBACK`).
+   */
+  query(text: string, options: SearchOptions = {}): SearchHit[] {
+    const opts = { ...DEFAULT_SEARCH, ...options };
+    const plan = planQuery(text, { expand: opts.expand });
+    if (plan.terms.length === 0) return [];
+    const expansions = new Set(plan.expansions);
+    const timeTerms = new Set(plan.timeTerms);
+    // Terms the question did not say: lower-weighted and matched exactly.
+    const guessed = new Set([...plan.expansions, ...plan.timeTerms]);
+    const hinted = new Set(plan.typeHints);
+    const needsRecord = KeywordIndex.needsRecord(opts);
+    const all = [...plan.terms, ...plan.expansions, ...plan.timeTerms];
+    const specs: TermSpec[] = all.map((term) => ({
+      term,
+      // Terms the question did not say are matched exactly.
+      prefix: term.length >= 4 && !guessed.has(term),
+      // No word is longer than MAX_FUZZY_TERM; a pasted blob is matched exactly (MiniSearch's
+      // fuzzy matrix grows with the square of the term: 100,000 characters would be 10 GB).
+      fuzzy: term.length >= 6 && term.length <= MAX_FUZZY_TERM && !guessed.has(term) ? 0.2 : false,
+      boost: timeTerms.has(term) ? TIME_WEIGHT : guessed.has(term) ? EXPANSION_WEIGHT : 1,
+    }));
+    // Filters are applied as the ranked lists are read (they do not change the order of
+    // what passes), so a question matching thousands of memories checks only the head.
+    const passes = (id: string) => this.passes(id, opts, needsRecord);
+    const boostDocument =
+      // Skipped when the question hints at no type.
+      hinted.size === 0
+        ? undefined
+        : (id: string) => {
+            const type = this.docs.typeOf(id);
+            return type !== undefined && hinted.has(type) ? TYPE_HINT_BOOST : 1;
+          };
+    const numbering = new DocNumbering();
+    const first = this.run(specs, boostDocument, numbering, expansions);
+    const ranked = coordinate(first, expansions);
+    /** The first `n` results of the first pass that pass the filters. */
+    const firstHits = (n: number): SearchHit[] => {
+      const out: SearchHit[] = [];
+      for (let k = 0; k < ranked.order.length && out.length < n; k++) {
+        const i = ranked.order.at(k)!;
+        const id = first.id(first.docs[i]!);
+        if (passes(id)) out.push({ id, score: ranked.scores[i]!, terms: first.terms(i) });
+      }
+      return out;
+    };
+    const head = firstHits(Math.max(FEEDBACK.docs, FEEDBACK.keep + 1));
+    if (!opts.feedback || opts.limit <= FEEDBACK.keep || head.length <= FEEDBACK.keep) return firstHits(opts.limit);
+
+    const added = feedbackTerms(
+      head.slice(0, FEEDBACK.docs).map((h) => ({ text: this.feedbackText(h.id), score: h.score })),
+      { exclude: new Set(all), docFreq: (t) => this.docFreq(t), totalDocs: this.search.documentCount, terms: FEEDBACK.terms, weight: FEEDBACK.weight },
+    );
+    if (added.size === 0) return firstHits(opts.limit);
+    // Only the added terms are searched again: term scores add up, so the query's own part of
+    // the second ranking is the first pass's, and the whole costs one cheap exact-match search.
+    const more = this.run(
+      [...added].map(([term, weight]) => ({ term, prefix: false, fuzzy: false, boost: weight })),
+      boostDocument,
+      numbering,
+    );
+    const { docs, final, firstAt, moreAt } = mergeFeedback(first, ranked.counts, more);
+    // Best first; ties: the first pass's results in its ranking, then feedback's own in its.
+    const ranking = new LazyRanking(docs.length, final, (x, y) => {
+      const a = docs[x]!;
+      const b = docs[y]!;
+      const fa = firstAt[a]!;
+      const fb = firstAt[b]!;
+      if (fa !== -1 && fb !== -1) {
+        const e = ranked.scores[fb]! - ranked.scores[fa]!;
+        if (e) return e < 0;
+        return ranksBefore(first, fa, fb);
+      }
+      if (fa !== -1 || fb !== -1) return fa !== -1;
+      return ranksBefore(more, moreAt[a]!, moreAt[b]!);
+    });
+    // The head stays as the query ranked it; the feedback ranking fills the tail, its scores
+    // scaled below the head so that scores still order the list (tiers are merged by score).
+    const kept = head.slice(0, FEEDBACK.keep);
+    const seen = new Set(kept.map((h) => h.id));
+    const floor = kept[kept.length - 1]?.score ?? 0;
+    const out: SearchHit[] = [...kept];
+    let scale: number | undefined;
+    for (let k = 0; k < ranking.length && out.length < opts.limit; k++) {
+      const x = ranking.at(k)!;
+      const doc = docs[x]!;
+      const id = (firstAt[doc] !== -1 ? first : more).id(doc);
+      if (!passes(id)) continue;
+      // Scaled against the best result that passes the filters, as if only those were ranked.
+      scale ??= final[x]! > 0 ? (floor * 0.999) / final[x]! : 0;
+      if (seen.has(id)) continue;
+      out.push({ id, score: final[x]! * scale, terms: firstAt[doc] !== -1 ? first.terms(firstAt[doc]!) : [] });
+    }
+    return out;
+  }
+
+  /**
+   * The OR query of `specs`, unfiltered, from the packed postings (MiniSearch's own search if
+   * its internals are not as expected).
+   */
+  private run(specs: TermSpec[], boostDocument: ((id: string) => number) | undefined, numbering: DocNumbering, uncounted?: ReadonlySet<string>): PackedResults {
+    const packed = searchPacked(this.search, specs, { boost: FIELD_BOOSTS, bm25: BM25, maxFuzzy: 2, boostDocument, uncounted });
+    if (packed) return packed;
+    return packResults(
+      this.search.search({ combineWith: 'OR', queries: specs.map((s) => ({ queries: [s.term], prefix: s.prefix, fuzzy: s.fuzzy, boostTerm: () => s.boost })) } as never, {
+        boost: FIELD_BOOSTS,
+        bm25: BM25,
+        maxFuzzy: 2,
+        tokenize: (t: string) => [t],
+        processTerm: (t: string) => t,
+        ...(boostDocument ? { boostDocument: (id: unknown) => boostDocument(id as string) } : {}),
+      }),
+      numbering,
+    );
+  }
+
+  /** What feedback reads of a memory: its summary and the start of its body, the summary once. */
+  private feedbackText(id: string): string {
+    const doc = this.docs.get(id);
+    if (!doc) return '';
+    return doc.preview.startsWith(doc.summary.replace(/…$/, '')) ? doc.preview : `${doc.summary} ${doc.preview}`;
+  }
+
+  /**
+   * Number of memories containing an analysed term: its largest count in one field (the
+   * `text` field holds summary and body, so that is nearly always the exact figure, without
+   * building a union). MiniSearch has no public accessor; its term index is a documented
+   * `protected` member. If that ever changes this returns 0, which turns feedback off rather
+   * than failing (a test guards that it works).
+   */
+  private docFreq(term: string): number {
+    return termDocCount(this.search, term) ?? 0;
+  }
+
+  /**
+   * How rare analysed terms are in this index: each term's document frequency (see
+   * `docFreq`) and the number of memories indexed. Auto-linking weights words by it.
+   */
+  rarity(): { docFreq: (term: string) => number; totalDocs: number } {
+    return { docFreq: (term) => this.docFreq(term), totalDocs: this.search.documentCount };
+  }
+
+  /** Documents passing the filters, without a query. */
+  filter(options: SearchOptions = {}): IndexedDoc[] {
+    const needsRecord = KeywordIndex.needsRecord(options);
+    const out: IndexedDoc[] = [];
+    for (const facets of this.docs.allFacets()) {
+      if (this.passes(facets.id, options, needsRecord)) out.push(this.docs.get(facets.id)!);
+    }
+    return out;
+  }
+
+  /** The doc with this content key, if any (duplicate detection). */
+  findByContentKey(key: string): IndexedDoc | undefined {
+    for (const facets of this.docs.allFacets()) if (facets.contentKey === key) return this.docs.get(facets.id);
+    return undefined;
+  }
+
+  /** Docs with this topic and scope, excluding superseded ones. */
+  findByTopic(topic: string, scope: Scope): IndexedDoc[] {
+    const out: IndexedDoc[] = [];
+    for (const f of this.docs.allFacets()) {
+      if (f.topic === topic && f.scope === scope && f.status !== 'superseded') out.push(this.docs.get(f.id)!);
+    }
+    return out;
+  }
+}

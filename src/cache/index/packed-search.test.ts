@@ -1,0 +1,150 @@
+import fc from 'fast-check';
+import MiniSearch from 'minisearch';
+import { describe, expect, it } from 'vitest';
+import { DocNumbering, packResults, ranksBefore, searchPacked, type PackedResults, type TermSpec } from './packed-search.js';
+import { LazyRanking } from './lazy-ranking.js';
+import { addAnalyzed, analyzeDocument, loadSearchState, saveSearchState, termDocCount } from './search-state.js';
+
+const WORDS = ['sqlite', 'sql', 'postgres', 'migration', 'migrate', 'migrations', 'runner', 'retry', 'retries', 'policy', 'cache', 'cached', 'caching', '500', '42', 'db', 'hooks', 'hook'];
+const OPTIONS = { fields: ['text', 'summary', 'tags'], idField: 'id' };
+const BOOST = { text: 1, summary: 0.5, tags: 1.4 };
+const BM25 = { k: 1.2, b: 0.4, d: 0.5 };
+
+const arbitraryText = fc.array(fc.constantFrom(...WORDS), { minLength: 0, maxLength: 12 }).map((w) => w.join(' '));
+const arbitraryDoc = fc.record({ text: arbitraryText, summary: arbitraryText, tags: arbitraryText });
+const arbitrarySpec: fc.Arbitrary<TermSpec> = fc.record({
+  term: fc.constantFrom(...WORDS, 'migrat', 'sqlit', 'polcy', 'nothing'),
+  prefix: fc.boolean(),
+  fuzzy: fc.constantFrom(false as const, 0.2, 0.34, 1, 2),
+  boost: fc.constantFrom(1, 0.3, 0.1),
+});
+
+/** The term cache a replay shares across the documents it adds to one index. */
+const replayTerms = new WeakMap<MiniSearch, NonNullable<Parameters<typeof addAnalyzed>[2]>>();
+
+/** Adds a document to a loaded index as the journal's replay does: analysed, then added with its terms kept packed. */
+function addPacked(ms: MiniSearch, doc: object): void {
+  const analyzer = { ...OPTIONS, tokenize: MiniSearch.getDefault('tokenize') as never, processTerm: MiniSearch.getDefault('processTerm') as never };
+  if (!replayTerms.has(ms)) replayTerms.set(ms, new Map());
+  expect(addAnalyzed(ms, analyzeDocument(doc as Record<string, unknown>, analyzer), replayTerms.get(ms))).toBe(true);
+}
+
+function build(docs: { text: string; summary: string; tags: string }[], discard: number[]): MiniSearch {
+  const ms = new MiniSearch(OPTIONS);
+  ms.addAll(docs.map((d, i) => ({ id: `m${i}`, ...d })));
+  for (const i of discard) if (ms.has(`m${i}`)) ms.discard(`m${i}`);
+  return ms;
+}
+
+/** What MiniSearch itself returns for the same specs. */
+function reference(ms: MiniSearch, specs: TermSpec[], boostDocument?: (id: string) => number, filter?: (id: string) => boolean): PackedResults {
+  const results = ms.search(
+    { combineWith: 'OR', queries: specs.map((s) => ({ queries: [s.term], prefix: s.prefix, fuzzy: s.fuzzy, boostTerm: () => s.boost })) } as never,
+    {
+      boost: BOOST,
+      bm25: BM25,
+      maxFuzzy: 2,
+      tokenize: (t: string) => [t],
+      processTerm: (t: string) => t,
+      ...(boostDocument ? { boostDocument: (id: unknown) => boostDocument(id as string) } : {}),
+      ...(filter ? { filter: (r: { id: unknown }) => filter(r.id as string) } : {}),
+    },
+  );
+  return packResults(results, new DocNumbering());
+}
+
+/** Terms counted apart (as the index does with thesaurus expansions). */
+const EXCEPT = new Set(['sql', 'db', 'migrat']);
+
+function columns(r: PackedResults) {
+  const except = EXCEPT;
+  // MiniSearch's order, read through the lazy ranking the index uses.
+  const order = new LazyRanking(r.length, r.key, (i, j) => ranksBefore(r, i, j));
+  return Array.from({ length: r.length }, (_, k) => order.at(k)!).map((i) => ({
+    id: r.id(r.docs[i]!),
+    raw: r.raw[i]!,
+    queryTerms: [...r.queryTerms(i)].sort(),
+    counts: [r.queryTermCount(i), r.queryTermCount(i, except), r.queryTermCounts()[i], r.queryTermCounts(except)[i]],
+    terms: [...r.terms(i)].sort(),
+  }));
+}
+
+function expectSame(actual: PackedResults, expected: PackedResults): void {
+  const a = columns(actual);
+  const e = columns(expected);
+  expect(a.map((x) => x.id)).toEqual(e.map((x) => x.id));
+  for (let i = 0; i < a.length; i++) {
+    expect(a[i]!.raw).toBeCloseTo(e[i]!.raw, 10);
+    expect(a[i]!.queryTerms).toEqual(e[i]!.queryTerms);
+    expect(a[i]!.counts).toEqual(e[i]!.counts);
+    expect(a[i]!.terms).toEqual(e[i]!.terms);
+  }
+}
+
+describe('searchPacked', () => {
+  it('returns what MiniSearch.search returns (vacuumed), packed or not, with discarded documents, boosts and filters', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(arbitraryDoc, { minLength: 1, maxLength: 25 }),
+        fc.array(fc.nat(30), { maxLength: 5 }),
+        fc.array(arbitrarySpec, { minLength: 1, maxLength: 6 }),
+        fc.boolean(),
+        async (docs, discard, specs, withFns) => {
+          const boostDocument = withFns ? (id: string) => (id.endsWith('1') ? 1.25 : id.endsWith('3') ? 0 : 1) : undefined;
+          const filter = withFns ? (id: string) => !id.endsWith('2') : undefined;
+          const options = { boost: BOOST, bm25: BM25, maxFuzzy: 2, boostDocument, filter, uncounted: EXCEPT };
+          // MiniSearch counts discarded postings until it sweeps them; searchPacked never does.
+          const vacuumed = build(docs, discard);
+          await vacuumed.vacuum();
+          const expected = reference(vacuumed, specs, boostDocument, filter);
+          expectSame(searchPacked(build(docs, discard), specs, options)!, expected);
+          const packed = loadSearchState(saveSearchState(build(docs, discard)), OPTIONS)!;
+          expectSame(searchPacked(packed, specs, options)!, expected);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('scores documents added to a loaded index (kept beside the packed postings) as MiniSearch does', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(arbitraryDoc, { minLength: 1, maxLength: 20 }),
+        fc.array(fc.nat(25), { maxLength: 4 }),
+        fc.array(fc.record({ slot: fc.nat(30), doc: arbitraryDoc }), { minLength: 1, maxLength: 6 }),
+        fc.array(arbitrarySpec, { minLength: 1, maxLength: 6 }),
+        async (docs, discard, later, specs) => {
+          const options = { boost: BOOST, bm25: BM25, maxFuzzy: 2 };
+          // The journal's replay: each later document replaces the memory in its slot, or is new.
+          const replay = (ms: MiniSearch, add: (ms: MiniSearch, doc: object) => void) => {
+            for (const { slot, doc } of later) {
+              if (ms.has(`m${slot}`)) ms.discard(`m${slot}`);
+              add(ms, { id: `m${slot}`, ...doc });
+            }
+            return ms;
+          };
+          const plain = replay(build(docs, discard), (ms, doc) => ms.add(doc));
+          const packed = replay(loadSearchState(saveSearchState(build(docs, discard)), OPTIONS)!, addPacked);
+          for (const word of WORDS) expect(termDocCount(packed, word)).toBe(termDocCount(plain, word));
+          const vacuumed = replay(build(docs, discard), (ms, doc) => ms.add(doc));
+          await vacuumed.vacuum();
+          const expected = reference(vacuumed, specs);
+          expectSame(searchPacked(packed, specs, options)!, expected);
+          // Saved with the added postings and loaded again: the same results.
+          expectSame(searchPacked(loadSearchState(saveSearchState(packed), OPTIONS)!, specs, options)!, expected);
+          // Read as Maps (MiniSearch's own search unpacks them): the same as the plain index.
+          const again = replay(loadSearchState(saveSearchState(build(docs, discard)), OPTIONS)!, addPacked);
+          await again.vacuum();
+          expectSame(reference(again, specs), expected);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  it('gives up (undefined) on an index whose internals are not the expected ones', () => {
+    const ms = build([{ text: 'sqlite', summary: '', tags: '' }], []);
+    (ms as unknown as { _index: unknown })._index = {};
+    expect(searchPacked(ms, [{ term: 'sqlite', prefix: false, fuzzy: false, boost: 1 }], { boost: BOOST, bm25: BM25, maxFuzzy: 2 })).toBeUndefined();
+  });
+});

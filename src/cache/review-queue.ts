@@ -1,0 +1,172 @@
+/**
+ * The local review queue, `.memory/review.jsonl`: things a person should look at before
+ * they reach git (DESIGN §2.2) — likely duplicates from auto-linking (`consolidate`),
+ * low-confidence extraction candidates (`candidate`), pairs a person rejected
+ * (`rejected`) … One JSON object per line. Personal and rebuildable: never tracked.
+ * Writes take a lock and replace the file atomically; a torn or foreign line is skipped.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CortexError, isErrnoCode } from '../errors.js';
+import { redactDeep } from '../core/redact.js';
+import { writeFileAtomic } from '../store/atomic.js';
+import { withLock } from '../store/lock.js';
+import type { TierPaths } from '../store/paths.js';
+import { REVIEW_QUEUE_FILE, lockPath } from './layout.js';
+
+/** Known kinds; the queue accepts any string so new producers need no change here. */
+export type ReviewKind = 'consolidate' | 'candidate' | 'rejected' | (string & {});
+
+/** One queued item. `id` is unique in the queue: appending an id already queued is a no-op. */
+export interface ReviewEntry {
+  kind: ReviewKind;
+  id: string;
+  /** ISO-8601 UTC. */
+  created: string;
+  /** Stable number, given when queued (entries written before numbers get theirs when first read). */
+  n?: number;
+  [field: string]: unknown;
+}
+
+/**
+ * Where a tier's queue lives.
+ *
+ * @example
+ * reviewQueuePath(ctx.paths) // '/repo/.memory/review.jsonl'
+ */
+export function reviewQueuePath(paths: Pick<TierPaths, 'cacheDir'>): string {
+  return join(paths.cacheDir, REVIEW_QUEUE_FILE);
+}
+
+function reviewLock(paths: Pick<TierPaths, 'cacheDir'>): string {
+  return lockPath(paths.cacheDir, 'review');
+}
+
+function isEntry(value: unknown): value is ReviewEntry {
+  const v = value as ReviewEntry;
+  return typeof v === 'object' && v !== null && typeof v.kind === 'string' && typeof v.id === 'string' && typeof v.created === 'string';
+}
+
+interface Queue {
+  entries: (ReviewEntry & { n: number })[];
+  /** The number the next queued entry gets. */
+  next: number;
+}
+
+function isNumber(n: unknown): n is number {
+  return typeof n === 'number' && Number.isSafeInteger(n) && n > 0;
+}
+
+function readAll(paths: Pick<TierPaths, 'cacheDir'>): Queue {
+  let text: string;
+  try {
+    text = readFileSync(reviewQueuePath(paths), 'utf8');
+  } catch (err) {
+    if (isErrnoCode(err, 'ENOENT') || isErrnoCode(err, 'ENOTDIR')) return { entries: [], next: 1 };
+    if (isErrnoCode(err, 'EISDIR')) {
+      throw new CortexError('NOT_A_FILE', `${reviewQueuePath(paths)} is a directory, not the review queue.`, {
+        hint: `Remove it (\`rm -r ${reviewQueuePath(paths)}\`): the queue is local state and starts empty again.`,
+        cause: err,
+      });
+    }
+    throw err;
+  }
+  const entries: ReviewEntry[] = [];
+  const seen = new Set<string>();
+  let next = 1;
+  for (const line of text.split('\n')) {
+    if (line.trim() === '') continue;
+    try {
+      const value = JSON.parse(line) as unknown;
+      if (isEntry(value) && !seen.has(value.id)) {
+        seen.add(value.id);
+        entries.push(value);
+      } else if (typeof value === 'object' && value !== null && isNumber((value as { nextNumber?: unknown }).nextNumber)) {
+        next = Math.max(next, (value as { nextNumber: number }).nextNumber);
+      }
+    } catch {
+      // A torn line from a crash: skipped, and dropped at the next write.
+    }
+  }
+  const used = new Set<number>();
+  for (const e of entries) if (isNumber(e.n) && !used.has(e.n)) used.add(e.n);
+  for (const n of used) next = Math.max(next, n + 1);
+  // Entries queued before numbers existed (or with a clashing one) get the next free ones, in order.
+  const taken = new Set<number>();
+  const numbered = entries.map((e) => {
+    if (isNumber(e.n) && !taken.has(e.n)) {
+      taken.add(e.n);
+      return e as ReviewEntry & { n: number };
+    }
+    const n = next++;
+    taken.add(n);
+    return { ...e, n };
+  });
+  return { entries: numbered, next };
+}
+
+/** Every string of every entry passes the redaction gate: candidates quote the session. */
+function writeAll(paths: Pick<TierPaths, 'cacheDir'>, queue: Queue): void {
+  const { value } = redactDeep(queue.entries);
+  writeFileAtomic(reviewQueuePath(paths), [`${JSON.stringify({ nextNumber: queue.next })}\n`, ...value.map((e) => `${JSON.stringify(e)}\n`)].join(''));
+}
+
+/**
+ * The queued entries, oldest first, optionally of one kind.
+ *
+ * @example
+ * listReview(ctx.paths, { kind: 'consolidate' }).map((e) => e.id)
+ */
+export function listReview(paths: Pick<TierPaths, 'cacheDir'>, options: { kind?: ReviewKind } = {}): (ReviewEntry & { n: number })[] {
+  const all = readAll(paths).entries;
+  return options.kind === undefined ? all : all.filter((e) => e.kind === options.kind);
+}
+
+/**
+ * Appends entries whose ids are not queued yet; returns how many were added.
+ *
+ * @example
+ * await appendReview(ctx.paths, [{ kind: 'candidate', id: 'candidate:3f2a', created: '2026-11-21T10:00:00Z', text: '…' }]);
+ */
+export async function appendReview(paths: Pick<TierPaths, 'cacheDir'>, entries: ReviewEntry[]): Promise<number> {
+  if (entries.length === 0) return 0;
+  return withLock(reviewLock(paths), () => {
+    const queue = readAll(paths);
+    const ids = new Set(queue.entries.map((e) => e.id));
+    let added = 0;
+    for (const entry of entries) {
+      if (!isEntry(entry) || ids.has(entry.id)) continue;
+      ids.add(entry.id);
+      queue.entries.push({ ...entry, n: queue.next++ });
+      added++;
+    }
+    if (added > 0) writeAll(paths, queue);
+    return added;
+  });
+}
+
+/**
+ * Removes the entries with these ids (or matching the predicate); returns how many.
+ *
+ * @example
+ * await removeReview(ctx.paths, ['consolidate:a-k3f9qa:b-p2x81d']);
+ */
+export async function removeReview(paths: Pick<TierPaths, 'cacheDir'>, which: string[] | ((entry: ReviewEntry) => boolean)): Promise<number> {
+  const drop = Array.isArray(which) ? ((ids: Set<string>) => (e: ReviewEntry) => ids.has(e.id))(new Set(which)) : which;
+  return withLock(reviewLock(paths), () => {
+    const queue = readAll(paths);
+    const kept = queue.entries.filter((e) => !drop(e));
+    if (kept.length !== queue.entries.length) writeAll(paths, { entries: kept, next: queue.next });
+    return queue.entries.length - kept.length;
+  });
+}
+
+/**
+ * The queue id of a pair of memories, the same whichever comes first.
+ *
+ * @example
+ * pairId('consolidate', 'b', 'a') // 'consolidate:a:b'
+ */
+export function pairId(kind: string, a: string, b: string): string {
+  return a < b ? `${kind}:${a}:${b}` : `${kind}:${b}:${a}`;
+}
