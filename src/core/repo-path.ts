@@ -5,11 +5,25 @@
  * (on another machine, or in another clone, it does not). Pure: the roots arrive as
  * arguments (the caller adds the real path of a symlinked root).
  */
-import { posix, win32 } from 'node:path';
-
 export type RepoPath = { ok: true; path: string } | { ok: false; reason: 'empty' | 'outside' };
 
 const isWindowsAbsolute = (p: string): boolean => /^[A-Za-z]:[\\/]/.test(p) || p.startsWith('\\\\');
+
+/**
+ * The segments of a path with `.` and `..` resolved (a `..` past the start is kept), and
+ * whether it was absolute. Backslashes count as separators on a Windows path.
+ */
+function segmentsOf(path: string, windows: boolean): { absolute: boolean; parts: string[] } {
+  const p = windows ? path.replace(/\\/g, '/') : path;
+  const absolute = p.startsWith('/') || /^[A-Za-z]:\//.test(p);
+  const parts: string[] = [];
+  for (const seg of p.split('/')) {
+    if (seg === '' || seg === '.') continue;
+    if (seg === '..' && parts.length > 0 && parts[parts.length - 1] !== '..') parts.pop();
+    else if (!(seg === '..' && absolute && parts.length === 0)) parts.push(seg);
+  }
+  return { absolute, parts };
+}
 
 /**
  * `path` relative to the first of `roots` it lies under. Absolute paths inside a root are
@@ -26,25 +40,22 @@ const isWindowsAbsolute = (p: string): boolean => /^[A-Za-z]:[\\/]/.test(p) || p
 export function toRepoPath(path: string, roots: readonly string[]): RepoPath {
   const given = path.trim();
   if (given === '') return { ok: false, reason: 'empty' };
-  let relative: string | undefined;
-  if (posix.isAbsolute(given) || isWindowsAbsolute(given)) {
+  const windows = isWindowsAbsolute(given) || given.includes('\\');
+  const target = segmentsOf(given, windows);
+  let parts: string[] | undefined;
+  if (target.absolute) {
     for (const root of roots) {
-      const windows = isWindowsAbsolute(given) || isWindowsAbsolute(root);
-      const r = windows ? win32.relative(root, given).replace(/\\/g, '/') : posix.relative(root, given);
-      if (!isOutside(r) && !(windows ? win32.isAbsolute(r) : posix.isAbsolute(r))) {
-        relative = r;
+      const base = segmentsOf(root, windows || isWindowsAbsolute(root));
+      const same = (a: string, b: string) => (windows ? a.toLowerCase() === b.toLowerCase() : a === b);
+      if (base.parts.length < target.parts.length && base.parts.every((seg, i) => same(seg, target.parts[i]!))) {
+        parts = target.parts.slice(base.parts.length);
         break;
       }
     }
-    if (relative === undefined) return { ok: false, reason: 'outside' };
+    if (parts === undefined) return { ok: false, reason: 'outside' };
   } else {
-    relative = posix.normalize(given.replace(/\\/g, '/'));
+    parts = target.parts;
   }
-  relative = relative.replace(/\/+$/, '');
-  if (isOutside(relative) || relative === '' || relative === '.') return { ok: false, reason: 'outside' };
-  return { ok: true, path: relative };
-}
-
-function isOutside(relative: string): boolean {
-  return relative === '..' || relative.startsWith('../');
+  if (parts.length === 0 || parts[0] === '..') return { ok: false, reason: 'outside' };
+  return { ok: true, path: parts.join('/') };
 }
