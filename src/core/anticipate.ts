@@ -157,7 +157,7 @@ export function renderAnticipated(memories: readonly AnticipatedMemory[], option
 // A small inverted index for anticipatory recall
 
 /** Bump when the layout or the analysis changes: older files are rebuilt. */
-export const ANTICIPATION_INDEX_VERSION = 3;
+export const ANTICIPATION_INDEX_VERSION = 4;
 
 /** Preview characters kept per memory (what the floor reads and the context shows). */
 export const ANTICIPATION_PREVIEW_CHARS = 200;
