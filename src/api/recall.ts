@@ -4,7 +4,9 @@
 import { UsageError } from '../errors.js';
 import type { Diagnostic, MemoryStatus, MemoryType, Scope } from '../core/memory.js';
 import { MEMORY_STATUSES, MEMORY_TYPES, isMemoryStatus, isMemoryType, normalizeTag } from '../core/memory.js';
-import type { IndexedDoc, SearchOptions } from '../search/keyword-index.js';
+import { EXPANSION_WEIGHT, type IndexedDoc, type SearchOptions } from '../search/keyword-index.js';
+import { planQuery } from '../core/query.js';
+import { aboveFloor, idf, queryCoverage, type RelevanceOptions } from '../core/relevance.js';
 import type { Context } from './context.js';
 import { enrichResults, type CodeLink, type RelatedMemory } from './enrich.js';
 import { hasVectors } from './embed-settings.js';
@@ -57,6 +59,11 @@ export interface RecallInput {
   allBranches?: boolean;
   /** Add graph neighbours and linked code to each result (default true). */
   enrich?: boolean;
+  /**
+   * Where results stop (default: `recall.minScoreShare` and `recall.minCoverage` of the
+   * config); `{ minScoreShare: 0, minCoverage: 0 }` returns the whole ranking up to `limit`.
+   */
+  relevance?: RelevanceOptions;
 }
 
 export interface RecallResult {
@@ -77,6 +84,8 @@ export interface RecallResult {
   preview: string;
   /** Query terms that matched. */
   matched: string[];
+  /** Idf-weighted share of the query's words this memory contains (0..1), for keyword matches. */
+  coverage?: number | undefined;
   /** Cosine similarity to the query, when vectors were used and the memory has one. */
   similarity?: number | undefined;
   /** Set when the memory was read from another branch (`--branch`, `--all-branches`). */
@@ -96,9 +105,15 @@ export interface RecallOutput {
   diagnostics: Diagnostic[];
   /** One line for people when recall was degraded or incomplete: the cause and the fix. */
   notice?: string | undefined;
+  /** Results the relevance floor left out (see `RecallInput.relevance`). */
+  belowFloor?: number;
 }
 
-/** Global memories rank just below project memories of the same relevance. */
+/**
+ * Global memories rank just below project memories of the same relevance: their score is
+ * multiplied by this (config `recall.globalWeight`). The scores it scales are on one scale
+ * (see {@link keywordResults}), so this is the whole project preference.
+ */
 export const GLOBAL_SCORE_FACTOR = 0.9;
 
 /**
@@ -160,20 +175,62 @@ export function toResult(doc: IndexedDoc, score: number, matched: string[]): Rec
 }
 
 /**
- * Keyword hits of every tier merged into one ranking, best first; global memories weigh
- * {@link GLOBAL_SCORE_FACTOR} of project ones.
+ * Keyword hits of every tier merged into one ranking, best first.
+ *
+ * Each tier is a separate index, and BM25 weighs a word by how rare it is *in that index*:
+ * the same match scores less in a small global tier than in a large project. So each hit's
+ * score is moved onto one scale — the idf of its matched words over both tiers together,
+ * instead of its own tier's — and global memories then weigh `globalWeight` (default
+ * {@link GLOBAL_SCORE_FACTOR}) of project ones. With one tier (or an empty one) nothing moves.
+ * Each result also carries its `coverage` of the query, on the same scale.
  */
-export function keywordResults(tiers: TierIndex[], query: string, options: SearchOptions & { limit: number }): RecallResult[] {
+export function keywordResults(
+  tiers: TierIndex[],
+  query: string,
+  options: SearchOptions & { limit: number; globalWeight?: number },
+): RecallResult[] {
+  const plan = planQuery(query);
+  const terms = [...new Set(plan.terms)];
+  const expansions = new Set(plan.expansions);
+  const stats = tiers.map((tier) => tier.index.termStats([...terms, ...expansions]));
+  const documents = stats.reduce((n, s) => n + s.documents, 0);
+  const unionIdf = new Map([...terms, ...expansions].map((t) => [t, idf(stats.reduce((n, s) => n + (s.docFreq.get(t) ?? 0), 0), documents)]));
+  const weight = (t: string) => unionIdf.get(t) ?? 0;
+  const globalWeight = options.globalWeight ?? GLOBAL_SCORE_FACTOR;
   const merged: RecallResult[] = [];
-  for (const tier of tiers) {
-    const factor = tier.scope === 'global' ? GLOBAL_SCORE_FACTOR : 1;
+  tiers.forEach((tier, i) => {
+    const own = stats[i]!;
+    const factor = tier.scope === 'global' ? globalWeight : 1;
     for (const hit of tier.index.query(query, options)) {
       const doc = tier.index.docs.get(hit.id);
-      if (doc) merged.push(toResult(doc, hit.score * factor, hit.terms));
+      if (!doc) continue;
+      const matched = (hit.queryTerms ?? []).filter((t) => unionIdf.has(t));
+      let local = 0;
+      let union = 0;
+      for (const t of matched) {
+        const w = expansions.has(t) ? EXPANSION_WEIGHT : 1;
+        local += w * idf(own.docFreq.get(t) ?? 0, own.documents);
+        union += w * weight(t);
+      }
+      const scale = local > 0 ? union / local : 1;
+      const result = toResult(doc, hit.score * scale * factor, hit.terms);
+      // A thesaurus word counts at the weight it is searched with: a guess, not what was said.
+      const guessed = matched.filter((t) => expansions.has(t)).reduce((n, t) => n + EXPANSION_WEIGHT * weight(t), 0);
+      const total = terms.reduce((n, t) => n + weight(t), 0);
+      result.coverage = Math.min(1, queryCoverage(terms, matched, weight) + (total > 0 ? guessed / total : 0));
+      merged.push(result);
     }
-  }
+  });
   merged.sort((a, b) => b.score - a.score || (a.scope === b.scope ? a.id.localeCompare(b.id) : a.scope === 'project' ? -1 : 1));
   return merged.slice(0, options.limit);
+}
+
+/** The relevance floor in force: the call's own, else the config's. */
+export function relevanceOf(ctx: Context, input: Pick<RecallInput, 'relevance'>): Required<RelevanceOptions> {
+  return {
+    minScoreShare: input.relevance?.minScoreShare ?? ctx.config.recall.minScoreShare,
+    minCoverage: input.relevance?.minCoverage ?? ctx.config.recall.minCoverage,
+  };
 }
 
 /**
@@ -192,7 +249,7 @@ export async function recall(ctx: Context, input: RecallInput): Promise<RecallOu
     throw new UsageError(`Unknown recall mode "${input.mode}".`, { hint: `Use one of: ${RECALL_MODES.join(', ')}.` });
   }
   const limit = input.limit ?? ctx.config.recall.limit;
-  const options = { ...searchOptionsOf(ctx, input), limit };
+  const options = { ...searchOptionsOf(ctx, input), limit, globalWeight: ctx.config.recall.globalWeight };
   const scope = input.scope ? { scope: input.scope } : {};
   const mode = input.mode ?? (hasVectors(ctx, scope) ? 'hybrid' : 'keyword');
   const tiers = openIndexes(ctx, scope);
@@ -203,6 +260,9 @@ export async function recall(ctx: Context, input: RecallInput): Promise<RecallOu
   } else {
     out = { query, mode: 'keyword', results: keywordResults(tiers, query, options), diagnostics: allDiagnostics(tiers) };
   }
+  // `limit` is a maximum: the ranking stops where relevance does.
+  const relevant = aboveFloor(out.results, relevanceOf(ctx, input));
+  out = { ...out, results: relevant, belowFloor: out.results.length - relevant.length };
   // Graph neighbours and linked code, over the indexes already open.
   if (input.enrich !== false) out = { ...out, results: enrichResults(ctx, out.results, { tiers }) };
   if (input.recordAccess !== false) recordAccess(ctx, out.results);
