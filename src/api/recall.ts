@@ -5,8 +5,8 @@ import { UsageError } from '../errors.js';
 import type { Diagnostic, MemoryStatus, MemoryType, Scope } from '../core/memory.js';
 import { MEMORY_STATUSES, MEMORY_TYPES, isMemoryStatus, isMemoryType, normalizeTag } from '../core/memory.js';
 import { EXPANSION_WEIGHT, type IndexedDoc, type SearchOptions } from '../search/keyword-index.js';
-import { planQuery } from '../core/query.js';
-import { aboveFloor, idf, queryCoverage, type RelevanceOptions } from '../core/relevance.js';
+import { expansionsOf, planQuery } from '../core/query.js';
+import { aboveFloor, idf, type RelevanceOptions } from '../core/relevance.js';
 import type { Context } from './context.js';
 import { enrichResults, type CodeLink, type RelatedMemory } from './enrich.js';
 import { hasVectors } from './embed-settings.js';
@@ -195,7 +195,10 @@ export function keywordResults(
   const stats = tiers.map((tier) => tier.index.termStats([...terms, ...expansions]));
   const documents = stats.reduce((n, s) => n + s.documents, 0);
   const unionIdf = new Map([...terms, ...expansions].map((t) => [t, idf(stats.reduce((n, s) => n + (s.docFreq.get(t) ?? 0), 0), documents)]));
-  const weight = (t: string) => unionIdf.get(t) ?? 0;
+  // Rarity for coverage is judged as if there were at least COVERAGE_MIN_DOCS memories: in a
+  // project of three, every word it has would otherwise look common beside one it lacks.
+  const coverageIdf = new Map(terms.map((t) => [t, idf(stats.reduce((n, s) => n + (s.docFreq.get(t) ?? 0), 0), Math.max(documents, COVERAGE_MIN_DOCS))]));
+  const weight = (t: string) => coverageIdf.get(t) ?? 0;
   const globalWeight = options.globalWeight ?? GLOBAL_SCORE_FACTOR;
   const merged: RecallResult[] = [];
   tiers.forEach((tier, i) => {
@@ -210,19 +213,37 @@ export function keywordResults(
       for (const t of matched) {
         const w = expansions.has(t) ? EXPANSION_WEIGHT : 1;
         local += w * idf(own.docFreq.get(t) ?? 0, own.documents);
-        union += w * weight(t);
+        union += w * (unionIdf.get(t) ?? 0);
       }
       const scale = local > 0 ? union / local : 1;
       const result = toResult(doc, hit.score * scale * factor, hit.terms);
-      // A thesaurus word counts at the weight it is searched with: a guess, not what was said.
-      const guessed = matched.filter((t) => expansions.has(t)).reduce((n, t) => n + EXPANSION_WEIGHT * weight(t), 0);
-      const total = terms.reduce((n, t) => n + weight(t), 0);
-      result.coverage = Math.min(1, queryCoverage(terms, matched, weight) + (total > 0 ? guessed / total : 0));
+      result.coverage = coverageOf(terms, new Set(matched), weight);
       merged.push(result);
     }
   });
   merged.sort((a, b) => b.score - a.score || (a.scope === b.scope ? a.id.localeCompare(b.id) : a.scope === 'project' ? -1 : 1));
   return merged.slice(0, options.limit);
+}
+
+/** See `keywordResults`: the smallest corpus size rarity is judged on. */
+export const COVERAGE_MIN_DOCS = 100;
+
+/**
+ * The idf-weighted share of the query's terms a memory contains; a term it has only
+ * through the thesaurus counts {@link EXPANSION_WEIGHT} per synonym found, up to a whole term
+ * (the weight synonyms are searched with: "database" is covered by "SQLite" and "Postgres"
+ * together more than by either alone).
+ */
+function coverageOf(terms: readonly string[], matched: ReadonlySet<string>, weight: (t: string) => number): number {
+  let total = 0;
+  let found = 0;
+  for (const t of terms) {
+    const w = weight(t);
+    total += w;
+    if (matched.has(t)) found += w;
+    else found += Math.min(1, EXPANSION_WEIGHT * expansionsOf(t).filter((e) => matched.has(e)).length) * w;
+  }
+  return total > 0 ? found / total : 0;
 }
 
 /** The relevance floor in force: the call's own, else the config's. */

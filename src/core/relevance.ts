@@ -48,21 +48,3 @@ export function aboveFloor<T extends Scored>(ranked: readonly T[], options: Rele
 export function idf(docFreq: number, totalDocs: number): number {
   return Math.log(1 + (totalDocs - docFreq + 0.5) / (docFreq + 0.5));
 }
-
-/**
- * The idf-weighted share of `queryTerms` found in `matched`, 0..1.
- *
- * @example
- * queryCoverage(['sqlite', 'need'], ['need'], (t) => (t === 'need' ? 1 : 4)) // 0.2
- */
-export function queryCoverage(queryTerms: readonly string[], matched: readonly string[], weight: (term: string) => number): number {
-  let total = 0;
-  let found = 0;
-  const hit = new Set(matched);
-  for (const t of new Set(queryTerms)) {
-    const w = weight(t);
-    total += w;
-    if (hit.has(t)) found += w;
-  }
-  return total > 0 ? found / total : 0;
-}
