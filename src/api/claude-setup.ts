@@ -1,7 +1,8 @@
 /**
  * `cortex init --claude`: wires Cortex into Claude Code. Merges the hooks into
  * `.claude/settings.json` (or the user's settings with `global`), and writes the rules
- * file that teaches `[MEMORY: type]` tags and the /recall and /remember commands.
+ * file that teaches `[MEMORY: type]` tags and the /recall and /remember skills (the same
+ * files the plugin in `plugin/` ships: see claude-plugin.ts).
  * Safe to re-run: existing settings and hooks are kept, existing files are not touched.
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -28,8 +29,8 @@ export interface ClaudeSetupOptions {
 /** The files written besides the settings, relative to the `.claude` directory. */
 export const CLAUDE_FILES: readonly { template: string; target: string }[] = [
   { template: 'claude/cortex-memory.md', target: 'rules/cortex-memory.md' },
-  { template: 'claude/recall.md', target: 'commands/recall.md' },
-  { template: 'claude/remember.md', target: 'commands/remember.md' },
+  { template: 'claude/skills/recall.md', target: 'skills/recall/SKILL.md' },
+  { template: 'claude/skills/remember.md', target: 'skills/remember/SKILL.md' },
 ];
 
 /**
@@ -133,8 +134,11 @@ export async function setupClaude(options: ClaudeSetupOptions): Promise<InitStep
       continue;
     }
     writeIfChanged(path, fillClaudeTemplate(readTemplate(file.template)));
-    steps.push({ target: shown(path), action: 'created', detail: file.target.startsWith('rules/') ? 'teaches [MEMORY: type] tags' : 'slash command' });
+    steps.push({ target: shown(path), action: 'created', detail: file.target.startsWith('rules/') ? 'teaches [MEMORY: type] tags' : `skill /${file.target.split('/')[1]}` });
   }
+  // Older versions wrote slash commands into the deprecated .claude/commands/.
+  const { retireLegacyCommands } = await import('./claude-plugin.js');
+  steps.push(...retireLegacyCommands(dir, shown));
   return steps;
 }
 

@@ -13,8 +13,8 @@ import { contextFor, type Context, type OpenCortexOptions } from './context.js';
 export interface InitStep {
   /** What was checked, e.g. `.gitignore`. */
   target: string;
-  /** `skipped`: nothing was written, and `detail` says why and what to do instead. */
-  action: 'created' | 'updated' | 'unchanged' | 'skipped';
+  /** `skipped`: nothing was written, and `detail` says why and what to do instead. `removed`: a file Cortex wrote earlier was deleted. */
+  action: 'created' | 'updated' | 'unchanged' | 'skipped' | 'removed';
   detail: string;
 }
 

@@ -11,6 +11,7 @@
 import { join } from 'node:path';
 import { findProjectRootFast } from '../fast/surface-cache.js';
 import { isHookEvent, type HookEvent } from '../core/hook-events.js';
+import { claimDelivery } from './dedupe.js';
 import { parseHookInput, type HookInput } from './input.js';
 
 export interface HookRunOptions {
@@ -24,6 +25,12 @@ export interface HookRunOptions {
    * Code's 1.5 s budget; `false` runs the work inline (tests, and hosts without a CLI path).
    */
   detach?: boolean;
+  /**
+   * Skip a delivery another process already claimed (the same hook registered twice: the
+   * plugin and the project's settings). `cortex hook` turns it on; a host calling this
+   * function once per delivery has nothing to deduplicate.
+   */
+  dedupe?: boolean;
 }
 
 export interface HookRunResult {
@@ -108,6 +115,11 @@ export async function runHook(event: string, stdin: string, options: HookRunOpti
     }
     if (problem !== undefined) {
       log(`ignored: ${problem}`);
+      return await done({ stdout: '', log: lines });
+    }
+    // The same delivery reaching a second registration (the plugin and the project's settings).
+    if (options.dedupe === true && !claimDelivery(cacheDir, event, stdin, Date.now())) {
+      lines.push(`skipped: another registration of the ${event} hook is handling this delivery`);
       return await done({ stdout: '', log: lines });
     }
     const handler = await HANDLERS[event]();
