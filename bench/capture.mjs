@@ -10,6 +10,8 @@
  *
  *   npm run bench:capture                       # ../shared/transcripts/gold.json
  *   npm run bench:capture -- --gold g.json --transcripts dir [--only 12] [--out file.json]
+ *   npm run bench:capture -- --record-prompts <dir>   # write what the model layer would send
+ *   npm run bench:capture -- --replay <dir>           # replay recorded model answers (capture.mode claude)
  *
  * The transcripts are real people's sessions and are never copied into this repository;
  * without them the benchmark says so and exits 0.
@@ -20,7 +22,9 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const SHARED = resolve(ROOT, '../shared');
+// Where the labelled sessions live: $CORTEX_SHARED, else ../shared beside the checkout
+// (or two levels up, for a worktree).
+const SHARED = [process.env.CORTEX_SHARED, resolve(ROOT, '../shared'), resolve(ROOT, '../../shared')].find((d) => d !== undefined && existsSync(d)) ?? resolve(ROOT, '../shared');
 
 function arg(name, fallback) {
   const i = process.argv.indexOf(name);
@@ -32,7 +36,19 @@ const gold = resolve(arg('--gold', join(SHARED, 'transcripts/gold.json')));
 const transcripts = resolve(arg('--transcripts', dirname(gold)));
 const out = resolve(arg('--out', join(ROOT, 'bench/.out/capture.json')));
 const only = arg('--only', undefined);
+const replay = arg('--replay', undefined);
+const recordPrompts = arg('--record-prompts', undefined);
 const cli = join(ROOT, 'dist/cli.js');
+// The model layer, replayed: Cortex runs bench/replay-claude.mjs in place of `claude -p`.
+const modelEnv =
+  replay !== undefined || recordPrompts !== undefined
+    ? {
+        CORTEX_CAPTURE_MODE: 'claude',
+        CORTEX_CAPTURE_COMMAND: join(ROOT, 'bench/replay-claude.mjs'),
+        ...(replay !== undefined ? { CORTEX_REPLAY_DIR: resolve(replay) } : {}),
+        ...(recordPrompts !== undefined ? { CORTEX_RECORD_PROMPTS: resolve(recordPrompts) } : {}),
+      }
+    : {};
 
 for (const [what, path] of [['scorer', scorer], ['gold file', gold], ['transcripts', transcripts]]) {
   if (!existsSync(path)) {
@@ -45,9 +61,9 @@ if (!existsSync(cli)) {
   process.exit(1);
 }
 
-const args = [scorer, '--cli', cli, '--gold', gold, '--transcripts', transcripts, '--json', ...(only ? ['--only', only] : [])];
+const args = [scorer, '--cli', cli, '--gold', gold, '--transcripts', transcripts, '--json', '--wait', '60', ...(only ? ['--only', only] : [])];
 const started = Date.now();
-const run = spawnSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, env: { ...process.env, ONNXRUNTIME_NODE_INSTALL: 'skip' } });
+const run = spawnSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, env: { ...process.env, ONNXRUNTIME_NODE_INSTALL: 'skip', ...modelEnv } });
 if (run.status !== 0) {
   console.error(`bench:capture: the scorer failed (exit ${run.status}):\n${run.stderr}`);
   process.exit(1);
@@ -61,6 +77,8 @@ const ms = (x) => (typeof x === 'number' ? `${Math.round(x)}` : '–');
 const lines = [];
 lines.push(`bench:capture — ${new Date().toISOString()} — node ${process.version} — ${Math.round((Date.now() - started) / 1000)} s`);
 lines.push(`gold: ${gold}`);
+if (replay !== undefined) lines.push(`model layer: RECORDED answers replayed from ${resolve(replay)} (capture.mode claude; not a live model call)`);
+if (recordPrompts !== undefined) lines.push(`model layer: prompts recorded to ${resolve(recordPrompts)} (no model answered; figures are the rules' alone)`);
 lines.push('');
 lines.push('| transcript | gold | memories | knowledge | review | recall | + review | precision | stop ms | end ms |');
 lines.push('|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|');

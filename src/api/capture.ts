@@ -8,7 +8,8 @@
 import { closeSync, lstatSync, readdirSync, type Stats } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { basename, dirname, join, resolve } from 'node:path';
-import { extractMemories, type Candidate, type ExtractState } from '../core/extract.js';
+import { DEFAULT_EXTRACT, extractMemories, type Candidate, type ExtractState } from '../core/extract.js';
+import { draftScore } from '../core/extract/conversation.js';
 import { formatDate } from '../core/memory.js';
 import { redactSecrets } from '../core/redact.js';
 import { parseTranscriptChunk, type TranscriptEvent } from '../core/transcript.js';
@@ -79,6 +80,13 @@ export interface CaptureOutput {
   memories: { action: RememberResult['action']; id: string; type: string; layer: string; summary: string }[];
   /** Candidates added to the review queue by this run. */
   queued: number;
+  /**
+   * What this run found that is not a memory: the candidates it queued and those of the
+   * exchange still open (judged at the person's next prompt). `reflect` mode lists them.
+   */
+  unrecorded: { type: string; summary: string; confidence: number }[];
+  /** Prompts and work (commands run, files edited) in the session so far. */
+  progress: { prompts: number; work: number };
 }
 
 /** The review-queue kind of an extraction candidate (the queue's `candidate`). */
@@ -238,6 +246,7 @@ export function candidateToRememberInput(c: Candidate, commit: string | undefine
       ...(c.branch !== undefined ? { branch: c.branch } : {}),
       ...(commit !== undefined ? { commit } : {}),
       ...(c.files !== undefined && c.files.length > 0 ? { files: c.files } : {}),
+      ...(c.model !== undefined ? { extra: { model: c.model } } : {}),
     },
   };
 }
@@ -267,7 +276,7 @@ export async function captureTranscript(ctx: Context, input: CaptureInput): Prom
     return await withLock(extractLockPath(ctx), () => captureLocked(ctx, opts, started), { timeoutMs: opts.lockTimeoutMs });
   } catch (err) {
     if (err instanceof LockError) {
-      return { status: 'locked', from: 0, to: 0, restarted: false, skippedLines: 0, memories: [], queued: 0 };
+      return { status: 'locked', from: 0, to: 0, restarted: false, skippedLines: 0, memories: [], queued: 0, unrecorded: [], progress: { prompts: 0, work: 0 } };
     }
     throw err;
   }
@@ -421,10 +430,39 @@ async function captureLocked(ctx: Context, opts: CaptureInput & typeof DEFAULT_C
         summary: r.memory.summary,
       })),
       queued,
+      unrecorded: [
+        ...review.map((c) => ({ type: c.type, summary: c.summary, confidence: c.confidence })),
+        ...pendingOf(state),
+      ],
+      progress: { prompts: state?.prompts ?? 0, work: (state?.commands ?? 0) + (state?.edited.length ?? 0) },
     };
   } finally {
     if (opened !== undefined) closeSync(opened.fd);
   }
+}
+
+/** The open exchange's candidates that would reach review or better, strongest first. */
+function pendingOf(state: ExtractState | undefined): { type: string; summary: string; confidence: number }[] {
+  if (state === undefined) return [];
+  return state.exchange.drafts
+    .map((d) => ({ type: d.type, summary: d.summary, confidence: draftScore(d) }))
+    .filter((d) => d.confidence >= DEFAULT_EXTRACT.reviewFloor && d.summary !== '')
+    .sort((a, b) => b.confidence - a.confidence);
+}
+
+/**
+ * Stores candidates another layer produced (a model's answer): those at or above the
+ * extraction threshold as memories, those above the review floor in the review queue,
+ * through the same redaction, dedup and provenance as the transcript's own.
+ */
+export async function storeCandidates(ctx: Context, candidates: Candidate[]): Promise<{ memories: RememberResult[]; queued: number }> {
+  const threshold = ctx.config.extraction.threshold;
+  const memories = candidates.filter((c) => c.confidence >= threshold);
+  const review = candidates.filter((c) => c.confidence < threshold && c.confidence >= DEFAULT_EXTRACT.reviewFloor);
+  const head = readHeadFile(ctx.root) ?? (await (await import('../git/head.js')).readHead(ctx.root));
+  const written = await writeCandidates(ctx, memories, head.commit, {});
+  const queued = await queueCandidates(ctx, review, memories, written, head.commit);
+  return { memories: written, queued };
 }
 
 /**

@@ -9,6 +9,7 @@ import { loadYaml } from '../core/lazy.js';
 import { NotInitializedError, UsageError } from '../errors.js';
 import { SURFACE_ENV, readNowEnv } from '../fast/surface-cache.js';
 import { resolveConfig, type CortexConfig } from '../core/config.js';
+import { CAPTURE_MODES, isCaptureMode } from '../core/model-capture.js';
 import type { Diagnostic } from '../core/memory.js';
 import type { Embedder } from '../embed/embedder.js';
 import { findProjectRoot, globalPaths, projectPaths, type ProjectPaths, type TierPaths } from '../store/paths.js';
@@ -103,12 +104,31 @@ function clockOf(env: NodeJS.ProcessEnv): () => Date {
   return now ? () => new Date(now.getTime()) : () => new Date();
 }
 
+/**
+ * `CORTEX_CAPTURE_MODE` and `CORTEX_CAPTURE_COMMAND` override `capture.mode` and
+ * `capture.claudeCommand` for one run (env before the config file, as for every setting):
+ * a benchmark replaying recorded model answers, or a person trying a mode out.
+ */
+function captureFromEnv(config: CortexConfig, env: NodeJS.ProcessEnv, diagnostics: Diagnostic[]): CortexConfig {
+  const mode = env.CORTEX_CAPTURE_MODE;
+  const command = env.CORTEX_CAPTURE_COMMAND;
+  if ((mode === undefined || mode === '') && (command === undefined || command === '')) return config;
+  const capture = { ...config.capture };
+  if (mode !== undefined && mode !== '') {
+    if (isCaptureMode(mode)) capture.mode = mode;
+    else diagnostics.push({ file: 'CORTEX_CAPTURE_MODE', reason: `is "${mode}"; allowed: ${CAPTURE_MODES.join(', ')}`, ruleId: 'config-range', severity: 'error', hint: 'Unset it, or set one of the modes.' });
+  }
+  if (command !== undefined && command !== '') capture.claudeCommand = command;
+  return { ...config, capture };
+}
+
 /** A context for `root` whether or not it is initialised (used by `init`). */
 export function contextFor(root: string, options: OpenCortexOptions = {}): Context {
   const env = options.env ?? process.env;
   const paths = projectPaths(root);
   const loaded = loadConfig(paths);
-  const config = options.configOverrides ? options.configOverrides(loaded.config) : loaded.config;
+  const configured = captureFromEnv(loaded.config, env, loaded.diagnostics);
+  const config = options.configOverrides ? options.configOverrides(configured) : configured;
   return {
     root: paths.root,
     paths,

@@ -151,6 +151,8 @@ export async function doctor(ctx: Context): Promise<DoctorOutput> {
       // Staleness is advice; a failure to compute it is not a broken setup.
     }
   }
+  const { describeCapture } = await import('./capture-config.js');
+  checks.push({ id: 'capture', ...describeCapture(ctx) });
   return { ok: !checks.some((c) => c.severity === 'error'), checks };
 }
 

@@ -5,7 +5,8 @@ import { existsSync, mkdirSync, readFileSync, realpathSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { shellQuote } from '../core/shell.js';
-import { CortexError } from '../errors.js';
+import { CAPTURE_MODES, isCaptureMode } from '../core/model-capture.js';
+import { CortexError, UsageError } from '../errors.js';
 import { writeFileAtomic } from '../store/atomic.js';
 import { findGitRoot, findProjectRoot, projectPaths } from '../store/paths.js';
 import { contextFor, type Context, type OpenCortexOptions } from './context.js';
@@ -30,6 +31,8 @@ export interface InitOptions extends OpenCortexOptions {
    * package's CLI by absolute path, so it works without `cortex` on PATH.
    */
   cortexCommand?: string;
+  /** Model capture to turn on (`capture.mode` in `.cortex/config.yaml`): `reflect`, `claude`, `endpoint` or `off`. */
+  capture?: string;
 }
 
 export interface InitOutput {
@@ -95,6 +98,10 @@ export function defaultCortexCommand(): string {
  * await init({ dir: '/path/to/repo', claude: true }); // also .claude/settings.json, .mcp.json …
  */
 export async function init(options: InitOptions & Record<string, unknown> = {}): Promise<InitOutput> {
+  // A wrong mode is refused before anything is written.
+  if (options.capture !== undefined && !isCaptureMode(options.capture)) {
+    throw new UsageError(`Unknown capture mode "${options.capture}".`, { hint: `Use one of: ${CAPTURE_MODES.join(', ')} (docs/claude-code.md, "Model capture").` });
+  }
   // The git, projection and Claude steps register themselves here; imported on demand
   // because they import this module (registerInitStep, ensureLine).
   (await import('./setup.js')).registerDefaultSteps();
@@ -127,5 +134,6 @@ export async function init(options: InitOptions & Record<string, unknown> = {}):
   const ctx = contextFor(root, options);
   const stepOptions = { ...options, cortexCommand: options.cortexCommand ?? defaultCortexCommand() };
   for (const step of extraSteps) steps.push(...(await step(ctx, stepOptions)));
+  if (options.capture !== undefined) steps.push((await import('./capture-config.js')).setCaptureMode(ctx, options.capture));
   return { root, steps };
 }

@@ -15,7 +15,7 @@ function printSteps(io: IO, steps: InitStep[]): void {
 const command: CommandDef = {
   name: 'init',
   summary: 'Set up .cortex/ in this repository (safe to re-run)',
-  usage: ['init [--dir <path>] [--command <cmd>]', 'init --claude', 'init --claude --global'],
+  usage: ['init [--dir <path>] [--command <cmd>]', 'init --claude [--capture reflect|claude|endpoint|off]', 'init --claude --global'],
   description:
     'Creates .cortex/memories/ and .cortex/edges/ at the repository root and adds .memory/ (the local\n' +
     'search cache) to .gitignore. In a git repository it also declares the merge driver for .cortex/\n' +
@@ -44,8 +44,14 @@ const command: CommandDef = {
     },
     claude: { type: 'boolean', description: 'Also set up Claude Code hooks, rules, skills and the MCP server (.mcp.json).' },
     global: { type: 'boolean', description: 'With --claude: set up your user-level Claude Code settings instead.' },
+    capture: {
+      type: 'string',
+      value: '<mode>',
+      description:
+        'Opt-in model capture (capture.mode in .cortex/config.yaml): reflect (the assistant is asked once in a while to record what it decided), claude (headless `claude -p` reads the session at its end), endpoint (an OpenAI-compatible or Anthropic API), off. Default off: nothing is sent anywhere.',
+    },
   },
-  examples: ['cortex init', 'cortex init --claude', 'cortex init --claude --global', 'cortex init --json', "cortex init --command 'npx --no-install cortex'"],
+  examples: ['cortex init', 'cortex init --claude', 'cortex init --claude --capture reflect', 'cortex init --claude --global', 'cortex init --json', "cortex init --command 'npx --no-install cortex'"],
   async run(inv, io) {
     if (bool(inv, 'global')) {
       if (!bool(inv, 'claude')) {
@@ -61,7 +67,8 @@ const command: CommandDef = {
       return 0;
     }
     const command = str(inv, 'command');
-    const out = await init({ dir: inv.dir, env: io.env, claude: bool(inv, 'claude'), ...(command !== undefined ? { cortexCommand: command } : {}) });
+    const capture = str(inv, 'capture');
+    const out = await init({ dir: inv.dir, env: io.env, claude: bool(inv, 'claude'), ...(command !== undefined ? { cortexCommand: command } : {}), ...(capture !== undefined ? { capture } : {}) });
     if (inv.json) {
       printJson(io, { root: out.root, steps: out.steps });
       return 0;

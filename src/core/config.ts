@@ -46,6 +46,35 @@ export interface CortexConfig {
   };
   recall: { limit: number };
   extraction: { threshold: number };
+  /**
+   * Opt-in model capture (docs/claude-code.md): `off` (default) sends nothing anywhere;
+   * `reflect` asks the running assistant to record what it decided; `claude` runs headless
+   * Claude Code in the SessionEnd worker; `endpoint` calls an OpenAI-compatible or
+   * Anthropic API.
+   */
+  capture: {
+    mode: string;
+    /** `reflect`: at most one request per this many prompts. */
+    reflectEveryTurns: number;
+    /** Characters of the condensed session sent to a model. */
+    maxInputChars: number;
+    /** A model call taking longer is abandoned (the rule-based memories are kept). */
+    timeoutMs: number;
+    /** A longer answer is ignored. */
+    maxAnswerBytes: number;
+    /** `claude`: the command to run (`claude` on PATH by default). */
+    claudeCommand: string;
+    /** The model to ask (`claude --model`, the endpoint's model); null: the command's default. */
+    model: string | null;
+    endpoint: {
+      /** Base URL, e.g. http://localhost:11434/v1 (Ollama) or https://api.anthropic.com. */
+      url: string | null;
+      /** `openai` (chat completions) or `anthropic` (messages). */
+      api: string;
+      /** Name of the environment variable holding the API key (never the key itself). */
+      keyEnv: string | null;
+    };
+  };
   autolink: { relatesMin: number; suggestedMin: number; consolidateMin: number };
   embed: {
     enabled: boolean;
@@ -111,6 +140,16 @@ export const DEFAULT_CONFIG: CortexConfig = {
   },
   recall: { limit: 10 },
   extraction: { threshold: 0.7 },
+  capture: {
+    mode: 'off',
+    reflectEveryTurns: 5,
+    maxInputChars: 60_000,
+    timeoutMs: 120_000,
+    maxAnswerBytes: 200_000,
+    claudeCommand: 'claude',
+    model: null,
+    endpoint: { url: null, api: 'openai', keyEnv: null },
+  },
   autolink: { relatesMin: 0.1, suggestedMin: 0.4, consolidateMin: 0.5 },
   embed: { enabled: true, model: 'Xenova/all-MiniLM-L6-v2', dtype: 'q8', modelDir: null, minSimilarity: 0.2 },
 };
@@ -145,6 +184,10 @@ const RANGES: Record<string, Range> = {
   'surface.planShare': [0, 1],
   'recall.limit': [1, 1_000, 'int'],
   'extraction.threshold': [0, 1],
+  'capture.reflectEveryTurns': [1, 1_000, 'int'],
+  'capture.maxInputChars': [1_000, 2_000_000, 'int'],
+  'capture.timeoutMs': [1_000, 3_600_000, 'int'],
+  'capture.maxAnswerBytes': [1_000, 10_000_000, 'int'],
   'autolink.relatesMin': [0, 1],
   'autolink.suggestedMin': [0, 1],
   'autolink.consolidateMin': [0, 1],
@@ -199,6 +242,19 @@ export function resolveConfig(raw: unknown, file = '.cortex/config.yaml'): Confi
     });
     config.surface.maxTokens = config.surface.targetTokens;
   }
+  const oneOf = (path: string, value: string, allowed: readonly string[], fallback: string): string => {
+    if (allowed.includes(value)) return value;
+    diagnostics.push({
+      file,
+      reason: `${path} is ${JSON.stringify(value)}; allowed: ${allowed.join(', ')}`,
+      ruleId: 'config-range',
+      severity: 'error',
+      hint: `Set ${path} to one of ${allowed.join(', ')}, or remove it to use the default (${fallback}).`,
+    });
+    return fallback;
+  };
+  config.capture.mode = oneOf('capture.mode', config.capture.mode, ['off', 'reflect', 'claude', 'endpoint'], 'off');
+  config.capture.endpoint.api = oneOf('capture.endpoint.api', config.capture.endpoint.api, ['openai', 'anthropic'], 'openai');
   return { config, diagnostics };
 }
 

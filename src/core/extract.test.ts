@@ -207,6 +207,18 @@ describe('extractMemories', () => {
       expect(knowledge(judge([prompt('The staging cluster `eu-2` is shared with the data team.')]))[0]).toMatchObject({ type: 'context' });
     });
 
+    it('keeps what a person says of themselves or the project, naming nothing in code', () => {
+      expect(knowledge(judge([prompt("I'm the only maintainer and I review every change on my phone.")]))).toHaveLength(1);
+      expect(knowledge(judge([prompt('This project is a static site served from a single bucket.')]))).toHaveLength(1);
+      expect(knowledge(judge([prompt('I am here.')]))).toEqual([]);
+    });
+
+    it('keeps a long statement whole in the body', () => {
+      const rule = `Never push to \`main\` directly. ${'Every change goes through a reviewed pull request with green CI. '.repeat(8)}No exceptions.`;
+      const [c] = knowledge(judge([prompt(rule)]));
+      expect(c?.body).toContain('No exceptions.');
+    });
+
     it.each([
       ['a task', 'Add a retry to the HTTP client and run the tests.'],
       ['a question with a mark', 'Why does the build fail on CI?'],
@@ -283,6 +295,7 @@ describe('extractMemories', () => {
       ['Root cause: the cache key in `cache.ts` ignored the locale.', 'gotcha'],
       ['Turns out the API paginates at 50 items, so `listAll()` must follow cursors.', 'gotcha'],
       ['The convention here is to export one function per file from `src/core/`.', 'pattern'],
+      ['We replaced the hand-written parser in `src/config.ts` with the `yaml` package because it keeps comments.', 'decision'],
     ] as const)('finds "%s" as a %s', (text, type) => {
       const found = said(text);
       expect(found).toHaveLength(1);
@@ -343,6 +356,13 @@ describe('extractMemories', () => {
       expect(knowledge(judge(events))).toHaveLength(1);
     });
 
+    it('keeps one candidate for the statements of one section, which share their evidence', () => {
+      const text = '### Hooks never saw the id\n\n**Root cause:** the `INSTANCE_ID` env var is set inside the MCP server process, but hooks run in a separate shell.\n\n**Solution:** pass Claude Code\'s `session_id` from the hook stdin as the instance id.';
+      const found = said(text);
+      expect(found).toHaveLength(1);
+      expect(found[0]?.body).toContain('session_id');
+    });
+
     it('collapses two wordings of the same cause into one candidate that keeps both', () => {
       const events = [
         prompt('why does the build fail?'),
@@ -362,8 +382,8 @@ describe('extractMemories', () => {
     });
 
     it('admits at most the configured number of memories per exchange, the rest to review', () => {
-      const text = Array.from({ length: 6 }, (_, i) => `- **Root cause ${i}:** \`module${i}.ts\` reads \`ENV_${i}\` before the loader, so \`VALUE_${i}\` is undefined.`).join('\n');
-      const r = judge([prompt('why?'), say(text)], { memoriesPerExchange: 2, reviewPerExchange: 2 });
+      const messages = Array.from({ length: 6 }, (_, i) => say(`**Root cause ${i}:** \`module${i}.ts\` reads \`ENV_${i}\` before the loader, so \`VALUE_${i}\` is undefined.`));
+      const r = judge([prompt('why?'), ...messages], { memoriesPerExchange: 2, reviewPerExchange: 2 });
       expect(knowledge({ memories: r.memories, review: [] })).toHaveLength(2);
       expect(r.review.filter((c) => c.layer === 'keyword')).toHaveLength(2);
     });

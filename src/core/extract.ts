@@ -512,7 +512,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
 
 // ---------------------------------------------------------------------------
 
-const LAYER_RANK: Record<Candidate['layer'], number> = { 'self-report': 0, structural: 1, keyword: 2 };
+const LAYER_RANK: Record<Candidate['layer'], number> = { 'self-report': 0, structural: 1, llm: 2, keyword: 3 };
 
 /** One candidate per key and per normalised summary: the most authoritative layer wins, then confidence. */
 function dedupe(all: readonly Candidate[]): Candidate[] {

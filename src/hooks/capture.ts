@@ -51,14 +51,45 @@ function sessionOf(h: HookContext): string | undefined {
 export async function stop(h: HookContext): Promise<string> {
   const sessionId = sessionOf(h);
   if (sessionId === undefined) return '';
-  await runCapture(h, {
+  const out = await runCapture(h, {
     sessionId,
     transcriptPath: h.input.transcriptPath,
     lastAssistantMessage: h.input.lastAssistantMessage,
     timeBudgetMs: HOOK_CAPTURE_BUDGETS.stop,
     structuralEveryMs: STOP_STRUCTURAL_EVERY_MS,
   });
-  return '';
+  if (out === undefined || out.status === 'locked') return '';
+  return reflect(h, sessionId, out);
+}
+
+/**
+ * `capture.mode: reflect`: Claude Code's blocking Stop answer asks the running assistant,
+ * once, to record the durable items of this stretch as `[MEMORY: type]` lines — only when
+ * extraction holds candidates that are not memories, work was done since the last time,
+ * at most once per `capture.reflectEveryTurns` prompts, and never while a Stop hook
+ * already continues the turn. Costs the session one short turn.
+ */
+async function reflect(h: HookContext, sessionId: string, out: CaptureOutput): Promise<string> {
+  const [{ openContext }, { readReflection, writeReflection }, { reflectionReason, shouldReflect }] = await Promise.all([
+    import('../api/context.js'),
+    import('../store/reflection.js'),
+    import('../core/model-capture.js'),
+  ]);
+  const ctx = openContext(contextOptions(h));
+  if (ctx.config.capture.mode !== 'reflect') return '';
+  const last = readReflection(h.cacheDir, sessionId);
+  const ask = shouldReflect({
+    stopHookActive: h.input.stopHookActive === true,
+    candidates: out.unrecorded.length,
+    prompts: out.progress.prompts,
+    work: out.progress.work,
+    last,
+    everyTurns: ctx.config.capture.reflectEveryTurns,
+  });
+  if (!ask) return '';
+  writeReflection(h.cacheDir, sessionId, { prompts: out.progress.prompts, work: out.progress.work, at: ctx.now().toISOString() });
+  h.log(`reflect: asked the assistant to record ${out.unrecorded.length} candidate(s)`);
+  return JSON.stringify({ decision: 'block', reason: reflectionReason(out.unrecorded) });
 }
 
 export async function preCompact(h: HookContext): Promise<string> {

@@ -100,6 +100,9 @@ export async function runHook(event: string, stdin: string, options: HookRunOpti
   };
   try {
     const env = options.env ?? process.env;
+    // A model Cortex itself runs (headless Claude Code, capture.mode: claude) must not run
+    // Cortex's hooks in turn: its environment says so.
+    if (env.CORTEX_HOOKS === 'off') return await done({ stdout: '', log: ['skipped: CORTEX_HOOKS=off'] });
     const { input, problem } = parseHookInput(stdin);
     const dir = input.cwd ?? env.CLAUDE_PROJECT_DIR ?? options.cwd ?? process.cwd();
     const root = findProjectRootFast(dir, env);

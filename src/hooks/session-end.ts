@@ -122,6 +122,20 @@ async function sessionEndWork(
     import('../api/surface.js'),
   ]);
   const ctx = openContext(contextOptions(h));
+  // Opt-in (capture.mode claude | endpoint): one model call per session end, after the
+  // rule-based memories are written, so a failed or slow model loses nothing.
+  if (ctx.config.capture.mode === 'claude' || ctx.config.capture.mode === 'endpoint') {
+    await step('model capture', async () => {
+      const { modelCapture } = await import('../api/model-capture.js');
+      const out = await modelCapture(ctx, { sessionId: payload.sessionId, transcriptPath: payload.transcriptPath });
+      const stored = out.memories.filter((m) => m.action === 'created' || m.action === 'updated');
+      h.log(
+        `model capture (${out.mode}${out.model !== undefined ? `, ${out.model}` : ''}): ${out.status}, sent ${out.sent} chars, received ${out.received} bytes in ${out.ms} ms` +
+          `${stored.length > 0 ? `; ${stored.map((m) => `${m.action} ${m.id}`).join(', ')}` : ''}${out.queued > 0 ? `; ${out.queued} queued for review` : ''}` +
+          `${out.problems.length > 0 ? `; ${out.problems.slice(0, 3).join('; ')}` : ''}`,
+      );
+    });
+  }
   await step('lifecycle', async () => {
     const out = await lifecycle(ctx, { scope: 'project' });
     if (out.changes.length > 0) h.log(`lifecycle: ${out.changes.map((c) => `${c.from} → ${c.to} ${c.id}`).join('; ')}`);

@@ -93,8 +93,8 @@ function score(d: Draft): number {
   return Math.round(Math.min(0.95, Math.max(0, total)) * 100) / 100;
 }
 
-function quote(text: string): string {
-  return clip(text.trim(), LIMITS.quote)
+function quote(text: string, max: number = LIMITS.quote): string {
+  return clip(text.trim(), max)
     .split('\n')
     .map((l) => `> ${l}`)
     .join('\n');
@@ -156,7 +156,12 @@ export function personDraft(prompt: string, ctx: PersonContext): Draft | undefin
     const f = textFeatures(sentence);
     if (f.words < 3 || f.words > 70) continue;
     if (isPersonQuestion(sentence)) f.question = true;
-    const declarative = !f.question && !f.task && f.specific > 0 && /\b(?:is|are|was|were|lives?|uses?|has|have|am|runs?|means)\b/i.test(maskInline(sentence));
+    // A fact about the project ("X lives in Y") or about the person ("I am the only user").
+    const declarative =
+      !f.question &&
+      !f.task &&
+      ((f.specific > 0 && /\b(?:is|are|was|were|lives?|uses?|has|have|am|runs?|means)\b/i.test(maskInline(sentence))) ||
+        (f.words >= 5 && /^(?:I(?:'m| am)|we(?:'re| are)|our \w+ (?:is|are)|this (?:project|app|repo|tool) (?:is|runs|uses))\b/i.test(sentence.trim())));
     // Answering the assistant's question, "Use Redis" is a choice, not a task.
     const asked = new Set(words(ctx.question ?? ''));
     // Only a short reply: a long one that starts "Use …" is a new task, not a pick.
@@ -214,7 +219,7 @@ export function personDraft(prompt: string, ctx: PersonContext): Draft | undefin
   if (ctx.correction && ctx.lastAction !== undefined) context.push(`after interrupting the assistant (${ctx.lastAction})`);
   else if (ctx.correction) context.push('after interrupting the assistant');
   if (ctx.answer && ctx.question !== undefined) context.push(`answering: "${shorten(cleanInline(ctx.question), 160)}"`);
-  d.body = `${quote(text)}\n\n— the person${when(ctx.at)}${context.length > 0 ? `, ${context.join('; ')}` : ''}.`;
+  d.body = `${quote(text, 1000)}\n\n— the person${when(ctx.at)}${context.length > 0 ? `, ${context.join('; ')}` : ''}.`;
   return d;
 }
 
@@ -327,7 +332,7 @@ export function proseDrafts(text: string, ctx: ProseContext): Draft[] {
       // Content first: a statement with no cue at all is narration.
       if (!f.diagnosis && !f.constraint && !f.normative && kindType === undefined && !f.choice && !f.rejection && !f.architecture && !f.convention && !f.surprise) return;
       if (score(d) < 0.3) return;
-      d.type = findingType(f, kindType, ctx.failing);
+      d.type = announced ? 'gotcha' : findingType(f, kindType, ctx.failing);
       let summaryText = sentence;
       if (f.anaphoric && i > 0) {
         const previous = parts[i - 1] ?? '';
@@ -948,10 +953,11 @@ function remember(state: ExtractState, d: Draft, c: number, memory: boolean): vo
   if (state.emitted.length > LIMITS.emitted) state.emitted.splice(0, state.emitted.length - LIMITS.emitted);
 }
 
-interface Fingerprint {
+export interface Fingerprint {
   type: string;
   words: readonly string[];
   idents: readonly string[];
+  body?: string | undefined;
 }
 
 /**
@@ -961,11 +967,24 @@ interface Fingerprint {
 export function same(a: Fingerprint, b: Fingerprint): boolean {
   // "X was set aside for Y" and "Chose Y over X" share their words but say opposite things.
   if ((a.type === 'rejected') !== (b.type === 'rejected')) return false;
+  // Two statements of one section ("Root cause:" and "Solution:") carry the same evidence.
+  if (a.body !== undefined && a.body === b.body && a.body.length > 80) return true;
   if (similar(a.words, b.words)) return true;
   if (a.idents.length < 2 || b.idents.length < 2) return false;
   const set = new Set(a.idents);
   const shared = b.idents.filter((t) => set.has(t)).length;
   return shared >= 2 && shared / Math.min(a.idents.length, b.idents.length) >= 0.6;
+}
+
+/**
+ * The near-duplicate fingerprint of a statement from another layer (a model's answer),
+ * comparable with what `state.emitted` holds.
+ *
+ * @example
+ * same(fingerprintOf('gotcha', 'Root cause: `x.ts` reads PORT early'), fingerprintOf('gotcha', 'x.ts reads PORT before .env loads')) // true
+ */
+export function fingerprintOf(type: string, summary: string): Fingerprint {
+  return { type, words: words(summary).slice(0, LIMITS.emittedWords), idents: identsOf(summary).slice(0, 12) };
 }
 
 /** Near-duplicates: most content words shared. */

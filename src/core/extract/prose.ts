@@ -262,6 +262,8 @@ export function filesIn(text: string, max = 10): string[] {
   for (const m of text.matchAll(FILE_PATH)) {
     const f = m[1] ?? '';
     if (/^\d+(?:\.\d+)+$/.test(f) || !/[a-zA-Z]/.test(f.replace(/\.\w+$/, ''))) continue;
+    // "Node.js", "Next.js", "Vue.js": names of things, not files.
+    if (/^[A-Z][A-Za-z]*\.js$/.test(f)) continue;
     if (!files.includes(f)) files.push(f);
     if (files.length === max) break;
   }

@@ -73,7 +73,7 @@ const NORMATIVE =
 const PREFERENCE = /\b(?:I|we)(?:'d| would)? (?:prefer|like|want|rather|lean|need)\b|\bI(?:'m| am) (?:the only|a solo|the sole)\b|\bmy preference\b/i;
 /** A choice between options. */
 const CHOICE =
-  /\b(?:go(?:ing)? with|went with|chose|chosen|choose|pick(?:ed)?|opt(?:ed)? for|settled on|switch(?:ed)? to|decided(?: to| on| against)?|let's use|use (?:the )?\w+ instead|stick(?:ing)? with|in favou?r of)\b/i;
+  /\b(?:replac(?:e|ed|ing)\s+(?:\S+\s+){1,5}?with|swap(?:ped)?\s+(?:\S+\s+){1,4}?for|go(?:ing)? with|went with|chose|chosen|choose|pick(?:ed)?|opt(?:ed)? for|settled on|switch(?:ed)? to|decided(?: to| on| against)?|let's use|use (?:the )?\w+ instead|stick(?:ing)? with|in favou?r of)\b/i;
 /** A rejection or reversal. */
 const REJECTION =
   /\b(?:decided against|decided not to|chose not to|opted against|reject(?:ed)?|ruled? out|abandon(?:ed)?|revert(?:ed)?|roll(?:ed)? back|undo|undid|dropped|didn't work|did not work|doesn't work|does not work|not the fix|won't work|no longer|gave up on|set aside|not (?:going to|gonna) use)\b/i;
@@ -261,7 +261,7 @@ export function knowledgeHeadingType(heading: string): 'gotcha' | 'decision' | '
   if (/\b(?:root cause|cause|problem|issue|bug|gotcha|pitfall|caveat|warning|lesson|learned|insight|why (?:this|it) (?:happen|fail)|what (?:was )?wrong|diagnosis|finding|the fix|fix|solution|workaround|important|note|critical)\b/.test(h)) return 'gotcha';
   if (/\b(?:convention|pattern|rule|guideline|standard|style|best practice|requirements?)\b/.test(h)) return 'pattern';
   if (/\b(?:architecture|structure|design|overview|how it works|flow|components?|integration points?|key (?:files|components)|current (?:implementation|architecture|state|approach|setup))\b/.test(h)) return 'architecture';
-  if (/\b(?:context|background|environment|setup|configuration|key findings|analysis|findings?|current|stack|tech stack|technolog(?:y|ies)|dependencies|tooling|requirements|prerequisites|commands|scripts|conventions?)\b/.test(h)) return 'context';
+  if (/\b(?:context|background|environment|setup|configuration|key findings|analysis|findings?|evidence|observations?|current|stack|tech stack|technolog(?:y|ies)|dependencies|tooling|requirements|prerequisites|commands|scripts|conventions?)\b/.test(h)) return 'context';
   return undefined;
 }
 

@@ -5,7 +5,7 @@
  */
 import type { MemoryType } from '../memory.js';
 
-export type CandidateLayer = 'structural' | 'keyword' | 'self-report';
+export type CandidateLayer = 'structural' | 'keyword' | 'self-report' | 'llm';
 
 /** Who a candidate's knowledge came from. */
 export type Speaker = 'user' | 'assistant' | 'both';
@@ -37,6 +37,8 @@ export interface Candidate {
   speaker?: Speaker | undefined;
   /** The signals that set its confidence, for the review queue (`name+0.20`). */
   signals?: string[] | undefined;
+  /** The model that proposed it (layer `llm`), recorded as `source.model`. */
+  model?: string | undefined;
 }
 
 export interface TodoItem {
