@@ -200,6 +200,9 @@ describe('the npm package', () => {
       // npm ≥ 11.19 lists dependencies whose install scripts the installing project has not
       // reviewed (its own allowScripts policy); the package cannot answer for the project.
       expect(packageWarnings(got.output, [/^npm warn install-scripts/])).toEqual([]);
+      // …but none of those scripts is the package's own (a `prepare` would be: npm runs it for
+      // a tarball or git install).
+      expect(got.output.split('\n').filter((l) => l.includes('cortex-memory@'))).toEqual([]);
       const nodeModules = join(got.dir, 'node_modules');
       expect(existsSync(join(nodeModules, '@huggingface', 'transformers', 'package.json'))).toBe(true);
       const load = spawnSync(process.execPath, ['--input-type=module', '-e', "await import('@huggingface/transformers'); console.log('loaded')"], { cwd: got.dir, encoding: 'utf8', timeout: 60_000 });
