@@ -18,7 +18,8 @@ import {
 } from '../core/anticipate.js';
 import { MEMORY_TYPES, type Memory, type MemoryType, type Scope } from '../core/memory.js';
 import { openAnticipationIndex } from '../search/anticipation-cache.js';
-import type { Context } from './context.js';
+import { presentScopes, scopePaths, type Context } from './context.js';
+import { tierBase } from './indexes.js';
 
 export interface AnticipateInput {
   prompt: string;
@@ -72,9 +73,9 @@ function toDoc(m: Memory): AnticipateCandidate {
  * searchAnticipationIndex(tierAnticipationIndex(ctx, 'project'), 'why sqlite?')
  */
 export function tierAnticipationIndex(ctx: Context, scope: Scope): AnticipationIndex {
-  const paths = scope === 'project' ? ctx.paths : ctx.global;
+  const paths = scopePaths(ctx, scope);
   return openAnticipationIndex(paths, {
-    base: scope === 'project' ? ctx.root : ctx.global.cortexDir,
+    base: tierBase(ctx, scope),
     include: (m) => m.status === 'active' && ANTICIPATED_TYPES.includes(m.type),
     toDoc,
     now: ctx.now().getTime(),
@@ -94,7 +95,7 @@ export async function anticipate(ctx: Context, input: AnticipateInput): Promise<
   const exclude = input.exclude ?? [];
   // Enough candidates that the ones already shown cannot crowd out everything else.
   const wanted = Math.min(200, Math.max(20, limit * 6) + exclude.length);
-  const scopes: Scope[] = ['project', ...(ctx.includeGlobal && existsSync(ctx.global.memoriesDir) ? (['global'] as const) : [])];
+  const scopes: Scope[] = presentScopes(ctx);
   const candidates: AnticipateCandidate[] = [];
   for (const scope of scopes) {
     const factor = scope === 'global' ? GLOBAL_ANTICIPATION_FACTOR : 1;

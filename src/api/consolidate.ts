@@ -14,7 +14,7 @@ import { withLock } from '../store/lock.js';
 import { displayPath } from '../store/memory-store.js';
 import { writeMemory } from '../store/memory-write.js';
 import { assertSafeId, memoryPath, type TierPaths } from '../store/paths.js';
-import type { Context } from './context.js';
+import { edgeScopeOf, scopePaths, type Context } from './context.js';
 import {
   deleteEdgeRecorded,
   findDoc,
@@ -80,7 +80,8 @@ export function listConsolidation(ctx: Context): ConsolidateList {
     const a = findDoc(view.tiers, e.source);
     const b = findDoc(view.tiers, e.target);
     if (!a || !b) continue;
-    const tier = a.tier.scope === 'global' && b.tier.scope === 'global' ? a.tier : view.tiers[0]!;
+    const scope = edgeScopeOf(a.tier.scope, b.tier.scope);
+    const tier = view.tiers.find((t) => t.scope === scope) ?? view.tiers[0]!;
     suggested.push({
       source: summaryOf(a.doc),
       target: summaryOf(b.doc),
@@ -115,8 +116,8 @@ function pairTier(ctx: Context, a: string, b: string): { paths: TierPaths; base:
   const y = findDoc(view.tiers, b);
   if (!x) throw new MemoryNotFoundError(a, { hint: 'Run `cortex consolidate` to see the pending proposals.' });
   if (!y) throw new MemoryNotFoundError(b, { hint: 'Run `cortex consolidate` to see the pending proposals.' });
-  const scope = x.tier.scope === 'global' && y.tier.scope === 'global' ? 'global' : 'project';
-  return { paths: scope === 'project' ? ctx.paths : ctx.global, base: tierBase(ctx, scope) };
+  const scope = edgeScopeOf(x.tier.scope, y.tier.scope);
+  return { paths: scopePaths(ctx, scope), base: tierBase(ctx, scope) };
 }
 
 function suggestedBetween(tier: { paths: TierPaths; base: string }, a: string, b: string, relation: string | undefined): Edge[] {
@@ -239,7 +240,7 @@ export async function mergeMemories(ctx: Context, input: MergeInput): Promise<Me
     throw new UsageError(`${input.a} is a ${x.scope} memory and ${input.b} a ${y.scope} one.`, { hint: 'Merge memories of the same scope.' });
   }
   assertMergeable(x.memory, y.memory);
-  const paths = x.scope === 'project' ? ctx.paths : ctx.global;
+  const paths = scopePaths(ctx, x.scope);
   const base = tierBase(ctx, x.scope);
   const files = [memoryPath(paths, input.a), memoryPath(paths, input.b)];
   if (!input.force) {

@@ -10,9 +10,10 @@ import { NotInitializedError, UsageError } from '../errors.js';
 import { SURFACE_ENV, readNowEnv } from '../fast/surface-cache.js';
 import { resolveConfig, type CortexConfig } from '../core/config.js';
 import { CAPTURE_MODES, isCaptureMode } from '../core/model-capture.js';
-import type { Diagnostic } from '../core/memory.js';
+import type { Diagnostic, Scope } from '../core/memory.js';
 import type { Embedder } from '../embed/embedder.js';
-import { findProjectRoot, globalPaths, projectPaths, type ProjectPaths, type TierPaths } from '../store/paths.js';
+import { existsSync } from 'node:fs';
+import { findProjectRoot, globalPaths, localPaths, projectPaths, type ProjectPaths, type TierPaths } from '../store/paths.js';
 import { readRegularFile } from '../store/safe-read.js';
 
 export interface OpenCortexOptions {
@@ -39,6 +40,8 @@ export interface OpenCortexOptions {
 export interface Context {
   root: string;
   paths: ProjectPaths;
+  /** The private tier: `.cortex/local/` (gitignored). */
+  local: ProjectPaths;
   global: TierPaths;
   includeGlobal: boolean;
   config: CortexConfig;
@@ -132,6 +135,7 @@ export function contextFor(root: string, options: OpenCortexOptions = {}): Conte
   return {
     root: paths.root,
     paths,
+    local: localPaths(paths.root),
     global: globalPaths(env),
     includeGlobal: options.includeGlobal ?? true,
     config,
@@ -141,4 +145,43 @@ export function contextFor(root: string, options: OpenCortexOptions = {}): Conte
     randomBytes: options.randomBytes ?? ((n) => nodeRandomBytes(n)),
     embedder: options.embedder,
   };
+}
+
+/**
+ * The paths of a tier by its scope.
+ *
+ * @example
+ * scopePaths(ctx, 'local').memoriesDir // '/repo/.cortex/local/memories'
+ */
+export function scopePaths(ctx: Pick<Context, 'paths' | 'local' | 'global'>, scope: Scope): TierPaths {
+  return scope === 'project' ? ctx.paths : scope === 'local' ? ctx.local : ctx.global;
+}
+
+/**
+ * Where an edge between memories of these scopes is stored: the private tier when either
+ * end is private (a committed edge must not name a memory nobody else has), the global
+ * tier when both ends are global, else the project tier.
+ *
+ * @example
+ * edgeScopeOf('project', 'local') // 'local'
+ */
+export function edgeScopeOf(a: Scope, b: Scope): Scope {
+  if (a === 'local' || b === 'local') return 'local';
+  return a === 'global' && b === 'global' ? 'global' : 'project';
+}
+
+/**
+ * The tiers that hold memories, in the order they are read (project first, then the
+ * private tier, then the global one): the project tier always, the others when they exist
+ * (and, for the global tier, when it is wanted).
+ *
+ * @example
+ * presentScopes(ctx) // ['project', 'local']
+ */
+export function presentScopes(ctx: Pick<Context, 'local' | 'global' | 'includeGlobal'>): Scope[] {
+  return [
+    'project',
+    ...(existsSync(ctx.local.memoriesDir) ? (['local'] as const) : []),
+    ...(ctx.includeGlobal && existsSync(ctx.global.memoriesDir) ? (['global'] as const) : []),
+  ];
 }

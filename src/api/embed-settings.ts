@@ -68,8 +68,9 @@ export function hasVectors(ctx: Context, options: { scope?: Scope } = {}): boole
   const settings = embedSettings(ctx);
   if (!settings.enabled) return false;
   const tiers: TierPaths[] = [];
-  if (options.scope !== 'global') tiers.push(ctx.paths);
-  if (options.scope !== 'project' && ctx.includeGlobal) tiers.push(ctx.global);
+  if (options.scope === undefined || options.scope === 'project') tiers.push(ctx.paths);
+  if ((options.scope === undefined || options.scope === 'local') && existsSync(ctx.local.memoriesDir)) tiers.push(ctx.local);
+  if ((options.scope === undefined || options.scope === 'global') && ctx.includeGlobal) tiers.push(ctx.global);
   return tiers.some((paths) => {
     const file = vectorsFile(paths);
     if (!existsSync(file)) return false;

@@ -33,9 +33,11 @@ export interface Refusal {
   /**
    * `secret`, `conflict-markers`, `broken-memory` (a staged memory file that does not
    * parse), `projection-edited` (a projection with unstaged edits that regenerating it
-   * would overwrite), `temp-file` (the temporary file of an interrupted write).
+   * would overwrite), `temp-file` (the temporary file of an interrupted write), `private`
+   * (a file of the private tier `.cortex/local/`, or a memory marked `private: true` or
+   * `scope: local` outside it).
    */
-  kind: 'secret' | 'conflict-markers' | 'broken-memory' | 'projection-edited' | 'temp-file';
+  kind: 'secret' | 'conflict-markers' | 'broken-memory' | 'projection-edited' | 'temp-file' | 'private';
   reason: string;
 }
 
@@ -53,6 +55,7 @@ export interface PreCommitOutput {
 
 const CORTEX_PREFIX = '.cortex/';
 const MEMORY_DIR = '.cortex/memories/';
+const LOCAL_PREFIX = '.cortex/local/';
 
 function isMemoryPath(path: string): boolean {
   const name = path.slice(MEMORY_DIR.length);
@@ -82,6 +85,11 @@ export function preCommit(ctx: Context): PreCommitOutput {
   const broken: string[] = [];
   let notText = false;
   for (const path of changed) {
+    // The private tier ignores itself; `git add -f` still gets past that.
+    if (path.startsWith(LOCAL_PREFIX)) {
+      out.refusals.push({ file: path, kind: 'private', reason: 'is in the private tier (.cortex/local/), which is never committed' });
+      continue;
+    }
     if (isTempFileName(path.slice(path.lastIndexOf('/') + 1))) {
       out.refusals.push({ file: path, kind: 'temp-file', reason: 'is the temporary file of an interrupted write' });
       continue;
@@ -109,6 +117,8 @@ export function preCommit(ctx: Context): PreCommitOutput {
       if (error) {
         out.refusals.push({ file: path, line: error.line, kind: 'broken-memory', reason: `is not a valid memory: ${error.reason}` });
         broken.push(id);
+      } else if (isMarkedPrivate(text)) {
+        out.refusals.push({ file: path, kind: 'private', reason: 'is marked private (private: true or scope: local) but is in the shared tier .cortex/memories/' });
       }
     }
   }
@@ -156,12 +166,23 @@ export function preCommit(ctx: Context): PreCommitOutput {
   }
   if (out.refusals.some((r) => r.kind === 'conflict-markers')) out.fixes.push('resolve the conflict in the file, then `git add` it');
   for (const r of out.refusals.filter((x) => x.kind === 'temp-file')) out.fixes.push(`git rm --cached -q ${r.file} && rm -f ${r.file}`);
+  if (out.refusals.some((r) => r.kind === 'private' && r.file.startsWith(LOCAL_PREFIX))) out.fixes.push(`git rm -r --cached -q ${LOCAL_PREFIX} (the files stay on disk, private)`);
+  for (const r of out.refusals.filter((x) => x.kind === 'private' && !x.file.startsWith(LOCAL_PREFIX))) {
+    out.fixes.push(`git rm --cached -q ${r.file} && mkdir -p ${LOCAL_PREFIX}memories && mv ${r.file} ${LOCAL_PREFIX}memories/ (then set scope: local in it), or remove its private mark and \`git add\` it`);
+  }
   for (const id of broken) out.fixes.push(`cortex edit ${id} && git add ${MEMORY_DIR}${id}.md`);
   const edited = out.refusals.filter((r) => r.kind === 'projection-edited').map((r) => r.file);
   if (edited.length > 0) {
     out.fixes.push(`projections are generated: put what you wrote into a memory (cortex remember), then \`cortex project\` (it overwrites ${edited.join(', ')}) and commit again`);
   }
   return out;
+}
+
+/** A memory's frontmatter says it is private: `private: true` or `scope: local`. */
+function isMarkedPrivate(text: string): boolean {
+  const end = text.indexOf('\n---', 4);
+  const head = end === -1 ? '' : text.slice(0, end);
+  return /^private:\s*(?:true|yes)\s*$/m.test(head) || /^scope:\s*['"]?local['"]?\s*$/m.test(head);
 }
 
 let emptyMemo: Partial<Record<ProjectionFile, string>> | undefined;

@@ -45,6 +45,7 @@ export interface LoadedGraph {
  */
 export function graphTierLocations(ctx: Context): GraphTier[] {
   const tiers: GraphTier[] = [{ scope: 'project', paths: ctx.paths, base: ctx.root }];
+  if (existsSync(ctx.local.memoriesDir)) tiers.push({ scope: 'local', paths: ctx.local, base: ctx.root });
   if (ctx.includeGlobal && existsSync(ctx.global.memoriesDir)) tiers.push({ scope: 'global', paths: ctx.global, base: ctx.global.cortexDir });
   return tiers;
 }

@@ -15,7 +15,7 @@ import { writeEdge } from '../store/edge-write.js';
 import { withLock } from '../store/lock.js';
 import { displayPath } from '../store/memory-store.js';
 import { assertSafeId, type TierPaths } from '../store/paths.js';
-import type { Context } from './context.js';
+import { edgeScopeOf, scopePaths, type Context } from './context.js';
 import { keepForUndo, type UndoInfo } from './undo.js';
 import { graphTierLocations, loadGraph, refreshEdgeCache, saveEdgeCacheQuietly, type GraphNodeInput } from './graph-view.js';
 import { openTierIndex, tierBase, type TierIndex } from './indexes.js';
@@ -149,8 +149,8 @@ export function deleteEdgeRecorded(tier: { paths: TierPaths }, cache: EdgeCache,
 
 /** Where an edge between two memories is stored: the global tier only when both ends are global. */
 function edgeTier(ctx: Context, a: { tier: TierIndex }, b: { tier: TierIndex }): { paths: TierPaths; base: string; scope: Scope } {
-  const scope: Scope = a.tier.scope === 'global' && b.tier.scope === 'global' ? 'global' : 'project';
-  return { scope, paths: scope === 'project' ? ctx.paths : ctx.global, base: tierBase(ctx, scope) };
+  const scope: Scope = edgeScopeOf(a.tier.scope, b.tier.scope);
+  return { scope, paths: scopePaths(ctx, scope), base: tierBase(ctx, scope) };
 }
 
 function locateBoth(ctx: Context, source: string, target: string): { tiers: TierIndex[]; a: { doc: IndexedDoc; tier: TierIndex }; b: { doc: IndexedDoc; tier: TierIndex } } {

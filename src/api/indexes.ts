@@ -9,7 +9,7 @@ import type { Diagnostic, Scope } from '../core/memory.js';
 import { extractWikilinks } from '../core/wikilinks.js';
 import { KeywordIndex, type LinkExtractor, type RefreshReport } from '../search/keyword-index.js';
 import type { TierPaths } from '../store/paths.js';
-import type { Context } from './context.js';
+import { presentScopes, scopePaths, type Context } from './context.js';
 
 export interface TierIndex {
   scope: Scope;
@@ -35,7 +35,7 @@ export function currentLinkExtractor(): LinkExtractor | undefined {
 }
 
 export function tierBase(ctx: Context, scope: Scope): string {
-  return scope === 'project' ? ctx.root : ctx.global.cortexDir;
+  return scope === 'global' ? ctx.global.cortexDir : ctx.root;
 }
 
 /**
@@ -48,7 +48,7 @@ const loaded = new WeakMap<Context, Map<Scope, KeywordIndex>>();
 
 /** Loads and refreshes one tier's index; saves it when something changed. */
 export function openTierIndex(ctx: Context, scope: Scope, options: { save?: boolean; rebuild?: boolean } = {}): TierIndex {
-  const paths = scope === 'project' ? ctx.paths : ctx.global;
+  const paths = scopePaths(ctx, scope);
   const base = tierBase(ctx, scope);
   let byScope = loaded.get(ctx);
   if (!byScope) loaded.set(ctx, (byScope = new Map()));
@@ -59,14 +59,10 @@ export function openTierIndex(ctx: Context, scope: Scope, options: { save?: bool
   return { scope, paths, base, index, report };
 }
 
-/** The project tier, then the global tier when it exists and is wanted. */
+/** The project tier, then the private tier and the global tier when they exist (and the global one is wanted). */
 export function openIndexes(ctx: Context, options: { save?: boolean; rebuild?: boolean; scope?: Scope } = {}): TierIndex[] {
-  const tiers: TierIndex[] = [];
-  if (options.scope !== 'global') tiers.push(openTierIndex(ctx, 'project', options));
-  if (options.scope !== 'project' && ctx.includeGlobal && existsSync(ctx.global.memoriesDir)) {
-    tiers.push(openTierIndex(ctx, 'global', options));
-  }
-  return tiers;
+  const scopes = options.scope === 'project' ? ['project' as const] : presentScopes(ctx).filter((s) => options.scope === undefined || s === options.scope);
+  return scopes.map((scope) => openTierIndex(ctx, scope, options));
 }
 
 /**
@@ -126,7 +122,7 @@ export const DERIVED_CACHES = ['index.v8', 'staleness.json', 'graph.json', 'edge
  */
 export function clearDerivedCaches(ctx: Context): string[] {
   const removed: string[] = [];
-  const dirs = [ctx.paths.cacheDir, ...(ctx.includeGlobal ? [ctx.global.cacheDir] : [])];
+  const dirs = [ctx.paths.cacheDir, ctx.local.cacheDir, ...(ctx.includeGlobal ? [ctx.global.cacheDir] : [])];
   for (const dir of dirs) {
     let names: string[];
     try {

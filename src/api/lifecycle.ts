@@ -16,7 +16,8 @@ import { writeMemory } from '../store/memory-write.js';
 import { memoryPath, type TierPaths } from '../store/paths.js';
 import { updateSignals } from '../store/signals.js';
 import { edgeFileName } from '../core/edge.js';
-import type { Context } from './context.js';
+import { scopePaths, type Context } from './context.js';
+import { tierBase } from './indexes.js';
 import { deleteEdgeRecorded } from './graph.js';
 import { refreshEdgeCache, saveEdgeCacheQuietly } from './graph-view.js';
 import { edgesTouching, regenerateProjections } from './memories.js';
@@ -59,7 +60,7 @@ export interface LifecycleOutput {
 }
 
 function tierOf(ctx: Context, scope: Scope): { paths: TierPaths; base: string } {
-  return scope === 'project' ? { paths: ctx.paths, base: ctx.root } : { paths: ctx.global, base: ctx.global.cortexDir };
+  return { paths: scopePaths(ctx, scope), base: tierBase(ctx, scope) };
 }
 
 function plan(ctx: Context, scope: Scope, now: Date): { changes: LifecycleChange[]; memories: Map<string, Memory>; diagnostics: Diagnostic[] } {
@@ -92,11 +93,11 @@ function plan(ctx: Context, scope: Scope, now: Date): { changes: LifecycleChange
  */
 export async function lifecycle(ctx: Context, input: LifecycleInput = {}): Promise<LifecycleOutput> {
   const { dryRun, scope } = { ...DEFAULT_LIFECYCLE_INPUT, ...input };
-  if (scope !== 'project' && scope !== 'global' && scope !== 'all') {
-    throw new UsageError(`Unknown scope "${String(scope)}".`, { hint: 'Use project, global or all.' });
+  if (scope !== 'project' && scope !== 'local' && scope !== 'global' && scope !== 'all') {
+    throw new UsageError(`Unknown scope "${String(scope)}".`, { hint: 'Use project, local, global or all.' });
   }
   const now = ctx.now();
-  const scopes: Scope[] = scope === 'all' ? ['project', 'global'] : [scope];
+  const scopes: Scope[] = scope === 'all' ? ['project', 'local', 'global'] : [scope];
   const changes: LifecycleChange[] = [];
   const diagnostics: Diagnostic[] = [...ctx.configDiagnostics];
   const edges: LifecycleOutput['edges'] = [];
@@ -104,6 +105,7 @@ export async function lifecycle(ctx: Context, input: LifecycleInput = {}): Promi
   for (const s of scopes) {
     // No global tier yet: nothing to maintain, and no reason to create $CORTEX_HOME.
     if (s === 'global' && (!ctx.includeGlobal || !existsSync(ctx.global.memoriesDir))) continue;
+    if (s === 'local' && !existsSync(ctx.local.memoriesDir)) continue;
     const { paths } = tierOf(ctx, s);
     if (dryRun) {
       const planned = plan(ctx, s, now);

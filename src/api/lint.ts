@@ -32,7 +32,7 @@ function compareDiagnostics(a: Diagnostic, b: Diagnostic): number {
 /** Temporary files that interrupted writes left under `.cortex/`: git would commit them. */
 function tempFileDiagnostics(ctx: Context): Diagnostic[] {
   const out: Diagnostic[] = [];
-  for (const dir of [ctx.paths.cortexDir, ctx.paths.memoriesDir, ctx.paths.edgesDir]) {
+  for (const dir of [ctx.paths.cortexDir, ctx.paths.memoriesDir, ctx.paths.edgesDir, ctx.local.memoriesDir, ctx.local.edgesDir]) {
     let names: string[];
     try {
       names = readdirSync(dir);
@@ -55,13 +55,23 @@ function tempFileDiagnostics(ctx: Context): Diagnostic[] {
  */
 export async function lint(ctx: Context): Promise<LintOutput> {
   const diagnostics: Diagnostic[] = [...ctx.configDiagnostics];
-  const entries = listMemoryFiles(ctx.paths, { base: ctx.root, skipped: diagnostics });
+  const shared = listMemoryFiles(ctx.paths, { base: ctx.root, skipped: diagnostics });
+  // The private tier is checked like the shared one (same format), and each is told apart.
+  const privateEntries = listMemoryFiles(ctx.local, { base: ctx.root, skipped: diagnostics });
+  const entries = [...shared, ...privateEntries];
   const topics = new Map<string, string[]>();
-  for (const entry of entries) {
+  for (const [i, entry] of entries.entries()) {
     const shown = displayPath(entry.path, ctx.root);
     const read = readMemoryFile(entry, shown);
     diagnostics.push(...read.diagnostics);
     const m = read.memory;
+    const inPrivate = i >= shared.length;
+    if (m && !inPrivate && (m.scope === 'local' || m.extra.private === true)) {
+      diagnostics.push({ file: shown, reason: 'is marked private but is in the shared tier .cortex/memories/ (it would be committed)', ruleId: 'private-in-shared-tier', severity: 'error', hint: `Move it: mkdir -p .cortex/local/memories && mv ${shown} .cortex/local/memories/ (and set scope: local), or remove the private mark.` });
+    }
+    if (m && inPrivate && m.scope !== 'local') {
+      diagnostics.push({ file: shown, reason: `is in the private tier but says scope: ${m.scope}`, ruleId: 'private-scope', severity: 'warning', hint: 'Set scope: local in its frontmatter.' });
+    }
     if (m?.topic && m.status === 'active') {
       const key = `${m.scope}\0${m.topic}`;
       topics.set(key, [...(topics.get(key) ?? []), shown]);

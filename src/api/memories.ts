@@ -7,6 +7,7 @@ import { MemoryNotFoundError, ParseError, UsageError } from '../errors.js';
 import {
   MEMORY_STATUSES,
   MEMORY_TYPES,
+  SCOPES,
   formatDate,
   isMemoryStatus,
   isMemoryType,
@@ -29,7 +30,7 @@ import { deleteMemory, displayPath, readMemoryById } from '../store/memory-store
 import { writeMemory } from '../store/memory-write.js';
 import { assertSafeId, memoryPath, type TierPaths } from '../store/paths.js';
 import { keepForUndo, type UndoInfo } from './undo.js';
-import type { Context } from './context.js';
+import { scopePaths, type Context } from './context.js';
 import { allDiagnostics, openIndexes, openTierIndex, saveQuietly } from './indexes.js';
 import { recall, searchOptionsOf, toResult, type RecallInput, type RecallResult } from './recall.js';
 import { assertBodyFits } from './remember.js';
@@ -46,8 +47,9 @@ export interface GetResult {
 /** Finds which tier holds `id` (project first). */
 function locate(ctx: Context, id: string): { scope: Scope; path: string; base: string } | undefined {
   assertSafeId(id);
-  const tiers: { scope: Scope; paths: typeof ctx.paths | typeof ctx.global; base: string }[] = [
+  const tiers: { scope: Scope; paths: TierPaths; base: string }[] = [
     { scope: 'project', paths: ctx.paths, base: ctx.root },
+    { scope: 'local', paths: ctx.local, base: ctx.root },
   ];
   if (ctx.includeGlobal) tiers.push({ scope: 'global', paths: ctx.global, base: ctx.global.cortexDir });
   for (const tier of tiers) {
@@ -71,12 +73,12 @@ function locate(ctx: Context, id: string): { scope: Scope; path: string; base: s
 export function getMemory(ctx: Context, id: string): GetResult {
   const where = locate(ctx, id);
   if (!where) throw new MemoryNotFoundError(id);
-  const paths = where.scope === 'project' ? ctx.paths : ctx.global;
+  const paths = scopePaths(ctx, where.scope);
   const read = readMemoryById(paths, id, where.base);
   if (!read.memory) throw unreadable(read.diagnostics.find((d) => d.severity === 'error'), id);
   return {
     memory: read.memory,
-    file: read.diagnostics[0]?.file ?? (where.scope === 'project' ? `.cortex/memories/${id}.md` : read.path),
+    file: read.diagnostics[0]?.file ?? (where.scope !== 'global' ? displayPath(read.path, ctx.root) : read.path),
     scope: where.scope,
     diagnostics: read.diagnostics,
   };
@@ -171,7 +173,7 @@ export async function updateMemory(ctx: Context, id: string, input: UpdateInput)
     throw new UsageError(`Confidence must be a number from 0 to 1, got ${input.confidence}.`);
   }
   const { scope } = getMemory(ctx, id);
-  const paths = scope === 'project' ? ctx.paths : ctx.global;
+  const paths = scopePaths(ctx, scope);
   return withLock(join(paths.cacheDir, 'locks', 'write.lock'), async () => {
     // Read under the lock: a concurrent edit's change is in the file we modify, not lost.
     const { memory, file } = getMemory(ctx, id);
@@ -217,7 +219,7 @@ export async function updateMemory(ctx: Context, id: string, input: UpdateInput)
  */
 export async function touchMemory(ctx: Context, id: string): Promise<UpdateResult> {
   const { scope } = getMemory(ctx, id);
-  const paths = scope === 'project' ? ctx.paths : ctx.global;
+  const paths = scopePaths(ctx, scope);
   return withLock(join(paths.cacheDir, 'locks', 'write.lock'), () => {
     const { memory, file } = getMemory(ctx, id);
     const next: Memory = { ...memory, updated: formatDate(ctx.now()) };
@@ -232,7 +234,7 @@ export async function touchMemory(ctx: Context, id: string): Promise<UpdateResul
 export function checkMemoryFile(ctx: Context, id: string): { file: string; diagnostics: Diagnostic[]; memory: Memory | undefined } {
   const where = locate(ctx, id);
   if (!where) throw new MemoryNotFoundError(id);
-  const paths = where.scope === 'project' ? ctx.paths : ctx.global;
+  const paths = scopePaths(ctx, where.scope);
   const read = readMemoryById(paths, id, where.base);
   return { file: read.diagnostics[0]?.file ?? where.path, diagnostics: read.diagnostics, memory: read.memory };
 }
@@ -266,7 +268,7 @@ export function resolveMemoryId(ctx: Context, ref: string): string {
   }
   if (locate(ctx, id)) return id;
   const ids = new Set<string>();
-  for (const tier of [ctx.paths, ...(ctx.includeGlobal ? [ctx.global] : [])]) {
+  for (const tier of [ctx.paths, ctx.local, ...(ctx.includeGlobal ? [ctx.global] : [])]) {
     let names: string[] = [];
     try {
       names = readdirSync(tier.memoriesDir);
@@ -385,7 +387,7 @@ export async function forget(ctx: Context, input: ForgetInput): Promise<ForgetOu
 
   const memories: ForgottenMemory[] = targets.map(({ id, scope }) => {
     const where = locate(ctx, id)!;
-    const paths = scope === 'project' ? ctx.paths : ctx.global;
+    const paths = scopePaths(ctx, scope);
     const read = readMemoryById(paths, id, where.base);
     const file = read.diagnostics[0]?.file ?? displayPath(where.path, where.base);
     if (!read.memory) {
@@ -400,12 +402,13 @@ export async function forget(ctx: Context, input: ForgetInput): Promise<ForgetOu
   // Edges live in the project tier unless both ends are global.
   const ids = new Set(toChange.map((m) => m.id));
   const edgeTiers: { scope: Scope; paths: TierPaths; base: string }[] = [{ scope: 'project', paths: ctx.paths, base: ctx.root }];
+  if (existsSync(ctx.local.edgesDir)) edgeTiers.push({ scope: 'local', paths: ctx.local, base: ctx.root });
   if (toChange.some((m) => m.scope === 'global')) edgeTiers.push({ scope: 'global', paths: ctx.global, base: ctx.global.cortexDir });
   const edgeKeys = input.hard ? edgeTiers.map((t) => ({ tier: t, keys: edgesTouching(t.paths, ids) })) : [];
   const undo = await keepForUndo(
     ctx,
     [
-      ...toChange.map((m) => ({ path: memoryPath(m.scope === 'project' ? ctx.paths : ctx.global, m.id), scope: m.scope })),
+      ...toChange.map((m) => ({ path: memoryPath(scopePaths(ctx, m.scope), m.id), scope: m.scope })),
       ...edgeKeys.flatMap(({ tier, keys }) => keys.map((k) => ({ path: join(tier.paths.edgesDir, edgeFileName(k)), scope: tier.scope }))),
     ],
     'forget',
@@ -413,10 +416,10 @@ export async function forget(ctx: Context, input: ForgetInput): Promise<ForgetOu
 
   const edges: ForgetOutput['edges'] = [];
   if (input.hard) {
-    for (const scope of ['project', 'global'] as const) {
+    for (const scope of SCOPES) {
       const mine = toChange.filter((m) => m.scope === scope);
       if (mine.length === 0) continue;
-      const paths = scope === 'project' ? ctx.paths : ctx.global;
+      const paths = scopePaths(ctx, scope);
       await withLock(join(paths.cacheDir, 'locks', 'write.lock'), () => {
         for (const m of mine) deleteMemory(paths, m.id);
       });

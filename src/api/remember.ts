@@ -25,7 +25,7 @@ import { withLock } from '../store/lock.js';
 import { MAX_MEMORY_FILE_BYTES, readMemoryById } from '../store/memory-store.js';
 import { writeMemory } from '../store/memory-write.js';
 import { autoLinkMemory, type AutoLinkResult } from './autolink.js';
-import type { Context } from './context.js';
+import { scopePaths, type Context } from './context.js';
 import { currentLinkExtractor, openTierIndex, saveQuietly, type TierIndex } from './indexes.js';
 
 export interface RememberInput {
@@ -43,6 +43,12 @@ export interface RememberInput {
   topic?: string;
   pinned?: boolean;
   scope?: Scope;
+  /** When the knowledge was first written, for an import (ISO-8601 UTC); default now. */
+  created?: string;
+  /** When it last changed, for an import; default `created`, else now. */
+  updated?: string;
+  /** Keep it to yourself: the same as `scope: 'local'` (`.cortex/local/`, never committed). */
+  private?: boolean;
   /** Provenance; branch and commit default to the repository's HEAD. */
   source?: Partial<MemorySource>;
   /** Link the memory to similar ones after writing (default true). */
@@ -108,6 +114,9 @@ function validate(input: RememberInput): void {
     throw new UsageError(`Unknown scope "${input.scope}".`, { hint: `Use one of: ${SCOPES.join(', ')}.` });
   }
   if (input.topic !== undefined && input.topic.trim() === '') throw new UsageError('The topic must not be empty.');
+  if (input.private === true && input.scope !== undefined && input.scope !== 'local') {
+    throw new UsageError(`A private memory is stored in the local tier, not the ${input.scope} one.`, { hint: 'Drop --scope, or use --scope local.' });
+  }
 }
 
 /** Room kept for the frontmatter: the body of a memory file may take the rest of its 1 MB. */
@@ -221,7 +230,7 @@ export async function rememberMany(ctx: Context, inputs: readonly RememberInput[
       ...content,
       redacted: [...new Set([...content.redacted, ...kinds])],
       type: input.type ?? DEFAULT_REMEMBER.type,
-      scope: input.scope ?? DEFAULT_REMEMBER.scope,
+      scope: input.private === true ? 'local' : (input.scope ?? DEFAULT_REMEMBER.scope),
       tags: normalizeTags(input.tags ?? []),
     };
   });
@@ -232,7 +241,7 @@ export async function rememberMany(ctx: Context, inputs: readonly RememberInput[
   for (const scope of SCOPES) {
     const mine = prepared.map((p, i) => [p, i] as const).filter(([p]) => p.scope === scope);
     if (mine.length === 0) continue;
-    const paths = scope === 'project' ? ctx.paths : ctx.global;
+    const paths = scopePaths(ctx, scope);
     await withLock(join(paths.cacheDir, 'locks', 'write.lock'), async () => {
       const tier = openTierIndex(ctx, scope, { save: false });
       const now = formatDate(ctx.now());
@@ -285,7 +294,7 @@ async function rememberInTier(
         if (renderMemory({ ...next, updated: current.updated }) === renderMemory(current)) {
           return { action: 'unchanged', memory: current, file: existing.file, redacted };
         }
-        next.updated = now;
+        next.updated = input.updated ?? now;
         return commit(ctx, tier, next, 'updated', redacted, input.autoLink);
       }
     }
@@ -311,8 +320,8 @@ async function rememberInTier(
     status: input.status ?? 'active',
     tags,
     ...(input.topic !== undefined ? { topic: input.topic.trim() } : {}),
-    created: now,
-    updated: now,
+    created: input.created ?? now,
+    updated: input.updated ?? input.created ?? now,
     source,
     body,
     extra: {},

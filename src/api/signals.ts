@@ -5,11 +5,11 @@
  * never fails the command that read the memory.
  */
 import { existsSync } from 'node:fs';
-import { formatDate, type Scope } from '../core/memory.js';
+import { SCOPES, formatDate, type Scope } from '../core/memory.js';
 import type { UsageSignal } from '../core/rank.js';
 import { readSignals, updateSignals } from '../store/signals.js';
 import type { TierPaths } from '../store/paths.js';
-import type { Context } from './context.js';
+import { scopePaths, type Context } from './context.js';
 
 export interface AccessRef {
   id: string;
@@ -25,7 +25,7 @@ export interface RecordAccessOptions {
 export const DEFAULT_RECORD_ACCESS: Required<RecordAccessOptions> = { timeoutMs: 250 };
 
 function tierPathsOf(ctx: Context, scope: Scope): TierPaths {
-  return scope === 'project' ? ctx.paths : ctx.global;
+  return scopePaths(ctx, scope);
 }
 
 /**
@@ -45,7 +45,7 @@ export function recordAccess(ctx: Context, refs: readonly AccessRef[], options: 
   } catch {
     return false;
   }
-  for (const scope of ['project', 'global'] as const) {
+  for (const scope of SCOPES) {
     const ids = [...new Set(refs.filter((r) => r.scope === scope).map((r) => r.id))];
     if (ids.length === 0) continue;
     try {
@@ -75,9 +75,10 @@ export function recordAccess(ctx: Context, refs: readonly AccessRef[], options: 
  * @example
  * loadSignals(ctx)['chose-sqlite-k3f9qa'] // { accessCount: 3, lastAccess: '2026-11-30T10:00:00Z' }
  */
-export function loadSignals(ctx: Context, scopes: readonly Scope[] = ['project', 'global']): Record<string, UsageSignal> {
+export function loadSignals(ctx: Context, scopes: readonly Scope[] = SCOPES): Record<string, UsageSignal> {
   const merged = Object.create(null) as Record<string, UsageSignal>;
   if (scopes.includes('global') && ctx.includeGlobal && existsSync(ctx.global.cacheDir)) Object.assign(merged, readSignals(ctx.global));
+  if (scopes.includes('local') && existsSync(ctx.local.cacheDir)) Object.assign(merged, readSignals(ctx.local));
   if (scopes.includes('project')) Object.assign(merged, readSignals(ctx.paths));
   return merged;
 }

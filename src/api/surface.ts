@@ -11,7 +11,7 @@
 import { existsSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { configFingerprint } from '../core/config.js';
-import type { Diagnostic, Memory, MemoryType, Scope } from '../core/memory.js';
+import { SCOPES, type Diagnostic, type Memory, type MemoryType, type Scope } from '../core/memory.js';
 import type { UsageSignal } from '../core/rank.js';
 import { renderSurface, type RenderedSurface } from '../core/surface-render.js';
 import { buildSurface, SURFACE_START, type ExplainRow, type SurfaceLimits, type SurfaceResult, type SurfaceStage } from '../core/surface.js';
@@ -111,11 +111,12 @@ export interface LoadedMemories {
  * @example
  * loadMemories(ctx).memories.length // 42
  */
-export function loadMemories(ctx: Context, scopes: readonly Scope[] = ['project', 'global']): LoadedMemories {
+export function loadMemories(ctx: Context, scopes: readonly Scope[] = SCOPES): LoadedMemories {
   const memories: Memory[] = [];
   const diagnostics: Diagnostic[] = [];
   const tiers: { paths: typeof ctx.global; base: string }[] = [];
   if (scopes.includes('project')) tiers.push({ paths: ctx.paths, base: ctx.root });
+  if (scopes.includes('local') && existsSync(ctx.local.memoriesDir)) tiers.push({ paths: ctx.local, base: ctx.root });
   if (scopes.includes('global') && ctx.includeGlobal && existsSync(ctx.global.memoriesDir)) {
     tiers.push({ paths: ctx.global, base: ctx.global.cortexDir });
   }

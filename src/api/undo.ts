@@ -40,7 +40,8 @@ function stamp(now: Date): string {
 }
 
 function tierBaseOf(ctx: Context, scope: Scope): { base: string; cacheDir: string } {
-  return scope === 'project' ? { base: ctx.root, cacheDir: ctx.paths.cacheDir } : { base: ctx.global.cortexDir, cacheDir: ctx.global.cacheDir };
+  if (scope === 'global') return { base: ctx.global.cortexDir, cacheDir: ctx.global.cacheDir };
+  return { base: ctx.root, cacheDir: scope === 'local' ? ctx.local.cacheDir : ctx.paths.cacheDir };
 }
 
 function shown(base: string, path: string): string {
@@ -82,7 +83,7 @@ export async function keepForUndo(ctx: Context, files: readonly UndoFile[], labe
     info.gitRestore = `${cd || 'git '}restore --source=HEAD --staged --worktree -- ${paths.join(' ')}`;
   }
   const copies = present.filter((f) => !clean.has(f.path));
-  for (const scope of ['project', 'global'] as const) {
+  for (const scope of ['project', 'local', 'global'] as const) {
     const mine = copies.filter((f) => f.scope === scope);
     if (mine.length === 0) continue;
     const { base, cacheDir } = tierBaseOf(ctx, scope);
@@ -97,8 +98,8 @@ export async function keepForUndo(ctx: Context, files: readonly UndoFile[], labe
     pruneTrash(trashRoot);
     // Both tiers rarely at once; the project's copies are the ones shown when they are.
     if (info.trash === undefined) {
-      info.trash = shown(scope === 'project' ? ctx.root : base, dir);
-      info.trashRestore = scope === 'project' ? `cp -R ${shellQuote(info.trash)}/. .` : `cp -R ${shellQuote(dir)}/. ${shellQuote(base)}`;
+      info.trash = shown(scope !== 'global' ? ctx.root : base, dir);
+      info.trashRestore = scope !== 'global' ? `cp -R ${shellQuote(info.trash)}/. .` : `cp -R ${shellQuote(dir)}/. ${shellQuote(base)}`;
     }
   }
   return info;

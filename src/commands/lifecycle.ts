@@ -29,7 +29,7 @@ const command: CommandDef = {
   examples: ['cortex lifecycle --dry-run', 'cortex lifecycle && git diff --stat .cortex/'],
   async run(inv, io) {
     const scope = str(inv, 'scope') ?? 'project';
-    if (!['project', 'global', 'all'].includes(scope)) throw new UsageError(`--scope must be project, global or all, got "${scope}".`);
+    if (!['project', 'local', 'global', 'all'].includes(scope)) throw new UsageError(`--scope must be project, local, global or all, got "${scope}".`);
     if (inv.positionals.length > 0) throw new UsageError('cortex lifecycle takes no arguments.', { hint: 'Run `cortex lifecycle --dry-run` to preview.' });
     const cortex = await open(inv, io);
     const dryRun = bool(inv, 'dry-run');

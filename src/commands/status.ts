@@ -17,7 +17,7 @@ const command: CommandDef = {
     const p = io.paint;
     io.out(`${p.bold('Project')}: ${out.root}\n`);
     for (const t of out.tiers) {
-      io.out(`\n${p.bold(t.scope === 'project' ? 'Project memories' : 'Global memories')} (${t.dir}): ${t.total}\n`);
+      io.out(`\n${p.bold(t.scope === 'project' ? 'Project memories' : t.scope === 'local' ? 'Private memories' : 'Global memories')} (${t.dir}): ${t.total}\n`);
       const types = Object.entries(t.byType).sort(([a], [b]) => a.localeCompare(b));
       if (types.length > 0) io.out(`  by type:   ${types.map(([k, v]) => `${k} ${v}`).join(', ')}\n`);
       const statuses = Object.entries(t.byStatus).sort(([a], [b]) => a.localeCompare(b));

@@ -21,7 +21,11 @@ export type MemoryType = (typeof MEMORY_TYPES)[number];
 export const MEMORY_STATUSES = ['active', 'archived', 'superseded'] as const;
 export type MemoryStatus = (typeof MEMORY_STATUSES)[number];
 
-export const SCOPES = ['project', 'global'] as const;
+/**
+ * `local` is the project's private tier: `.cortex/local/`, gitignored, never staged or
+ * exported unless asked (a preference, a path on this machine).
+ */
+export const SCOPES = ['project', 'local', 'global'] as const;
 export type Scope = (typeof SCOPES)[number];
 
 export const SOURCE_KINDS = ['extraction', 'manual', 'code_index', 'import', 'consolidation'] as const;

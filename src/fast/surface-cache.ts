@@ -283,6 +283,10 @@ export function surfaceCacheKey(options: SurfaceCacheOptions): SurfaceCacheKey |
     head?.branch !== undefined ? `branch:${head.branch}` : head?.commit !== undefined ? `detached:${head.commit}` : 'no-git',
     `memories=${signature(join(cortex, 'memories'), coarse)}`,
     `edges=${signature(join(cortex, 'edges'), coarse)}`,
+    // The private tier (.cortex/local/) is briefed too.
+    `local.memories=${signature(join(cortex, 'local', 'memories'), coarse)}`,
+    `local.edges=${signature(join(cortex, 'local', 'edges'), coarse)}`,
+    `local.signals=${signature(join(cache, 'local', 'signals.json'), coarse)}`,
     `config=${signature(join(cortex, 'config.yaml'), coarse)}`,
     `index=${signature(join(cache, 'index.v8'), coarse)}`,
     `signals=${signature(join(cache, 'signals.json'), coarse)}`,

@@ -95,7 +95,7 @@ export function formatRecall(query: string, results: readonly RecallLine[], noti
   results.forEach((r, i) => {
     const extra = [
       r.status !== 'active' ? r.status : '',
-      r.scope === 'global' ? 'global' : '',
+      r.scope === 'global' ? 'global' : r.scope === 'local' ? 'private' : '',
       r.ref ? `on ${r.ref.branch}${r.ref.merged ? '' : ', not merged'}` : '',
     ]
       .filter(Boolean)

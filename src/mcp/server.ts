@@ -590,7 +590,7 @@ export function createMcpServer(options: CortexMcpOptions = {}): McpServer {
           .join(', ');
       const lines = [`Project: ${out.root}`];
       for (const t of tiers) {
-        lines.push(`${t.scope === 'project' ? 'Project' : 'Global'} memories: ${t.total}${t.total > 0 ? ` (${counts(t.byStatus)})` : ''}`);
+        lines.push(`${t.scope === 'project' ? 'Project' : t.scope === 'local' ? 'Private' : 'Global'} memories: ${t.total}${t.total > 0 ? ` (${counts(t.byStatus)})` : ''}`);
         if (t.total > 0) lines.push(`  by type: ${counts(t.byType)}`);
         if (t.brokenFiles > 0) lines.push(`  ${t.brokenFiles} file(s) could not be read (run \`cortex lint\`)`);
       }

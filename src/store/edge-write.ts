@@ -9,12 +9,14 @@ import { writeIfChanged } from './atomic.js';
 import { edgePath } from './edge-store.js';
 import type { TierPaths } from './paths.js';
 import { assertInside } from './safe-read.js';
+import { ensureLocalIgnored } from './local-tier.js';
 
 /** Writes an edge file atomically (its rationale through the redaction gate); a no-op when the rendered bytes are unchanged. */
 export function writeEdge(paths: TierPaths, edge: Edge): { path: string; name: string; result: 'created' | 'updated' | 'unchanged'; edge: Edge } {
   const path = edgePath(paths, edge);
   const root = (paths as TierPaths & { root?: string }).root;
   if (root !== undefined) assertInside(paths.edgesDir, root);
+  ensureLocalIgnored(paths);
   const name = edgeFileName(edge);
   const written = redactEdge(edge).value;
   return { path, name, result: writeIfChanged(path, renderEdge(written)), edge: written };

@@ -11,6 +11,7 @@ import { writeIfChanged } from './atomic.js';
 import { readMemoryText } from './memory-store.js';
 import { memoryPath, type TierPaths } from './paths.js';
 import { assertInside } from './safe-read.js';
+import { ensureLocalIgnored } from './local-tier.js';
 
 /**
  * Writes a memory file atomically; a no-op when the rendered bytes are unchanged. Every
@@ -22,6 +23,7 @@ export function writeMemory(paths: TierPaths, memory: Memory): { path: string; r
   // The project's memories are written inside the repository, whatever links a checkout holds.
   const root = (paths as TierPaths & { root?: string }).root;
   if (root !== undefined) assertInside(paths.memoriesDir, root);
+  ensureLocalIgnored(paths);
   // A secret typed into the file by hand, in a tag, was lower-cased when the file was
   // parsed: what the rules find in the file as written is replaced in every form.
   const before = readMemoryText(path);

@@ -41,6 +41,23 @@ export function projectPaths(root: string): ProjectPaths {
   return { root: abs, ...tierPaths(join(abs, CORTEX_DIR), join(abs, CACHE_DIR)) };
 }
 
+/** The private tier's directory inside `.cortex/`: gitignored by a `.gitignore` of its own. */
+export const LOCAL_DIR = 'local';
+
+/**
+ * The project's private tier: `.cortex/local/` (memories/, edges/) with its cache in
+ * `.memory/local/`. Same format as the project tier; never committed.
+ */
+export function localPaths(root: string): ProjectPaths & { local: true } {
+  const abs = resolve(root);
+  return { root: abs, local: true, ...tierPaths(join(abs, CORTEX_DIR, LOCAL_DIR), join(abs, CACHE_DIR, LOCAL_DIR)) };
+}
+
+/** True for the paths of a private tier (see {@link localPaths}). */
+export function isLocalTier(paths: TierPaths): boolean {
+  return (paths as TierPaths & { local?: boolean }).local === true;
+}
+
 /** The global tier: `$CORTEX_HOME`, default `~/.cortex`, with its cache inside it. */
 export function globalPaths(env: NodeJS.ProcessEnv = process.env): TierPaths {
   const home = resolve(env.CORTEX_HOME || join(homedir(), '.cortex'));

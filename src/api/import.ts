@@ -1,0 +1,515 @@
+/**
+ * `import`: the memory files people already have — Claude Code's auto memory, CLAUDE.md,
+ * AGENTS.md, a Cline memory bank, the MCP memory server's graph, basic-memory notes,
+ * Cortex's own JSONL — mapped to memories (core/interop) and written through the same
+ * gate as every write: redaction, dedup, the review threshold, one lock per tier.
+ * Idempotent: each record's topic is `import/<format>/<key>`, so importing again updates
+ * what changed and leaves the rest byte for byte.
+ */
+import { lstatSync, readdirSync, statSync } from 'node:fs';
+import { basename, join, relative, resolve, sep } from 'node:path';
+import { homedir } from 'node:os';
+import { ParseError, UsageError } from '../errors.js';
+import { resolveRelation } from '../core/edge.js';
+import { redactParts } from '../core/redact.js';
+import { normalizeBody, parseMemory, renderMemory } from '../core/memory-format.js';
+import type { Memory, Scope } from '../core/memory.js';
+import { claudeProjectDirName, parseClaudeMemory } from '../core/interop/claude.js';
+import { MEMORY_BANK_FILES, parseMarkdownFile, parseMemoryBank } from '../core/interop/markdown-files.js';
+import { parseBasicMemory } from '../core/interop/basic-memory.js';
+import { parseMcpMemory, type JsonlLineError } from '../core/interop/mcp-memory.js';
+import { parseJsonl } from '../core/interop/jsonl.js';
+import { INTEROP_FORMATS, type ImportRecord, type InteropFormat, type ParsedSource, type SourceFile } from '../core/interop/types.js';
+import { contentKeyOf } from '../search/keyword-index.js';
+import { withLock } from '../store/lock.js';
+import { readMemoryById } from '../store/memory-store.js';
+import { writeMemory } from '../store/memory-write.js';
+import { findGitRoot, memoryPath } from '../store/paths.js';
+import { readRegularFile } from '../store/safe-read.js';
+import { scopePaths, type Context } from './context.js';
+import { openTierIndex, saveQuietly, type TierIndex } from './indexes.js';
+import { rememberMany, type RememberInput } from './remember.js';
+import { keepForUndo, type UndoInfo } from './undo.js';
+
+export interface ImportInput {
+  /** A file or directory; for `claude`, default Claude Code's memory directory of this repository. */
+  source?: string;
+  from?: InteropFormat;
+  /** Say what would happen; write nothing. */
+  dryRun?: boolean;
+  /** Where the memories go: `project` (default), `local` (private), `global`. A record marked private goes to `local` unless this says otherwise. */
+  scope?: Scope;
+  /** Base for a relative `source` (the working directory). */
+  cwd?: string;
+}
+
+export interface ImportItem {
+  key: string;
+  file: string;
+  line?: number | undefined;
+  id?: string | undefined;
+  summary: string;
+  scope?: Scope | undefined;
+  /** Why it was skipped or left unchanged. */
+  reason?: string | undefined;
+}
+
+export interface ImportOutput {
+  format: InteropFormat;
+  source: string;
+  dryRun: boolean;
+  created: ImportItem[];
+  updated: ImportItem[];
+  unchanged: ImportItem[];
+  skipped: ImportItem[];
+  edges: { created: number; unchanged: number; skipped: ImportItem[] };
+  /** Kinds of secrets redacted before writing. */
+  redacted: string[];
+  /** Commands that undo this import (none for a dry run or when nothing was written). */
+  undo: string[];
+  /** Files created (relative to the repository), for staging. */
+  files: string[];
+}
+
+/** A source file larger than this is refused: no memory source is that large. */
+const MAX_SOURCE_BYTES = 8 * 1024 * 1024;
+const MAX_SOURCE_FILES = 5000;
+
+/**
+ * Claude Code's auto-memory directory for a repository: `$CLAUDE_CONFIG_DIR` (default
+ * `~/.claude`) `/projects/<root with non-alphanumerics as ->/memory`.
+ *
+ * @example
+ * claudeMemoryDir('/home/me/repo', {}) // '/home/me/.claude/projects/-home-me-repo/memory'
+ */
+export function claudeMemoryDir(root: string, env: NodeJS.ProcessEnv): string {
+  const base = env.CLAUDE_CONFIG_DIR && env.CLAUDE_CONFIG_DIR.trim() !== '' ? resolve(env.CLAUDE_CONFIG_DIR) : join(env.HOME && env.HOME !== '' ? env.HOME : homedir(), '.claude');
+  return join(base, 'projects', claudeProjectDirName(root), 'memory');
+}
+
+function shownPath(ctx: Context, path: string): string {
+  const rel = relative(ctx.root, path);
+  return rel === '' ? '.' : rel.startsWith('..') ? path : rel.split(sep).join('/');
+}
+
+/** Reads a source: one file, or the markdown and JSONL files of a directory (recursively, bounded). */
+function readSource(ctx: Context, path: string, recursive: boolean): { files: SourceFile[]; dir: boolean } {
+  const st = lstatSync(path, { throwIfNoEntry: false });
+  if (st === undefined) {
+    throw new UsageError(`Cannot import ${shownPath(ctx, path)}: no such file or directory.`, { hint: 'Check the path (relative to the working directory), or pass --from claude to read Claude Code\'s memory of this repository.' });
+  }
+  const isDir = statSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
+  const readOne = (file: string, boundary: string, rel: string): SourceFile => {
+    const read = readRegularFile(file, { boundary, maxBytes: MAX_SOURCE_BYTES });
+    if ('problem' in read) {
+      const fix = read.problem.code === 'unreadable' ? `make it readable (chmod u+r ${shownPath(ctx, file)}) or move it out of the source` : 'import a regular file inside the source, or move this one away';
+      throw new UsageError(`Cannot import ${shownPath(ctx, file)}: it ${read.problem.reason}.`, { hint: `Nothing was imported; ${fix}, then run the import again.` });
+    }
+    return { path: rel, text: read.buffer.toString('utf8') };
+  };
+  if (!isDir) return { files: [readOne(path, resolve(path, '..'), basename(path))], dir: false };
+  const files: SourceFile[] = [];
+  const walk = (dir: string, depth: number): void => {
+    for (const name of readdirSync(dir).sort()) {
+      if (name.startsWith('.')) continue;
+      const full = join(dir, name);
+      const s = lstatSync(full);
+      if (s.isDirectory() && recursive && depth < 6) walk(full, depth + 1);
+      else if (/\.(md|jsonl)$/i.test(name)) {
+        if (files.length >= MAX_SOURCE_FILES) throw new UsageError(`Cannot import ${shownPath(ctx, path)}: more than ${MAX_SOURCE_FILES} files.`, { hint: 'Import its folders one at a time.' });
+        files.push(readOne(full, path, relative(path, full).split(sep).join('/')));
+      }
+    }
+  };
+  walk(path, 0);
+  return { files, dir: true };
+}
+
+/**
+ * The format of a source, from its name and content.
+ *
+ * @example
+ * detectFormat('/x/AGENTS.md', [{ path: 'AGENTS.md', text: '# Agents' }], false) // 'agents-md'
+ */
+export function detectFormat(path: string, files: readonly SourceFile[], isDir: boolean): InteropFormat | undefined {
+  const name = basename(path);
+  if (!isDir) {
+    const text = files[0]?.text ?? '';
+    if (/\.jsonl?$/i.test(name)) {
+      // The first line that says what it is (a comment line {"//": …} says nothing).
+      const first = text.split('\n').find((l) => /"(format|kind|type)"\s*:/.test(l)) ?? '';
+      if (/"format"\s*:\s*"cortex-jsonl"|"kind"\s*:\s*"(memory|edge)"/.test(first)) return 'jsonl';
+      if (/"type"\s*:\s*"(entity|relation)"/.test(first)) return 'mcp-memory';
+      return undefined;
+    }
+    if (/^agents\.md$/i.test(name)) return 'agents-md';
+    if (/^claude(\.local)?\.md$/i.test(name)) return 'claude-md';
+    if (name === 'MEMORY.md') return 'claude';
+    return /\.md$/i.test(name) ? 'claude-md' : undefined;
+  }
+  const names = new Set(files.map((f) => f.path));
+  if (names.has('MEMORY.md')) return 'claude';
+  if (name === 'memory-bank' || MEMORY_BANK_FILES.some(([n]) => names.has(n))) return 'memory-bank';
+  if (files.some((f) => /^\s*[-*]\s+\[[^\]]+\]\s+\S|^\s*[-*]\s+[A-Za-z][\w-]*\s+\[\[[^\]]+\]\]|^permalink:/m.test(f.text))) return 'basic-memory';
+  return undefined;
+}
+
+function lineError(ctx: Context, file: string, errors: JsonlLineError[], format: InteropFormat): never {
+  const e = errors[0]!;
+  const more = errors.length > 1 ? ` (and ${errors.length - 1} more line${errors.length > 2 ? 's' : ''})` : '';
+  throw new ParseError(`${shownPath(ctx, file)}:${e.line} ${e.reason}${more}.`, {
+    hint: `Nothing was imported. Fix or delete line ${e.line} (each line is one JSON object${format === 'mcp-memory' ? ' as the MCP memory server writes them' : ''}), then run the import again.`,
+  });
+}
+
+function parseAs(ctx: Context, format: InteropFormat, path: string, files: SourceFile[]): ParsedSource {
+  switch (format) {
+    case 'claude':
+      return parseClaudeMemory(files);
+    case 'claude-md':
+    case 'agents-md': {
+      const out: ParsedSource = { records: [], relations: [], edges: [], skipped: [] };
+      for (const f of files) {
+        const p = parseMarkdownFile(f, 'context');
+        out.records.push(...p.records);
+      }
+      return out;
+    }
+    case 'memory-bank':
+      return parseMemoryBank(files);
+    case 'basic-memory':
+      return parseBasicMemory(files);
+    case 'mcp-memory':
+    case 'jsonl': {
+      const out: ParsedSource = { records: [], relations: [], edges: [], skipped: [] };
+      for (const f of files) {
+        const parsed = format === 'jsonl' ? parseJsonl(f.text, f.path) : parseMcpMemory(f.text, f.path);
+        if (parsed.errors.length > 0) lineError(ctx, files.length === 1 ? path : join(path, f.path), parsed.errors, format);
+        out.records.push(...parsed.source.records);
+        out.relations.push(...parsed.source.relations);
+        out.edges.push(...parsed.source.edges);
+      }
+      return out;
+    }
+  }
+}
+
+function checkInput(input: ImportInput): void {
+  if (input.from !== undefined && !(INTEROP_FORMATS as readonly string[]).includes(input.from)) {
+    throw new UsageError(`Unknown import format "${input.from}".`, { hint: `Use one of: ${INTEROP_FORMATS.join(', ')}.` });
+  }
+  if (input.scope !== undefined && !['project', 'local', 'global'].includes(input.scope)) {
+    throw new UsageError(`Unknown scope "${input.scope}".`, { hint: 'Use project, local or global.' });
+  }
+}
+
+function scopeOf(input: ImportInput, rec: ImportRecord): Scope {
+  if (input.scope !== undefined) return input.scope;
+  if (rec.memory) return rec.memory.scope === 'local' || rec.memory.extra?.private === true ? 'local' : rec.memory.scope;
+  return rec.private ? 'local' : 'project';
+}
+
+/** What remember would store for a record equals the memory: compared after redaction, as written. */
+function sameContent(current: Memory, rec: ImportRecord, topic: string): boolean {
+  const [summary, body] = redactParts([rec.summary.replace(/\s+/g, ' ').trim(), normalizeBody(rec.body)]).parts;
+  return (
+    current.type === rec.type &&
+    current.summary === (summary ?? '').replace(/\s+/g, ' ').trim() &&
+    normalizeBody(current.body) === normalizeBody(body ?? '') &&
+    JSON.stringify(current.tags) === JSON.stringify(rec.tags) &&
+    current.topic === topic &&
+    (rec.updated === undefined || current.updated === rec.updated)
+  );
+}
+
+/**
+ * Imports a source. Reads and maps everything first: a malformed line or an unreadable
+ * file stops it before anything is written.
+ *
+ * @example
+ * const out = await importMemories(ctx, { source: 'memory-bank', from: 'memory-bank' });
+ * out.created.length // 12
+ */
+export async function importMemories(ctx: Context, input: ImportInput): Promise<ImportOutput> {
+  checkInput(input);
+  const cwd = input.cwd ?? process.cwd();
+  let path: string;
+  if (input.source !== undefined && input.source !== '') path = resolve(cwd, input.source);
+  else if (input.from === 'claude') path = claudeMemoryDir(findGitRoot(ctx.root) ?? ctx.root, ctx.env);
+  else throw new UsageError('Name the file or directory to import.', { hint: 'e.g. `cortex import memory-bank/`, `cortex import CLAUDE.md`, or `cortex import --from claude` for Claude Code\'s memory of this repository.' });
+  const probe = readSource(ctx, path, input.from === 'basic-memory');
+  let format = input.from ?? detectFormat(path, probe.files, probe.dir);
+  if (format === undefined) {
+    throw new UsageError(`Cannot tell the format of ${shownPath(ctx, path)}.`, { hint: `Pass --from with one of: ${INTEROP_FORMATS.join(', ')}.` });
+  }
+  // basic-memory folders nest notes; read them again recursively when detected.
+  const { files } = format === 'basic-memory' && input.from === undefined ? readSource(ctx, path, true) : probe;
+  if (format === 'claude' && !probe.dir && basename(path) === 'MEMORY.md') {
+    format = 'claude';
+  }
+  const parsed = parseAs(ctx, format, path, files);
+  const dryRun = input.dryRun === true;
+  const out: ImportOutput = { format, source: shownPath(ctx, path), dryRun, created: [], updated: [], unchanged: [], skipped: [], edges: { created: 0, unchanged: 0, skipped: [] }, redacted: [], undo: [], files: [] };
+  for (const s of parsed.skipped) out.skipped.push({ key: '', file: s.file, line: s.line, summary: '', reason: s.reason });
+
+  const threshold = ctx.config.extraction.threshold;
+  // One index per tier for the whole import: refreshing it per record would stat every file each time.
+  const tiers = new Map<Scope, TierIndex>();
+  const tierOf = (scope: Scope): TierIndex => {
+    let t = tiers.get(scope);
+    if (!t) tiers.set(scope, (t = openTierIndex(ctx, scope, { save: false })));
+    return t;
+  };
+  const keyToId = new Map<string, string>();
+  const nameToId = new Map<string, string>();
+  const undoFiles: { path: string; scope: Scope }[] = [];
+  const createdPaths: string[] = [];
+
+  if (format === 'jsonl') await importJsonl(ctx, parsed, input, out, { keyToId, undoFiles, createdPaths, threshold });
+  else {
+    const inputs: { rec: ImportRecord; scope: Scope; input: RememberInput; existing: Memory | undefined }[] = [];
+    const seen = new Set<string>();
+    for (const rec of parsed.records) {
+      const item: ImportItem = { key: rec.key, file: rec.file, line: rec.line, summary: rec.summary };
+      if (rec.summary.trim() === '') {
+        out.skipped.push({ ...item, reason: 'has no text' });
+        continue;
+      }
+      if (rec.confidence !== undefined && rec.confidence < threshold) {
+        out.skipped.push({ ...item, reason: `confidence ${rec.confidence} is below the review threshold ${threshold} (extraction.threshold)` });
+        continue;
+      }
+      const topic = `import/${format}/${rec.key}`;
+      if (seen.has(topic)) {
+        out.skipped.push({ ...item, reason: 'repeats an earlier record of the source (same heading and text)' });
+        continue;
+      }
+      seen.add(topic);
+      const scope = scopeOf(input, rec);
+      const tier = tierOf(scope);
+      const existingDoc = tier.index.findByTopic(topic, scope)[0];
+      const existing = existingDoc ? readMemoryById(tier.paths, existingDoc.id, tier.base).memory : undefined;
+      inputs.push({
+        rec,
+        scope,
+        existing,
+        input: {
+          summary: rec.summary,
+          body: rec.body,
+          type: rec.type,
+          tags: rec.tags,
+          topic,
+          scope,
+          ...(rec.priority !== undefined ? { priority: rec.priority } : {}),
+          ...(rec.confidence !== undefined ? { confidence: rec.confidence } : {}),
+          ...(rec.pinned !== undefined ? { pinned: rec.pinned } : {}),
+          ...(rec.status === 'archived' ? { status: 'archived' as const } : {}),
+          ...(rec.created !== undefined ? { created: rec.created } : {}),
+          ...(rec.updated !== undefined ? { updated: rec.updated } : {}),
+          source: {
+            kind: 'import',
+            layer: 'manual',
+            files: [`${probe.dir ? `${out.source}/${rec.file}` : out.source}${rec.line !== undefined ? `:${rec.line}` : ''}`],
+            // The provenance of an update stays what the first import recorded: a moved HEAD is no change.
+            ...(existing ? { branch: existing.source.branch, commit: existing.source.commit } : {}),
+            extra: { format },
+          },
+        },
+      });
+    }
+    if (dryRun) {
+      for (const x of inputs) {
+        const item: ImportItem = { key: x.rec.key, file: x.rec.file, line: x.rec.line, summary: x.rec.summary, scope: x.scope };
+        const topic = x.input.topic!;
+        if (x.existing && sameContent(x.existing, x.rec, topic)) out.unchanged.push({ ...item, id: x.existing.id, reason: 'already imported, unchanged' });
+        else if (x.existing) out.updated.push({ ...item, id: x.existing.id });
+        else {
+          const tier = tierOf(x.scope);
+          const dup = tier.index.findByContentKey(contentKeyOf({ type: x.rec.type, summary: x.rec.summary, body: normalizeBody(x.rec.body) }));
+          if (dup) out.skipped.push({ ...item, id: dup.id, reason: `duplicate of ${dup.id}` });
+          else out.created.push(item);
+        }
+      }
+    } else if (inputs.length > 0) {
+      for (const x of inputs) if (x.existing && !sameContent(x.existing, x.rec, x.input.topic!)) undoFiles.push({ path: memoryPath(scopePaths(ctx, x.scope), x.existing.id), scope: x.scope });
+      const undo = undoFiles.length > 0 ? await keepForUndo(ctx, undoFiles, 'import') : undefined;
+      const results = await rememberMany(ctx, inputs.map((x) => x.input));
+      const kinds = new Set<string>();
+      results.forEach((r, i) => {
+        const x = inputs[i]!;
+        if (r.action === 'created' || r.action === 'updated') r.redacted.forEach((k) => kinds.add(k));
+        const item: ImportItem = { key: x.rec.key, file: x.rec.file, line: x.rec.line, summary: r.memory.summary, id: r.memory.id, scope: x.scope };
+        keyToId.set(x.rec.key, r.memory.id);
+        nameToId.set(x.rec.summary, r.memory.id);
+        if (r.action === 'created') {
+          out.created.push(item);
+          createdPaths.push(memoryPath(scopePaths(ctx, x.scope), r.memory.id));
+          if (x.scope === 'project') out.files.push(r.file);
+        } else if (r.action === 'updated') out.updated.push(item);
+        else if (r.action === 'unchanged') out.unchanged.push({ ...item, reason: 'already imported, unchanged' });
+        else out.skipped.push({ ...item, reason: `duplicate of ${r.memory.id}` });
+      });
+      out.redacted = [...kinds];
+      if (undo?.gitRestore) out.undo.push(undo.gitRestore);
+      if (undo?.trashRestore) out.undo.push(undo.trashRestore);
+    }
+  }
+
+  if (!dryRun) await importRelations(ctx, parsed, out, keyToId, nameToId);
+  else for (const r of parsed.relations) out.edges.skipped.push({ key: `${r.from} ${r.relation} ${r.to}`, file: r.file, line: r.line, summary: '', reason: 'dry run' });
+  if (createdPaths.length > 0) out.undo.unshift(`rm ${createdPaths.map((p) => shellQuote(shownPath(ctx, p))).join(' ')}`);
+  return out;
+}
+
+function shellQuote(s: string): string {
+  return /^[\w./:@=+-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+async function importRelations(ctx: Context, parsed: ParsedSource, out: ImportOutput, keyToId: Map<string, string>, nameToId: Map<string, string>): Promise<void> {
+  if (parsed.relations.length === 0) return;
+  const { link } = await import('./graph.js');
+  const lower = new Map([...nameToId].map(([k, v]) => [k.toLowerCase(), v]));
+  const find = (ref: string): string | undefined => keyToId.get(ref) ?? nameToId.get(ref) ?? lower.get(ref.toLowerCase()) ?? keyToId.get(ref.toLowerCase().replace(/[^a-z0-9]+/g, '-'));
+  for (const r of parsed.relations) {
+    const item: ImportItem = { key: `${r.from} ${r.relation} ${r.to}`, file: r.file, line: r.line, summary: '' };
+    const source = find(r.from);
+    const target = find(r.to);
+    if (!source || !target) {
+      out.edges.skipped.push({ ...item, reason: `"${!source ? r.from : r.to}" is not among the imported records` });
+      continue;
+    }
+    if (source === target) {
+      out.edges.skipped.push({ ...item, reason: 'links a record to itself' });
+      continue;
+    }
+    const resolved = resolveRelation(r.relation);
+    const relation = resolved?.relation ?? 'relates_to';
+    try {
+      const result = await link(ctx, {
+        source: resolved?.reversed ? target : source,
+        target: resolved?.reversed ? source : target,
+        relation,
+        ...(resolved ? {} : { note: `Imported relation "${r.relation}".` }),
+        // Only a person supersedes a memory: an imported claim waits for review.
+        ...(relation === 'supersedes' ? { suggested: true } : {}),
+      });
+      if (result.action === 'unchanged') out.edges.unchanged++;
+      else {
+        out.edges.created++;
+        if (!result.file.startsWith('.cortex/local/') && !result.file.startsWith('/')) out.files.push(result.file);
+      }
+    } catch (err) {
+      out.edges.skipped.push({ ...item, reason: (err as Error).message });
+    }
+  }
+}
+
+/** Cortex JSONL: each memory written as it is (same id), validated by rendering and parsing it. */
+async function importJsonl(
+  ctx: Context,
+  parsed: ParsedSource,
+  input: ImportInput,
+  out: ImportOutput,
+  state: { keyToId: Map<string, string>; undoFiles: { path: string; scope: Scope }[]; createdPaths: string[]; threshold: number },
+): Promise<void> {
+  const plans: { memory: Memory; scope: Scope; action: 'created' | 'updated'; item: ImportItem }[] = [];
+  for (const rec of parsed.records) {
+    const item: ImportItem = { key: rec.key, file: rec.file, line: rec.line, summary: rec.summary, id: rec.key };
+    const scope = scopeOf(input, rec);
+    const memory: Memory = { ...rec.memory!, scope };
+    let text: string;
+    try {
+      text = renderMemory(memory);
+    } catch (err) {
+      out.skipped.push({ ...item, reason: `is not a valid memory (${(err as Error).message})` });
+      continue;
+    }
+    const check = parseMemory(text, { file: rec.file, expectedId: memory.id });
+    const error = check.diagnostics.find((d) => d.severity === 'error');
+    if (!check.memory || error) {
+      out.skipped.push({ ...item, reason: `is not a valid memory: ${error?.reason ?? 'unreadable'}` });
+      continue;
+    }
+    if (memory.confidence < state.threshold) {
+      out.skipped.push({ ...item, reason: `confidence ${memory.confidence} is below the review threshold ${state.threshold} (extraction.threshold)` });
+      continue;
+    }
+    const tier = openTierIndex(ctx, scope, { save: false });
+    state.keyToId.set(memory.id, memory.id);
+    const here = tier.index.docs.get(memory.id);
+    if (here) {
+      const current = readMemoryById(tier.paths, memory.id, tier.base).memory;
+      if (current && renderMemory(current) === renderMemory(check.memory)) {
+        out.unchanged.push({ ...item, scope, reason: 'already imported, unchanged' });
+        continue;
+      }
+      plans.push({ memory: check.memory, scope, action: 'updated', item: { ...item, scope } });
+      continue;
+    }
+    const dup = tier.index.findByContentKey(contentKeyOf(check.memory));
+    if (dup && dup.status !== 'superseded') {
+      out.skipped.push({ ...item, scope, reason: `duplicate of ${dup.id}` });
+      continue;
+    }
+    plans.push({ memory: check.memory, scope, action: 'created', item: { ...item, scope } });
+  }
+  if (input.dryRun) {
+    for (const p of plans) (p.action === 'created' ? out.created : out.updated).push(p.item);
+    for (const e of parsed.edges) out.edges.skipped.push({ key: `${e.source} ${e.relation} ${e.target}`, file: '', summary: '', reason: 'dry run' });
+    return;
+  }
+  const updates = plans.filter((p) => p.action === 'updated').map((p) => ({ path: memoryPath(scopePaths(ctx, p.scope), p.memory.id), scope: p.scope }));
+  const undo = updates.length > 0 ? await keepForUndo(ctx, updates, 'import') : undefined;
+  const kinds = new Set<string>();
+  for (const scope of ['project', 'local', 'global'] as const) {
+    const mine = plans.filter((p) => p.scope === scope);
+    if (mine.length === 0) continue;
+    const paths = scopePaths(ctx, scope);
+    await withLock(join(paths.cacheDir, 'locks', 'write.lock'), async () => {
+      for (const p of mine) {
+        const { path, memory } = writeMemory(paths, p.memory);
+        if (renderMemory(memory) !== renderMemory(p.memory)) kinds.add('secret');
+        (p.action === 'created' ? out.created : out.updated).push({ ...p.item, summary: memory.summary });
+        if (p.action === 'created') {
+          state.createdPaths.push(path);
+          if (scope === 'project') out.files.push(shownPath(ctx, path));
+        }
+      }
+      saveQuietly(openTierIndex(ctx, scope, { save: false }).index, paths);
+    });
+  }
+  out.redacted = [...kinds];
+  if (undo?.gitRestore) out.undo.push(undo.gitRestore);
+  if (undo?.trashRestore) out.undo.push(undo.trashRestore);
+  await importEdges(ctx, parsed, out);
+}
+
+async function importEdges(ctx: Context, parsed: ParsedSource, out: ImportOutput): Promise<void> {
+  if (parsed.edges.length === 0) return;
+  const { findDoc, withEdgeWrite, writeEdgeRecorded } = await import('./graph.js');
+  const { edgeScopeOf } = await import('./context.js');
+  const { tierBase } = await import('./indexes.js');
+  const { openIndexes } = await import('./indexes.js');
+  const tiers = openIndexes(ctx);
+  for (const edge of parsed.edges) {
+    const item: ImportItem = { key: `${edge.source} ${edge.relation} ${edge.target}`, file: '', summary: '' };
+    const a = findDoc(tiers, edge.source);
+    const b = findDoc(tiers, edge.target);
+    if (!a || !b) {
+      out.edges.skipped.push({ ...item, reason: `"${!a ? edge.source : edge.target}" is not a memory here` });
+      continue;
+    }
+    const scope = edgeScopeOf(a.tier.scope, b.tier.scope);
+    const tier = { paths: scopePaths(ctx, scope), base: tierBase(ctx, scope) };
+    try {
+      const { result, file } = await withEdgeWrite(tier, (cache) => writeEdgeRecorded(tier, cache, edge));
+      if (result === 'unchanged') out.edges.unchanged++;
+      else {
+        out.edges.created++;
+        if (scope === 'project' && result === 'created') out.files.push(file);
+      }
+    } catch (err) {
+      out.edges.skipped.push({ ...item, reason: (err as Error).message });
+    }
+  }
+}
