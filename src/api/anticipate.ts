@@ -5,7 +5,6 @@
  * to date file by file) instead of the full keyword index, and never loads an embedding
  * model.
  */
-import { existsSync } from 'node:fs';
 import {
   ANTICIPATION_PREVIEW_CHARS,
   DEFAULT_ANTICIPATE,
