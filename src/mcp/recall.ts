@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { ALL_STATUSES, RECALL_MODES, expandStatuses, type RecallInput } from '../api/recall/results.js';
 import { MEMORY_STATUSES } from '../core/memory.js';
 import { formatRecall, previewBeyond, roundScore, shortPreview, textResult } from './format.js';
-import { READ_ONLY, memoryType, scope, type ToolDeps } from './tool.js';
+import { ALWAYS_LOAD_META, READ_ONLY, memoryType, scope, type ToolDeps } from './tool.js';
 
 /** Most results one recall returns over MCP: every line costs the assistant context. */
 export const MAX_RECALL_LIMIT = 50;
@@ -81,6 +81,7 @@ export function addRecallTool(server: McpServer, { open, guarded }: ToolDeps): v
         notice: z.string().optional(),
       }),
       annotations: { title: 'Recall memories', ...READ_ONLY },
+      _meta: ALWAYS_LOAD_META,
     },
     guarded(async (args) => {
       const cortex = await open();

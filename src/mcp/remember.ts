@@ -4,7 +4,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { textResult } from './format.js';
-import { closed, memoryType, scope, type ToolDeps } from './tool.js';
+import { ALWAYS_LOAD_META, closed, memoryType, scope, type ToolDeps } from './tool.js';
 
 /** Where a possible duplicate goes. */
 const REVIEW_HINT = '`cortex consolidate`';
@@ -64,6 +64,7 @@ export function addRememberTool(server: McpServer, { open, guarded }: ToolDeps):
       }),
       // Same arguments twice store one memory: the second call finds the duplicate.
       annotations: { title: 'Remember', ...closed, readOnlyHint: false, destructiveHint: false, idempotentHint: true },
+      _meta: ALWAYS_LOAD_META,
     },
     guarded(async (args) => {
       const cortex = await open();
