@@ -94,6 +94,8 @@ describe('formatRecall', () => {
 
   it('says so when nothing matches', () => {
     expect(formatRecall('zebra', [])).toBe('No memories match "zebra".');
+    expect(formatRecall('zebra', [], undefined, 2)).toBe('Nothing relevant to "zebra": 2 matches below the relevance floor (no_floor shows them).');
+    expect(formatRecall('db', [hit], undefined, 1).split('\n').at(-1)).toBe('(1 match below the relevance floor left out; no_floor shows it)');
   });
 
   it('lists linked memories and code under a result', () => {

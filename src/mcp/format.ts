@@ -97,15 +97,17 @@ export interface RecallLine {
 
 /**
  * One numbered entry per memory (id, type, summary, score) with its preview, linked
- * memories and code indented below.
+ * memories and code indented below; then how many weaker matches the relevance floor left
+ * out, if any.
  *
  * @example
  * formatRecall('db', [{ id: 'a', type: 'decision', summary: 'Chose SQLite', score: 1.2, preview: '', status: 'active', scope: 'project' }])
  * // '1 memory for "db":\n1. a [decision] Chose SQLite (score 1.2)'
  */
-export function formatRecall(query: string, results: readonly RecallLine[], notice?: string): string {
+export function formatRecall(query: string, results: readonly RecallLine[], notice?: string, belowFloor = 0): string {
   const lines: string[] = [];
-  if (results.length === 0) lines.push(`No memories match "${query}".`);
+  const weak = `${belowFloor} ${belowFloor === 1 ? 'match' : 'matches'} below the relevance floor`;
+  if (results.length === 0) lines.push(belowFloor > 0 ? `Nothing relevant to "${query}": ${weak} (no_floor shows ${belowFloor === 1 ? 'it' : 'them'}).` : `No memories match "${query}".`);
   else lines.push(`${results.length} ${results.length === 1 ? 'memory' : 'memories'} for "${query}":`);
   results.forEach((r, i) => {
     const extra = [
@@ -122,6 +124,7 @@ export function formatRecall(query: string, results: readonly RecallLine[], noti
     }
     if (r.code && r.code.length > 0) lines.push(`   code: ${r.code.map((c) => `${c.id} (${c.summary})`).join(', ')}`);
   });
+  if (results.length > 0 && belowFloor > 0) lines.push(`(${weak} left out; no_floor shows ${belowFloor === 1 ? 'it' : 'them'})`);
   if (notice) lines.push(`notice: ${notice}`);
   return lines.join('\n');
 }

@@ -59,7 +59,17 @@ export function addRecallTool(server: McpServer, { open, guarded }: ToolDeps): v
           .describe('Statuses to include (default: active only). "archived" finds forgotten memories.'),
         scope: scope.optional().describe('project (this repository) or global (all projects); default both.'),
         since: z.string().optional().describe('Only memories updated since an ISO date or an age such as 7d, 2w, 12h.'),
-        limit: z.number().int().min(1).max(MAX_RECALL_LIMIT).optional().describe('At most this many results (default 10).'),
+        limit: z
+          .number()
+          .int()
+          .min(1)
+          .max(MAX_RECALL_LIMIT)
+          .optional()
+          .describe('At most this many results (default 10): a maximum; results stop where relevance does.'),
+        no_floor: z
+          .boolean()
+          .optional()
+          .describe('Also return weak matches (scoring far below the best, or holding few of the query words), up to limit.'),
         branch: z
           .string()
           .min(1)
@@ -79,6 +89,8 @@ export function addRecallTool(server: McpServer, { open, guarded }: ToolDeps): v
         mode: z.string(),
         results: z.array(recallResult),
         notice: z.string().optional(),
+        /** Weaker matches the relevance floor left out (no_floor returns them). */
+        belowFloor: z.number().int().optional(),
       }),
       annotations: { title: 'Recall memories', ...READ_ONLY },
       _meta: ALWAYS_LOAD_META,
@@ -97,6 +109,7 @@ export function addRecallTool(server: McpServer, { open, guarded }: ToolDeps): v
         ...(args.mode !== undefined ? { mode: args.mode } : {}),
         ...(args.branch !== undefined ? { branch: args.branch } : {}),
         ...(args.all_branches === true ? { allBranches: true } : {}),
+        ...(args.no_floor === true ? { relevance: { minScoreShare: 0, minCoverage: 0 } } : {}),
       };
       const out = await cortex.recall(input);
       const notice = out.notice;
@@ -120,11 +133,13 @@ export function addRecallTool(server: McpServer, { open, guarded }: ToolDeps): v
         };
       });
       const lines = results.map((r) => ({ ...r, preview: r.preview ?? '', status: r.status ?? 'active', scope: r.scope ?? 'project' }));
-      return textResult(formatRecall(out.query, lines, notice), {
+      const belowFloor = out.belowFloor ?? 0;
+      return textResult(formatRecall(out.query, lines, notice, belowFloor), {
         query: out.query,
         mode: out.mode,
         results,
         ...(notice ? { notice } : {}),
+        ...(belowFloor > 0 ? { belowFloor } : {}),
       });
     }),
   );
