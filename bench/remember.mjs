@@ -71,25 +71,37 @@ const transport = new StdioClientTransport({ command: process.execPath, args: [C
 await client.connect(transport);
 /** The server's user + system CPU time in ms, or undefined off Linux. */
 const TICK_MS = 10; // USER_HZ is 100 on every Linux Node supports
-function serverCpuMs() {
+function procStat() {
   try {
     const stat = readFileSync(`/proc/${transport.pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   } catch {
     return undefined;
   }
 }
+function serverCpuMs() {
+  const fields = procStat();
+  return fields === undefined ? undefined : (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+}
+/** CPU time of the server's finished children (the `git` it runs), in ms. */
+function childCpuMs() {
+  const fields = procStat();
+  return fields === undefined ? undefined : (Number(fields[13]) + Number(fields[14])) * TICK_MS;
+}
 const times = [];
 const cpu = [];
+const childCpu = [];
 let linkedAnswers = 0;
 for (const [i, turn] of turns.entries()) {
   const c0 = serverCpuMs();
+  const k0 = childCpuMs();
   const t0 = performance.now();
   const out = await client.callTool({ name: 'memory_remember', arguments: { summary: turn.text.slice(0, 300), body: turn.text.length > 300 ? turn.text : '', type: 'context' } });
   times.push(performance.now() - t0);
   const c1 = serverCpuMs();
   if (c0 !== undefined && c1 !== undefined) cpu.push(c1 - c0);
+  const k1 = childCpuMs();
+  if (k0 !== undefined && k1 !== undefined) childCpu.push(k1 - k0);
   if (out.isError) {
     process.stderr.write(`bench/remember: call ${i} failed: ${out.content?.[0]?.text}\n`);
     process.exit(1);
@@ -117,6 +129,8 @@ const last = median(times.slice(-100));
 const mean = (xs) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
 const cpuFirst = cpu.length === times.length ? mean(cpu.slice(0, 100)) : undefined;
 const cpuLast = cpu.length === times.length ? mean(cpu.slice(-100)) : undefined;
+const childFirst = childCpu.length === times.length ? mean(childCpu.slice(0, 100)) : undefined;
+const childLast = childCpu.length === times.length ? mean(childCpu.slice(-100)) : undefined;
 const summary = {
   turns: turns.length,
   memories,
@@ -127,6 +141,7 @@ const summary = {
   first100MedianMs: +first.toFixed(1),
   last100MedianMs: +last.toFixed(1),
   lastOverFirst: +(last / first).toFixed(2),
+  ...(childFirst !== undefined ? { childCpuFirst100MeanMs: +childFirst.toFixed(1), childCpuLast100MeanMs: +childLast.toFixed(1) } : {}),
   ...(cpuFirst !== undefined ? { serverCpuFirst100MeanMs: +cpuFirst.toFixed(1), serverCpuLast100MeanMs: +cpuLast.toFixed(1), cpuLastOverFirst: +(cpuLast / cpuFirst).toFixed(2) } : {}),
   load: `${loadBefore.toFixed(1)} → ${loadavg()[0].toFixed(1)}`,
 };
@@ -137,6 +152,7 @@ else {
       `  memories ${summary.memories}, edge files ${summary.edgeFiles} (${summary.edgesPerMemory} per memory), answers naming links ${summary.answersWithLinks}\n` +
       `  per call: median ${summary.medianMs} ms; first 100 ${summary.first100MedianMs} ms, last 100 ${summary.last100MedianMs} ms (× ${summary.lastOverFirst})\n` +
       (cpuFirst !== undefined ? `  server CPU per call (mean): first 100 ${summary.serverCpuFirst100MeanMs} ms, last 100 ${summary.serverCpuLast100MeanMs} ms (× ${summary.cpuLastOverFirst})\n` : '') +
+      (childFirst !== undefined ? `  its children's CPU (git) per call (mean): first 100 ${summary.childCpuFirst100MeanMs} ms, last 100 ${summary.childCpuLast100MeanMs} ms\n` : '') +
       `  load average ${summary.load}\n`,
   );
 }
