@@ -24,6 +24,8 @@ import { readHead } from '../git/head.js';
 import { withLock } from '../store/lock.js';
 import { MAX_MEMORY_FILE_BYTES, readMemoryById } from '../store/memory-store.js';
 import { writeMemory } from '../store/memory-write.js';
+import { memoryPath } from '../store/memory-path.js';
+import { keepForUndo, type UndoInfo } from '../services/undo.js';
 import { autoLinkMemory, type AutoLinkResult } from '../services/autolink.js';
 import { scopePaths, type Context } from '../services/context.js';
 import { LINK_EXTRACTOR, openTierIndex, saveQuietly, type TierIndex } from '../services/indexes.js';
@@ -56,6 +58,12 @@ export interface RememberInput {
   autoLink?: boolean;
   /** `archived` writes it out of the briefing and the projections (a finished plan). Default `active`. */
   status?: 'active' | 'archived';
+  /**
+   * A topic update keeps what it replaces for undo (`RememberResult.undo`): git's version
+   * when the file is committed, else a copy under `.memory/trash/`. For people (the CLI,
+   * MCP); capture rewrites its plan and progress memories every turn and does not ask.
+   */
+  keepUndo?: boolean;
 }
 
 export interface RememberResult {
@@ -68,6 +76,8 @@ export interface RememberResult {
   redacted: string[];
   /** Edges written and duplicates queued by auto-linking (created and updated memories). */
   links?: AutoLinkResult;
+  /** How to get back what a topic update replaced (with `keepUndo`). */
+  undo?: UndoInfo;
 }
 
 export const DEFAULT_REMEMBER = { type: 'context' as MemoryType, priority: 5, confidence: 1, scope: 'project' as Scope };
@@ -296,7 +306,9 @@ async function rememberInTier(
           return { action: 'unchanged', memory: current, file: existing.file, redacted };
         }
         next.updated = input.updated ?? now;
-        return commit(ctx, tier, next, 'updated', redacted, input.autoLink);
+        const undo = input.keepUndo === true ? await keepForUndo(ctx, [{ path: memoryPath(paths, current.id), scope }], 'remember') : undefined;
+        const result = await commit(ctx, tier, next, 'updated', redacted, input.autoLink);
+        return undo !== undefined ? { ...result, undo } : result;
       }
     }
   }
