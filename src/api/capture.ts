@@ -20,8 +20,9 @@ import { withLock } from '../store/lock.js';
 import { readAt } from '../store/safe-read.js';
 import { openTranscriptFile } from '../store/transcript-file.js';
 import type { Context } from '../services/context.js';
-import { updateMemory } from './memories.js';
-import { rememberMany, type RememberInput, type RememberResult } from './remember.js';
+// Types only: writing loads the index, recall and graph modules (half of what a hook
+// imports), so `writeCandidates` imports them when a turn has something to write.
+import type { RememberInput, RememberResult } from './remember.js';
 import { appendReview, listReview, removeReview, type ReviewEntry } from '../cache/review-queue.js';
 import { lockPath } from '../cache/layout.js';
 
@@ -416,9 +417,9 @@ async function captureLocked(ctx: Context, opts: CaptureInput & typeof DEFAULT_C
         structuralAt,
         updated: formatDate(now),
       };
-      writeCheckpoint(cacheDir, next);
+      writeCheckpoint(cacheDir, next, checkpoint);
     } else if (checkpoint !== undefined) {
-      writeCheckpoint(cacheDir, { ...checkpoint, state, written: writtenNow, keys, subagents, structuralAt, updated: formatDate(now) });
+      writeCheckpoint(cacheDir, { ...checkpoint, state, written: writtenNow, keys, subagents, structuralAt, updated: formatDate(now) }, checkpoint);
     }
     return {
       status,
@@ -489,7 +490,7 @@ async function writeCandidates(ctx: Context, candidates: Candidate[], commit: st
     const id = c.key !== undefined ? keys[c.key] : undefined;
     if (id !== undefined && c.topic === undefined) {
       try {
-        const updated = await updateMemory(ctx, id, { summary: c.summary, body: c.body, type: c.type, confidence: Math.max(c.confidence, 0) });
+        const updated = await (await import('./memories.js')).updateMemory(ctx, id, { summary: c.summary, body: c.body, type: c.type, confidence: Math.max(c.confidence, 0) });
         results[i] = { action: updated.changed ? 'updated' : 'unchanged', memory: updated.memory, file: updated.file, redacted: [] };
         continue;
       } catch {
@@ -499,7 +500,7 @@ async function writeCandidates(ctx: Context, candidates: Candidate[], commit: st
     fresh.push(i);
   }
   if (fresh.length > 0) {
-    const stored = await rememberMany(ctx, fresh.map((i) => candidateToRememberInput(candidates[i] as Candidate, commit)));
+    const stored = await (await import('./remember.js')).rememberMany(ctx, fresh.map((i) => candidateToRememberInput(candidates[i] as Candidate, commit)));
     fresh.forEach((i, k) => {
       results[i] = stored[k] as RememberResult;
     });

@@ -25,6 +25,8 @@ import { readHead } from '../git/head.js';
 import { withLock } from '../store/lock.js';
 import { MAX_MEMORY_FILE_BYTES, readMemoryById } from '../store/memory-store.js';
 import { writeMemory } from '../store/memory-write.js';
+import { memoryPath } from '../store/memory-path.js';
+import { keepForUndo, type UndoInfo } from '../services/undo.js';
 import { autoLinkMemory, type AutoLinkResult } from '../services/autolink.js';
 import { scopePaths, type Context } from '../services/context.js';
 import { LINK_EXTRACTOR, openTierIndex, saveQuietly, type TierIndex } from '../services/indexes.js';
@@ -62,6 +64,12 @@ export interface RememberInput {
    * path, `drop` leaves them out and lists them in the result (automatic capture: never fails).
    */
   outsideFiles?: 'refuse' | 'drop';
+  /**
+   * A topic update keeps what it replaces for undo (`RememberResult.undo`): git's version
+   * when the file is committed, else a copy under `.memory/trash/`. For people (the CLI,
+   * MCP); capture rewrites its plan and progress memories every turn and does not ask.
+   */
+  keepUndo?: boolean;
 }
 
 export interface RememberResult {
@@ -76,6 +84,8 @@ export interface RememberResult {
   links?: AutoLinkResult;
   /** `source.files` left out because they are outside the repository (`outsideFiles: 'drop'`). */
   droppedFiles?: string[];
+  /** How to get back what a topic update replaced (with `keepUndo`). */
+  undo?: UndoInfo;
 }
 
 export const DEFAULT_REMEMBER = { type: 'context' as MemoryType, priority: 5, confidence: 1, scope: 'project' as Scope };
@@ -354,7 +364,9 @@ async function rememberInTier(
           return { action: 'unchanged', memory: current, file: existing.file, redacted };
         }
         next.updated = input.updated ?? now;
-        return commit(ctx, tier, next, 'updated', redacted, input.autoLink);
+        const undo = input.keepUndo === true ? await keepForUndo(ctx, [{ path: memoryPath(paths, current.id), scope }], 'remember') : undefined;
+        const result = await commit(ctx, tier, next, 'updated', redacted, input.autoLink);
+        return undo !== undefined ? { ...result, undo } : result;
       }
     }
   }

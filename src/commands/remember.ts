@@ -8,6 +8,7 @@ import type { RememberInput } from '../api/remember.js';
 import { bool, int, list, num, str, type CommandDef, type IO } from '../term/args.js';
 import { readTemplate } from '../templates.js';
 import { openEditor } from './editor.js';
+import { undoLines } from '../services/undo.js';
 import { open, printJson } from './shared.js';
 
 /** Reads the `--edit` template back: frontmatter fields and the body without HTML comments. */
@@ -51,8 +52,9 @@ const command: CommandDef = {
   description:
     'The first line of the text is the summary (what the briefing shows); further lines are the body.\n' +
     'Secrets (API keys, tokens, private keys, passwords in URLs) are redacted before anything is written.\n' +
-    'The same --topic in the same scope updates that memory instead of adding another, and identical\n' +
-    'content is never stored twice. New memories record the current git branch and commit.\n' +
+    'The same --topic in the same scope updates that memory instead of adding another (and prints how\n' +
+    'to get the replaced version back: `git restore` when it was committed, else a copy kept under\n' +
+    '.memory/trash/), and identical content is never stored twice. New memories record the current git branch and commit.\n' +
     'In a git repository the new file is marked intent-to-add, so `git commit -a` commits it, and the\n' +
     'pre-commit hook adds the regenerated projections to the same commit. A text too large for a\n' +
     'memory file (1 MB) is refused before anything is written.',
@@ -122,11 +124,12 @@ const command: CommandDef = {
       ...(bool(inv, 'no-link') ? { autoLink: false } : {}),
       ...(list(inv, 'files') ? { source: { ...input.source, files: list(inv, 'files')! } } : {}),
       ...(bool(inv, 'private') ? { private: true } : {}),
+      keepUndo: true,
     };
     const result = await cortex.remember(opts);
     cleanup?.();
     if (inv.json) {
-      printJson(io, { action: result.action, id: result.memory.id, file: result.file, redacted: result.redacted, links: result.links ?? null, memory: result.memory });
+      printJson(io, { action: result.action, id: result.memory.id, file: result.file, redacted: result.redacted, links: result.links ?? null, memory: result.memory, undo: result.undo ?? null });
       return 0;
     }
     const p = io.paint;
@@ -134,6 +137,7 @@ const command: CommandDef = {
     io.out(`${verb}: ${p.cyan(result.memory.id)}  ${p.dim(`[${result.memory.type}]`)}  ${result.memory.summary}\n`);
     io.err(`${p.dim(result.file)}\n`);
     if (result.redacted.length > 0) io.err(`${p.yellow('note')}: redacted ${result.redacted.join(', ')} before writing\n`);
+    for (const l of undoLines(result.undo)) io.err(`${p.dim(l)}\n`);
     const links = result.links;
     if (links?.error) io.err(`${p.yellow('warning')}: auto-linking failed: ${links.error}\n`);
     if (links && (links.edges.length > 0 || links.consolidate.length > 0)) {
