@@ -82,6 +82,8 @@ export interface CaptureOutput {
   memories: { action: RememberResult['action']; id: string; type: string; layer: string; summary: string }[];
   /** Candidates added to the review queue by this run. */
   queued: number;
+  /** Files the memories named that are outside the repository: left out (hooks never fail). */
+  droppedFiles?: string[];
   /**
    * What this run found that is not a memory: the candidates it queued and those of the
    * exchange still open (judged at the person's next prompt). `reflect` mode lists them.
@@ -241,6 +243,8 @@ export function candidateToRememberInput(c: Candidate, commit: string | undefine
     ...(c.status !== undefined ? { status: c.status } : {}),
     // Plan and progress notes change every session: linking them would churn edge files.
     ...(c.layer === 'structural' ? { autoLink: false } : {}),
+    // A file the session touched outside the repository is not the memory's to name; capture never fails on it.
+    outsideFiles: 'drop',
     source: {
       kind: 'extraction',
       layer: c.layer,
@@ -432,6 +436,7 @@ async function captureLocked(ctx: Context, opts: CaptureInput & typeof DEFAULT_C
         summary: r.memory.summary,
       })),
       queued,
+      ...(droppedFiles(written).length > 0 ? { droppedFiles: droppedFiles(written) } : {}),
       unrecorded: [
         ...review.map((c) => ({ type: c.type, summary: c.summary, confidence: c.confidence })),
         ...pendingOf(state),
@@ -441,6 +446,11 @@ async function captureLocked(ctx: Context, opts: CaptureInput & typeof DEFAULT_C
   } finally {
     if (opened !== undefined) closeSync(opened.fd);
   }
+}
+
+/** Files the written memories left out, each once. */
+function droppedFiles(written: readonly RememberResult[]): string[] {
+  return [...new Set(written.flatMap((r) => r.droppedFiles ?? []))];
 }
 
 /** The open exchange's candidates that would reach review or better, strongest first. */

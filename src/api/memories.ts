@@ -34,7 +34,7 @@ import { keepForUndo, type UndoInfo } from '../services/undo.js';
 import { scopePaths, type Context } from '../services/context.js';
 import { allDiagnostics, openIndexes, openTierIndex, saveQuietly } from '../services/indexes.js';
 import { recall, searchOptionsOf, toResult, type RecallInput, type RecallResult } from './recall/recall.js';
-import { assertBodyFits } from './remember.js';
+import { assertBodyFits, repoFiles } from './remember.js';
 import { lockPath } from '../cache/layout.js';
 
 export interface GetResult {
@@ -146,6 +146,8 @@ export interface UpdateInput {
   topic?: string | null;
   addTags?: string[];
   removeTags?: string[];
+  /** Replaces `source.files`: repository paths (absolute ones inside it are made relative); `[]` clears them. */
+  files?: string[];
 }
 
 export interface UpdateResult {
@@ -203,6 +205,11 @@ export async function updateMemory(ctx: Context, id: string, input: UpdateInput)
     if (input.removeTags) {
       const drop = new Set(normalizeTags(input.removeTags));
       next.tags = next.tags.filter((t) => !drop.has(t));
+    }
+    if (input.files !== undefined) {
+      const files = repoFiles(ctx.root, input.files, 'refuse').files;
+      const { files: _old, ...source } = next.source;
+      next.source = files.length > 0 ? { ...source, files } : source;
     }
     if (renderMemory(redactMemory(next).value) === renderMemory(memory)) return { memory, file, changed: false };
     next.updated = formatDate(ctx.now());

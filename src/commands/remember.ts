@@ -33,6 +33,7 @@ export function parseTemplate(text: string, file: string): RememberInput | undef
     ...(typeof d.priority === 'number' ? { priority: d.priority } : {}),
     ...(typeof d.topic === 'string' && d.topic.trim() !== '' ? { topic: d.topic } : {}),
     ...(typeof d.pinned === 'boolean' ? { pinned: d.pinned } : {}),
+    ...(Array.isArray(d.files) && d.files.length > 0 ? { source: { files: d.files.map(String) } } : {}),
   };
 }
 
@@ -47,7 +48,7 @@ async function fromEditor(io: IO): Promise<{ input: RememberInput | undefined; f
 const command: CommandDef = {
   name: 'remember',
   summary: 'Store a memory (text, stdin or $EDITOR)',
-  usage: ['remember <text> [--type <type>] [--tags a,b] [--priority 1-10] [--topic <topic>]', 'remember --edit', 'remember [options] < file   (or: echo "text" | cortex remember [options])'],
+  usage: ['remember <text> [--type <type>] [--tags a,b] [--priority 1-10] [--topic <topic>] [--files a,b]', 'remember --edit', 'remember [options] < file   (or: echo "text" | cortex remember [options])'],
   description:
     'The first line of the text is the summary (what the briefing shows); further lines are the body.\n' +
     'Secrets (API keys, tokens, private keys, passwords in URLs) are redacted before anything is written.\n' +
@@ -69,7 +70,14 @@ const command: CommandDef = {
     summary: { type: 'string', value: '<text>', description: 'Summary line, when the text argument is the body.' },
     edit: { type: 'boolean', short: 'e', description: 'Write the memory in $EDITOR from a template.' },
     file: { type: 'string', value: '<path>', description: 'Read the memory from a file written from the --edit template.' },
-    'no-link': { type: 'boolean', description: 'Do not link the memory to similar ones.' },
+    files: {
+      type: 'string',
+      value: '<a,b>',
+      multiple: true,
+      description:
+        'Files the memory is about, comma-separated: relative to the repository root or absolute inside it (stored relative); the briefing flags the memory when they change. Paths outside the repository are refused.',
+    },
+    'no-link': { type: 'boolean', description: 'Do not link the memory to similar ones, by rarity-weighted word overlap (at most autolink.maxEdges edges).' },
   },
   examples: [
     'cortex remember "Chose SQLite over Postgres because zero-config matters" --type decision --tags storage',
@@ -114,6 +122,7 @@ const command: CommandDef = {
       ...(bool(inv, 'pin') ? { pinned: true } : {}),
       ...(str(inv, 'scope') !== undefined ? { scope: str(inv, 'scope') as Scope } : {}),
       ...(bool(inv, 'no-link') ? { autoLink: false } : {}),
+      ...(list(inv, 'files') ? { source: { ...input.source, files: list(inv, 'files')! } } : {}),
       ...(bool(inv, 'private') ? { private: true } : {}),
       keepUndo: true,
     };
