@@ -1,0 +1,204 @@
+/**
+ * The HTTP server behind `cortex serve`: node:http, no framework. It answers the JSON API
+ * (routes.ts) and the viewer's few static files, and nothing else: no directory listing,
+ * no file named by a request. Every request first passes `checkRequest` (Host, Origin,
+ * token), and a request body is cut off at `maxBodyBytes`.
+ */
+import { readFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Cortex } from '../api/cortex.js';
+import { handleApi, type ApiResponse } from './routes.js';
+import { allowedHosts, checkRequest, createToken, tokenOf } from './security.js';
+import { SCHEMA_VERSION } from '../term/output.js';
+
+export interface ServeOptions {
+  /** The project's API (the command opens it, so that a missing `.cortex/` fails before listening). */
+  cortex: Cortex;
+  /** Interface to bind (default 127.0.0.1). */
+  host?: string;
+  /** Port (default 0: any free one). */
+  port?: number;
+  /** The per-run token (default: a fresh random one). */
+  token?: string;
+  /** Largest request body accepted, in bytes (default 1 MiB). */
+  maxBodyBytes?: number;
+  /** Where request failures that are bugs are reported (default: stderr). */
+  log?: (message: string) => void;
+}
+
+export const DEFAULT_SERVE = {
+  host: '127.0.0.1',
+  port: 0,
+  maxBodyBytes: 1024 * 1024,
+  log: (message: string): void => void process.stderr.write(`cortex serve: ${message}\n`),
+};
+
+export interface RunningServer {
+  /** `http://host:port/` */
+  origin: string;
+  /** The URL to open: the origin with the token in the fragment (never sent to the server, never in a Referer). */
+  url: string;
+  host: string;
+  port: number;
+  token: string;
+  server: Server;
+  close(): Promise<void>;
+}
+
+/** The viewer's files, by request path: read once, served from memory. */
+const ASSETS: Record<string, { file: string; type: string }> = {
+  '/': { file: 'index.html', type: 'text/html; charset=utf-8' },
+  '/app.js': { file: 'app.js', type: 'text/javascript; charset=utf-8' },
+  '/app.css': { file: 'app.css', type: 'text/css; charset=utf-8' },
+};
+
+/** Headers on every response: the page loads only its own files and talks only to this server. */
+const SECURITY_HEADERS: Record<string, string> = {
+  'content-security-policy':
+    "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'x-frame-options': 'DENY',
+  'cross-origin-resource-policy': 'same-origin',
+  'cache-control': 'no-store',
+};
+
+function loadAssets(): Map<string, { body: Buffer; type: string }> {
+  const dir = new URL('../../web/viewer/', import.meta.url);
+  return new Map(Object.entries(ASSETS).map(([path, a]) => [path, { body: readFileSync(new URL(a.file, dir)), type: a.type }]));
+}
+
+class BodyTooLarge extends Error {}
+
+function readBody(req: IncomingMessage, max: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const declared = Number(req.headers['content-length'] ?? 0);
+    if (declared > max) return reject(new BodyTooLarge());
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > max) {
+        req.removeAllListeners('data');
+        reject(new BodyTooLarge());
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+function send(res: ServerResponse, status: number, body: Buffer | string, type: string, extra: Record<string, string> = {}): void {
+  res.writeHead(status, { ...SECURITY_HEADERS, 'content-type': type, 'content-length': String(Buffer.byteLength(body)), ...extra });
+  res.end(body);
+}
+
+function sendJson(res: ServerResponse, r: ApiResponse, head = false): void {
+  const text = `${JSON.stringify(r.body)}\n`;
+  if (head) {
+    res.writeHead(r.status, { ...SECURITY_HEADERS, 'content-type': 'application/json; charset=utf-8', ...r.headers });
+    res.end();
+    return;
+  }
+  send(res, r.status, text, 'application/json; charset=utf-8', r.headers);
+}
+
+function refusal(status: number, code: string, message: string): ApiResponse {
+  return { status, body: { schemaVersion: SCHEMA_VERSION, error: { code, message } } };
+}
+
+/**
+ * Starts the server and resolves once it listens. It serves until `close()`.
+ *
+ * @example
+ * const s = await startServer({ cortex: openCortex({ dir }) });
+ * console.log(s.url); // http://127.0.0.1:41234/#token=…
+ * await s.close();
+ */
+export async function startServer(options: ServeOptions): Promise<RunningServer> {
+  const o = { ...DEFAULT_SERVE, ...options };
+  const token = o.token ?? createToken();
+  const assets = loadAssets();
+  let rules = { token, hosts: new Set<string>() };
+
+  const server = createServer((req, res) => {
+    void answer(req, res).catch((err: unknown) => {
+      o.log(`request failed: ${(err as Error)?.stack ?? String(err)}`);
+      if (!res.headersSent) sendJson(res, refusal(500, 'INTERNAL', 'The request failed; see the server output.'));
+      else res.destroy();
+    });
+  });
+
+  async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const method = req.method ?? 'GET';
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const path = url.pathname;
+    const header = (name: string): string | undefined => {
+      const v = req.headers[name];
+      return Array.isArray(v) ? v[0] : v;
+    };
+    const refused = checkRequest(
+      { method, path, host: header('host'), origin: header('origin'), fetchSite: header('sec-fetch-site'), token: tokenOf(req.headers), contentType: header('content-type') },
+      rules,
+    );
+    if (refused) {
+      req.resume();
+      return sendJson(res, refusal(refused.status, refused.code, refused.message));
+    }
+    if (!path.startsWith('/api/')) {
+      const asset = assets.get(path);
+      if (!asset) return sendJson(res, refusal(404, 'NOT_FOUND', `Nothing at ${path}.`));
+      if (method !== 'GET' && method !== 'HEAD') return sendJson(res, { ...refusal(405, 'METHOD_NOT_ALLOWED', `${method} is not allowed on ${path}.`), headers: { allow: 'GET, HEAD' } });
+      if (method === 'HEAD') {
+        res.writeHead(200, { ...SECURITY_HEADERS, 'content-type': asset.type, 'content-length': String(asset.body.length) });
+        res.end();
+        return;
+      }
+      return send(res, 200, asset.body, asset.type);
+    }
+    let body: unknown;
+    try {
+      const raw = await readBody(req, o.maxBodyBytes);
+      if (raw.length > 0) body = JSON.parse(raw.toString('utf8'));
+    } catch (err) {
+      if (err instanceof BodyTooLarge) {
+        res.setHeader('connection', 'close');
+        return sendJson(res, refusal(413, 'TOO_LARGE', `Request bodies are limited to ${o.maxBodyBytes} bytes.`));
+      }
+      if (err instanceof SyntaxError) return sendJson(res, refusal(400, 'BAD_JSON', `The body is not valid JSON: ${err.message}`));
+      throw err;
+    }
+    const apiMethod = method === 'HEAD' ? 'GET' : method;
+    const r = await handleApi(o.cortex, { method: apiMethod, path: path.slice('/api'.length), query: url.searchParams, body });
+    if (r.status >= 500) o.log(`${method} ${path}: ${JSON.stringify(r.body)}`);
+    sendJson(res, r, method === 'HEAD');
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(o.port, o.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  rules = { token, hosts: allowedHosts(o.host, address.port) };
+  const hostInUrl = o.host.includes(':') ? `[${o.host}]` : o.host;
+  const origin = `http://${hostInUrl}:${address.port}/`;
+  return {
+    origin,
+    url: `${origin}#token=${token}`,
+    host: o.host,
+    port: address.port,
+    token,
+    server,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
