@@ -118,7 +118,7 @@ try {
   const floor = join(base, 'fast-only.mjs');
   writeFileSync(
     floor,
-    `import { readCachedSurface } from ${JSON.stringify(pathToFileURL(join(DIST, 'fast/surface-cache.js')).href)};\n` +
+    `import { readCachedSurface } from ${JSON.stringify(pathToFileURL(join(DIST, 'cache/surface-cache.js')).href)};\n` +
       `const text = readCachedSurface({ root: process.cwd() });\nif (text === undefined) process.exit(3);\nprocess.stdout.write(text);\n`,
   );
   // A loader hook that records every module the cached path loads.

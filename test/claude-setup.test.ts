@@ -6,7 +6,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SELF_REPORT_ALIASES } from '../src/core/extract.js';
-import { json, tempRepo } from './helpers/repo.js';
+import { json, REPO_ROOT, tempRepo } from './helpers/repo.js';
+
+const readPlugin = (path: string): string => readFileSync(join(REPO_ROOT, 'plugin', path), 'utf8');
 
 const OTHER_HOOKS = {
   model: 'opus',
@@ -50,21 +52,23 @@ describe('cortex init --claude', () => {
     expect(rules).toContain('[MEMORY: decision]');
     for (const alias of Object.keys(SELF_REPORT_ALIASES)) expect(rules).toContain(`\`${alias}\``);
     expect(rules).not.toContain('{{');
-    expect(repo.read('.claude/commands/recall.md')).toMatch(/cortex recall/);
-    expect(repo.read('.claude/commands/remember.md')).toMatch(/cortex remember/);
+    // Skills, not the deprecated .claude/commands/: the same files the plugin ships.
+    expect(repo.read('.claude/skills/recall/SKILL.md')).toBe(readPlugin('skills/recall/SKILL.md'));
+    expect(repo.read('.claude/skills/remember/SKILL.md')).toBe(readPlugin('skills/remember/SKILL.md'));
+    expect(existsSync(join(repo.dir, '.claude/commands'))).toBe(false);
 
     // No `cortex` on PATH in the tests: what could not be done is labelled so, never "ok".
     expect(r.stdout).toMatch(/^skipped {2}\.mcp\.json {2}not written: `cortex` is not on PATH.*for this machine only: claude mcp add --scope local cortex -- /m);
     expect(r.stdout).toMatch(/^skipped {2}PATH {2}no `cortex` on PATH: the hooks above run `cortex hook …` and do nothing until it is/m);
     expect(r.stdout).not.toMatch(/^ok .*(not on PATH|\.mcp\.json)/m);
 
-    const before = ['.claude/settings.json', '.claude/rules/cortex-memory.md', '.claude/commands/recall.md'].map((f) => repo.read(f));
+    const before = ['.claude/settings.json', '.claude/rules/cortex-memory.md', '.claude/skills/recall/SKILL.md'].map((f) => repo.read(f));
     const again = json<{ steps: { target: string; action: string }[] }>(repo.cortex(['init', '--claude', '--json']));
     expect(again.steps.filter((s) => s.action !== 'unchanged').map((s) => [s.target, s.action])).toEqual([
       ['PATH', 'skipped'],
       ['.mcp.json', 'skipped'],
     ]);
-    expect(['.claude/settings.json', '.claude/rules/cortex-memory.md', '.claude/commands/recall.md'].map((f) => repo.read(f))).toEqual(before);
+    expect(['.claude/settings.json', '.claude/rules/cortex-memory.md', '.claude/skills/recall/SKILL.md'].map((f) => repo.read(f))).toEqual(before);
   });
 
   it('updates an older Cortex hook in place instead of adding a second one, and refuses a settings file that is not JSON', () => {
@@ -81,6 +85,23 @@ describe('cortex init --claude', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/not valid JSON/);
     expect(broken.read('.claude/settings.json')).toBe('{ "model": "opus", }');
+  });
+
+  it('replaces the slash commands an older version wrote in .claude/commands/ by skills, and keeps edited ones', () => {
+    // Byte for byte what `cortex init --claude` wrote before skills (templates/claude/recall.md, remember.md).
+    const oldRecall =
+      "---\ndescription: Search this project's Cortex memory\nargument-hint: <what to look for>\nallowed-tools: Bash(cortex recall:*), Bash(cortex show:*)\n---\n" +
+      "Look up what this project's Cortex memory holds about: $ARGUMENTS\n\n" +
+      'Run `cortex recall "<query>" --limit 8` with the Bash tool (the query in double quotes), and\n' +
+      '`cortex show <id>` for any result whose summary is not enough. Then summarise what the stored\n' +
+      'memories say about the request, citing their ids. If nothing relevant is stored, say so.\n';
+    const repo = tempRepo({ '.claude/commands/recall.md': oldRecall, '.claude/commands/remember.md': '---\ndescription: mine\n---\nMy own /remember.\n' });
+    const r = json<{ steps: { target: string; action: string; detail: string }[] }>(repo.cortex(['init', '--claude', '--json']));
+    expect(r.steps.find((s) => s.target === '.claude/commands/recall.md')).toMatchObject({ action: 'removed' });
+    expect(r.steps.find((s) => s.target === '.claude/commands/remember.md')).toMatchObject({ action: 'unchanged', detail: expect.stringMatching(/edited by hand/) });
+    expect(existsSync(join(repo.dir, '.claude/commands/recall.md'))).toBe(false);
+    expect(repo.read('.claude/commands/remember.md')).toBe('---\ndescription: mine\n---\nMy own /remember.\n');
+    expect(repo.read('.claude/skills/recall/SKILL.md')).toBe(readPlugin('skills/recall/SKILL.md'));
   });
 
   it('--global writes the user settings ($CLAUDE_CONFIG_DIR, else ~/.claude) and leaves the repository alone', () => {

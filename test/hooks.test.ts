@@ -200,7 +200,10 @@ describe.skipIf(realFiles.length === 0)('cortex hook stop over the real transcri
 
     const tag = `[MEMORY: gotcha] The ${name.slice(3, -6)} fixture clock runs in UTC, never local time.`;
     appendFileSync(transcript, appendedTurn(transcript, `Done.\n\n${tag}`));
-    expect(repo.cortex(['hook', 'stop'], { input })).toMatchObject({ code: 0, stdout: '' });
+    // A new turn is a new delivery: Claude Code 2.1 gives each prompt its own id (the same
+    // bytes twice within seconds are one delivery run by two registrations: see dedupe.ts).
+    const nextTurn = JSON.stringify({ ...(JSON.parse(input) as object), prompt_id: 'turn-2' });
+    expect(repo.cortex(['hook', 'stop'], { input: nextTurn })).toMatchObject({ code: 0, stdout: '' });
     const after = storedMemories(repo);
     const added = after.filter((s) => before[s.file] === undefined);
     expect(added.map((s) => s.memory.summary)).toContain(`The ${name.slice(3, -6)} fixture clock runs in UTC, never local time.`);

@@ -25,7 +25,7 @@ function committed() {
 describe('usage signals', () => {
   it('counts recall results and shows in .memory/signals.json and leaves the tracked files clean', () => {
     const { repo, env, signals } = committed();
-    const recalled = json<{ results: { id: string }[] }>(repo.cortex(['recall', 'hook stdout', '--limit', '2', '--json'], { env }));
+    const recalled = json<{ results: { id: string }[] }>(repo.cortex(['recall', 'hook stdout', '--limit', '2', '--no-floor', '--json'], { env }));
     const ids = recalled.results.map((r) => r.id);
     expect(ids).toHaveLength(2);
     expect(signals()).toEqual({ version: 1, signals: Object.fromEntries(ids.map((id) => [id, { accessCount: 1, lastAccess: '2026-12-01T09:00:00Z' }])) });

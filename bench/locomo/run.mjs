@@ -65,9 +65,11 @@ if (!MODES.includes(args.mode)) die(`Unknown --mode "${args.mode}". Use one of: 
 
 let lib;
 let splitText;
+let aboveFloor;
 try {
   lib = await import(pathToFileURL(join(REPO_ROOT, 'dist/index.js')).href);
   ({ splitText } = await import(pathToFileURL(join(REPO_ROOT, 'dist/api/remember.js')).href));
+  ({ aboveFloor } = await import(pathToFileURL(join(REPO_ROOT, 'dist/core/relevance.js')).href));
 } catch (err) {
   die(`Cannot load the built library (dist/): ${err.message}\nRun \`npm run build\` first (npm run bench:locomo does).`);
 }
@@ -158,7 +160,9 @@ for (const sample of samples) {
       const { ids: evidence, dropped } = normaliseEvidence(qa.evidence, known);
       droppedEvidence += dropped;
       if (evidence.length === 0) emptyEvidence++;
-      const out = await cortex.recall({ query: qa.question, limit: LIMIT, mode: args.mode, embedOnRecall: 0, recordAccess: false });
+      // R@k measures the ranking: the relevance floor is off, so every question gets its 50
+      // (`shown` counts what the default floor would have shown, for the README).
+      const out = await cortex.recall({ query: qa.question, limit: LIMIT, mode: args.mode, embedOnRecall: 0, recordAccess: false, relevance: { minScoreShare: 0, minCoverage: 0 } });
       const got = out.mode ?? 'keyword';
       if (got !== args.mode) die(`--mode ${args.mode} is unavailable: recall answered in ${got} mode${out.notice ? ` (${out.notice})` : '.'}`);
       modeUsed = got;
@@ -168,6 +172,7 @@ for (const sample of samples) {
         category: qa.category,
         evidence,
         ranked: out.results.map((r) => diaOf.get(r.id)),
+        shown: aboveFloor(out.results).length,
       });
     }
     const queryMs = performance.now() - t1;
@@ -195,6 +200,7 @@ const summary = {
   recall: result.table,
   counts: result.counts,
   shortfalls: shortfalls(result),
+  meanShownAtDefaultFloor: +(rows.reduce((n, r) => n + r.shown, 0) / rows.length).toFixed(1),
   timing: { indexMs: Math.round(indexMs), queryMs: Math.round(queryMs), perQueryMs: +(queryMs / rows.length).toFixed(2) },
   machine,
   perConversation: perConv.map((c) => ({ ...c, indexMs: Math.round(c.indexMs), queryMs: Math.round(c.queryMs) })),

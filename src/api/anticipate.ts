@@ -5,7 +5,6 @@
  * to date file by file) instead of the full keyword index, and never loads an embedding
  * model.
  */
-import { existsSync } from 'node:fs';
 import {
   ANTICIPATION_PREVIEW_CHARS,
   DEFAULT_ANTICIPATE,
@@ -42,7 +41,8 @@ export interface AnticipateOutput {
 export const ANTICIPATED_TYPES: readonly MemoryType[] = MEMORY_TYPES.filter((t) => t !== 'plan' && t !== 'progress' && t !== 'code');
 
 /**
- * Global memories weigh this much of project ones of the same relevance (recall's
+ * Global memories weigh this much of project ones of the same relevance: the default of
+ * config `recall.globalWeight`, which is what anticipation uses (recall's
  * `GLOBAL_SCORE_FACTOR`, not imported: that module loads the whole keyword index stack).
  */
 export const GLOBAL_ANTICIPATION_FACTOR = 0.9;
@@ -98,12 +98,14 @@ export async function anticipate(ctx: Context, input: AnticipateInput): Promise<
   const scopes: Scope[] = presentScopes(ctx);
   const candidates: AnticipateCandidate[] = [];
   for (const scope of scopes) {
-    const factor = scope === 'global' ? GLOBAL_ANTICIPATION_FACTOR : 1;
+    const factor = scope === 'global' ? ctx.config.recall.globalWeight : 1;
     for (const c of searchAnticipationIndex(tierAnticipationIndex(ctx, scope), prompt, { limit: wanted })) {
       if (!candidates.some((x) => x.id === c.id)) candidates.push({ ...c, score: c.score * factor });
     }
   }
-  const memories = selectAnticipated(prompt, candidates, { limit, exclude, ...(input.maxChars !== undefined ? { maxChars: input.maxChars } : {}) });
+  // The same floor as recall's (config `recall.minScoreShare`); the word rule comes on top.
+  const minScoreShare = ctx.config.recall.minScoreShare;
+  const memories = selectAnticipated(prompt, candidates, { limit, exclude, minScoreShare, ...(input.maxChars !== undefined ? { maxChars: input.maxChars } : {}) });
   const text = renderAnticipated(memories, input.maxChars !== undefined ? { maxChars: input.maxChars } : {});
   return { text, memories };
 }

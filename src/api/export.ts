@@ -9,7 +9,6 @@ import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { UsageError } from '../errors.js';
 import type { Edge } from '../core/edge.js';
-import type { Memory } from '../core/memory.js';
 import { redactSecrets } from '../core/redact.js';
 import { exportBasicMemory } from '../core/interop/basic-memory.js';
 import { exportClaudeMemory } from '../core/interop/claude.js';

@@ -9,6 +9,8 @@
  * - `post-merge`, `post-rewrite`: regenerate the projections (normally already right,
  *   thanks to the merge driver) and refresh the search index.
  * - `post-checkout`: refresh the search index when a branch switch changed the memories.
+ * - all three rewrite the briefing in the rules files that hold one (AGENTS.md, GEMINI.md, …:
+ *   `refreshSurfaceTargets`), so assistants without Cortex hooks read the branch's memory.
  *
  * The git binary reads the index here: git is the one running the hook.
  */
@@ -239,6 +241,10 @@ export interface RefreshOutput {
   regenerated: string[];
   /** Memories added, updated or removed in the index. */
   indexChanges: number;
+  /** Rules files whose briefing was rewritten (AGENTS.md …). */
+  targets: string[];
+  /** Why the rules files were not refreshed, when something went wrong there. */
+  targetsProblem?: string;
 }
 
 /**
@@ -251,5 +257,14 @@ export async function refreshAfterGit(ctx: Context, options: { projections: bool
   const regenerated = options.projections ? (await project(ctx)).files.filter((f) => f.state === 'created' || f.state === 'updated').map((f) => f.file) : [];
   const tiers = openIndexes(ctx, { scope: 'project' });
   const indexChanges = tiers.reduce((n, t) => n + t.report.added + t.report.updated + t.report.removed, 0);
-  return { regenerated, indexChanges };
+  let targets: string[] = [];
+  let targetsProblem: string | undefined;
+  try {
+    const { refreshSurfaceTargets } = await import('./surface.js');
+    targets = (await refreshSurfaceTargets(ctx)).filter((w) => w.action !== 'unchanged').map((w) => w.file);
+  } catch (err) {
+    // The projections and the index are done; a rules file is a convenience.
+    targetsProblem = (err as Error).message;
+  }
+  return { regenerated, indexChanges, targets, ...(targetsProblem !== undefined ? { targetsProblem } : {}) };
 }

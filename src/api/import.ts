@@ -31,7 +31,7 @@ import { readRegularFile } from '../store/safe-read.js';
 import { scopePaths, type Context } from '../services/context.js';
 import { openTierIndex, saveQuietly, type TierIndex } from '../services/indexes.js';
 import { rememberMany, type RememberInput } from './remember.js';
-import { keepForUndo, type UndoInfo } from '../services/undo.js';
+import { keepForUndo } from '../services/undo.js';
 
 export interface ImportInput {
   /** A file or directory; for `claude`, default Claude Code's memory directory of this repository. */

@@ -14,8 +14,8 @@ import { configFingerprint } from '../core/config.js';
 import { SCOPES, type Diagnostic, type Memory, type MemoryType, type Scope } from '../core/memory.js';
 import type { UsageSignal } from '../core/rank.js';
 import { renderSurface, type RenderedSurface } from '../core/surface-render.js';
-import { buildSurface, type ExplainRow, type SurfaceLimits, type SurfaceResult, type SurfaceStage } from '../core/surface.js';
-import { checkSurfaceTarget, spliceSurface } from '../core/surface-target.js';
+import { buildSurface, SURFACE_START, type ExplainRow, type SurfaceLimits, type SurfaceResult, type SurfaceStage } from '../core/surface.js';
+import { AGENT_RULES_FILES, checkSurfaceTarget, newTargetPreamble, spliceSurface } from '../core/surface-target.js';
 import { redactSecrets } from '../core/redact.js';
 import type { DecisionTierName } from '../core/lifecycle.js';
 import { BUDGET_RANGE } from '../env.js';
@@ -373,7 +373,10 @@ const MAX_TARGET_BYTES = 4 * 1024 * 1024;
 
 /** Splices the briefing into every target first; writes only when all of them can take it. */
 function writeTargets(planned: readonly PlannedTarget[], text: string): TargetWrite[] {
-  const next = planned.map((t) => ({ target: t, result: spliceSurface(t.existing, text) }));
+  const next = planned.map((t) => {
+    const result = spliceSurface(t.existing, text);
+    return { target: t, result: result.ok && t.existing === undefined ? { ok: true as const, text: newTargetPreamble(t.file) + result.text } : result };
+  });
   const bad = next.find((n) => !n.result.ok);
   if (bad && !bad.result.ok) {
     throw new ParseError(`${bad.target.file} ${bad.result.reason}; no target was written.`, {
@@ -384,6 +387,31 @@ function writeTargets(planned: readonly PlannedTarget[], text: string): TargetWr
     file: target.file,
     action: writeIfChanged(target.path, (result as { text: string }).text),
   }));
+}
+
+/**
+ * Rewrites the briefing in the target files that already hold one: the configured
+ * `surface.targets` and the other assistants' rules files (AGENTS.md, GEMINI.md, …; see
+ * AGENT_RULES_FILES) that contain the START marker, so a file someone once ran
+ * `cortex surface --target` on stays current. Creates nothing; a file that cannot take the
+ * briefing (a broken marker pair, a link, not a regular file) is left alone. For the git
+ * hooks that run after the memories changed (post-merge, post-checkout, post-rewrite).
+ *
+ * @example
+ * await refreshSurfaceTargets(ctx) // [{ file: 'AGENTS.md', action: 'updated' }]
+ */
+export async function refreshSurfaceTargets(ctx: Context): Promise<TargetWrite[]> {
+  const holding: string[] = [];
+  for (const target of new Set([...ctx.config.surface.targets, ...AGENT_RULES_FILES])) {
+    try {
+      const [planned] = planTargets(ctx, [target]);
+      if (planned?.existing !== undefined && planned.existing.includes(SURFACE_START) && spliceSurface(planned.existing, '').ok) holding.push(target);
+    } catch {
+      // Not a usable target (outside the repository, a link, too big): not ours to touch.
+    }
+  }
+  if (holding.length === 0) return [];
+  return (await surface(ctx, { write: holding })).written;
 }
 
 /**

@@ -20,7 +20,10 @@ const command: CommandDef = {
     '`cortex remember … && git commit -am …` just works); it refuses only when a projection has\n' +
     'edits that are not staged, which regenerating would overwrite.\n' +
     'post-merge and post-rewrite regenerate the projections and refresh the search index;\n' +
-    'post-checkout refreshes the index after a branch switch. Failures print one line on stderr\n' +
+    'post-checkout refreshes the index after a branch switch. All three also rewrite the briefing in\n' +
+    'the rules files that hold one (AGENTS.md, GEMINI.md, CLAUDE.md, .github/copilot-instructions.md,\n' +
+    '.cursor/rules/cortex.mdc, .windsurf/rules/cortex.md and surface.targets; put it there once with\n' +
+    '`cortex surface --target AGENTS.md`). Failures print one line on stderr\n' +
     'and never fail the git operation; only a pre-commit refusal does.',
   options: {},
   exitCodes: [`${REFUSED} pre-commit refused the commit (the hook script turns this into a refusal; other failures let the commit through)`],
@@ -65,6 +68,8 @@ async function runEvent(event: GitHookEvent, args: string[], ctx: ReturnType<typ
   const out = await refreshAfterGit(ctx, { projections: event !== 'post-checkout' });
   if (json) printJson(io, { event, ...out });
   if (out.regenerated.length > 0) io.err(`cortex: regenerated ${out.regenerated.join(', ')} from the merged memories; commit them.\n`);
+  if (out.targets.length > 0) io.err(`cortex: refreshed the memory briefing in ${out.targets.join(', ')}.\n`);
+  if (out.targetsProblem !== undefined) io.err(`cortex: the briefing in the rules files was not refreshed: ${out.targetsProblem}\n`);
   return 0;
 }
 export default command;

@@ -43,7 +43,11 @@ const command: CommandDef = {
     'A hook never blocks the session: on any problem it prints nothing, exits 0 and writes the\n' +
     'reason to .memory/cortex.log. Set CORTEX_DEBUG=1 to see it on stderr as well. An unknown\n' +
     'event or option (settings written by another version, say) is reported on stderr and in\n' +
-    'the log, and exits 0 too: Claude Code reads exit 2 as "block".',
+    'the log, and exits 0 too: Claude Code reads exit 2 as "block".\n' +
+    '\n' +
+    'When the same hook is registered twice (the Cortex plugin and a project\'s .claude/settings.json,\n' +
+    'or user and project settings), Claude Code runs both with the same input: the first to start\n' +
+    'does the work, the other exits at once (claims under .memory/deliveries/).',
   options: {
     worker: { type: 'string', value: '<file>', description: 'Internal: run the detached session-end work described in <file>.' },
   },
@@ -64,7 +68,7 @@ const command: CommandDef = {
     const result =
       worker !== undefined && event === 'session-end'
         ? await runSessionEndWorker(worker, { env: io.env })
-        : await runHook(event, await readStdin(io), { env: io.env, cwd: inv.dir });
+        : await runHook(event, await readStdin(io), { env: io.env, cwd: inv.dir, dedupe: true });
     if (result.stdout !== '') io.out(result.stdout);
     if (isDebug(io.env)) for (const line of result.log) io.err(`cortex hook ${event}: ${line}\n`);
     return 0;

@@ -7,7 +7,7 @@ import { printJson } from './shared.js';
 function printSteps(io: IO, steps: InitStep[]): void {
   const p = io.paint;
   for (const s of steps) {
-    const mark = s.action === 'unchanged' ? p.dim('ok     ') : s.action === 'created' ? p.green('created') : s.action === 'skipped' ? p.red('skipped') : p.yellow('updated');
+    const mark = s.action === 'unchanged' ? p.dim('ok     ') : s.action === 'created' ? p.green('created') : s.action === 'skipped' ? p.red('skipped') : s.action === 'removed' ? p.yellow('removed') : p.yellow('updated');
     io.out(`${mark}  ${s.target}  ${p.dim(s.detail)}\n`);
   }
 }
@@ -27,19 +27,22 @@ const command: CommandDef = {
     '\n' +
     'With --claude it also wires Claude Code: the Cortex hooks are merged into .claude/settings.json\n' +
     '(every existing setting and hook is kept), and .claude/rules/cortex-memory.md (how to record a\n' +
-    'memory with a [MEMORY: type] tag) and the /recall and /remember commands are written unless they\n' +
-    'exist, and the MCP server is registered in .mcp.json. The hooks and .mcp.json run `cortex` from\n' +
+    'memory with a [MEMORY: type] tag) and the /recall and /remember skills (.claude/skills/) are\n' +
+    'written unless they exist (unedited /recall and /remember commands an older version wrote in the\n' +
+    'deprecated .claude/commands/ are removed), and the MCP server is registered in .mcp.json. The hooks and .mcp.json run `cortex` from\n' +
     'PATH (the files are shared): hooks do nothing until `cortex` is on PATH (`npm link` in a clone),\n' +
     'and without it .mcp.json is left alone and the `claude mcp add` line to run is printed instead.\n' +
     'With --global as well, the same goes into your own Claude Code settings ($CLAUDE_CONFIG_DIR or\n' +
-    '~/.claude) for every project, and the repository is left alone. See docs/claude-code.md.',
+    '~/.claude) for every project, and the repository is left alone. The Claude Code plugin\n' +
+    '(/plugin install cortex@cortex) sets up the same hooks, skills and MCP server instead; with both,\n' +
+    'each hook still runs once. See docs/claude-code.md and docs/install.md.',
   options: {
     command: {
       type: 'string',
       value: '<cmd>',
       description: 'How git hooks and the merge driver run cortex (default: this node and cortex, by absolute path).',
     },
-    claude: { type: 'boolean', description: 'Also set up Claude Code hooks, rules, slash commands and the MCP server (.mcp.json).' },
+    claude: { type: 'boolean', description: 'Also set up Claude Code hooks, rules, skills and the MCP server (.mcp.json).' },
     global: { type: 'boolean', description: 'With --claude: set up your user-level Claude Code settings instead.' },
     capture: {
       type: 'string',

@@ -24,14 +24,21 @@ const command: CommandDef = {
     'keyword ranking fused with cosine similarity of local embeddings (reciprocal rank fusion), so a\n' +
     'paraphrase finds a memory that shares no word with it. Memories added since are embedded on the\n' +
     'fly (up to 64). Without a usable model, recall stays keyword-only and prints one notice line on\n' +
-    'stderr naming the cause and the fix; it never fails for that.',
+    'stderr naming the cause and the fix; it never fails for that.\n' +
+    '\n' +
+    'Results stop where relevance does: a result scoring under recall.minScoreShare (0.2) of the\n' +
+    'best one, or a keyword match holding under recall.minCoverage (0.2) of the query\'s words\n' +
+    '(weighted by rarity), is not shown, so --limit is a maximum and an unrelated query finds\n' +
+    'nothing. Both are settings in .cortex/config.yaml; --no-floor shows everything. Global\n' +
+    'memories are ranked on the same scale as the project\'s, at recall.globalWeight (0.9) of them.',
   options: {
     type: { type: 'string', short: 't', value: '<type>', multiple: true, description: 'Only these types (comma-separated or repeated).' },
     tag: { type: 'string', value: '<tag>', multiple: true, description: 'Only memories with all these tags.' },
     status: { type: 'string', value: '<status>', multiple: true, description: 'active (default), archived, superseded or all.' },
     scope: { type: 'string', value: '<scope>', description: 'project or global (default both).' },
     since: { type: 'string', value: '<when>', description: 'Only memories updated since an ISO date or an age (7d, 2w, 12h).' },
-    limit: { type: 'string', short: 'n', value: '<n>', description: 'At most n results (default 10).' },
+    limit: { type: 'string', short: 'n', value: '<n>', description: 'At most n results (default 10): a maximum, not a quota.' },
+    'no-floor': { type: 'boolean', description: 'Show the whole ranking up to --limit, weak matches included (no relevance floor).' },
     branch: { type: 'string', short: 'b', value: '<branch>', description: "Search that branch's (or revision's: main~2, @{u}) memories, read from git (no checkout)." },
     'all-branches': { type: 'boolean', description: 'Search the work tree and every other local branch; marks what is not merged.' },
     'no-enrich': { type: 'boolean', description: 'Do not add linked code and graph neighbours to the results.' },
@@ -66,6 +73,7 @@ const command: CommandDef = {
       ...(inv.values['all-branches'] === true ? { allBranches: true } : {}),
       ...(bool(inv, 'no-enrich') ? { enrich: false } : {}),
       ...(mode !== undefined ? { mode: mode as RecallMode } : {}),
+      ...(bool(inv, 'no-floor') ? { relevance: { minScoreShare: 0, minCoverage: 0 } } : {}),
     });
     warnDiagnostics(io, out.diagnostics);
     if (out.notice) io.err(`notice: ${out.notice}\n`);
@@ -74,7 +82,13 @@ const command: CommandDef = {
       return 0;
     }
     if (out.results.length === 0) {
-      io.err(`No memories match "${out.query.length > 80 ? `${out.query.slice(0, 79)}…` : out.query}".\n`);
+      const shown = out.query.length > 80 ? `${out.query.slice(0, 79)}…` : out.query;
+      const hidden = out.belowFloor ?? 0;
+      io.err(
+        hidden > 0
+          ? `Nothing relevant to "${shown}": ${hidden} weak ${hidden === 1 ? 'match' : 'matches'} below the relevance floor (--no-floor shows ${hidden === 1 ? 'it' : 'them'}).\n`
+          : `No memories match "${shown}".\n`,
+      );
       return 0;
     }
     const where = (r: (typeof out.results)[number]) => (r.ref ? io.paint.dim(` (on ${r.ref.branch}${r.ref.merged ? '' : ', not merged'})`) : '');

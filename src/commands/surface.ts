@@ -77,6 +77,12 @@ const command: CommandDef = {
     'without them gets the section appended, and a missing file is created. A target must be a\n' +
     'markdown file (.md, .mdc, .markdown) inside the repository, outside .git/ and .cortex/, reached\n' +
     'through no symbolic link (exit 2 otherwise, nothing written). Secrets are redacted from the briefing.\n' +
+    'A new .mdc file (Cursor) starts with the frontmatter that makes it an always-applied rule.\n' +
+    '\n' +
+    'Other assistants read the briefing from their rules files: AGENTS.md (Codex CLI, Cursor, Copilot\n' +
+    'and others), GEMINI.md (Gemini CLI), .github/copilot-instructions.md (VS Code), .cursor/rules/\n' +
+    'cortex.mdc, .windsurf/rules/cortex.md. Once one holds a briefing, the git hooks (post-merge,\n' +
+    'post-checkout, post-rewrite) keep it current. See docs/install.md.\n' +
     '\n' +
     `Precedence: flag > environment (${ENV.surfaceBudget}, ${ENV.surfaceTargets}) > .cortex/config.yaml > default.\n` +
     `${ENV.now} (an ISO date) fixes the clock for reproducible briefings.`,
@@ -92,6 +98,7 @@ const command: CommandDef = {
     'cortex surface',
     'cortex surface --budget 300 --explain',
     'cortex surface --write --target AGENTS.md',
+    'cortex surface --target .cursor/rules/cortex.mdc --target GEMINI.md',
     'CORTEX_NOW=2026-12-01T09:00:00Z cortex surface --json',
   ],
   async run(inv, io) {

@@ -9,6 +9,7 @@
  */
 import type { MemoryType } from './memory.js';
 import { planQuery } from './query.js';
+import { DEFAULT_RELEVANCE, aboveFloor } from './relevance.js';
 import { analyze } from './text.js';
 
 export interface AnticipateCandidate {
@@ -31,7 +32,7 @@ export interface AnticipateOptions {
   limit?: number;
   /** The rendered text stays under this many characters. */
   maxChars?: number;
-  /** Results scoring below this share of the best one are not considered. */
+  /** Results scoring below this share of the best one are not considered: recall's floor (`aboveFloor`). */
   minScoreShare?: number;
   /** Ids already in the context (briefing, earlier prompts): never repeated. */
   exclude?: ReadonlySet<string> | readonly string[];
@@ -40,7 +41,7 @@ export interface AnticipateOptions {
 export const DEFAULT_ANTICIPATE: Required<Omit<AnticipateOptions, 'exclude'>> = {
   limit: 3,
   maxChars: 1_500,
-  minScoreShare: 0.2,
+  minScoreShare: DEFAULT_RELEVANCE.minScoreShare,
 };
 
 export interface AnticipatedMemory extends AnticipateCandidate {
@@ -101,13 +102,13 @@ export function selectAnticipated(
   const plan = planQuery(prompt);
   if (plan.terms.length === 0 || candidates.length === 0) return [];
   const expansions = new Set(plan.expansions);
-  const best = Math.max(...candidates.map((c) => c.score));
   const out: AnticipatedMemory[] = [];
   const ranked = [...candidates].sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
-  for (const c of ranked) {
+  // One floor with recall's; the word rule below replaces its coverage test (a prompt is
+  // long and chatty, so coverage of all its words would say little).
+  for (const c of aboveFloor(ranked, { minScoreShare: opts.minScoreShare, minCoverage: 0 })) {
     if (out.length >= opts.limit) break;
     if (exclude.has(c.id) || out.some((o) => o.id === c.id)) continue;
-    if (best > 0 && c.score < best * opts.minScoreShare) break;
     const terms = termsOf(c);
     const shared = sharedTerms(plan.terms, terms);
     const related = [...terms].filter((t) => expansions.has(t));
@@ -157,7 +158,7 @@ export function renderAnticipated(memories: readonly AnticipatedMemory[], option
 // A small inverted index for anticipatory recall
 
 /** Bump when the layout or the analysis changes: older files are rebuilt. */
-export const ANTICIPATION_INDEX_VERSION = 3;
+export const ANTICIPATION_INDEX_VERSION = 4;
 
 /** Preview characters kept per memory (what the floor reads and the context shows). */
 export const ANTICIPATION_PREVIEW_CHARS = 200;

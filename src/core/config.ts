@@ -44,7 +44,15 @@ export interface CortexConfig {
     /** Files `cortex surface --write` updates, relative to the repository root. */
     targets: string[];
   };
-  recall: { limit: number };
+  recall: {
+    limit: number;
+    /** Results scoring below this share of the best one are not shown (0: off). */
+    minScoreShare: number;
+    /** Keyword results containing less than this idf-weighted share of the query's words are not shown (0: off). */
+    minCoverage: number;
+    /** Global memories' scores are multiplied by this: a small preference for the project. */
+    globalWeight: number;
+  };
   extraction: { threshold: number };
   /**
    * Opt-in model capture (docs/claude-code.md): `off` (default) sends nothing anywhere;
@@ -138,7 +146,7 @@ export const DEFAULT_CONFIG: CortexConfig = {
     planShare: 0.5,
     targets: ['.claude/cortex-memory.local.md'],
   },
-  recall: { limit: 10 },
+  recall: { limit: 10, minScoreShare: 0.2, minCoverage: 0.2, globalWeight: 0.9 },
   extraction: { threshold: 0.7 },
   capture: {
     mode: 'off',
@@ -183,6 +191,9 @@ const RANGES: Record<string, Range> = {
   'surface.detailChars': [0, 2_000, 'int'],
   'surface.planShare': [0, 1],
   'recall.limit': [1, 1_000, 'int'],
+  'recall.minScoreShare': [0, 1],
+  'recall.minCoverage': [0, 1],
+  'recall.globalWeight': [0, 1],
   'extraction.threshold': [0, 1],
   'capture.reflectEveryTurns': [1, 1_000, 'int'],
   'capture.maxInputChars': [1_000, 2_000_000, 'int'],

@@ -90,6 +90,18 @@ const TIME_TERMS: readonly string[] = [...new Set(TIME_WORDS.flatMap(termsOf))];
 const HINTS = TYPE_HINTS.map((h) => ({ words: new Set(h.words), types: h.types }));
 
 /**
+ * The thesaurus words a query term expands to (analysed), without the term itself.
+ *
+ * @example
+ * expansionsOf('databas').includes('sqlite') // true
+ */
+export function expansionsOf(term: string): string[] {
+  const out = new Set<string>();
+  for (const g of GROUP_OF.get(term) ?? []) for (const other of GROUPS[g] ?? []) if (other !== term) out.add(other);
+  return [...out];
+}
+
+/**
  * Plans a keyword query.
  *
  * @example

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SURFACE_END, SURFACE_START } from './surface.js';
-import { spliceSurface } from './surface-target.js';
+import { newTargetPreamble, spliceSurface } from './surface-target.js';
 
 const briefing = (body: string): string => `${SURFACE_START}\n\n${body}\n\n${SURFACE_END}\n`;
 const ok = (r: ReturnType<typeof spliceSurface>): string => {
@@ -66,5 +66,13 @@ describe('spliceSurface', () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('newTargetPreamble', () => {
+  it('gives a new Cursor rule (.mdc) the frontmatter of an always-applied rule, and nothing else any preamble', () => {
+    expect(newTargetPreamble('.cursor/rules/cortex.mdc')).toMatch(/^---\ndescription: .+\nalwaysApply: true\n---\n\n$/);
+    expect(newTargetPreamble('.cursor/rules/CORTEX.MDC')).toContain('alwaysApply: true');
+    for (const f of ['AGENTS.md', 'GEMINI.md', '.github/copilot-instructions.md', 'notes.markdown']) expect(newTargetPreamble(f)).toBe('');
   });
 });

@@ -56,6 +56,27 @@ export function spliceSurface(existing: string | undefined, briefing: string): S
   return { ok: true, text: `${existing.slice(0, start)}${eol(section)}${existing.slice(end)}` };
 }
 
+/**
+ * What a new target file starts with besides the briefing: Cursor reads `.mdc` rules only
+ * with frontmatter, and applies one to every request only with `alwaysApply: true`.
+ *
+ * @example
+ * newTargetPreamble('.cursor/rules/cortex.mdc') // '---\ndescription: …\nalwaysApply: true\n---\n\n'
+ * newTargetPreamble('AGENTS.md') // ''
+ */
+export function newTargetPreamble(file: string): string {
+  if (!file.toLowerCase().endsWith('.mdc')) return '';
+  return '---\ndescription: Project memory from Cortex (.cortex/): decisions, rejected approaches, gotchas, conventions\nalwaysApply: true\n---\n\n';
+}
+
+/**
+ * The rules files other assistants read, where `cortex surface --target <file>` can put the
+ * briefing: Codex CLI, Cursor, Copilot and others read AGENTS.md; Gemini CLI GEMINI.md;
+ * GitHub Copilot in VS Code .github/copilot-instructions.md; Cursor .cursor/rules/*.mdc;
+ * Windsurf .windsurf/rules/*.md. The git hooks keep the ones holding a briefing fresh.
+ */
+export const AGENT_RULES_FILES = ['AGENTS.md', 'GEMINI.md', 'CLAUDE.md', '.github/copilot-instructions.md', '.cursor/rules/cortex.mdc', '.windsurf/rules/cortex.md'] as const;
+
 /** Extensions a surface target may have: the briefing is markdown, and so is its file. */
 export const SURFACE_TARGET_EXTENSIONS = ['.md', '.mdc', '.markdown'] as const;
 

@@ -1,10 +1,37 @@
 import { describe, expect, it } from 'vitest';
-import { IRREGULAR_BASE, analyze, processTerm, tokenize } from './text.js';
+import { IRREGULAR_BASE, analyze, foldDiacritics, processTerm, tokenize } from './text.js';
 import { planQuery } from './query.js';
 
 describe('tokenize', () => {
   it('splits on punctuation and keeps unicode letters', () => {
     expect(tokenize('Chose SQLite (zero-config), naïve café')).toEqual(['Chose', 'SQLite', 'zero', 'config', 'naïve', 'café']);
+  });
+
+  it('turns scripts written without spaces into character bigrams', () => {
+    expect(tokenize('日本語')).toEqual(['日本', '本語']);
+    expect(tokenize('数据库')).toEqual(['数据', '据库']);
+    expect(tokenize('猫')).toEqual(['猫']);
+    expect(tokenize('한국어를')).toEqual(['한국', '국어', '어를']);
+    // A Thai vowel mark stays with its consonant.
+    expect(tokenize('ง่าย')).toEqual(['ง่า', 'าย']);
+    // Mixed: the Latin part is a word of its own.
+    expect(tokenize('SQLiteを選ぶ')).toEqual(['SQLite', 'を選', '選ぶ']);
+  });
+
+  it('keeps emoji and snake_case identifiers as words', () => {
+    expect(tokenize('ship 🚀 now 👍🏽')).toEqual(['ship', '🚀', 'now', '👍🏽']);
+    expect(tokenize('read max_retries first')).toEqual(['read', 'max_retries', 'first']);
+  });
+});
+
+describe('foldDiacritics', () => {
+  it('folds Latin and Greek accents, ё and Arabic short vowels, and leaves other marks', () => {
+    expect(foldDiacritics('naïve café Müller señor')).toBe('naive cafe Muller senor');
+    expect(foldDiacritics('ёлка')).toBe('елка');
+    expect(foldDiacritics('مَرْحَبًا')).toBe('مرحبا');
+    expect(foldDiacritics('ง่าย')).toBe('ง่าย');
+    expect(foldDiacritics('データベース')).toBe('データベース');
+    expect(foldDiacritics('plain ascii')).toBe('plain ascii');
   });
 });
 
@@ -24,6 +51,13 @@ describe('processTerm', () => {
     // Ambiguous forms keep their own meaning.
     expect(processTerm('ground')).toBe('ground');
     expect(processTerm('rose')).toBe('rose');
+  });
+
+  it('keeps emoji, one character of an unspaced script, and whole identifiers', () => {
+    expect(processTerm('🚀')).toBe('🚀');
+    expect(processTerm('猫')).toBe('猫');
+    expect(processTerm('max_retries')).toEqual(['max_retries', 'max', 'retri']);
+    expect(processTerm('Café')).toBe(processTerm('cafe'));
   });
 
   it('splits camelCase identifiers into parts as well', () => {

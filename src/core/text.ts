@@ -57,23 +57,74 @@ export const IRREGULAR_BASE: ReadonlyMap<string, string> = (() => {
   return map;
 })();
 
-/** Word characters: letters, digits and marks of any script. */
-const SPLIT = /[^\p{L}\p{N}\p{M}']+/u;
+/**
+ * A token: a run of letters, digits, marks, apostrophes and underscores of any script
+ * (`snake_case` identifiers stay whole), or one emoji with its modifiers and joins.
+ */
+const TOKEN = /[\p{L}\p{N}\p{M}'_]+|\p{Extended_Pictographic}(?:[\u{1F3FB}-\u{1F3FF}\uFE0F]|\u200D\p{Extended_Pictographic})*/gu;
 
 /**
- * Splits text into raw words (no case folding, no stemming).
+ * Scripts written without spaces between words (Chinese, Japanese, Thai, Lao, Khmer,
+ * Burmese) and Korean, whose words carry their particles (한국어를, 한국어는). A run of
+ * them is indexed as overlapping character bigrams: the query and the memory then share the
+ * bigrams of every word they share, without a dictionary, whatever the segmentation.
+ */
+const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}\u30FC\u3005]/u;
+const UNSPACED_RUN = /([\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}\u30FC\u3005\p{M}]+)/u;
+const PICTOGRAPHIC = /^\p{Extended_Pictographic}/u;
+
+/** Overlapping character bigrams of a run (marks stay with their base character); one character alone is itself. */
+function bigrams(run: string, out: string[]): void {
+  const chars = run.match(/\P{M}\p{M}*/gu) ?? [];
+  if (chars.length === 1) out.push(chars[0]!);
+  for (let i = 0; i + 1 < chars.length; i++) out.push(chars[i]! + chars[i + 1]!);
+}
+
+/**
+ * Splits text into raw words (no case folding, no stemming). Runs of scripts written
+ * without spaces become character bigrams; emoji are words of their own.
  *
  * @example
  * tokenize("Chose SQLite (zero-config)") // ['Chose', 'SQLite', 'zero', 'config']
+ * tokenize('日本語の検索') // ['日本', '本語', '語の', 'の検', '検索']
  */
 export function tokenize(text: string): string[] {
   const out: string[] = [];
-  for (const raw of text.split(SPLIT)) {
+  for (const [raw] of text.matchAll(TOKEN)) {
     // Most words have no apostrophe at either end: skip the replace for them.
     const word = raw.charCodeAt(0) === 39 || raw.charCodeAt(raw.length - 1) === 39 ? raw.replace(/^'+|'+$/g, '') : raw;
-    if (word !== '') out.push(word);
+    if (word === '') continue;
+    if (!UNSPACED.test(word)) {
+      out.push(word);
+      continue;
+    }
+    for (const part of word.split(UNSPACED_RUN)) {
+      if (part === '') continue;
+      if (UNSPACED.test(part)) bigrams(part, out);
+      else out.push(part);
+    }
   }
   return out;
+}
+
+/**
+ * Folds what people type interchangeably: Latin and Greek diacritics (café → cafe,
+ * Müller → muller), Cyrillic ё → е, and Arabic short-vowel marks and tatweel. Marks of
+ * other scripts (Thai vowels, Devanagari) are letters of the word and stay.
+ *
+ * @example
+ * foldDiacritics('naïve café') // 'naive cafe'
+ */
+export function foldDiacritics(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  if (/^[\u0000-\u007f]*$/.test(text)) return text;
+  return text
+    .replace(/ё/g, 'е')
+    .replace(/Ё/g, 'Е')
+    .normalize('NFD')
+    .replace(/([\p{Script=Latin}\p{Script=Greek}])[\u0300-\u036f]+/gu, '$1')
+    .replace(/[\u064B-\u065F\u0670\u0640]/g, '')
+    .normalize('NFC');
 }
 
 const stemCache = new Map<string, string>();
@@ -112,10 +163,14 @@ export function processTerm(word: string): string | readonly string[] | null {
 const termCache = new Map<string, string | readonly string[] | null>();
 
 function processWord(word: string): string | string[] | null {
+  // An emoji, or one character of a script written without spaces, is a word in itself.
+  if (PICTOGRAPHIC.test(word)) return word;
+  if (word.includes('_')) return identifierTerms(word);
   const parts = word.length > 3 && /[a-z][A-Z]/.test(word) ? splitCamel(word) : undefined;
-  const folded = word.toLowerCase().replace(/'s$/, '').replace(/'/g, '');
+  const folded = foldDiacritics(word.toLowerCase()).replace(/'s$/, '').replace(/'/g, '');
   const lower = IRREGULAR_BASE.get(folded) ?? folded;
-  const main = lower.length < 2 && !/\d/.test(lower) ? null : STOP_WORDS.has(lower) ? null : stem(lower);
+  const tooShort = lower.length < 2 && !/\d/.test(lower) && !UNSPACED.test(lower);
+  const main = tooShort ? null : STOP_WORDS.has(lower) ? null : stem(lower);
   if (!parts) return main;
   const terms = new Set<string>();
   if (main) terms.add(main);
@@ -124,6 +179,22 @@ function processWord(word: string): string | string[] | null {
     if (p.length >= 2 && !STOP_WORDS.has(p)) terms.add(stem(p));
   }
   return terms.size === 0 ? null : [...terms];
+}
+
+/** A `snake_case` identifier: itself, whole and lower-cased, and the terms of each part. */
+function identifierTerms(word: string): string | string[] | null {
+  const terms = new Set<string>();
+  const whole = foldDiacritics(word.toLowerCase()).replace(/^_+|_+$/g, '');
+  if (whole.includes('_')) terms.add(whole);
+  for (const part of word.split('_')) {
+    if (part === '') continue;
+    const t = processTerm(part);
+    if (t === null) continue;
+    if (typeof t === 'string') terms.add(t);
+    else for (const x of t) terms.add(x);
+  }
+  if (terms.size === 0) return null;
+  return terms.size === 1 ? [...terms][0]! : [...terms];
 }
 
 function splitCamel(word: string): string[] {

@@ -17,6 +17,12 @@ export interface HookRunOptions {
    * Code's 1.5 s budget; `false` runs the work inline (tests, and hosts without a CLI path).
    */
   detach?: boolean;
+  /**
+   * Skip a delivery another process already claimed (the same hook registered twice: the
+   * plugin and the project's settings). `cortex hook` turns it on; a host calling this
+   * function once per delivery has nothing to deduplicate.
+   */
+  dedupe?: boolean;
 }
 
 /** What every handler gets. */

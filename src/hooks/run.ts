@@ -13,6 +13,7 @@ import { areHooksOff, claudeProjectDir, ENV } from '../env.js';
 import { CACHE_DIR, findProjectRoot } from '../store/paths.js';
 import { isHookEvent, type HookEvent } from '../core/hook-events.js';
 import type { HookContext, HookRunOptions } from './context.js';
+import { claimDelivery } from './dedupe.js';
 import { parseHookInput } from './input.js';
 
 export type { HookContext, HookRunOptions } from './context.js';
@@ -84,6 +85,11 @@ export async function runHook(event: string, stdin: string, options: HookRunOpti
     }
     if (problem !== undefined) {
       log(`ignored: ${problem}`);
+      return await done({ stdout: '', log: lines });
+    }
+    // The same delivery reaching a second registration (the plugin and the project's settings).
+    if (options.dedupe === true && !claimDelivery(cacheDir, event, stdin, Date.now())) {
+      lines.push(`skipped: another registration of the ${event} hook is handling this delivery`);
       return await done({ stdout: '', log: lines });
     }
     const handler = await HANDLERS[event]();

@@ -2,7 +2,7 @@
  * Opening the keyword indexes of the project tier and (when present) the global tier,
  * refreshed against the files on disk.
  */
-import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { isDerivedCache } from '../cache/layout.js';
 import type { Diagnostic, Scope } from '../core/memory.js';

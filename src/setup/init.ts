@@ -1,7 +1,7 @@
 /**
  * `init`: make a repository ready for Cortex. Safe to re-run: it changes only what is missing.
  */
-import { existsSync, mkdirSync, readFileSync, realpathSync } from 'node:fs';
+import { existsSync, mkdirSync, realpathSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { shellQuote } from '../core/shell.js';

@@ -9,7 +9,6 @@ import { fileURLToPath } from 'node:url';
 import { shellQuote } from '../core/shell.js';
 import { ParseError } from '../errors.js';
 import { writeFileAtomic } from '../store/atomic.js';
-import type { Context } from '../services/context.js';
 import type { InitStep } from './step.js';
 
 export interface McpLaunch {

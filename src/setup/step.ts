@@ -8,8 +8,8 @@ import { writeFileAtomic } from '../store/atomic.js';
 export interface InitStep {
   /** What was checked, e.g. `.gitignore`. */
   target: string;
-  /** `skipped`: nothing was written, and `detail` says why and what to do instead. */
-  action: 'created' | 'updated' | 'unchanged' | 'skipped';
+  /** `skipped`: nothing was written, and `detail` says why and what to do instead. `removed`: a file Cortex wrote earlier was deleted. */
+  action: 'created' | 'updated' | 'unchanged' | 'skipped' | 'removed';
   detail: string;
 }
 

@@ -12,7 +12,7 @@ import { degradedNotice, embedItemsFor, loadEmbedder, loadTierVectors, missingDo
 import { embedSettings } from '../../services/embed-settings.js';
 import { allDiagnostics, openIndexes, type TierIndex } from '../../services/indexes.js';
 import { keywordResults } from './keyword.js';
-import { DEFAULT_EMBED_ON_RECALL, GLOBAL_SCORE_FACTOR, toResult, type RecallInput, type RecallOutput, type RecallResult } from './results.js';
+import { DEFAULT_EMBED_ON_RECALL, GLOBAL_SCORE_FACTOR, relevanceOf, toResult, type RecallInput, type RecallOutput, type RecallResult } from './results.js';
 
 /**
  * Length of each ranking that is fused: deep enough that a memory ranked low by one
@@ -20,10 +20,20 @@ import { DEFAULT_EMBED_ON_RECALL, GLOBAL_SCORE_FACTOR, toResult, type RecallInpu
  */
 export const FUSION_DEPTH = 50;
 
+/**
+ * The guard that keeps hybrid recall from ranking worse than keyword recall: the first
+ * keyword results that pass the relevance floor's coverage test (`recall.minCoverage`) lead
+ * the hybrid list, up to this many, ordered among themselves by fusion; fusion orders everything after them.
+ * So an embedder that knows nothing (a random one, a model for another language) cannot
+ * push down what keyword search found, while meaning still reorders the rest of the list
+ * and leads when no keyword result says enough of the question (a paraphrase).
+ */
+export const KEYWORD_HEAD = 3;
+
 export interface VectorRecallPlan extends RecallInput {
   query: string;
   limit: number;
-  options: SearchOptions & { limit: number };
+  options: SearchOptions & { limit: number; globalWeight?: number };
   mode: 'semantic' | 'hybrid';
   /** The tiers' indexes, when the caller has opened them already. */
   tiers?: TierIndex[];
@@ -61,7 +71,7 @@ export async function recallWithVectors(ctx: Context, plan: VectorRecallPlan): P
     if (!queryVector) throw new EmbedUnavailableError(`the embedder ${embedder.model} returned no vector for the query`);
     const minSimilarity = plan.minSimilarity ?? embedSettings(ctx).minSimilarity;
     const semantic = semanticRanking(vectors, queryVector, options, { depth: mode === 'semantic' ? limit : Math.max(FUSION_DEPTH, limit), minSimilarity });
-    const results = mode === 'semantic' ? semantic.map(({ candidate, similarity, score }) => withSimilarity(toResult(candidate.doc, score, []), similarity)) : fuse(tiers, query, options, semantic);
+    const results = mode === 'semantic' ? semantic.map(({ candidate, similarity, score }) => withSimilarity(toResult(candidate.doc, score, []), similarity)) : fuse(tiers, query, options, semantic, relevanceOf(ctx, plan).minCoverage);
     return { query, mode, results: results.slice(0, limit), diagnostics, ...(notice ? { notice } : {}) };
   } catch (err) {
     // The model loaded but failed on real input (a broken graph, out of memory): still answer.
@@ -107,7 +117,7 @@ interface SemanticHit {
 function semanticRanking(
   vectors: TierVectors[],
   queryVector: Float32Array,
-  options: SearchOptions,
+  options: SearchOptions & { globalWeight?: number },
   settings: { depth: number; minSimilarity: number },
 ): SemanticHit[] {
   const hits: SemanticHit[] = [];
@@ -122,7 +132,7 @@ function semanticRanking(
       byKey.set(doc.id, { tier: tv.tier, doc });
       entries.push({ id: doc.id, vector });
     }
-    const factor = tv.tier.scope === 'global' ? GLOBAL_SCORE_FACTOR : 1;
+    const factor = tv.tier.scope === 'global' ? (options.globalWeight ?? GLOBAL_SCORE_FACTOR) : 1;
     for (const { id, score: similarity } of topKByCosine(queryVector, entries, settings.depth)) {
       if (similarity < settings.minSimilarity) break;
       const candidate = byKey.get(id) as Candidate;
@@ -133,8 +143,17 @@ function semanticRanking(
   return hits.slice(0, settings.depth);
 }
 
-/** Reciprocal rank fusion of the keyword ranking and the semantic one. */
-function fuse(tiers: TierIndex[], query: string, options: SearchOptions & { limit: number }, semantic: SemanticHit[]): RecallResult[] {
+/**
+ * Reciprocal rank fusion of the keyword ranking and the semantic one, after the keyword
+ * head (see {@link KEYWORD_HEAD}).
+ */
+function fuse(
+  tiers: TierIndex[],
+  query: string,
+  options: SearchOptions & { limit: number; globalWeight?: number },
+  semantic: SemanticHit[],
+  headCoverage: number,
+): RecallResult[] {
   const keyword = keywordResults(tiers, query, { ...options, limit: Math.max(FUSION_DEPTH, options.limit) });
   const byKey = new Map<string, { result: RecallResult | undefined; hit: SemanticHit | undefined }>();
   for (const result of keyword) byKey.set(keyOf(result.scope, result.id), { result, hit: undefined });
@@ -144,10 +163,25 @@ function fuse(tiers: TierIndex[], query: string, options: SearchOptions & { limi
     if (entry) entry.hit = hit;
     else byKey.set(key, { result: undefined, hit });
   }
+  const head: string[] = [];
+  for (const r of keyword) {
+    if (head.length >= KEYWORD_HEAD || (r.coverage ?? 0) < headCoverage) break;
+    head.push(keyOf(r.scope, r.id));
+  }
   const fused: ScoredId[] = reciprocalRankFusion([keyword.map((r) => keyOf(r.scope, r.id)), semantic.map((h) => keyOf(h.candidate.tier.scope, h.candidate.doc.id))]);
-  return fused.map(({ id, score }) => {
+  const top = fused[0]?.score ?? 0;
+  const inHead = new Set(head);
+  // The head, ordered among itself by fusion (what both signals agree on first), scores
+  // just above the best fused score, so scores still order the list.
+  const headFused = fused.filter((f) => inHead.has(f.id));
+  const ordered: ScoredId[] = [
+    ...headFused.map((f, i) => ({ id: f.id, score: top * (1 + (headFused.length - i) * 1e-3) })),
+    ...fused.filter((f) => !inHead.has(f.id)),
+  ];
+  return ordered.map(({ id, score }) => {
     const entry = byKey.get(id) as { result: RecallResult | undefined; hit: SemanticHit | undefined };
     const base = entry.result ?? toResult((entry.hit as SemanticHit).candidate.doc, 0, []);
-    return withSimilarity({ ...base, score }, entry.hit?.similarity);
+    // What meaning found is judged by its similarity floor, not by the words it shares.
+    return withSimilarity({ ...base, score, coverage: entry.hit ? undefined : base.coverage }, entry.hit?.similarity);
   });
 }

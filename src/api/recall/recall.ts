@@ -10,13 +10,15 @@ import { hasVectors } from '../../services/embed-settings.js';
 import { allDiagnostics, openIndexes } from '../../services/indexes.js';
 import { recordAccess } from '../../services/signals.js';
 import { keywordResults } from './keyword.js';
-import { RECALL_MODES, searchOptionsOf, type RecallInput, type RecallOutput } from './results.js';
+import { aboveFloor } from '../../core/relevance.js';
+import { RECALL_MODES, relevanceOf, searchOptionsOf, type RecallInput, type RecallOutput } from './results.js';
 
 export {
   DEFAULT_EMBED_ON_RECALL,
   GLOBAL_SCORE_FACTOR,
   RECALL_MODES,
   parseSince,
+  relevanceOf,
   searchOptionsOf,
   toResult,
   type RecallInput,
@@ -25,7 +27,7 @@ export {
   type RecallResult,
   type RefInfo,
 } from './results.js';
-export { keywordResults } from './keyword.js';
+export { COVERAGE_MIN_DOCS, keywordResults } from './keyword.js';
 
 /**
  * Recall over both tiers: keyword, semantic or hybrid (see {@link RecallMode}).
@@ -43,7 +45,7 @@ export async function recall(ctx: Context, input: RecallInput): Promise<RecallOu
     throw new UsageError(`Unknown recall mode "${input.mode}".`, { hint: `Use one of: ${RECALL_MODES.join(', ')}.` });
   }
   const limit = input.limit ?? ctx.config.recall.limit;
-  const options = { ...searchOptionsOf(ctx, input), limit };
+  const options = { ...searchOptionsOf(ctx, input), limit, globalWeight: ctx.config.recall.globalWeight };
   const scope = input.scope ? { scope: input.scope } : {};
   const mode = input.mode ?? (hasVectors(ctx, scope) ? 'hybrid' : 'keyword');
   const tiers = openIndexes(ctx, scope);
@@ -54,6 +56,9 @@ export async function recall(ctx: Context, input: RecallInput): Promise<RecallOu
   } else {
     out = { query, mode: 'keyword', results: keywordResults(tiers, query, options), diagnostics: allDiagnostics(tiers) };
   }
+  // `limit` is a maximum: the ranking stops where relevance does.
+  const relevant = aboveFloor(out.results, relevanceOf(ctx, input));
+  out = { ...out, results: relevant, belowFloor: out.results.length - relevant.length };
   // Graph neighbours and linked code, over the indexes already open.
   if (input.enrich !== false) out = { ...out, results: enrichResults(ctx, out.results, { tiers }) };
   if (input.recordAccess !== false) recordAccess(ctx, out.results);

@@ -7,6 +7,7 @@ import { UsageError } from '../../errors.js';
 import type { Diagnostic, MemoryStatus, MemoryType, Scope } from '../../core/memory.js';
 import { MEMORY_STATUSES, MEMORY_TYPES, isMemoryStatus, isMemoryType, normalizeTag } from '../../core/memory.js';
 import type { IndexedDoc, SearchOptions } from '../../cache/index/keyword-index.js';
+import type { RelevanceOptions } from '../../core/relevance.js';
 import type { Context } from '../../services/context.js';
 import type { CodeLink, RelatedMemory } from '../../services/enrich.js';
 
@@ -70,6 +71,11 @@ export interface RecallInput {
   allBranches?: boolean;
   /** Add graph neighbours and linked code to each result (default true). */
   enrich?: boolean;
+  /**
+   * Where results stop (default: `recall.minScoreShare` and `recall.minCoverage` of the
+   * config); `{ minScoreShare: 0, minCoverage: 0 }` returns the whole ranking up to `limit`.
+   */
+  relevance?: RelevanceOptions;
 }
 
 export interface RecallResult {
@@ -90,6 +96,8 @@ export interface RecallResult {
   preview: string;
   /** Query terms that matched. */
   matched: string[];
+  /** Idf-weighted share of the query's words this memory contains (0..1), for keyword matches. */
+  coverage?: number | undefined;
   /** Cosine similarity to the query, when vectors were used and the memory has one. */
   similarity?: number | undefined;
   /** Set when the memory was read from another branch (`--branch`, `--all-branches`). */
@@ -109,9 +117,15 @@ export interface RecallOutput {
   diagnostics: Diagnostic[];
   /** One line for people when recall was degraded or incomplete: the cause and the fix. */
   notice?: string | undefined;
+  /** Results the relevance floor left out (see `RecallInput.relevance`). */
+  belowFloor?: number;
 }
 
-/** Global memories rank just below project memories of the same relevance. */
+/**
+ * Global memories rank just below project memories of the same relevance: their score is
+ * multiplied by this (config `recall.globalWeight`). The scores it scales are on one scale
+ * (see `keywordResults`), so this is the whole project preference.
+ */
 export const GLOBAL_SCORE_FACTOR = 0.9;
 
 /**
@@ -181,4 +195,12 @@ export interface RefInfo {
   merged: boolean;
   /** How the current branch holds this memory: the same file, another version, or not at all. */
   inCurrent: 'same' | 'changed' | 'absent';
+}
+
+/** The relevance floor in force: the call's own, else the config's. */
+export function relevanceOf(ctx: Context, input: Pick<RecallInput, 'relevance'>): Required<RelevanceOptions> {
+  return {
+    minScoreShare: input.relevance?.minScoreShare ?? ctx.config.recall.minScoreShare,
+    minCoverage: input.relevance?.minCoverage ?? ctx.config.recall.minCoverage,
+  };
 }

@@ -32,8 +32,9 @@ import { KEYWORD_INDEX_FILE, SEARCH_TREE_FILE, searchTreeName } from '../layout.
 // 8: V8-serialized `index.v8` with records parsed on demand, postings unpacked on demand.
 // 9: the memories' fingerprint (the graph cache's key) kept in the doc table; string columns
 // saved as one string each (columns.ts); the search state's id map and field lengths as columns;
-// the journal keeps memories analysed.
-export const INDEX_FORMAT_VERSION = 9;
+// the journal keeps memories analysed. 10: any language (CJK/Thai/Korean bigrams, diacritics folded,
+// emoji and snake_case identifiers kept as words).
+export const INDEX_FORMAT_VERSION = 10;
 
 export type { DocFacets, IndexedDoc };
 
@@ -186,8 +187,10 @@ export interface SearchOptions {
 export interface SearchHit {
   id: string;
   score: number;
-  /** Query terms that matched. */
+  /** Index terms that matched (what a prefix or fuzzy query term reached). */
   terms: string[];
+  /** The query's own terms (analysed) this memory contains; empty for a feedback-only result. */
+  queryTerms?: string[];
 }
 
 export const DEFAULT_SEARCH: Required<Omit<SearchOptions, 'types' | 'tags' | 'scope' | 'since'>> = {
@@ -725,7 +728,7 @@ export class KeywordIndex {
       for (let k = 0; k < ranked.order.length && out.length < n; k++) {
         const i = ranked.order.at(k)!;
         const id = first.id(first.docs[i]!);
-        if (passes(id)) out.push({ id, score: ranked.scores[i]!, terms: first.terms(i) });
+        if (passes(id)) out.push({ id, score: ranked.scores[i]!, terms: first.terms(i), queryTerms: first.queryTerms(i) });
       }
       return out;
     };
@@ -774,7 +777,8 @@ export class KeywordIndex {
       // Scaled against the best result that passes the filters, as if only those were ranked.
       scale ??= final[x]! > 0 ? (floor * 0.999) / final[x]! : 0;
       if (seen.has(id)) continue;
-      out.push({ id, score: final[x]! * scale, terms: firstAt[doc] !== -1 ? first.terms(firstAt[doc]!) : [] });
+      const at = firstAt[doc]!;
+      out.push({ id, score: final[x]! * scale, terms: at !== -1 ? first.terms(at) : [], queryTerms: at !== -1 ? first.queryTerms(at) : [] });
     }
     return out;
   }
@@ -815,6 +819,14 @@ export class KeywordIndex {
    */
   private docFreq(term: string): number {
     return termDocCount(this.search, term) ?? 0;
+  }
+
+  /**
+   * The number of memories indexed and, per analysed term, how many contain it: what
+   * recall needs to weigh the words of a query on one scale across tiers.
+   */
+  termStats(terms: readonly string[]): { documents: number; docFreq: Map<string, number> } {
+    return { documents: this.search.documentCount, docFreq: new Map(terms.map((t) => [t, this.docFreq(t)])) };
   }
 
   /** Documents passing the filters, without a query. */

@@ -1,0 +1,48 @@
+/**
+ * Results stop when relevance stops: `--limit` is a maximum, the CLI says when nothing
+ * relevant was found, `--no-floor` shows the whole ranking.
+ */
+import { describe, expect, it } from 'vitest';
+import { aboveFloor } from '../src/core/relevance.js';
+import { memoryFile } from './helpers/models.js';
+import { tempRepo } from './helpers/repo.js';
+
+const SUMMARIES = [
+  'Chose SQLite over Postgres because zero-config matters most',
+  'Backups of the SQLite file run nightly with litestream',
+  'The worker needs a restart after a config change',
+  'Release notes are written by hand for every tag',
+  'The parser rejects files larger than 1 MB',
+];
+
+describe('aboveFloor', () => {
+  it('keeps results above a share of the best score that cover enough of the query', () => {
+    const ranked = [{ score: 10, coverage: 0.9 }, { score: 5, coverage: 0.1 }, { score: 4 }, { score: 1, coverage: 1 }];
+    expect(aboveFloor(ranked)).toEqual([{ score: 10, coverage: 0.9 }, { score: 4 }]);
+    expect(aboveFloor(ranked, { minScoreShare: 0, minCoverage: 0 })).toEqual(ranked);
+    expect(aboveFloor([])).toEqual([]);
+  });
+});
+
+describe('cortex recall and the relevance floor', () => {
+  it('shows fewer results than --limit when the rest are not relevant, and says when nothing is', () => {
+    const repo = tempRepo(Object.fromEntries(SUMMARIES.map((summary) => memoryFile({ summary }))), { git: false });
+    const some = repo.cortex(['recall', 'sqlite backups', '--limit', '5']);
+    expect(some.code).toBe(0);
+    const shown = SUMMARIES.filter((summary) => some.stdout.includes(summary.slice(0, 30)));
+    expect(shown).toContain(SUMMARIES[1]);
+    expect(shown.length).toBeLessThan(5);
+
+    const none = repo.cortex(['recall', 'how do I bake sourdough bread']);
+    expect(none.code).toBe(0);
+    expect(none.stdout).toBe('');
+    expect(none.stderr).toMatch(/^No memories match "how do I bake sourdough bread"\.\n$/);
+
+    // "needs" matches one memory, but it is a small part of the question.
+    const weak = repo.cortex(['recall', 'which houseplants need little sunlight on a dark windowsill']);
+    expect(weak.stdout).toBe('');
+    expect(weak.stderr).toMatch(/^Nothing relevant to "which houseplants need little sunlight on a dark windowsill": 1 weak match below the relevance floor \(--no-floor shows it\)\.\n$/);
+    const all = repo.cortex(['recall', 'which houseplants need little sunlight on a dark windowsill', '--no-floor']);
+    expect(all.stdout).toMatch(/restart after a config change/);
+  });
+});
