@@ -36,6 +36,10 @@ import { allDiagnostics, openIndexes, openTierIndex, saveQuietly } from '../serv
 import { recall, searchOptionsOf, toResult, type RecallInput, type RecallResult } from './recall/recall.js';
 import { assertBodyFits } from './remember.js';
 import { lockPath } from '../cache/layout.js';
+import { tryGit } from '../git/cli.js';
+import { findGitRoot } from '../store/paths.js';
+import { loadSignals } from '../services/signals.js';
+import type { UsageSignal } from '../core/rank.js';
 
 export interface GetResult {
   memory: Memory;
@@ -502,4 +506,48 @@ export async function regenerateProjections(ctx: Context): Promise<string[]> {
   } catch {
     return [];
   }
+}
+
+export interface MemoryCommit {
+  commit: string;
+  /** Author date, ISO 8601. */
+  date: string;
+  author: string;
+  subject: string;
+}
+
+export interface MemoryHistory {
+  id: string;
+  file: string;
+  /** Personal usage from `.memory/` (absent when the memory was never recalled). */
+  usage: UsageSignal | undefined;
+  /** `git log` of the memory's file, newest first (empty outside git or before its first commit). */
+  commits: MemoryCommit[];
+}
+
+export const DEFAULT_HISTORY = { limit: 50 };
+
+/**
+ * The usage signals and the `git log` of one memory's file (following renames), for the
+ * web viewer's memory view. Reading it records no access.
+ *
+ * @example
+ * memoryHistory(ctx, 'chose-sqlite-k3f9qa').commits[0]?.subject // 'Record the storage decision'
+ */
+export function memoryHistory(ctx: Context, id: string, options: Partial<typeof DEFAULT_HISTORY> = {}): MemoryHistory {
+  const o = { ...DEFAULT_HISTORY, ...options };
+  const got = getMemory(ctx, id);
+  const usage = loadSignals(ctx)[id];
+  const root = got.scope === 'global' ? undefined : findGitRoot(ctx.root);
+  const commits: MemoryCommit[] = [];
+  if (root) {
+    const where = memoryFileOf(ctx, id);
+    // \x1f between fields, \x1e between commits: a subject may hold anything else.
+    const out = tryGit(['log', '--follow', `--max-count=${o.limit}`, '--format=%H%x1f%aI%x1f%an%x1f%s%x1e', '--', where.path], { cwd: root });
+    for (const record of (out ?? '').split('\x1e')) {
+      const [commit, date, author, subject] = record.trim().split('\x1f');
+      if (commit && date) commits.push({ commit, date, author: author ?? '', subject: subject ?? '' });
+    }
+  }
+  return { id, file: got.file, usage, commits };
 }

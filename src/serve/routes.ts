@@ -8,7 +8,7 @@
  */
 import type { Cortex } from '../api/cortex.js';
 import type { RememberInput } from '../api/remember.js';
-import { getMemory, resolveMemoryId, type UpdateInput } from '../api/memories.js';
+import { getMemory, memoryHistory, resolveMemoryId, type UpdateInput } from '../api/memories.js';
 import type { MemoryStatus, MemoryType, Scope } from '../core/memory.js';
 import { renderMemory } from '../core/memory-format.js';
 import { CortexError, ISSUES_URL, UsageError } from '../errors.js';
@@ -88,6 +88,41 @@ export const ROUTES: readonly Route[] = [
       // viewer shows what the next session would see without changing what it will see.
       const out = await c.surface({ cache: false, explainAll: r.query.get('all') === '1', ...(budget !== undefined ? { budget } : {}) });
       return { ...out };
+    },
+  },
+  { method: 'GET', pattern: new RegExp(`^/memories/${ID}/history$`), handler: (c, _r, [id]) => ({ ...memoryHistory(c.context, resolveMemoryId(c.context, id!)) }) },
+  {
+    method: 'GET',
+    pattern: /^\/lifecycle$/,
+    handler: async (c) => {
+      // Always a dry run: the viewer shows what the lifecycle would do; `cortex lifecycle` does it.
+      const plan = await c.lifecycle({ dryRun: true });
+      const surface = await c.surface({ cache: false, explainAll: true });
+      const fading = surface.explain
+        .filter((row) => row.status === 'active')
+        .map((row) => ({ id: row.id, type: row.type, decayed: row.parts.decayed, rank: row.rank, included: row.included }))
+        .sort((a, b) => a.decayed - b.decayed || a.id.localeCompare(b.id));
+      return { ...plan, fading };
+    },
+  },
+  {
+    method: 'GET',
+    pattern: /^\/diff$/,
+    handler: async (c, r) => {
+      const range = r.query.get('range') ?? '';
+      if (range.trim() === '') throw new UsageError('Say which revisions to compare: ?range=main...feature', { hint: 'Example: /api/diff?range=main...HEAD' });
+      // Only revision syntax: an option-looking range could reach git's argument parser.
+      if (range.startsWith('-')) throw new UsageError(`"${range}" is not a revision range.`);
+      const { diffRange } = await import('../api/diff.js');
+      return { ...(await diffRange(c.context, { range })) };
+    },
+  },
+  {
+    method: 'GET',
+    pattern: /^\/doctor$/,
+    handler: async (c) => {
+      const { doctor } = await import('../setup/doctor.js');
+      return { ...(await doctor(c.context)) };
     },
   },
   { method: 'GET', pattern: /^\/review$/, handler: async (c) => ({ ...(await c.review.list()) }) },
@@ -295,7 +330,22 @@ function edgesOf(cortex: Cortex, ref: string): Record<string, unknown> {
   return { id, out: graph.out.get(id) ?? [], in: graph.in.get(id) ?? [], diagnostics };
 }
 
+/**
+ * The graph for the explorer: every valid edge, and the memories they connect with what a
+ * node needs to be drawn (type, summary, status, centrality). Memories without edges are
+ * only counted: 10,000 isolated nodes draw nothing useful.
+ */
 function allEdges(cortex: Cortex): Record<string, unknown> {
-  const { graph, centrality, diagnostics } = cortex.graph();
-  return { nodes: [...graph.nodes], edges: graph.edges, centrality, diagnostics };
+  const { graph, centrality, diagnostics, tiers } = cortex.graph();
+  const linked = new Set<string>();
+  for (const e of graph.edges) {
+    linked.add(e.source);
+    linked.add(e.target);
+  }
+  const nodes: { id: string; type: string; summary: string; status: string; centrality: number }[] = [];
+  for (const id of linked) {
+    const doc = tiers.map((t) => t.index.docs.get(id)).find((d) => d !== undefined);
+    if (doc) nodes.push({ id, type: doc.type, summary: doc.summary, status: doc.status, centrality: centrality[id] ?? 0 });
+  }
+  return { nodes, edges: graph.edges, isolated: graph.nodes.size - nodes.length, diagnostics };
 }

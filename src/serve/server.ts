@@ -4,13 +4,15 @@
  * no file named by a request. Every request first passes `checkRequest` (Host, Origin,
  * token), and a request body is cut off at `maxBodyBytes`.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync, watch, type FSWatcher } from 'node:fs';
+import { join } from 'node:path';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Cortex } from '../api/cortex.js';
 import { handleApi, type ApiResponse } from './routes.js';
 import { allowedHosts, checkRequest, createToken, tokenOf } from './security.js';
 import { SCHEMA_VERSION } from '../term/output.js';
+import { InternalError } from '../errors.js';
 
 export interface ServeOptions {
   /** The project's API (the command opens it, so that a missing `.cortex/` fails before listening). */
@@ -23,6 +25,8 @@ export interface ServeOptions {
   token?: string;
   /** Largest request body accepted, in bytes (default 1 MiB). */
   maxBodyBytes?: number;
+  /** Wait this long after a file change before telling the pages (default 150 ms), so one write is one event. */
+  debounceMs?: number;
   /** Where request failures that are bugs are reported (default: stderr). */
   log?: (message: string) => void;
 }
@@ -31,6 +35,7 @@ export const DEFAULT_SERVE = {
   host: '127.0.0.1',
   port: 0,
   maxBodyBytes: 1024 * 1024,
+  debounceMs: 150,
   log: (message: string): void => void process.stderr.write(`cortex serve: ${message}\n`),
 };
 
@@ -46,12 +51,17 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** The viewer's files, by request path: read once, served from memory. */
-const ASSETS: Record<string, { file: string; type: string }> = {
-  '/': { file: 'index.html', type: 'text/html; charset=utf-8' },
-  '/app.js': { file: 'app.js', type: 'text/javascript; charset=utf-8' },
-  '/app.css': { file: 'app.css', type: 'text/css; charset=utf-8' },
+/** Content types of the files the viewer's build emits. */
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.woff2': 'font/woff2',
 };
+
+/** Where the build puts the viewer (`vite build`, see web/viewer/vite.config.ts): `dist/viewer/`, beside `dist/serve/`. */
+export const VIEWER_DIR = new URL('../../dist/viewer/', import.meta.url);
 
 /** Headers on every response: the page loads only its own files and talks only to this server. */
 const SECURITY_HEADERS: Record<string, string> = {
@@ -64,9 +74,64 @@ const SECURITY_HEADERS: Record<string, string> = {
   'cache-control': 'no-store',
 };
 
-function loadAssets(): Map<string, { body: Buffer; type: string }> {
-  const dir = new URL('../../web/viewer/', import.meta.url);
-  return new Map(Object.entries(ASSETS).map(([path, a]) => [path, { body: readFileSync(new URL(a.file, dir)), type: a.type }]));
+/**
+ * The viewer's files, read once at start and served from memory by exact request path:
+ * a request never names a file on disk, so nothing outside them (and no listing) is reachable.
+ */
+function loadAssets(dir: URL): Map<string, { body: Buffer; type: string }> {
+  const root = dir.pathname.replace(/^\/([A-Za-z]:)/, '$1');
+  if (!existsSync(join(root, 'index.html'))) {
+    throw new InternalError(`The viewer is not built: ${join(root, 'index.html')} is missing.`, { hint: 'Run `npm run build` in the Cortex checkout.' });
+  }
+  const assets = new Map<string, { body: Buffer; type: string }>();
+  const walk = (sub: string): void => {
+    for (const name of readdirSync(join(root, sub))) {
+      const rel = sub === '' ? name : `${sub}/${name}`;
+      const full = join(root, rel);
+      if (statSync(full).isDirectory()) walk(rel);
+      else {
+        const type = TYPES[name.slice(name.lastIndexOf('.'))];
+        if (type) assets.set(`/${rel}`, { body: readFileSync(full), type });
+      }
+    }
+  };
+  walk('');
+  const index = assets.get('/index.html')!;
+  assets.delete('/index.html');
+  assets.set('/', index);
+  return assets;
+}
+
+/**
+ * Tells open pages that memory files changed (hooks, `git pull`, an editor), as
+ * server-sent events on `/api/events`. Watches `.cortex/` recursively and `.memory/` (the
+ * review queue); changes within `debounceMs` become one event.
+ */
+function watchChanges(dirs: string[], debounceMs: number, notify: () => void): () => void {
+  const watchers: FSWatcher[] = [];
+  let timer: NodeJS.Timeout | undefined;
+  const changed = (): void => {
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(notify, debounceMs);
+  };
+  for (const [dir, recursive] of dirs.map((d, i) => [d, i === 0] as const)) {
+    if (!existsSync(dir)) continue;
+    try {
+      const w = watch(dir, { recursive }, (_event, name) => {
+        // Locks and index rewrites under .memory/ are not changes a page shows.
+        if (!recursive && name && !String(name).startsWith('review')) return;
+        changed();
+      });
+      w.on('error', () => w.close());
+      watchers.push(w);
+    } catch {
+      // No recursive watch on this platform: the page still refreshes on its own actions.
+    }
+  }
+  return () => {
+    if (timer) clearTimeout(timer);
+    for (const w of watchers) w.close();
+  };
 }
 
 class BodyTooLarge extends Error {}
@@ -121,8 +186,14 @@ function refusal(status: number, code: string, message: string): ApiResponse {
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   const o = { ...DEFAULT_SERVE, ...options };
   const token = o.token ?? createToken();
-  const assets = loadAssets();
+  const assets = loadAssets(VIEWER_DIR);
   let rules = { token, hosts: new Set<string>() };
+  const listeners = new Set<ServerResponse>();
+  let version = 0;
+  const stopWatching = watchChanges([o.cortex.context.paths.cortexDir, o.cortex.context.paths.cacheDir], o.debounceMs, () => {
+    version += 1;
+    for (const res of listeners) res.write(`event: change\ndata: {"version":${version}}\n\n`);
+  });
 
   const server = createServer((req, res) => {
     void answer(req, res).catch((err: unknown) => {
@@ -158,6 +229,13 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         return;
       }
       return send(res, 200, asset.body, asset.type);
+    }
+    if (path === '/api/events' && method === 'GET') {
+      res.writeHead(200, { ...SECURITY_HEADERS, 'content-type': 'text/event-stream; charset=utf-8', connection: 'keep-alive' });
+      res.write(`retry: 2000\nevent: hello\ndata: {"version":${version}}\n\n`);
+      listeners.add(res);
+      req.on('close', () => listeners.delete(res));
+      return;
     }
     let body: unknown;
     try {
@@ -197,6 +275,9 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     server,
     close: () =>
       new Promise<void>((resolve) => {
+        stopWatching();
+        for (const res of listeners) res.end();
+        listeners.clear();
         server.closeAllConnections();
         server.close(() => resolve());
       }),
