@@ -66,7 +66,7 @@ export class GraphView extends View {
         pick,
       ),
       canvas,
-      h('p', { class: 'legend' }, Object.entries(COLORS).map(([t, c]) => h('span', { class: 'swatch-item' }, h('span', { class: 'swatch', style: `background:${c}` }), t))),
+      h('p', { class: 'legend' }, Object.keys(COLORS).map((t) => h('span', { class: 'swatch-item' }, h('span', { class: `swatch swatch-${t}` }), t))),
       h(
         'details',
         {},

@@ -39,6 +39,8 @@ interface Commit {
 export class MemoryView extends View {
   heading = 'Memory';
   private dirty = false;
+  /** The outcome of the last save, kept across reloads (the save itself changes the file, which reloads the view). */
+  private outcome: HTMLElement | undefined;
 
   protected async load(): Promise<void> {
     const id = this.arg;
@@ -65,19 +67,28 @@ export class MemoryView extends View {
       ['updated', m.updated],
     ];
     const edgeRows = [...edges.out.map((e) => ({ e, dir: 'out' as const })), ...edges.in.map((e) => ({ e, dir: 'in' as const }))];
-    const editor = h('textarea', { id: 'source', rows: 18, spellcheck: 'false', oninput: () => (this.dirty = true) });
+    const editor = h('textarea', {
+      id: 'source',
+      rows: 18,
+      spellcheck: 'false',
+      oninput: () => {
+        this.dirty = true;
+        this.outcome = undefined;
+      },
+    });
     editor.value = got.source;
-    const result = h('div', { id: 'edit-result', 'aria-live': 'polite' });
+    const result = h('div', { id: 'edit-result', 'aria-live': 'polite' }, this.outcome);
     const save = async (e: Event): Promise<void> => {
       e.preventDefault();
       result.replaceChildren(h('p', { class: 'muted' }, 'Saving…'));
       try {
         const r = await api<{ changed: boolean }>(`/memories/${encodeURIComponent(m.id)}/source`, { method: 'PUT', body: { text: editor.value } });
         this.dirty = false;
+        this.outcome = h('p', { class: 'ok', role: 'status' }, r.changed ? 'Saved.' : 'No change.');
         await this.refresh();
-        this.querySelector('#edit-result')?.replaceChildren(h('p', { class: 'ok', role: 'status' }, r.changed ? 'Saved.' : 'No change.'));
       } catch (err) {
-        result.replaceChildren(errorBox(err));
+        this.outcome = errorBox(err);
+        result.replaceChildren(this.outcome);
       }
     };
     const archive = async (): Promise<void> => {

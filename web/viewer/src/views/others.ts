@@ -86,17 +86,20 @@ interface ReviewItem {
 /** The review queue: low-confidence candidates, accepted into memory files or rejected. */
 export class ReviewView extends View {
   heading = 'Review';
+  /** The last action's outcome, kept across reloads (accepting writes a file, which reloads the view). */
+  private outcome: HTMLElement | undefined;
   protected async load(): Promise<void> {
     const q = await api<{ items: ReviewItem[]; consolidate?: number }>('/review');
-    const status = h('div', { id: 'review-result', 'aria-live': 'polite' });
+    const status = h('div', { id: 'review-result', 'aria-live': 'polite' }, this.outcome);
     const act = async (verb: 'accept' | 'reject', item: ReviewItem): Promise<void> => {
       try {
         const r = await api<{ accepted?: { result: { file: string } }[] }>(`/review/${verb}`, { method: 'POST', body: { select: [item.id] } });
-        await this.refresh();
         const file = r.accepted?.[0]?.result.file;
-        this.querySelector('#review-result')?.replaceChildren(h('p', { class: 'ok', role: 'status' }, verb === 'accept' ? `Accepted: written to ${file ?? 'a memory file'}.` : 'Rejected.'));
+        this.outcome = h('p', { class: 'ok', role: 'status' }, verb === 'accept' ? `Accepted: written to ${file ?? 'a memory file'}.` : 'Rejected.');
+        await this.refresh();
       } catch (err) {
-        status.replaceChildren(errorBox(err));
+        this.outcome = errorBox(err);
+        status.replaceChildren(this.outcome);
       }
     };
     this.replaceChildren(
