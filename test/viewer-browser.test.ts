@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 /**
  * The web viewer in a real headless Chromium (Debian's `chromium`, driven by puppeteer-core;
  * no browser is downloaded), against `cortex serve` over a real temporary git repository.

@@ -104,28 +104,30 @@ function loadAssets(dir: URL): Map<string, { body: Buffer; type: string }> {
 
 /**
  * Tells open pages that memory files changed (hooks, `git pull`, an editor), as
- * server-sent events on `/api/events`. Watches `.cortex/` recursively and `.memory/` (the
- * review queue); changes within `debounceMs` become one event.
+ * server-sent events on `/api/events`. Watches the directories that hold memory and edge
+ * files, one level each (a recursive watch walks every file first: seconds at 10,000
+ * memories), and `.memory/` for the review queue; changes within `debounceMs` are one event.
  */
-function watchChanges(dirs: string[], debounceMs: number, notify: () => void): () => void {
+function watchChanges(dirs: { dir: string; only?: RegExp }[], debounceMs: number, notify: () => void): () => void {
   const watchers: FSWatcher[] = [];
   let timer: NodeJS.Timeout | undefined;
   const changed = (): void => {
     if (timer) clearTimeout(timer);
     timer = setTimeout(notify, debounceMs);
   };
-  for (const [dir, recursive] of dirs.map((d, i) => [d, i === 0] as const)) {
+  for (const { dir, only } of dirs) {
     if (!existsSync(dir)) continue;
     try {
-      const w = watch(dir, { recursive }, (_event, name) => {
-        // Locks and index rewrites under .memory/ are not changes a page shows.
-        if (!recursive && name && !String(name).startsWith('review')) return;
+      const w = watch(dir, (_event, name) => {
+        // Temporary files of atomic writes, locks and index rewrites are not changes a page shows.
+        if (name && /\.tmp$|\.lock$/.test(String(name))) return;
+        if (only && name && !only.test(String(name))) return;
         changed();
       });
       w.on('error', () => w.close());
       watchers.push(w);
     } catch {
-      // No recursive watch on this platform: the page still refreshes on its own actions.
+      // Not watchable (gone, or no inotify left): the page still refreshes on its own actions.
     }
   }
   return () => {
@@ -190,7 +192,15 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   let rules = { token, hosts: new Set<string>() };
   const listeners = new Set<ServerResponse>();
   let version = 0;
-  const stopWatching = watchChanges([o.cortex.context.paths.cortexDir, o.cortex.context.paths.cacheDir], o.debounceMs, () => {
+  const { paths, local } = o.cortex.context;
+  const watched = [
+    { dir: paths.cortexDir, only: /^(config\.yaml|memories|edges)$/ },
+    { dir: paths.memoriesDir },
+    { dir: paths.edgesDir },
+    { dir: local.memoriesDir },
+    { dir: paths.cacheDir, only: /^review/ },
+  ];
+  const stopWatching = watchChanges(watched, o.debounceMs, () => {
     version += 1;
     for (const res of listeners) res.write(`event: change\ndata: {"version":${version}}\n\n`);
   });
