@@ -9,9 +9,10 @@ const command: CommandDef = {
   usage: ['serve [--port <n>] [--host <addr>] [--open]'],
   description:
     'Runs a local HTTP server while the command runs (Ctrl-C stops it): a web page to search and read\n' +
-    'memories, and a JSON API under /api/ over the same library calls as the CLI (status, list, search,\n' +
-    'get, remember, update, archive, edges, traverse, the briefing with its explain table, the review\n' +
-    'queue). Edits pass the same validation, redaction and write lock as `cortex edit`.\n' +
+    'memories, and a JSON API under /api/ over the same library calls as the CLI (status, doctor, list,\n' +
+    'search, get, remember, update, archive, edges, traverse, the briefing with its explain table, the\n' +
+    'lifecycle dry run, the review queue, branch diffs). Edits pass the same validation, redaction and\n' +
+    'write lock as `cortex edit`; open pages follow changes made on disk.\n' +
     '\n' +
     'It binds to 127.0.0.1 by default. Every API call needs the random token of this run, which the\n' +
     'printed URL carries (after #, so it is never sent in a Referer or kept in server logs); requests\n' +
