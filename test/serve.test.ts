@@ -235,6 +235,88 @@ describe('cortex serve: the API', () => {
   });
 });
 
+describe('cortex serve: history, lifecycle, diff, doctor, events', () => {
+  it('gives a memory\'s git log and usage, and refuses a history of what does not exist', async () => {
+    const { repo, s } = await served();
+    const id = (await remember(s, { summary: 'Retry flaky network calls three times', type: 'pattern' })).json.memory.id as string;
+    expect((await call(s, 'GET', `/api/memories/${id}/history`)).json.commits).toEqual([]);
+    repo.git(['add', '-A']);
+    repo.git(['commit', '-qm', 'Add the retry pattern']);
+    expect(repo.cortex(['recall', 'retry flaky']).code).toBe(0);
+    const h = await call(s, 'GET', `/api/memories/${id}/history`);
+    expect(h.status).toBe(200);
+    expect(h.json.commits).toEqual([expect.objectContaining({ subject: 'Add the retry pattern', commit: expect.stringMatching(/^[0-9a-f]{40}$/) })]);
+    expect(h.json.usage.accessCount).toBe(1);
+    expect((await call(s, 'GET', '/api/memories/nothing-like-this-abcdef/history')).status).toBe(404);
+  });
+
+  it('plans the lifecycle without changing a file', async () => {
+    const { repo, s } = await served();
+    const id = (await remember(s, { summary: 'Progress: half of the parser is ported', type: 'progress' })).json.memory.id as string;
+    const file = `.cortex/memories/${id}.md`;
+    // Made two years ago: long decayed, archived by the next lifecycle run.
+    repo.write(file, repo.read(file).replace(/(created|updated): .*/g, '$1: 2024-01-01T00:00:00Z'));
+    const before = repo.read(file);
+    const r = await call(s, 'GET', '/api/lifecycle');
+    expect(r.status, r.text).toBe(200);
+    expect(r.json.applied).toBe(false);
+    expect(r.json.changes).toEqual([expect.objectContaining({ id, to: 'archived' })]);
+    expect(r.json.fading[0]).toMatchObject({ id });
+    expect(r.json.fading[0].decayed).toBeLessThan(0.3);
+    expect(repo.read(file)).toBe(before);
+  });
+
+  it('diffs a branch, and answers an unknown revision or a missing range with a JSON error', async () => {
+    const { repo, s } = await served();
+    repo.git(['add', '-A']);
+    repo.git(['commit', '-qm', 'init']);
+    repo.git(['checkout', '-qb', 'feature']);
+    const id = (await remember(s, { summary: 'Feature flags are read once at startup', type: 'decision' })).json.memory.id as string;
+    repo.git(['add', '-A']);
+    repo.git(['commit', '-qm', 'flags']);
+    const d = await call(s, 'GET', '/api/diff?range=main...feature');
+    expect(d.status, d.text).toBe(200);
+    expect(d.json.memories).toEqual([expect.objectContaining({ id, change: 'added' })]);
+    const unknown = await call(s, 'GET', '/api/diff?range=main...no-such-branch');
+    expect([unknown.status, unknown.json.error.code]).toEqual([422, 'GIT']);
+    expect((await call(s, 'GET', '/api/diff')).status).toBe(400);
+    expect((await call(s, 'GET', '/api/diff?range=--output=/tmp/x')).status).toBe(400);
+  });
+
+  it('runs doctor', async () => {
+    const { s } = await served();
+    const r = await call(s, 'GET', '/api/doctor');
+    expect(r.status).toBe(200);
+    expect(r.json.checks.map((c: { id: string }) => c.id)).toContain('driver');
+  });
+
+  it('sends a change event when a memory file is written on disk, and needs the token for it', async () => {
+    const { repo, s } = await served();
+    expect((await call(s, 'GET', '/api/events', { token: null })).status).toBe(401);
+    const received = await new Promise<string>((resolve, reject) => {
+      const req = request({ host: '127.0.0.1', port: s.port, path: '/api/events', headers: { authorization: `Bearer ${s.token}` } }, (res) => {
+        expect(res.headers['content-type']).toMatch(/^text\/event-stream/);
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (d: string) => {
+          text += d;
+          if (text.includes('event: hello') && !text.includes('event: change') && !text.includes('written')) {
+            text += '\n(written)';
+            expect(repo.cortex(['remember', 'Written by another process while the page is open']).code).toBe(0);
+          }
+          if (text.includes('event: change')) {
+            req.destroy();
+            resolve(text);
+          }
+        });
+      });
+      req.on('error', (e) => (e.message.includes('socket hang up') ? undefined : reject(e)));
+      req.end();
+    });
+    expect(received).toMatch(/event: change\ndata: \{"version":1\}/);
+  });
+});
+
 describe('cortex serve: the page', () => {
   it('serves the viewer and its two files, and nothing else (no listing, nothing outside them)', async () => {
     const { s } = await served();
@@ -281,11 +363,33 @@ describe('cortex serve: the command', () => {
     expect(await exited).toBe(0);
   });
 
-  it('fails outside a project before listening, and warns when bound beyond loopback names', () => {
+  it('fails outside a project before listening, and refuses a bad port', () => {
     const repo = tempRepo();
     const r = repo.cortex(['serve']);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/No \.cortex\/ directory/);
     expect(repo.cortex(['serve', '--port', 'x']).code).toBe(2);
+    expect(repo.cortex(['serve', '--port', '70000']).code).toBe(2);
+  });
+
+  it('warns when bound beyond loopback (--host), and not otherwise', async () => {
+    const repo = tempRepo();
+    expect(repo.cortex(['init']).code).toBe(0);
+    const stderrOf = (args: string[]) =>
+      new Promise<string>((resolve, reject) => {
+        const child = spawn(process.execPath, [CLI, 'serve', '--json', ...args], { cwd: repo.dir, env: repo.env });
+        onTestFinished(() => void child.kill('SIGKILL'));
+        let stderr = '';
+        child.stderr.on('data', (d) => (stderr += d));
+        child.stdout.once('data', () => {
+          child.kill('SIGINT');
+          child.on('exit', () => resolve(stderr));
+        });
+        child.on('error', reject);
+      });
+    const wide = await stderrOf(['--host', '0.0.0.0']);
+    expect(wide).toMatch(/^warning: listening on 0\.0\.0\.0, not only on this machine/m);
+    expect(wide).toMatch(/plain HTTP/);
+    expect(await stderrOf([])).not.toMatch(/warning/);
   });
 });

@@ -138,6 +138,10 @@ export const ERROR_STATUS: Readonly<Record<string, number>> = {
   NOT_FOUND: 404,
   NOT_INITIALIZED: 409,
   CONFLICT: 409,
+  // A revision git does not know, for a diff: the request names something that is not there.
+  GIT: 422,
+  // Another process holds the write lock: try again.
+  LOCKED: 503,
 };
 
 /**

@@ -20,6 +20,13 @@ describe('allowedHosts', () => {
     expect(allowedHosts('192.168.1.5', 80).has('192.168.1.5')).toBe(true);
     expect(allowedHosts('192.168.1.5', 8080).has('192.168.1.5:8080')).toBe(true);
   });
+  it('bound to every interface, names the given interface addresses but not 0.0.0.0 itself', () => {
+    const hosts = allowedHosts('0.0.0.0', 4000, ['10.0.0.7', 'fe80::1']);
+    expect(hosts.has('10.0.0.7:4000')).toBe(true);
+    expect(hosts.has('[fe80::1]:4000')).toBe(true);
+    expect(hosts.has('0.0.0.0:4000')).toBe(false);
+    expect(hosts.has('attacker.example:4000')).toBe(false);
+  });
 });
 
 describe('checkRequest', () => {

@@ -52,9 +52,12 @@ export interface Refusal {
  *
  * @example
  * allowedHosts('127.0.0.1', 4000).has('localhost:4000') // true
+ * allowedHosts('0.0.0.0', 4000, ['192.168.1.5']).has('192.168.1.5:4000') // true
  */
-export function allowedHosts(bound: string, port: number): Set<string> {
-  const names = new Set([...LOOPBACK_HOSTS, bound]);
+export function allowedHosts(bound: string, port: number, interfaces: readonly string[] = []): Set<string> {
+  // Bound to every interface (--host 0.0.0.0 or ::): the machine's own addresses name it too.
+  const any = bound === '0.0.0.0' || bound === '::';
+  const names = new Set([...LOOPBACK_HOSTS, ...(any ? interfaces : [bound])]);
   const named = [...names].map((h) => (h.includes(':') ? `[${h}]` : h).toLowerCase());
   // Browsers leave the default port out of Host and Origin.
   return new Set(named.flatMap((h) => (port === 80 ? [`${h}:${port}`, h] : [`${h}:${port}`])));

@@ -8,6 +8,7 @@ import { existsSync, readFileSync, readdirSync, statSync, watch, type FSWatcher 
 import { join } from 'node:path';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { networkInterfaces } from 'node:os';
 import type { Cortex } from '../api/cortex.js';
 import { handleApi, type ApiResponse } from './routes.js';
 import { allowedHosts, checkRequest, createToken, tokenOf } from './security.js';
@@ -273,7 +274,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     });
   });
   const address = server.address() as AddressInfo;
-  rules = { token, hosts: allowedHosts(o.host, address.port) };
+  const interfaces = Object.values(networkInterfaces()).flatMap((list) => (list ?? []).map((i) => i.address));
+  rules = { token, hosts: allowedHosts(o.host, address.port, interfaces) };
   const hostInUrl = o.host.includes(':') ? `[${o.host}]` : o.host;
   const origin = `http://${hostInUrl}:${address.port}/`;
   return {
