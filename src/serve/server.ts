@@ -6,6 +6,7 @@
  */
 import { existsSync, readFileSync, readdirSync, statSync, watch, type FSWatcher } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { networkInterfaces } from 'node:os';
@@ -80,7 +81,7 @@ const SECURITY_HEADERS: Record<string, string> = {
  * a request never names a file on disk, so nothing outside them (and no listing) is reachable.
  */
 function loadAssets(dir: URL): Map<string, { body: Buffer; type: string }> {
-  const root = dir.pathname.replace(/^\/([A-Za-z]:)/, '$1');
+  const root = fileURLToPath(dir);
   if (!existsSync(join(root, 'index.html'))) {
     throw new InternalError(`The viewer is not built: ${join(root, 'index.html')} is missing.`, { hint: 'Run `npm run build` in the Cortex checkout.' });
   }
