@@ -81,7 +81,9 @@ async function project(): Promise<Project> {
   await page.setViewport({ width: 1280, height: 860 });
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(String(e)));
-  onTestFinished(() => expect(errors, 'errors thrown in the page').toEqual([]));
+  // The bundle must live within the page's Content-Security-Policy (no inline script or style).
+  page.on('console', (m) => void (/Content.Security.Policy/i.test(m.text()) && errors.push(m.text())));
+  onTestFinished(() => expect(errors, 'errors thrown in the page, CSP violations').toEqual([]));
   await page.goto(s.url, { waitUntil: 'load' });
   await page.waitForSelector('#results li');
   return { repo, s, page, ids };
