@@ -89,6 +89,22 @@ async function project(): Promise<Project> {
   return { repo, s, page, ids };
 }
 
+/**
+ * Clicks `selector`, again if the element was replaced before the click landed: the page
+ * re-renders when files change on disk, and an action's own write is such a change.
+ */
+async function click(page: Page, selector: string): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await page.click(selector);
+      return;
+    } catch (err) {
+      if (attempt >= 10 || !/detached|not clickable|No element/i.test(String(err))) throw err;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}
+
 async function shot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: join(OUT, `viewer-${name}.png`) });
 }
@@ -106,7 +122,7 @@ describe.skipIf(!CHROMIUM && !REQUIRED)('the viewer in headless Chromium', () =>
     expect(marks).toContain('sqlite');
     await shot(page, 'search');
 
-    await page.click(`#results a[href="#/memory/${ids.sqlite}"]`);
+    await click(page, `#results a[href="#/memory/${ids.sqlite}"]`);
     await page.waitForSelector('#source');
     const text = await page.$eval('main', (m) => m.textContent ?? '');
     expect(text).toContain('Chose SQLite over Postgres');
@@ -158,13 +174,13 @@ describe.skipIf(!CHROMIUM && !REQUIRED)('the viewer in headless Chromium', () =>
     await page.waitForSelector('.review-item');
     await shot(page, 'review');
     const before = repo.list('.cortex/memories').length;
-    await page.click('.review-item[data-id="candidate:3f9a2c1d04"] button.accept');
+    await click(page, '.review-item[data-id="candidate:3f9a2c1d04"] button.accept');
     await page.waitForFunction(() => document.querySelector('#review-result')?.textContent?.startsWith('Accepted'));
     const files = repo.list('.cortex/memories');
     expect(files.length).toBe(before + 1);
     const written = files.map((f) => repo.read(`.cortex/memories/${f}`)).find((t) => t.includes('summary: Go with Redis for the session cache'));
     expect(written).toMatch(/type: decision/);
-    await page.click('.review-item[data-id="candidate:77aa2c1d04"] button.reject');
+    await click(page, '.review-item[data-id="candidate:77aa2c1d04"] button.reject');
     await page.waitForFunction(() => document.querySelector('#review-result')?.textContent === 'Rejected.');
     expect(repo.list('.cortex/memories').length).toBe(before + 1);
     expect(await page.$$('.review-item')).toHaveLength(0);
@@ -182,7 +198,7 @@ describe.skipIf(!CHROMIUM && !REQUIRED)('the viewer in headless Chromium', () =>
         t.dispatchEvent(new Event('input'));
       }, text);
     await setSource(before.replace('type: architecture', 'type: [architecture'));
-    await page.click('#save');
+    await click(page, '#save');
     await page.waitForSelector('#edit-result [role="alert"]');
     const alert = await page.$eval('#edit-result [role="alert"]', (e) => e.textContent ?? '');
     expect(alert).toMatch(/not a valid memory/);
@@ -191,7 +207,7 @@ describe.skipIf(!CHROMIUM && !REQUIRED)('the viewer in headless Chromium', () =>
     await shot(page, 'edit-error');
 
     await setSource(before.replace('one file per resource', 'one file per resource, named after it'));
-    await page.click('#save');
+    await click(page, '#save');
     await page.waitForFunction(() => document.querySelector('#edit-result')?.textContent === 'Saved.');
     expect(repo.read(file)).toContain('summary: HTTP handlers live in src/routes/, one file per resource, named after it');
   });
