@@ -126,7 +126,11 @@ const rows = [];
 if (TRANSCRIPT && existsSync(TRANSCRIPT)) {
   const dir = repo('stop');
   const transcript = join(base, 'stop.jsonl');
-  const input = JSON.stringify({ session_id: 'bench-stop', transcript_path: transcript, cwd: dir, hook_event_name: 'Stop' });
+  // Each run is a new delivery: the hook skips the twin of a delivery it ran less than 5 s ago
+  // (hooks/dedupe.ts; a plugin and a project registration both run), and identical bytes
+  // would measure that skip instead of the work. Claude Code ignores fields it does not know.
+  let delivery = 0;
+  const input = () => JSON.stringify({ session_id: 'bench-stop', transcript_path: transcript, cwd: dir, hook_event_name: 'Stop', bench_delivery: ++delivery });
   const fresh = () => {
     copyFileSync(TRANSCRIPT, transcript);
     rmSync(join(dir, '.memory'), { recursive: true, force: true });
@@ -222,7 +226,9 @@ if (TRANSCRIPT && existsSync(TRANSCRIPT)) {
   );
   for (let i = 1; i <= added; i++) rmSync(join(dir, '.cortex', 'memories', `bench-added-memory-${i}-aaaaaa.md`), { force: true });
 
-  const start = JSON.stringify({ session_id: 'bench-start', source: 'startup', cwd: dir, hook_event_name: 'SessionStart' });
+  // A new session per run (see the Stop case: identical bytes within 5 s are one delivery).
+  let starts = 0;
+  const start = () => JSON.stringify({ session_id: `bench-start-${++starts}`, source: 'startup', cwd: dir, hook_event_name: 'SessionStart' });
   // The first run builds and caches the briefing; the measured runs are the cached path.
   time([process.execPath, CLI, 'hook', 'session-start'], { cwd: dir, input: start });
   rows.push(
@@ -239,7 +245,7 @@ if (TRANSCRIPT && existsSync(TRANSCRIPT)) {
   rows.push(
     measure(`hook session-start, ${MEMORIES} memories, after compaction (cached compact variant)`, [process.execPath, CLI, 'hook', 'session-start'], {
       cwd: dir,
-      input: JSON.stringify({ session_id: 'bench-start', source: 'compact', cwd: dir, hook_event_name: 'SessionStart' }),
+      input: () => JSON.stringify({ session_id: `bench-start-${++starts}`, source: 'compact', cwd: dir, hook_event_name: 'SessionStart' }),
     }),
   );
 }

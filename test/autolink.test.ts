@@ -1,6 +1,7 @@
 /**
  * Auto-linking on write, against a fixture corpus whose word overlaps put one memory in
- * each tier by construction; the expected tier of each is computed from the thresholds.
+ * each tier by construction; the expected tier of each is computed from the thresholds and
+ * the rarity-weighted overlap, with document frequencies counted over the corpus.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,7 +13,8 @@ import { listReview } from '../src/cache/review-queue.js';
 import { DEFAULT_CONFIG } from '../src/core/config.js';
 import { parseEdge } from '../src/core/edge-format.js';
 import type { Memory } from '../src/core/memory.js';
-import { jaccard, tokenSet } from '../src/core/similarity.js';
+import { rarityOverlap } from '../src/core/similarity.js';
+import { analyze } from '../src/core/text.js';
 import { projectFor, vectorKey } from '../src/services/embed.js';
 import { embedSettings } from '../src/services/embed-settings.js';
 import { createTestEmbedder } from '../src/embed/test-embedder.js';
@@ -20,17 +22,17 @@ import { contentKeyOf } from '../src/cache/index/keyword-index.js';
 import { VectorCache, saveVectorCache } from '../src/cache/vectors.js';
 import { tempRepo, type TempRepo } from './helpers/repo.js';
 
-// Ten made-up words: no stop words, no stems in common, so Jaccard is set arithmetic.
+// Ten made-up words: no stop words, no stems in common.
 const W = ['zephyr', 'quokka', 'lumen', 'vortex', 'nimbus', 'cobalt', 'tundra', 'saffron', 'ember', 'glyph'];
 const NEW = { summary: W.slice(0, 4).join(' '), body: W.slice(4).join(' ') };
 const other = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}${'abcdefghij'[i]}word`);
 
-/** shares k of the new memory's ten words and adds `extra` words of its own. */
+/** Each shares some of the new memory's ten words and adds words of its own (weighted overlap in the comment). */
 const CORPUS = {
-  none: { summary: `${W[0]} ${other('a', 4).join(' ')}`, body: other('b', 5).join(' ') }, // 1 / 19
-  relates: { summary: `${W[1]} ${W[2]} ${other('c', 2).join(' ')}`, body: `${W[5]} ${other('d', 3).join(' ')}` }, // 3 / 15
-  suggested: { summary: `${W.slice(0, 3).join(' ')} ${other('e', 1).join(' ')}`, body: `${W.slice(5, 8).join(' ')} ${other('f', 2).join(' ')}` }, // 6 / 13
-  duplicate: { summary: W.slice(0, 4).join(' '), body: `${W.slice(4, 8).join(' ')} ${other('g', 1).join(' ')}` }, // 8 / 11
+  none: { summary: `${W[0]} ${other('a', 4).join(' ')}`, body: other('b', 5).join(' ') }, // 0.02
+  relates: { summary: `${W[1]} ${W[8]} ${other('c', 2).join(' ')}`, body: `${W[9]} ${other('d', 3).join(' ')}` }, // 0.20
+  suggested: { summary: `${W.slice(0, 3).join(' ')} ${other('e', 1).join(' ')}`, body: `${W.slice(5, 9).join(' ')} ${other('f', 1).join(' ')}` }, // 0.45
+  duplicate: { summary: W.slice(0, 4).join(' '), body: `${W.slice(4, 8).join(' ')} ${other('g', 1).join(' ')}` }, // 0.72
 };
 
 type Tier = 'nothing' | 'relates' | 'suggested' | 'consolidate';
@@ -40,7 +42,13 @@ function tierOf(score: number): Tier {
   return score >= t.consolidateMin ? 'consolidate' : score >= t.suggestedMin ? 'suggested' : score >= t.relatesMin ? 'relates' : 'nothing';
 }
 
-const words = (m: { summary: string; body: string }) => tokenSet(`${m.summary}\n${m.body}`);
+const words = (m: { summary: string; body: string }) => new Set(analyze(`${m.summary}\n${m.body}`));
+
+/** The score auto-linking gives `m` against NEW in a store holding CORPUS and NEW. */
+function scoreOf(m: { summary: string; body: string }): number {
+  const docs = [NEW, ...Object.values(CORPUS)].map(words);
+  return rarityOverlap(words(NEW), words(m), { docFreq: (t) => docs.filter((d) => d.has(t)).length, totalDocs: docs.length }).score;
+}
 
 async function setup(repo: TempRepo, filler = 0): Promise<{ cortex: Cortex; ids: Record<keyof typeof CORPUS, string> }> {
   repo.cortex(['init']);
@@ -63,7 +71,7 @@ describe('auto-linking on remember', () => {
   it('creates the tiered edges the thresholds imply, queues the duplicate, and never writes supersedes', async () => {
     const repo = tempRepo();
     const { cortex, ids } = await setup(repo);
-    const expectedTier = Object.fromEntries(Object.entries(CORPUS).map(([name, m]) => [name, tierOf(jaccard(words(NEW), words(m)))]));
+    const expectedTier = Object.fromEntries(Object.entries(CORPUS).map(([name, m]) => [name, tierOf(scoreOf(m))]));
     // The corpus is built so that each tier occurs exactly once.
     expect(Object.values(expectedTier).sort()).toEqual(['consolidate', 'nothing', 'relates', 'suggested']);
 
@@ -83,13 +91,13 @@ describe('auto-linking on remember', () => {
           bidirectional: true,
           origin: 'jaccard',
         });
-        expect(linking[0]!.strength).toBeCloseTo(jaccard(words(NEW), words(CORPUS[name as keyof typeof CORPUS])), 3);
+        expect(linking[0]!.strength).toBeCloseTo(scoreOf(CORPUS[name as keyof typeof CORPUS]), 3);
       } else {
         expect(linking, name).toEqual([]);
       }
     }
     expect(edges.filter((e) => e.relation !== 'relates_to')).toEqual([]);
-    expect(result.links!.consolidate).toEqual([{ a: id, b: ids.duplicate, score: expect.closeTo(8 / 11, 6) }]);
+    expect(result.links!.consolidate).toEqual([{ a: id, b: ids.duplicate, score: expect.closeTo(scoreOf(CORPUS.duplicate), 6) }]);
     expect(listReview(cortex.context.paths, { kind: 'consolidate' })).toEqual([expect.objectContaining({ a: id, b: ids.duplicate })]);
 
     // What consolidate lists for review, and what accept and reject do.
@@ -135,6 +143,33 @@ describe('auto-linking on remember', () => {
     const { cortex } = await setup(repo, 40);
     const result = await cortex.remember({ ...NEW, type: 'context' });
     expect(result.links!.compared).toBe(20);
+  });
+
+  it('never links memories whose only shared words are common ones, and links at most maxEdges', async () => {
+    const repo = tempRepo();
+    repo.cortex(['init']);
+    const cortex = openCortex({ dir: repo.dir, env: repo.env });
+    // Chat turns: every one says who spoke and when; each has one word of its own.
+    const own = (i: number) => `${'bcdfghjklm'[i % 10]}${'aeiou'[Math.floor(i / 10) % 5]}${'xyz'[Math.floor(i / 50)]}ber`;
+    for (let i = 0; i < 60; i++) {
+      await cortex.remember({ summary: `Caroline said today on 8 May 2023 at the lake: ${own(i)}`, type: 'context', autoLink: false });
+    }
+    const alone = await cortex.remember({ summary: 'Caroline said today on 8 May 2023 at the lake: quokkas', type: 'context' });
+    expect(alone.links!.compared).toBeGreaterThan(0);
+    expect(alone.links!.edges).toEqual([]);
+    expect(alone.links!.consolidate).toEqual([]);
+
+    // Six memories share two rarer words with the next one: three edges, to the closest.
+    const potters: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      const extra = Array.from({ length: i }, (_, k) => own(100 + 10 * i + k)).join(' ');
+      potters.push((await cortex.remember({ summary: `Melanie pottery class glaze ${extra}`.trim(), type: 'context', autoLink: false })).memory.id);
+    }
+    const linked = await cortex.remember({ summary: 'Caroline said today on 8 May 2023: pottery class glaze and kilns', type: 'context' });
+    expect(linked.links!.consolidate).toEqual([]);
+    expect(linked.links!.edges.map((e) => e.target)).toEqual(potters.slice(0, DEFAULT_CONFIG.autolink.maxEdges));
+    const strengths = linked.links!.edges.map((e) => e.strength);
+    expect(strengths).toEqual([...strengths].sort((a, b) => b - a));
   });
 
   it('uses the cosine from .memory/vectors.bin when it exists, without loading a model', async () => {

@@ -2,11 +2,13 @@
  * `cortex init --claude` and `cortex review` through the built CLI, against real
  * temporary repositories and a real (temporary) Claude Code settings directory.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { chmodSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { delimiter, dirname, join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { SELF_REPORT_ALIASES } from '../src/core/extract.js';
-import { json, REPO_ROOT, tempRepo } from './helpers/repo.js';
+import { CLI, json, REPO_ROOT, tempRepo, type TempRepo } from './helpers/repo.js';
 
 const readPlugin = (path: string): string => readFileSync(join(REPO_ROOT, 'plugin', path), 'utf8');
 
@@ -119,6 +121,85 @@ describe('cortex init --claude', () => {
     expect(Object.keys(settings.hooks).sort()).toEqual(['PreCompact', 'SessionEnd', 'SessionStart', 'Stop', 'UserPromptSubmit']);
 
     expect(repo.cortex(['init', '--global']).code).toBe(2);
+  });
+});
+
+/** PATH with `bin` first and the directory of this node (a shim's `node`), and no other cortex. */
+function pathWith(bin: string): string {
+  return [bin, dirname(process.execPath), ...(process.env.PATH ?? '').split(delimiter).filter((d) => d !== '' && !existsSync(join(d, 'cortex')))].join(delimiter);
+}
+
+/** Starts what `.mcp.json` registers, as Claude Code does (in the repository, with this PATH), and lists its tools. */
+async function registeredTools(repo: TempRepo, path: string): Promise<{ name: string; _meta?: Record<string, unknown> }[]> {
+  const entry = (JSON.parse(repo.read('.mcp.json')) as { mcpServers: Record<string, { command: string; args: string[] }> }).mcpServers.cortex!;
+  const client = new Client({ name: 'cortex-test', version: '0.0.0' });
+  await client.connect(
+    new StdioClientTransport({ command: entry.command, args: entry.args, cwd: repo.dir, env: { ...(repo.env as Record<string, string>), PATH: path }, stderr: 'pipe' }),
+  );
+  onTestFinished(() => client.close());
+  return (await client.listTools()).tools;
+}
+
+describe('cortex init --claude registers the MCP server in .mcp.json', () => {
+  // npm's, pnpm's and Volta's `cortex` is not a link to cli.js: a script (or a binary) that
+  // runs it. Whatever is on PATH is registered, once it has answered tools/list.
+  const shims: [string, (repo: TempRepo) => string][] = [
+    [
+      'a wrapper script',
+      (repo) => {
+        const bin = join(repo.home, 'bin');
+        mkdirSync(bin);
+        writeFileSync(join(bin, 'cortex'), `#!/bin/sh\n# a wrapper, as a team's tools/ folder has it\nexec "${process.execPath}" "${CLI}" "$@"\n`);
+        chmodSync(join(bin, 'cortex'), 0o755);
+        return bin;
+      },
+    ],
+    [
+      'a symlink to a package manager\'s shim',
+      (repo) => {
+        // pnpm: $PNPM_HOME/cortex is a shell script that runs node on the package's cli.js;
+        // the PATH entry links to it.
+        const home = join(repo.home, 'pnpm-home');
+        mkdirSync(home);
+        writeFileSync(join(home, 'cortex'), `#!/bin/sh\nbasedir=$(dirname "$0")\nexec node "${CLI}" "$@"\n`);
+        chmodSync(join(home, 'cortex'), 0o755);
+        const bin = join(repo.home, 'bin');
+        mkdirSync(bin);
+        symlinkSync(join(home, 'cortex'), join(bin, 'cortex'));
+        return bin;
+      },
+    ],
+  ];
+  for (const [what, make] of shims) {
+    it(`with ${what} on PATH: a working entry, always loaded`, async () => {
+      const repo = tempRepo();
+      const path = pathWith(make(repo));
+      const r = repo.cortex(['init', '--claude'], { env: { PATH: path } });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toMatch(/^created {2}\.mcp\.json {2}registers the cortex MCP server for Claude Code: `cortex mcp` \(.*\/bin\/cortex\) answered with 8 tools/m);
+      expect(r.stdout).not.toMatch(/PATH {2}no `cortex` on PATH/);
+      expect(JSON.parse(repo.read('.mcp.json'))).toEqual({ mcpServers: { cortex: { command: 'cortex', args: ['mcp'], alwaysLoad: true } } });
+      const tools = await registeredTools(repo, path);
+      expect(tools.map((t) => t.name).sort()).toEqual(
+        ['memory_forget', 'memory_get', 'memory_link', 'memory_recall', 'memory_remember', 'memory_review', 'memory_status', 'memory_traverse'],
+      );
+      // The two a session needs unprompted ask Claude Code to load them even without alwaysLoad.
+      expect(tools.filter((t) => t._meta?.['anthropic/alwaysLoad'] === true).map((t) => t.name).sort()).toEqual(['memory_recall', 'memory_remember']);
+    });
+  }
+
+  it('with a cortex on PATH that does not start: nothing written, and the reason', () => {
+    const repo = tempRepo();
+    const bin = join(repo.home, 'bin');
+    mkdirSync(bin);
+    writeFileSync(join(bin, 'cortex'), '#!/bin/sh\necho "cortex-memory is not installed for node 18" >&2\nexit 1\n');
+    chmodSync(join(bin, 'cortex'), 0o755);
+    const r = repo.cortex(['init', '--claude'], { env: { PATH: pathWith(bin) } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(
+      /^skipped {2}\.mcp\.json {2}not written: `cortex mcp` \(the cortex on PATH is .*\/bin\/cortex\) was started to check it, and it did not answer as an MCP server; it said: cortex-memory is not installed for node 18\. .*for this machine only: claude mcp add --scope local cortex -- node /m,
+    );
+    expect(existsSync(join(repo.dir, '.mcp.json'))).toBe(false);
   });
 });
 

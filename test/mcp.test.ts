@@ -90,6 +90,13 @@ describe('cortex mcp: tools/list', () => {
     expect(byName.get('memory_recall')!.inputSchema.required).toEqual(['query']);
     expect(byName.get('memory_remember')!.inputSchema.required).toEqual(expect.arrayContaining(['summary', 'type']));
     expect(byName.get('memory_get')!.inputSchema.required).toEqual(['id']);
+    // Claude Code defers tools behind its tool search unless asked; recall and remember ask.
+    expect(tools.filter((t) => t._meta?.['anthropic/alwaysLoad'] === true).map((t) => t.name).sort()).toEqual(['memory_recall', 'memory_remember']);
+    // The server's instructions, which Claude Code shows the model even with the tools deferred:
+    // when to recall and when to remember.
+    const instructions = s.client.getInstructions() ?? '';
+    expect(instructions).toMatch(/Recall \(memory_recall\) before choosing an approach/);
+    expect(instructions).toMatch(/Remember \(memory_remember\) when something is settled/);
     expect(s.errors).toEqual([]);
   });
 });
@@ -274,10 +281,10 @@ describe('cortex mcp: the graph', () => {
     expect(limited).toMatchObject({ total: 2, shown: 1 });
 
     const recalled = (await s.call('memory_recall', { query: 'which database did we pick' })).structuredContent as {
-      results: { id: string; related?: { id: string }[]; code?: { id: string }[] }[];
+      results: { id: string; related?: string[]; code?: { id: string }[] }[];
     };
     const hit = recalled.results.find((r) => r.id === sqlite)!;
-    expect(hit.related?.map((r) => r.id)).toContain(wal);
+    expect(hit.related).toContain(`← refines ${wal}`);
     expect(hit.code?.map((c) => c.id)).toEqual([code]);
 
     // One a person made stays active when the assistant links the pair again.
@@ -424,7 +431,7 @@ describe('cortex mcp --print-config', () => {
       repo.cortex(['mcp', '--print-config', '--json']),
     );
     expect(doc.schemaVersion).toBe(1);
-    expect(doc.mcpJson.mcpServers.cortex).toEqual({ command: doc.command, args: doc.args });
+    expect(doc.mcpJson.mcpServers.cortex).toEqual({ command: doc.command, args: doc.args, alwaysLoad: true });
     expect(doc.claudeAdd).toMatch(/^claude mcp add --scope (project|local) cortex -- /);
     // The printed command really starts a server that answers initialize.
     const r = spawnSync(doc.command === 'node' ? process.execPath : doc.command, doc.args, {

@@ -8,9 +8,14 @@ import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { ATTRIBUTE_LINES, ATTRIBUTES_HEADER } from '../src/setup/git-setup.js';
 import { runMergeDriver } from '../src/api/merge-driver.js';
-import { renderProjections } from '../src/core/projection.js';
+import { renderProjections as renderWith, type RenderProjectionsOptions } from '../src/core/projection.js';
+import type { Memory } from '../src/core/memory.js';
 import { REPO_ROOT } from './helpers/repo.js';
 import { testMemory } from './helpers/arbitrary.js';
+import { PROJECTION_TEMPLATES } from './helpers/templates.js';
+
+const renderProjections = (memories: readonly Memory[], options: Partial<RenderProjectionsOptions> = {}) =>
+  renderWith(memories, { templates: PROJECTION_TEMPLATES, ...options });
 
 function files(texts: { base: string; ours: string; theirs: string }) {
   const dir = mkdtempSync(join(tmpdir(), 'cortex-driver-'));

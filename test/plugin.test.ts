@@ -23,7 +23,7 @@ describe('plugin/', () => {
   it('carries the package version, the hooks of templates/claude/settings.json and the MCP server', () => {
     const pkg = JSON.parse(read('package.json')) as { version: string; files: string[] };
     const manifest = JSON.parse(read('plugin/.claude-plugin/plugin.json')) as { name: string; version: string; mcpServers: Record<string, unknown> };
-    expect(manifest).toMatchObject({ name: 'cortex', version: pkg.version, mcpServers: { cortex: { command: 'cortex', args: ['mcp'] } } });
+    expect(manifest).toMatchObject({ name: 'cortex', version: pkg.version, mcpServers: { cortex: { command: 'cortex', args: ['mcp'], alwaysLoad: true } } });
     expect((JSON.parse(read('plugin/hooks/hooks.json')) as { hooks: unknown }).hooks).toEqual(claudeHookBlock());
     // The npm package ships the plugin, so `claude --plugin-dir $(npm root -g)/cortex-memory/plugin` works.
     expect(pkg.files).toContain('plugin');

@@ -2,10 +2,13 @@
  * Results stop when relevance stops: `--limit` is a maximum, the CLI says when nothing
  * relevant was found, `--no-floor` shows the whole ranking.
  */
-import { describe, expect, it } from 'vitest';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { aboveFloor } from '../src/core/relevance.js';
 import { memoryFile } from './helpers/models.js';
-import { tempRepo } from './helpers/repo.js';
+import { CLI, tempRepo } from './helpers/repo.js';
 
 const SUMMARIES = [
   'Chose SQLite over Postgres because zero-config matters most',
@@ -44,5 +47,22 @@ describe('cortex recall and the relevance floor', () => {
     expect(weak.stderr).toMatch(/^Nothing relevant to "which houseplants need little sunlight on a dark windowsill": 1 weak match below the relevance floor \(--no-floor shows it\)\.\n$/);
     const all = repo.cortex(['recall', 'which houseplants need little sunlight on a dark windowsill', '--no-floor']);
     expect(all.stdout).toMatch(/restart after a config change/);
+  });
+});
+
+describe('memory_recall and the relevance floor', () => {
+  it('says how many weak matches it left out, in the text and in structuredContent, and no_floor returns them', async () => {
+    const repo = tempRepo(Object.fromEntries(SUMMARIES.map((summary) => memoryFile({ summary }))), { git: false });
+    const client = new Client({ name: 'cortex-test', version: '0.0.0' });
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp'], cwd: repo.dir, env: repo.env as Record<string, string>, stderr: 'pipe' }));
+    onTestFinished(() => client.close());
+    const query = 'which houseplants need little sunlight on a dark windowsill';
+    const weak = (await client.callTool({ name: 'memory_recall', arguments: { query } })) as CallToolResult;
+    expect(weak.content).toEqual([{ type: 'text', text: `Nothing relevant to "${query}": 1 match below the relevance floor (no_floor shows it).` }]);
+    expect(weak.structuredContent).toEqual({ query, mode: 'keyword', results: [], belowFloor: 1 });
+    const all = (await client.callTool({ name: 'memory_recall', arguments: { query, no_floor: true } })) as CallToolResult;
+    const results = (all.structuredContent as { results: { summary: string }[]; belowFloor?: number }).results;
+    expect(results.map((r) => r.summary)).toEqual([SUMMARIES[2]]);
+    expect((all.structuredContent as { belowFloor?: number }).belowFloor).toBeUndefined();
   });
 });

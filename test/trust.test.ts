@@ -132,6 +132,32 @@ describe('forget acts only on what the person named', () => {
     expect(repo.read(file)).toBe(text);
   });
 
+  it('remember --topic says how to get back the version it replaced: git restore when committed, a trash copy when not', async () => {
+    const repo = initialised();
+    const first = json<{ id: string; file: string; undo: unknown }>(ok(repo.cortex(['remember', '--type', 'plan', '--topic', 'release', '--json', 'Ship v2 after the index change'])));
+    expect(first.undo).toBeNull();
+    const file = first.file;
+    const v1 = repo.read(file);
+    commitAll(repo, 'plan');
+    const second = ok(repo.cortex(['remember', '--type', 'plan', '--topic', 'release', 'Ship v2 after the viewer lands']));
+    expect(second.stdout).toMatch(/^Updated: /);
+    const restore = second.stderr.split('\n').find((l) => l.startsWith('undo: git restore'));
+    expect(restore, second.stderr).toBeDefined();
+    const v2 = repo.read(file);
+    // Not committed: the next update keeps a copy of v2.
+    const third = json<{ action: string; undo: { trash: string; trashRestore: string } }>(
+      ok(repo.cortex(['remember', '--type', 'plan', '--topic', 'release', '--json', 'Ship v3'])),
+    );
+    expect(third.action).toBe('updated');
+    expect(readFileSync(join(repo.dir, third.undo.trash, file), 'utf8')).toBe(v2);
+    let sh = spawnSync('sh', ['-c', third.undo.trashRestore], { cwd: repo.dir, encoding: 'utf8' });
+    expect(sh.status, sh.stderr).toBe(0);
+    expect(repo.read(file)).toBe(v2);
+    sh = spawnSync('sh', ['-c', restore!.slice('undo: '.length)], { cwd: repo.dir, encoding: 'utf8' });
+    expect(sh.status, sh.stderr).toBe(0);
+    expect(repo.read(file)).toBe(v1);
+  });
+
   it('show, edit and link take a unique prefix of an id; a prefix of several is refused', async () => {
     const repo = initialised();
     const [a, b] = await seed(repo, [

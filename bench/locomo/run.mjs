@@ -32,6 +32,9 @@ const HELP = `Usage: node bench/locomo/run.mjs [options]   (or: npm run bench:lo
   --json          print one JSON document on stdout instead of the markdown table
   --out <file>    per-question results (default bench/.out/locomo-<mode>.json)
   --keep          keep the temporary projects (their paths go to stderr)
+  --remember      store every turn through cortex.remember() (auto-linking on) instead of
+                  writing the files, and score the graph enrichment of the results too
+                  (see "Enrichment" in bench/locomo/README.md)
   -h, --help      this text
 
 Data: ../shared/bench-data/locomo/locomo10.json beside the clone, or LOCOMO_DATA=<path>.
@@ -51,6 +54,7 @@ try {
       json: { type: 'boolean', default: false },
       out: { type: 'string' },
       keep: { type: 'boolean', default: false },
+      remember: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
   }).values;
@@ -125,6 +129,11 @@ let turnsIndexed = 0;
 let droppedEvidence = 0;
 let emptyEvidence = 0;
 let modeUsed;
+let edgesWritten = 0;
+let remembered = 0;
+/** Per question, what graph enrichment adds to the first ENRICH_K results (--remember). */
+const ENRICH_K = 5;
+const enrichRows = [];
 
 for (const sample of samples) {
   const { sessions, turns } = turnsOf(sample);
@@ -137,12 +146,23 @@ for (const sample of samples) {
     const memories = join(dir, '.cortex', 'memories');
     mkdirSync(memories, { recursive: true });
     const diaOf = new Map();
-    turns.forEach((turn, i) => {
-      const memory = memoryOf(turn, i);
-      diaOf.set(memory.id, turn.diaId);
-      writeFileSync(join(memories, `${memory.id}.md`), renderMemory(memory));
-    });
     const cortex = openCortex({ dir, env, includeGlobal: false });
+    if (args.remember) {
+      // As `cortex remember "<unit>"` stores it, auto-linking included; ids are slugs of the text.
+      for (const [i, turn] of turns.entries()) {
+        const { summary, body } = memoryOf(turn, i);
+        const out = await cortex.remember({ summary, body, type: 'context', source: { kind: 'import', branch: 'main' } });
+        diaOf.set(out.memory.id, turn.diaId);
+        edgesWritten += out.links?.edges.length ?? 0;
+      }
+      remembered += turns.length;
+    } else {
+      turns.forEach((turn, i) => {
+        const memory = memoryOf(turn, i);
+        diaOf.set(memory.id, turn.diaId);
+        writeFileSync(join(memories, `${memory.id}.md`), renderMemory(memory));
+      });
+    }
     const status = cortex.status();
     const indexed = status.tiers.reduce((n, t) => n + t.total, 0);
     if (indexed !== turns.length) die(`${sample.sample_id}: indexed ${indexed} of ${turns.length} turns.`);
@@ -174,6 +194,15 @@ for (const sample of samples) {
         ranked: out.results.map((r) => diaOf.get(r.id)),
         shown: aboveFloor(out.results).length,
       });
+      if (args.remember) {
+        // What the MCP tool shows: up to 3 depth-1 neighbours per result (RELATED_PER_RESULT).
+        const top = out.results.slice(0, ENRICH_K);
+        const inTop = new Set(top.map((r) => diaOf.get(r.id)));
+        const related = top.flatMap((r) => (r.related ?? []).filter((n) => n.depth === 1).slice(0, 3).map((n) => diaOf.get(n.id)));
+        const wanted = new Set(evidence);
+        const added = new Set(related.filter((d) => wanted.has(d) && !inTop.has(d)));
+        enrichRows.push({ category: qa.category, evidence, inTop, shown: related.length, hits: related.filter((d) => wanted.has(d)).length, added: added.size });
+      }
     }
     const queryMs = performance.now() - t1;
     perConv.push({ conv: sample.sample_id, sessions, turns: turns.length, questions: sample.qa.length, indexMs, queryMs });
@@ -206,6 +235,24 @@ const summary = {
   perConversation: perConv.map((c) => ({ ...c, indexMs: Math.round(c.indexMs), queryMs: Math.round(c.queryMs) })),
 };
 
+if (args.remember) {
+  const withEvidence = enrichRows.filter((r) => r.evidence.length > 0);
+  const mean = (f) => (100 * withEvidence.reduce((t, r) => t + f(r), 0)) / Math.max(1, withEvidence.length);
+  const shown = enrichRows.reduce((t, r) => t + r.shown, 0);
+  const hits = enrichRows.reduce((t, r) => t + r.hits, 0);
+  summary.enrichment = {
+    memories: remembered,
+    edges: edgesWritten,
+    edgesPerMemory: +(edgesWritten / Math.max(1, remembered)).toFixed(2),
+    k: ENRICH_K,
+    [`R@${ENRICH_K}`]: +mean((r) => r.evidence.filter((d) => r.inTop.has(d)).length / r.evidence.length).toFixed(1),
+    [`R@${ENRICH_K}+related`]: +mean((r) => (r.evidence.filter((d) => r.inTop.has(d)).length + r.added) / r.evidence.length).toFixed(1),
+    relatedPerQuestion: +(shown / Math.max(1, enrichRows.length)).toFixed(2),
+    relatedPrecision: +((100 * hits) / Math.max(1, shown)).toFixed(1),
+    evidenceAddedPerQuestion: +(enrichRows.reduce((t, r) => t + r.added, 0) / Math.max(1, enrichRows.length)).toFixed(3),
+  };
+}
+
 const outFile = args.out ?? join(REPO_ROOT, 'bench', '.out', `locomo-${args.mode}.json`);
 mkdirSync(join(outFile, '..'), { recursive: true });
 writeFileSync(outFile, `${JSON.stringify({ ...summary, questions: rows }, null, 1)}\n`);
@@ -226,6 +273,14 @@ if (args.json) {
     short.length === 0
       ? 'Above the DRAGON row at every published k.\n'
       : `Below DRAGON at ${short.map((s) => `R@${s.k} by ${(-s.delta).toFixed(1)} points`).join(', ')}.\n`,
+  );
+}
+if (args.remember && !args.json) {
+  const e = summary.enrichment;
+  process.stdout.write(
+    `Enrichment (--remember): ${e.memories} memories stored through remember, ${e.edges} edges (${e.edgesPerMemory} per memory). ` +
+      `Top ${e.k}: R@${e.k} ${e[`R@${e.k}`]}, with the neighbours shown ${e[`R@${e.k}+related`]}; ` +
+      `${e.relatedPerQuestion} neighbours shown per question, ${e.relatedPrecision} % of them evidence; ${e.evidenceAddedPerQuestion} evidence turns added per question.\n`,
   );
 }
 process.stderr.write(

@@ -20,8 +20,9 @@ import { withLock } from '../store/lock.js';
 import { readAt } from '../store/safe-read.js';
 import { openTranscriptFile } from '../store/transcript-file.js';
 import type { Context } from '../services/context.js';
-import { updateMemory } from './memories.js';
-import { rememberMany, type RememberInput, type RememberResult } from './remember.js';
+// Types only: writing loads the index, recall and graph modules (half of what a hook
+// imports), so `writeCandidates` imports them when a turn has something to write.
+import type { RememberInput, RememberResult } from './remember.js';
 import { appendReview, listReview, removeReview, type ReviewEntry } from '../cache/review-queue.js';
 import { lockPath } from '../cache/layout.js';
 
@@ -81,6 +82,8 @@ export interface CaptureOutput {
   memories: { action: RememberResult['action']; id: string; type: string; layer: string; summary: string }[];
   /** Candidates added to the review queue by this run. */
   queued: number;
+  /** Files the memories named that are outside the repository: left out (hooks never fail). */
+  droppedFiles?: string[];
   /**
    * What this run found that is not a memory: the candidates it queued and those of the
    * exchange still open (judged at the person's next prompt). `reflect` mode lists them.
@@ -240,6 +243,8 @@ export function candidateToRememberInput(c: Candidate, commit: string | undefine
     ...(c.status !== undefined ? { status: c.status } : {}),
     // Plan and progress notes change every session: linking them would churn edge files.
     ...(c.layer === 'structural' ? { autoLink: false } : {}),
+    // A file the session touched outside the repository is not the memory's to name; capture never fails on it.
+    outsideFiles: 'drop',
     source: {
       kind: 'extraction',
       layer: c.layer,
@@ -412,9 +417,9 @@ async function captureLocked(ctx: Context, opts: CaptureInput & typeof DEFAULT_C
         structuralAt,
         updated: formatDate(now),
       };
-      writeCheckpoint(cacheDir, next);
+      writeCheckpoint(cacheDir, next, checkpoint);
     } else if (checkpoint !== undefined) {
-      writeCheckpoint(cacheDir, { ...checkpoint, state, written: writtenNow, keys, subagents, structuralAt, updated: formatDate(now) });
+      writeCheckpoint(cacheDir, { ...checkpoint, state, written: writtenNow, keys, subagents, structuralAt, updated: formatDate(now) }, checkpoint);
     }
     return {
       status,
@@ -431,6 +436,7 @@ async function captureLocked(ctx: Context, opts: CaptureInput & typeof DEFAULT_C
         summary: r.memory.summary,
       })),
       queued,
+      ...(droppedFiles(written).length > 0 ? { droppedFiles: droppedFiles(written) } : {}),
       unrecorded: [
         ...review.map((c) => ({ type: c.type, summary: c.summary, confidence: c.confidence })),
         ...pendingOf(state),
@@ -440,6 +446,11 @@ async function captureLocked(ctx: Context, opts: CaptureInput & typeof DEFAULT_C
   } finally {
     if (opened !== undefined) closeSync(opened.fd);
   }
+}
+
+/** Files the written memories left out, each once. */
+function droppedFiles(written: readonly RememberResult[]): string[] {
+  return [...new Set(written.flatMap((r) => r.droppedFiles ?? []))];
 }
 
 /** The open exchange's candidates that would reach review or better, strongest first. */
@@ -479,7 +490,7 @@ async function writeCandidates(ctx: Context, candidates: Candidate[], commit: st
     const id = c.key !== undefined ? keys[c.key] : undefined;
     if (id !== undefined && c.topic === undefined) {
       try {
-        const updated = await updateMemory(ctx, id, { summary: c.summary, body: c.body, type: c.type, confidence: Math.max(c.confidence, 0) });
+        const updated = await (await import('./memories.js')).updateMemory(ctx, id, { summary: c.summary, body: c.body, type: c.type, confidence: Math.max(c.confidence, 0) });
         results[i] = { action: updated.changed ? 'updated' : 'unchanged', memory: updated.memory, file: updated.file, redacted: [] };
         continue;
       } catch {
@@ -489,7 +500,7 @@ async function writeCandidates(ctx: Context, candidates: Candidate[], commit: st
     fresh.push(i);
   }
   if (fresh.length > 0) {
-    const stored = await rememberMany(ctx, fresh.map((i) => candidateToRememberInput(candidates[i] as Candidate, commit)));
+    const stored = await (await import('./remember.js')).rememberMany(ctx, fresh.map((i) => candidateToRememberInput(candidates[i] as Candidate, commit)));
     fresh.forEach((i, k) => {
       results[i] = stored[k] as RememberResult;
     });

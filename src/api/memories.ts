@@ -34,7 +34,7 @@ import { keepForUndo, type UndoInfo } from '../services/undo.js';
 import { scopePaths, type Context } from '../services/context.js';
 import { allDiagnostics, openIndexes, openTierIndex, saveQuietly } from '../services/indexes.js';
 import { recall, searchOptionsOf, toResult, type RecallInput, type RecallResult } from './recall/recall.js';
-import { assertBodyFits } from './remember.js';
+import { assertBodyFits, repoFiles } from './remember.js';
 import { lockPath } from '../cache/layout.js';
 import { tryGit } from '../git/cli.js';
 import { findGitRoot } from '../store/paths.js';
@@ -150,6 +150,8 @@ export interface UpdateInput {
   topic?: string | null;
   addTags?: string[];
   removeTags?: string[];
+  /** Replaces `source.files`: repository paths (absolute ones inside it are made relative); `[]` clears them. */
+  files?: string[];
 }
 
 export interface UpdateResult {
@@ -207,6 +209,11 @@ export async function updateMemory(ctx: Context, id: string, input: UpdateInput)
     if (input.removeTags) {
       const drop = new Set(normalizeTags(input.removeTags));
       next.tags = next.tags.filter((t) => !drop.has(t));
+    }
+    if (input.files !== undefined) {
+      const files = repoFiles(ctx.root, input.files, 'refuse').files;
+      const { files: _old, ...source } = next.source;
+      next.source = files.length > 0 ? { ...source, files } : source;
     }
     if (renderMemory(redactMemory(next).value) === renderMemory(memory)) return { memory, file, changed: false };
     next.updated = formatDate(ctx.now());

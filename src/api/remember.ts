@@ -2,7 +2,7 @@
  * `remember`: store one memory. Redacts secrets, refuses duplicates, and updates the
  * memory with the same `topic` (and scope) instead of adding another.
  */
-import { statSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
 import { UsageError } from '../errors.js';
 import {
   MEMORY_TYPES,
@@ -19,11 +19,14 @@ import {
 import { normalizeBody, renderMemory } from '../core/memory-format.js';
 import { redactDeep, redactParts, redactSecrets } from '../core/redact.js';
 import { redactTags } from '../core/redact-memory.js';
+import { toRepoPath } from '../core/repo-path.js';
 import { contentKeyOf } from '../cache/index/keyword-index.js';
 import { readHead } from '../git/head.js';
 import { withLock } from '../store/lock.js';
 import { MAX_MEMORY_FILE_BYTES, readMemoryById } from '../store/memory-store.js';
 import { writeMemory } from '../store/memory-write.js';
+import { memoryPath } from '../store/memory-path.js';
+import { keepForUndo, type UndoInfo } from '../services/undo.js';
 import { autoLinkMemory, type AutoLinkResult } from '../services/autolink.js';
 import { scopePaths, type Context } from '../services/context.js';
 import { LINK_EXTRACTOR, openTierIndex, saveQuietly, type TierIndex } from '../services/indexes.js';
@@ -56,6 +59,17 @@ export interface RememberInput {
   autoLink?: boolean;
   /** `archived` writes it out of the briefing and the projections (a finished plan). Default `active`. */
   status?: 'active' | 'archived';
+  /**
+   * `source.files` outside the repository: `refuse` (default) throws a usage error naming the
+   * path, `drop` leaves them out and lists them in the result (automatic capture: never fails).
+   */
+  outsideFiles?: 'refuse' | 'drop';
+  /**
+   * A topic update keeps what it replaces for undo (`RememberResult.undo`): git's version
+   * when the file is committed, else a copy under `.memory/trash/`. For people (the CLI,
+   * MCP); capture rewrites its plan and progress memories every turn and does not ask.
+   */
+  keepUndo?: boolean;
 }
 
 export interface RememberResult {
@@ -68,6 +82,10 @@ export interface RememberResult {
   redacted: string[];
   /** Edges written and duplicates queued by auto-linking (created and updated memories). */
   links?: AutoLinkResult;
+  /** `source.files` left out because they are outside the repository (`outsideFiles: 'drop'`). */
+  droppedFiles?: string[];
+  /** How to get back what a topic update replaced (with `keepUndo`). */
+  undo?: UndoInfo;
 }
 
 export const DEFAULT_REMEMBER = { type: 'context' as MemoryType, priority: 5, confidence: 1, scope: 'project' as Scope };
@@ -140,6 +158,44 @@ export function assertBodyFits(body: string): void {
 }
 
 /**
+ * `source.files` as the repository names them: relative to its root, forward slashes, each
+ * once. An absolute path inside the repository (Claude Code's tools use them) is made
+ * relative; one outside it, or a relative path leaving it (`../x`), is refused with a usage
+ * error, or dropped and listed when `outside` is `drop`.
+ *
+ * @example
+ * repoFiles('/repo', ['/repo/src/db.ts', './README.md'], 'refuse') // { files: ['src/db.ts', 'README.md'], dropped: [] }
+ * repoFiles('/repo', ['/etc/passwd'], 'refuse') // throws UsageError
+ */
+export function repoFiles(root: string, files: readonly string[], outside: 'refuse' | 'drop'): { files: string[]; dropped: string[] } {
+  const roots = [root];
+  try {
+    const real = realpathSync(root);
+    if (real !== root) roots.push(real);
+  } catch {
+    // The root as given.
+  }
+  const out = new Set<string>();
+  const dropped: string[] = [];
+  for (const file of files) {
+    const r = toRepoPath(file, roots);
+    if (r.ok) {
+      out.add(r.path);
+      continue;
+    }
+    if (outside === 'drop') {
+      dropped.push(file);
+      continue;
+    }
+    throw new UsageError(
+      r.reason === 'empty' ? 'A file path is empty.' : `The file "${file.length > 200 ? `${file.slice(0, 200)}…` : file}" is outside the repository ${root}.`,
+      { hint: 'Name files inside the repository: relative to its root (src/db.ts) or absolute under it.' },
+    );
+  }
+  return { files: [...out], dropped };
+}
+
+/**
  * Resolves summary and body from the input, redacted: free text as a whole before it is
  * split (a key block must not be cut into a summary and a body that no rule recognises),
  * summary and body together before the summary is shortened.
@@ -203,6 +259,8 @@ export async function remember(ctx: Context, input: RememberInput): Promise<Reme
 
 interface Prepared {
   input: RememberInput;
+  /** Files left out: outside the repository. */
+  dropped: string[];
   summary: string;
   body: string;
   redacted: string[];
@@ -226,7 +284,14 @@ export async function rememberMany(ctx: Context, inputs: readonly RememberInput[
     validate(given);
     const content = contentOf(given);
     const { input, kinds } = gateFields(given);
+    let dropped: string[] = [];
+    if (input.source?.files !== undefined) {
+      const r = repoFiles(ctx.root, input.source.files, input.outsideFiles ?? 'refuse');
+      input.source = { ...input.source, files: r.files };
+      dropped = r.dropped;
+    }
     return {
+      dropped,
       input,
       ...content,
       redacted: [...new Set([...content.redacted, ...kinds])],
@@ -247,7 +312,10 @@ export async function rememberMany(ctx: Context, inputs: readonly RememberInput[
       const tier = openTierIndex(ctx, scope, { save: false });
       const now = formatDate(ctx.now());
       try {
-        for (const [p, i] of mine) results[i] = await rememberInTier(ctx, tier, p, scope === 'global' ? undefined : head, now);
+        for (const [p, i] of mine) {
+          const result = await rememberInTier(ctx, tier, p, scope === 'global' ? undefined : head, now);
+          results[i] = p.dropped.length > 0 ? { ...result, droppedFiles: p.dropped } : result;
+        }
       } finally {
         saveQuietly(tier.index, paths);
       }
@@ -296,7 +364,9 @@ async function rememberInTier(
           return { action: 'unchanged', memory: current, file: existing.file, redacted };
         }
         next.updated = input.updated ?? now;
-        return commit(ctx, tier, next, 'updated', redacted, input.autoLink);
+        const undo = input.keepUndo === true ? await keepForUndo(ctx, [{ path: memoryPath(paths, current.id), scope }], 'remember') : undefined;
+        const result = await commit(ctx, tier, next, 'updated', redacted, input.autoLink);
+        return undo !== undefined ? { ...result, undo } : result;
       }
     }
   }

@@ -6,7 +6,8 @@
  */
 import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { redactDeep } from '../core/redact.js';
+import { redactDeep, stringsOf } from '../core/redact.js';
+import { redactionGateStamp } from './gate-stamp.js';
 import { writeFileAtomic } from '../store/atomic.js';
 import { sessionFileName } from './session-file.js';
 import { TRANSCRIPTS_DIR } from './layout.js';
@@ -40,6 +41,8 @@ export interface TranscriptCheckpoint {
   structuralAt?: string | undefined;
   /** ISO-8601 time of the last write. */
   updated: string;
+  /** The redaction gate that wrote it (`redactionGateStamp`): its strings need no second scan. */
+  gate?: string | undefined;
 }
 
 export function checkpointDir(cacheDir: string): string {
@@ -102,14 +105,20 @@ export function findCheckpointByTranscript(cacheDir: string, transcript: string,
 /**
  * Writes a checkpoint. Every string of the extraction state (recent commands, todo items,
  * proposals, pending tool inputs …, whatever shape the extractor gives it) passes the
- * redaction gate first: the state is a copy of what the transcript said.
+ * redaction gate first: the state is a copy of what the transcript said. `previous`, the
+ * checkpoint as read from disk, spares the strings it holds a second scan when the same
+ * gate wrote it.
  */
-export function writeCheckpoint(cacheDir: string, checkpoint: TranscriptCheckpoint): void {
+export function writeCheckpoint(cacheDir: string, checkpoint: TranscriptCheckpoint, previous?: TranscriptCheckpoint): void {
+  const gate = redactionGateStamp();
+  // What the previous checkpoint held passed this same gate: only the new strings are scanned.
+  const clean = previous?.gate === gate ? stringsOf([previous.state, previous.written, previous.subagents]) : undefined;
   const redacted: TranscriptCheckpoint = {
     ...checkpoint,
-    state: redactDeep(checkpoint.state).value,
-    written: redactDeep(checkpoint.written).value,
-    subagents: redactDeep(checkpoint.subagents).value,
+    state: redactDeep(checkpoint.state, {}, clean).value,
+    written: redactDeep(checkpoint.written, {}, clean).value,
+    subagents: redactDeep(checkpoint.subagents, {}, clean).value,
+    gate,
   };
   writeFileAtomic(join(checkpointDir(cacheDir), checkpointName(checkpoint.session)), `${JSON.stringify(redacted)}\n`);
 }

@@ -2,7 +2,9 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
+import { FAKES } from '../../test/helpers/secrets-corpus.js';
 import { appendReview, listReview, pairId, removeReview, reviewQueuePath } from './review-queue.js';
+import { redactionGateStamp } from './gate-stamp.js';
 
 function cache(): { cacheDir: string } {
   const dir = mkdtempSync(join(tmpdir(), 'cortex-review-'));
@@ -54,6 +56,24 @@ describe('review queue', () => {
     expect(listReview(paths).map((e) => e.n)).toEqual([1, 2]);
     await appendReview(paths, [entry('candidate', 'new')]);
     expect(listReview(paths).map((e) => [e.id, e.n])).toEqual([['old1', 1], ['old2', 2], ['new', 3]]);
+  });
+
+  it('scans a queue another gate wrote whole at the next write, and stamps what it writes', async () => {
+    const paths = cache();
+    mkdirSync(paths.cacheDir, { recursive: true });
+    const [, wrap, secret] = FAKES[0]!;
+    // Written by an older Cortex (another stamp) and by one before stamps: neither is trusted.
+    for (const header of [{ nextNumber: 2, gate: 'an-older-gate' }, { nextNumber: 2 }]) {
+      writeFileSync(reviewQueuePath(paths), `${JSON.stringify(header)}\n${JSON.stringify(entry('candidate', 'old', { n: 1, text: wrap(secret) }))}\n`);
+      await appendReview(paths, [entry('candidate', 'new', { text: 'the retry is deliberate' })]);
+      const written = readFileSync(reviewQueuePath(paths), 'utf8');
+      expect(written).not.toContain(secret);
+      expect(JSON.parse(written.split('\n')[0]!)).toEqual({ nextNumber: 3, gate: redactionGateStamp() });
+      await removeReview(paths, ['new']);
+    }
+    // A new entry is scanned whatever the stamp.
+    await appendReview(paths, [entry('candidate', 'third', { text: wrap(secret) })]);
+    expect(readFileSync(reviewQueuePath(paths), 'utf8')).not.toContain(secret);
   });
 
   it('names a pair the same whichever memory comes first', () => {

@@ -8,7 +8,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CortexError, isErrnoCode } from '../errors.js';
-import { redactDeep } from '../core/redact.js';
+import { redactDeep, stringsOf } from '../core/redact.js';
+import { redactionGateStamp } from './gate-stamp.js';
 import { writeFileAtomic } from '../store/atomic.js';
 import { withLock } from '../store/lock.js';
 import type { TierPaths } from '../store/paths.js';
@@ -51,6 +52,8 @@ interface Queue {
   entries: (ReviewEntry & { n: number })[];
   /** The number the next queued entry gets. */
   next: number;
+  /** The strings of a file this same redaction gate wrote: no second scan (see `writeAll`). */
+  clean?: ReadonlySet<string>;
 }
 
 function isNumber(n: unknown): n is number {
@@ -74,6 +77,7 @@ function readAll(paths: Pick<TierPaths, 'cacheDir'>): Queue {
   const entries: ReviewEntry[] = [];
   const seen = new Set<string>();
   let next = 1;
+  let gate: unknown;
   for (const line of text.split('\n')) {
     if (line.trim() === '') continue;
     try {
@@ -83,6 +87,7 @@ function readAll(paths: Pick<TierPaths, 'cacheDir'>): Queue {
         entries.push(value);
       } else if (typeof value === 'object' && value !== null && isNumber((value as { nextNumber?: unknown }).nextNumber)) {
         next = Math.max(next, (value as { nextNumber: number }).nextNumber);
+        gate ??= (value as { gate?: unknown }).gate;
       }
     } catch {
       // A torn line from a crash: skipped, and dropped at the next write.
@@ -102,13 +107,16 @@ function readAll(paths: Pick<TierPaths, 'cacheDir'>): Queue {
     taken.add(n);
     return { ...e, n };
   });
-  return { entries: numbered, next };
+  // Entries read from a file the same gate wrote passed it already; a file an older or
+  // another Cortex wrote (no stamp, or another one) is scanned whole at the next write.
+  return gate === redactionGateStamp() ? { entries: numbered, next, clean: stringsOf(entries) } : { entries: numbered, next };
 }
 
 /** Every string of every entry passes the redaction gate: candidates quote the session. */
 function writeAll(paths: Pick<TierPaths, 'cacheDir'>, queue: Queue): void {
-  const { value } = redactDeep(queue.entries);
-  writeFileAtomic(reviewQueuePath(paths), [`${JSON.stringify({ nextNumber: queue.next })}\n`, ...value.map((e) => `${JSON.stringify(e)}\n`)].join(''));
+  const { value } = redactDeep(queue.entries, {}, queue.clean);
+  const header = { nextNumber: queue.next, gate: redactionGateStamp() };
+  writeFileAtomic(reviewQueuePath(paths), [`${JSON.stringify(header)}\n`, ...value.map((e) => `${JSON.stringify(e)}\n`)].join(''));
 }
 
 /**
@@ -156,7 +164,7 @@ export async function removeReview(paths: Pick<TierPaths, 'cacheDir'>, which: st
   return withLock(reviewLock(paths), () => {
     const queue = readAll(paths);
     const kept = queue.entries.filter((e) => !drop(e));
-    if (kept.length !== queue.entries.length) writeAll(paths, { entries: kept, next: queue.next });
+    if (kept.length !== queue.entries.length) writeAll(paths, { ...queue, entries: kept });
     return queue.entries.length - kept.length;
   });
 }

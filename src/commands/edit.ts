@@ -34,6 +34,12 @@ const command: CommandDef = {
     topic: { type: 'string', value: '<topic>', description: 'New topic ("" removes it).' },
     'add-tag': { type: 'string', value: '<tag>', multiple: true, description: 'Add tags.' },
     'remove-tag': { type: 'string', value: '<tag>', multiple: true, description: 'Remove tags.' },
+    files: {
+      type: 'string',
+      value: '<a,b>',
+      multiple: true,
+      description: 'Replace the files the memory is about: repository paths, relative to its root or absolute inside it ("" clears them).',
+    },
     pin: { type: 'boolean', description: 'Pin: never decays, always in the briefing.' },
     unpin: { type: 'boolean', description: 'Unpin.' },
   },
@@ -54,6 +60,7 @@ const command: CommandDef = {
       ...(str(inv, 'topic') !== undefined ? { topic: str(inv, 'topic') === '' ? null : str(inv, 'topic')! } : {}),
       ...(list(inv, 'add-tag') ? { addTags: list(inv, 'add-tag')! } : {}),
       ...(list(inv, 'remove-tag') ? { removeTags: list(inv, 'remove-tag')! } : {}),
+      ...(list(inv, 'files') ? { files: list(inv, 'files')!.filter((f) => f.trim() !== '') } : {}),
       ...(bool(inv, 'pin') ? { pinned: true } : {}),
       ...(bool(inv, 'unpin') ? { pinned: false } : {}),
     };

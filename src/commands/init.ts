@@ -29,9 +29,13 @@ const command: CommandDef = {
     '(every existing setting and hook is kept), and .claude/rules/cortex-memory.md (how to record a\n' +
     'memory with a [MEMORY: type] tag) and the /recall and /remember skills (.claude/skills/) are\n' +
     'written unless they exist (unedited /recall and /remember commands an older version wrote in the\n' +
-    'deprecated .claude/commands/ are removed), and the MCP server is registered in .mcp.json. The hooks and .mcp.json run `cortex` from\n' +
-    'PATH (the files are shared): hooks do nothing until `cortex` is on PATH (`npm link` in a clone),\n' +
-    'and without it .mcp.json is left alone and the `claude mcp add` line to run is printed instead.\n' +
+    'deprecated .claude/commands/ are removed), and the MCP server is registered in .mcp.json. The\n' +
+    'hooks and .mcp.json run `cortex` from PATH (the files are shared): hooks do nothing until\n' +
+    '`cortex` is on PATH (`npm link` in a clone).\n' +
+    '.mcp.json gets `cortex mcp` with "alwaysLoad": true (the tools in view, not behind tool search),\n' +
+    'written only after the cortex on PATH (a link, a shim or a wrapper script) was started and\n' +
+    'listed its tools; when it is missing or does not answer, .mcp.json is left alone and the step\n' +
+    'says why and prints the `claude mcp add --scope local` line to run instead.\n' +
     'With --global as well, the same goes into your own Claude Code settings ($CLAUDE_CONFIG_DIR or\n' +
     '~/.claude) for every project, and the repository is left alone. The Claude Code plugin\n' +
     '(/plugin install cortex@cortex) sets up the same hooks, skills and MCP server instead; with both,\n' +

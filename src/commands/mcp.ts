@@ -8,14 +8,19 @@ const command: CommandDef = {
   summary: 'Serve the memory tools to an assistant over MCP (stdio)',
   usage: ['mcp [--dir <path>]', 'mcp --print-config'],
   description:
-    'Runs a Model Context Protocol server on stdin/stdout with seven tools: memory_recall, memory_get,\n' +
-    'memory_remember, memory_forget, memory_link, memory_traverse and memory_status. Each calls the same\n' +
-    'library API as the CLI; errors come back as tool errors with the CLI\'s messages. stdout carries only\n' +
-    'protocol messages; diagnostics go to stderr. The project is looked up on every call from --dir (or\n' +
-    'the directory the server was started in), so `cortex init` may run after the server started.\n' +
+    'Runs a Model Context Protocol server on stdin/stdout with eight tools: memory_recall, memory_get,\n' +
+    'memory_remember, memory_forget, memory_review, memory_link, memory_traverse and memory_status. Each\n' +
+    'calls the same library API as the CLI; errors come back as tool errors with the CLI\'s messages. stdout\n' +
+    'carries only protocol messages; diagnostics go to stderr. The project is looked up on every call from\n' +
+    '--dir (or the directory the server was started in), so `cortex init` may run after the server started.\n' +
+    'The server\'s instructions tell the assistant when to recall and when to remember, and memory_recall\n' +
+    'and memory_remember ask Claude Code to keep them loaded (_meta "anthropic/alwaysLoad").\n' +
     '\n' +
     '--print-config prints the `claude mcp add` command line and the .mcp.json entry that register the\n' +
-    'server with Claude Code.',
+    'server with Claude Code. The entry has "alwaysLoad": true, so Claude Code shows the model every\n' +
+    'memory tool with its description at session start instead of deferring them behind its tool search.\n' +
+    '`cortex init --claude` writes the same entry into .mcp.json, after starting `cortex mcp` from PATH\n' +
+    '(a link, a package manager\'s shim or a wrapper script alike) and checking that it lists its tools.',
   options: {
     'print-config': { type: 'boolean', description: 'Print how to register the server with Claude Code (with --json, as one document), and exit.' },
   },
@@ -38,14 +43,27 @@ const command: CommandDef = {
           `  ${p.bold(reg.claudeAdd)}`,
           '',
           ...(shared
-            ? ['or add this to .mcp.json in the repository root (shared with the team through git):', '', JSON.stringify(reg.mcpJson, null, 2), '']
-            : [
-                '`cortex` is not on PATH here, so the command above names this machine\'s paths and registers the',
-                'server for you only (--scope local; Claude Code keeps it in ~/.claude.json). To share it with the',
-                'team in .mcp.json, put cortex on PATH (`npm link` in the cortex clone) and run',
-                '`cortex init --claude`, or `claude mcp add --scope project cortex -- cortex mcp`.',
+            ? [
+                'or add this to .mcp.json in the repository root (shared with the team through git; `cortex init --claude`',
+                'does it, after checking that `cortex mcp` starts):',
                 '',
-              ]),
+                JSON.stringify(reg.mcpJson, null, 2),
+                '',
+              ]
+            : reg.found !== undefined
+              ? [
+                  '--dir names this machine\'s paths, so the command above registers the server for you only (--scope',
+                  'local; Claude Code keeps it in ~/.claude.json). Without --dir, the server serves the directory Claude',
+                  'Code starts it in, and the entry can be shared in .mcp.json: `cortex mcp --print-config`.',
+                  '',
+                ]
+              : [
+                  '`cortex` is not on PATH here, so the command above names this machine\'s paths and registers the',
+                  'server for you only (--scope local; Claude Code keeps it in ~/.claude.json). To share it with the',
+                  'team in .mcp.json, put cortex on PATH (`npm link` in the cortex clone) and run',
+                  '`cortex init --claude`, or `claude mcp add --scope project cortex -- cortex mcp`.',
+                  '',
+                ]),
           'Check it with `claude mcp list`, or /mcp inside Claude Code.',
           '',
         ].join('\n'),

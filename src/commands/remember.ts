@@ -8,6 +8,7 @@ import type { RememberInput } from '../api/remember.js';
 import { bool, int, list, num, str, type CommandDef, type IO } from '../term/args.js';
 import { readTemplate } from '../templates.js';
 import { openEditor } from './editor.js';
+import { undoLines } from '../services/undo.js';
 import { open, printJson } from './shared.js';
 
 /** Reads the `--edit` template back: frontmatter fields and the body without HTML comments. */
@@ -32,6 +33,7 @@ export function parseTemplate(text: string, file: string): RememberInput | undef
     ...(typeof d.priority === 'number' ? { priority: d.priority } : {}),
     ...(typeof d.topic === 'string' && d.topic.trim() !== '' ? { topic: d.topic } : {}),
     ...(typeof d.pinned === 'boolean' ? { pinned: d.pinned } : {}),
+    ...(Array.isArray(d.files) && d.files.length > 0 ? { source: { files: d.files.map(String) } } : {}),
   };
 }
 
@@ -46,12 +48,13 @@ async function fromEditor(io: IO): Promise<{ input: RememberInput | undefined; f
 const command: CommandDef = {
   name: 'remember',
   summary: 'Store a memory (text, stdin or $EDITOR)',
-  usage: ['remember <text> [--type <type>] [--tags a,b] [--priority 1-10] [--topic <topic>]', 'remember --edit', 'remember [options] < file   (or: echo "text" | cortex remember [options])'],
+  usage: ['remember <text> [--type <type>] [--tags a,b] [--priority 1-10] [--topic <topic>] [--files a,b]', 'remember --edit', 'remember [options] < file   (or: echo "text" | cortex remember [options])'],
   description:
     'The first line of the text is the summary (what the briefing shows); further lines are the body.\n' +
     'Secrets (API keys, tokens, private keys, passwords in URLs) are redacted before anything is written.\n' +
-    'The same --topic in the same scope updates that memory instead of adding another, and identical\n' +
-    'content is never stored twice. New memories record the current git branch and commit.\n' +
+    'The same --topic in the same scope updates that memory instead of adding another (and prints how\n' +
+    'to get the replaced version back: `git restore` when it was committed, else a copy kept under\n' +
+    '.memory/trash/), and identical content is never stored twice. New memories record the current git branch and commit.\n' +
     'In a git repository the new file is marked intent-to-add, so `git commit -a` commits it, and the\n' +
     'pre-commit hook adds the regenerated projections to the same commit. A text too large for a\n' +
     'memory file (1 MB) is refused before anything is written.',
@@ -67,7 +70,14 @@ const command: CommandDef = {
     summary: { type: 'string', value: '<text>', description: 'Summary line, when the text argument is the body.' },
     edit: { type: 'boolean', short: 'e', description: 'Write the memory in $EDITOR from a template.' },
     file: { type: 'string', value: '<path>', description: 'Read the memory from a file written from the --edit template.' },
-    'no-link': { type: 'boolean', description: 'Do not link the memory to similar ones.' },
+    files: {
+      type: 'string',
+      value: '<a,b>',
+      multiple: true,
+      description:
+        'Files the memory is about, comma-separated: relative to the repository root or absolute inside it (stored relative); the briefing flags the memory when they change. Paths outside the repository are refused.',
+    },
+    'no-link': { type: 'boolean', description: 'Do not link the memory to similar ones, by rarity-weighted word overlap (at most autolink.maxEdges edges).' },
   },
   examples: [
     'cortex remember "Chose SQLite over Postgres because zero-config matters" --type decision --tags storage',
@@ -112,12 +122,14 @@ const command: CommandDef = {
       ...(bool(inv, 'pin') ? { pinned: true } : {}),
       ...(str(inv, 'scope') !== undefined ? { scope: str(inv, 'scope') as Scope } : {}),
       ...(bool(inv, 'no-link') ? { autoLink: false } : {}),
+      ...(list(inv, 'files') ? { source: { ...input.source, files: list(inv, 'files')! } } : {}),
       ...(bool(inv, 'private') ? { private: true } : {}),
+      keepUndo: true,
     };
     const result = await cortex.remember(opts);
     cleanup?.();
     if (inv.json) {
-      printJson(io, { action: result.action, id: result.memory.id, file: result.file, redacted: result.redacted, links: result.links ?? null, memory: result.memory });
+      printJson(io, { action: result.action, id: result.memory.id, file: result.file, redacted: result.redacted, links: result.links ?? null, memory: result.memory, undo: result.undo ?? null });
       return 0;
     }
     const p = io.paint;
@@ -125,6 +137,7 @@ const command: CommandDef = {
     io.out(`${verb}: ${p.cyan(result.memory.id)}  ${p.dim(`[${result.memory.type}]`)}  ${result.memory.summary}\n`);
     io.err(`${p.dim(result.file)}\n`);
     if (result.redacted.length > 0) io.err(`${p.yellow('note')}: redacted ${result.redacted.join(', ')} before writing\n`);
+    for (const l of undoLines(result.undo)) io.err(`${p.dim(l)}\n`);
     const links = result.links;
     if (links?.error) io.err(`${p.yellow('warning')}: auto-linking failed: ${links.error}\n`);
     if (links && (links.edges.length > 0 || links.consolidate.length > 0)) {

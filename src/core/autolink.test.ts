@@ -63,7 +63,7 @@ describe('planAutoLinks', () => {
         bidirectional: true,
         origin: 'jaccard',
         created: '2026-05-01T12:00:00Z',
-        body: 'Linked automatically: jaccard 0.333.',
+        body: 'Linked automatically: weighted jaccard 0.333.',
         extra: {},
       },
     ]);
@@ -73,7 +73,7 @@ describe('planAutoLinks', () => {
     const candidates = corpusCandidates().map((c) => (c.id === 'tabs-eeeeee' ? { ...c, cosine: 0.45 } : c));
     const [first] = planAutoLinks({ memory, candidates, existingEdges, now }).edges;
     expect(first).toMatchObject({ target: 'tabs-eeeeee', status: 'suggested', origin: 'embedding', strength: 0.45 });
-    expect(first?.body).toBe('Linked automatically: jaccard 0, cosine 0.45.');
+    expect(first?.body).toBe('Linked automatically: weighted jaccard 0, cosine 0.45.');
   });
 
   it('treats lower bounds as inclusive', () => {
@@ -92,6 +92,14 @@ describe('planAutoLinks', () => {
       ['at-relates-min', 'active'],
     ]);
     expect(plan.consolidate.map((c) => c.b)).toEqual(['at-consolidate-min']);
+  });
+
+  it('writes at most maxEdges edges, the strongest', () => {
+    const candidates = Array.from({ length: 8 }, (_, i) => ({ id: `c${i}-cccccc`, jaccard: 0.1 + i * 0.03 }));
+    const plan = planAutoLinks({ memory, candidates, now });
+    expect(plan.edges.map((e) => e.target)).toEqual(['c7-cccccc', 'c6-cccccc', 'c5-cccccc']);
+    expect(planAutoLinks({ memory, candidates, thresholds: { maxEdges: 1 }, now }).edges).toHaveLength(1);
+    expect(planAutoLinks({ memory, candidates, thresholds: { maxEdges: 0 }, now }).edges).toEqual([]);
   });
 
   it('follows configured thresholds', () => {
@@ -165,7 +173,7 @@ describe('planAutoLinks', () => {
     .tuple(fc.double({ min: 0, max: 1, noNaN: true }), fc.double({ min: 0, max: 1, noNaN: true }), fc.double({ min: 0, max: 1, noNaN: true }))
     .map(([x, y, z]) => {
       const [relatesMin, suggestedMin, consolidateMin] = [x, y, z].sort((p, q) => p - q) as [number, number, number];
-      return { relatesMin, suggestedMin, consolidateMin };
+      return { relatesMin, suggestedMin, consolidateMin, maxEdges: 100 };
     });
   const existingArb = fc.array(
     fc.record({

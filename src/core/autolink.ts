@@ -9,7 +9,9 @@
  * | suggestedMin ≤ s < consolidateMin (0.4–0.5) | `relates_to`, status `suggested` |
  * | consolidateMin (0.5) ≤ s       | a consolidation candidate, no edge    |
  *
- * Lower bounds are inclusive. Automatic processes never create `supersedes` (or any
+ * Lower bounds are inclusive. At most `maxEdges` (3) edges per write, the strongest: a
+ * memory with twenty weak neighbours is not twenty times better connected, and every edge
+ * is a file in the repository. Automatic processes never create `supersedes` (or any
  * relation but `relates_to`): only a person or a confirmed consolidation does. Pure.
  */
 import { DEFAULT_CONFIG, type CortexConfig } from './config.js';
@@ -18,7 +20,7 @@ import { formatDate } from './memory.js';
 
 export interface AutoLinkCandidate {
   id: string;
-  /** Jaccard overlap of token sets, 0..1. */
+  /** Lexical overlap, 0..1: the rarity-weighted Jaccard of their terms (`rarityOverlap`). */
   jaccard: number;
   /** Cosine similarity of embeddings, when an embedding model is available. */
   cosine?: number | undefined;
@@ -35,7 +37,8 @@ export interface ConsolidationCandidate {
 export interface PlanAutoLinksOptions {
   memory: { id: string };
   candidates: readonly AutoLinkCandidate[];
-  thresholds?: CortexConfig['autolink'];
+  /** Thresholds and the edge cap; missing keys take `DEFAULT_CONFIG.autolink`'s. */
+  thresholds?: Partial<CortexConfig['autolink']>;
   /** Edges that already exist (files and wikilinks): no new edge repeats one in either direction. */
   existingEdges?: ReadonlyArray<Pick<Edge, 'source' | 'target' | 'relation'>>;
   now: Date;
@@ -90,7 +93,7 @@ const round3 = (n: number): number => Math.round(n * 1000) / 1000;
  * // { edges: [{ source: 'a', target: 'b', relation: 'relates_to', status: 'active', strength: 0.2, … }], consolidate: [] }
  */
 export function planAutoLinks(options: PlanAutoLinksOptions): AutoLinkPlan {
-  const thresholds = options.thresholds ?? DEFAULT_PLAN_AUTO_LINKS.thresholds;
+  const thresholds = { ...DEFAULT_PLAN_AUTO_LINKS.thresholds, ...options.thresholds };
   const existingEdges = options.existingEdges ?? DEFAULT_PLAN_AUTO_LINKS.existingEdges;
   const self = options.memory.id;
   const created = formatDate(options.now);
@@ -123,9 +126,9 @@ export function planAutoLinks(options: PlanAutoLinksOptions): AutoLinkPlan {
       if (!distinct.has(id)) consolidate.push({ a: self, b: id, score });
       continue;
     }
-    if (score < thresholds.relatesMin || linked.has(id)) continue;
+    if (score < thresholds.relatesMin || linked.has(id) || edges.length >= thresholds.maxEdges) continue;
     const byCosine = candidate.cosine !== undefined && Number.isFinite(candidate.cosine) && candidate.cosine > candidate.jaccard;
-    const measures = [`jaccard ${round3(candidate.jaccard)}`];
+    const measures = [`weighted jaccard ${round3(candidate.jaccard)}`];
     if (candidate.cosine !== undefined && Number.isFinite(candidate.cosine)) measures.push(`cosine ${round3(candidate.cosine)}`);
     edges.push(
       buildEdge({

@@ -83,7 +83,15 @@ export interface CortexConfig {
       keyEnv: string | null;
     };
   };
-  autolink: { relatesMin: number; suggestedMin: number; consolidateMin: number };
+  autolink: {
+    relatesMin: number;
+    suggestedMin: number;
+    consolidateMin: number;
+    /** Most `relates_to` edges one write adds (the strongest). */
+    maxEdges: number;
+    /** A word in more than this share of the memories is common: it never links two memories on its own (nor does a number). */
+    commonShare: number;
+  };
   embed: {
     enabled: boolean;
     model: string;
@@ -158,7 +166,7 @@ export const DEFAULT_CONFIG: CortexConfig = {
     model: null,
     endpoint: { url: null, api: 'openai', keyEnv: null },
   },
-  autolink: { relatesMin: 0.1, suggestedMin: 0.4, consolidateMin: 0.5 },
+  autolink: { relatesMin: 0.1, suggestedMin: 0.4, consolidateMin: 0.5, maxEdges: 3, commonShare: 0.05 },
   embed: { enabled: true, model: 'Xenova/all-MiniLM-L6-v2', dtype: 'q8', modelDir: null, minSimilarity: 0.2 },
 };
 
@@ -202,6 +210,8 @@ const RANGES: Record<string, Range> = {
   'autolink.relatesMin': [0, 1],
   'autolink.suggestedMin': [0, 1],
   'autolink.consolidateMin': [0, 1],
+  'autolink.maxEdges': [0, 100, 'int'],
+  'autolink.commonShare': [0, 1],
   'embed.minSimilarity': [-1, 1],
 };
 

@@ -1,9 +1,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MEMORY_STATUSES, type Memory } from './memory.js';
-import { mergeProjectionText, parseProjection } from './projection-merge.js';
-import { PROJECTION_FILES, parseProjectionIds, renderProjections } from './projection.js';
+import { mergeProjectionText as mergeWith, parseProjection, type MergeProjectionTextOptions } from './projection-merge.js';
+import { PROJECTION_FILES, parseProjectionIds, renderProjections as renderWith, type RenderProjectionsOptions } from './projection.js';
 import { testMemory } from '../../test/helpers/arbitrary.js';
+import { PROJECTION_TEMPLATES } from '../../test/helpers/templates.js';
+
+const renderProjections = (memories: readonly Memory[], options: Partial<RenderProjectionsOptions> = {}) =>
+  renderWith(memories, { templates: PROJECTION_TEMPLATES, ...options });
+const mergeProjectionText = (options: Omit<MergeProjectionTextOptions, 'templates'> & { templates?: MergeProjectionTextOptions['templates'] }) =>
+  mergeWith({ templates: PROJECTION_TEMPLATES, ...options });
 
 const memory = (patch: Partial<Memory> & Pick<Memory, 'id'>): Memory => testMemory(patch.id, patch);
 
@@ -106,7 +112,7 @@ describe('mergeProjectionText', () => {
 
   it('follows custom templates, including one without typed sections', () => {
     for (const template of ['# Decisions\n', '# Log\n\n## Choices\n\nWhat we chose.\n<!-- types: decision -->\n<!-- empty: _Nothing yet._ -->\n\n## Notes\n\nFree text.\n']) {
-      const templates = { 'decisions.md': template };
+      const templates = { ...PROJECTION_TEMPLATES, 'decisions.md': template };
       const render = (ms: Memory[]) => renderProjections(ms, { templates })['decisions.md'];
       const a = memory({ id: 'a-aaaaaa' });
       const b = memory({ id: 'b-bbbbbb', created: '2026-03-01T00:00:00Z', body: '- one\n- two' });

@@ -18,7 +18,7 @@
  * running `cortex project` on the merged memories resolves it.
  */
 import type { Conflict, MergeLabels, MergeResult } from './merge.js';
-import { DEFAULT_RENDER_PROJECTIONS, projectionSkeleton, type ProjectionFile, type RenderProjectionsOptions } from './projection.js';
+import { projectionSkeleton, type ProjectionFile, type RenderProjectionsOptions } from './projection.js';
 
 export interface MergeProjectionTextOptions {
   /** Null when the file is new on both sides. */
@@ -28,7 +28,7 @@ export interface MergeProjectionTextOptions {
   /** Which projection the texts are: it picks the skeleton (title, sections, empty texts). */
   file: ProjectionFile;
   /** Header templates, as for `renderProjections`. */
-  templates?: RenderProjectionsOptions['templates'];
+  templates: RenderProjectionsOptions['templates'];
   /** Path shown in conflicts. */
   path?: string;
   labels?: MergeLabels;
@@ -36,7 +36,6 @@ export interface MergeProjectionTextOptions {
 }
 
 export const DEFAULT_MERGE_PROJECTION_TEXT = {
-  templates: DEFAULT_RENDER_PROJECTIONS.templates,
   labels: { ours: 'ours', theirs: 'theirs' } as MergeLabels,
   markerSize: 7,
 };
@@ -71,7 +70,7 @@ const FENCE = /^ {0,3}(`{3,}|~{3,})/;
  * code a `##` or `###` line can only be the projection's own.
  *
  * @example
- * parseProjection(renderProjections([memory])['decisions.md']).entries[0].id // memory.id
+ * parseProjection(renderProjections([memory], { templates })['decisions.md']).entries[0].id // memory.id
  */
 export function parseProjection(text: string): ParsedProjection {
   const lines = text.replace(/\r\n?/g, '\n').split('\n');

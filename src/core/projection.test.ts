@@ -5,18 +5,20 @@ import { describe, expect, it } from 'vitest';
 import { MEMORY_STATUSES, MEMORY_TYPES, type Memory } from './memory.js';
 import { parseMemory } from './memory-format.js';
 import {
-  DEFAULT_ARCHIVE_TEMPLATE,
-  DEFAULT_DECISIONS_TEMPLATE,
-  DEFAULT_PLAN_TEMPLATE,
   PROJECTION_FILES,
   PROJECTION_MARKER,
   isProjectionFile,
   parseProjectionIds,
   projectedTypes,
   renderEntry,
-  renderProjections,
+  renderProjections as renderWith,
+  type RenderProjectionsOptions,
 } from './projection.js';
 import { testMemory } from '../../test/helpers/arbitrary.js';
+import { PROJECTION_TEMPLATES } from '../../test/helpers/templates.js';
+
+const renderProjections = (memories: readonly Memory[], options: Partial<RenderProjectionsOptions> = {}) =>
+  renderWith(memories, { templates: PROJECTION_TEMPLATES, ...options });
 
 const ROOT = new URL('../../', import.meta.url);
 const GOLDEN = fileURLToPath(new URL('test/fixtures/merge-projections/', ROOT));
@@ -126,7 +128,7 @@ describe('renderProjections', () => {
   it('uses custom templates, with their sections and types', () => {
     const template = '# Our log\n\n## Architecture\n<!-- types: architecture -->\n\n## Choices\n\nWhat we chose.\n<!-- types: decision -->\n<!-- empty: _Nothing yet._ -->\n';
     const text = renderProjections([memory({ id: 'a-aaaaaa', type: 'architecture', summary: 'Core and shell' })], {
-      templates: { 'decisions.md': template },
+      templates: { ...PROJECTION_TEMPLATES, 'decisions.md': template },
     })['decisions.md'];
     expect(text).toBe(
       `${PROJECTION_MARKER}\n\n# Our log\n\n## Architecture\n\n### Core and shell\n\n<!-- memory: a-aaaaaa -->\n\n*2026-01-01 · priority 5*\n\n## Choices\n\nWhat we chose.\n\n_Nothing yet._\n`,
@@ -135,7 +137,7 @@ describe('renderProjections', () => {
 
   it('lists the file’s own types after the header when the template has no typed sections', () => {
     const text = renderProjections([memory({ id: 'a-aaaaaa' }), memory({ id: 'p-pppppp', type: 'plan' })], {
-      templates: { 'decisions.md': '# Decisions\n' },
+      templates: { ...PROJECTION_TEMPLATES, 'decisions.md': '# Decisions\n' },
     })['decisions.md'];
     expect(text).toBe(`${PROJECTION_MARKER}\n\n# Decisions\n\n### Summary of a-aaaaaa\n\n<!-- memory: a-aaaaaa -->\n\n*2026-01-01 · priority 5*\n`);
   });
@@ -148,11 +150,11 @@ describe('renderProjections', () => {
 
 describe('projectedTypes', () => {
   it('lists the types of the default templates', () => {
-    expect([...projectedTypes()].sort()).toEqual(['decision', 'plan', 'progress', 'rejected']);
+    expect([...projectedTypes({ templates: PROJECTION_TEMPLATES })].sort()).toEqual(['decision', 'plan', 'progress', 'rejected']);
   });
 
   it('follows custom templates', () => {
-    expect(projectedTypes({ templates: { 'decisions.md': '# X\n\n## Arch\n<!-- types: architecture -->\n' } }).has('architecture')).toBe(true);
+    expect(projectedTypes({ templates: { ...PROJECTION_TEMPLATES, 'decisions.md': '# X\n\n## Arch\n<!-- types: architecture -->\n' } }).has('architecture')).toBe(true);
   });
 });
 
@@ -180,16 +182,6 @@ describe('isProjectionFile', () => {
     ['docs/.cortex-plan.md', false],
   ])('%s → %s', (path, expected) => {
     expect(isProjectionFile(path)).toBe(expected);
-  });
-});
-
-describe('DEFAULT_*_TEMPLATE', () => {
-  it.each([
-    ['projection-decisions.md', DEFAULT_DECISIONS_TEMPLATE],
-    ['projection-plan.md', DEFAULT_PLAN_TEMPLATE],
-    ['projection-archive.md', DEFAULT_ARCHIVE_TEMPLATE],
-  ])('equals templates/%s', (name, value) => {
-    expect(value).toBe(readFileSync(new URL(`templates/${name}`, ROOT), 'utf8'));
   });
 });
 

@@ -2,7 +2,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_FIND_SECRETS, DOCUMENTED_EXAMPLE_KEYS, SECRET_KINDS, findSecrets, redactSecrets } from './redact.js';
+import { DEFAULT_FIND_SECRETS, DOCUMENTED_EXAMPLE_KEYS, SECRET_KINDS, findSecrets, redactDeep, redactSecrets, stringsOf } from './redact.js';
 import type { SecretKind } from './redact.js';
 import { REPO_ROOT, SHARED } from '../../test/helpers/repo.js';
 
@@ -342,5 +342,31 @@ describe('DOCUMENTED_EXAMPLE_KEYS', () => {
       expect(findSecrets(text, { allow: [] }).length).toBeGreaterThan(0);
       expect(findSecrets(text)).toEqual([]);
     }
+  });
+});
+
+describe('redactDeep', () => {
+  it('redacts strings, keys and nested values, and skips only the strings named clean', () => {
+    const [, wrap, secret] = FAKES[0]!;
+    const said = wrap(secret);
+    const value = { commands: [said, 'npm test'], nested: { [said]: { note: said } } };
+    const all = redactDeep(value);
+    expect(JSON.stringify(all.value)).not.toContain(secret);
+    expect(all.kinds.length).toBeGreaterThan(0);
+    // A clean set holding other strings changes nothing; one holding the string spares it.
+    expect(redactDeep(value, {}, new Set(['npm test', 'commands'])).value).toEqual(all.value);
+    expect(JSON.stringify(redactDeep(value, {}, new Set([said])).value)).toContain(secret);
+  });
+
+  it('returns its input when every string is clean, and stringsOf names every string and key', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        const strings = stringsOf(value);
+        expect(redactDeep(value, {}, strings).value).toBe(value);
+        for (const s of strings) expect(JSON.stringify(value)).toContain(JSON.stringify(s).slice(1, -1));
+      }),
+      { numRuns: 200 },
+    );
+    expect([...stringsOf({ a: ['x', { b: 'y' }], n: 1 })].sort()).toEqual(['a', 'b', 'n', 'x', 'y']);
   });
 });

@@ -974,16 +974,21 @@ const MIN_SECRET_STRING = 6;
  * at any depth, for state that is written as a whole (checkpoints, the review queue).
  * Returns the same object when nothing changed; never mutates its input.
  *
+ * `clean` names strings that need no scan because this same gate produced them: the
+ * strings of a file it wrote (see `stringsOf`). Redaction is idempotent, so skipping them
+ * changes nothing but the time: state rewritten after every turn is scanned only for
+ * what the turn added.
+ *
  * @example
  * redactDeep({ recentCommands: ['export API_TOKEN=' + value] }).value
  * // { recentCommands: ['export API_TOKEN=[REDACTED:env-assignment]'] }
  */
-export function redactDeep<T>(value: T, options: FindSecretsOptions = {}): RedactDeepResult<T> {
+export function redactDeep<T>(value: T, options: FindSecretsOptions = {}, clean?: ReadonlySet<string>): RedactDeepResult<T> {
   const kinds = new Set<SecretKind>();
   const seen = new WeakSet<object>();
   const walk = (v: unknown): unknown => {
     if (typeof v === 'string') {
-      if (v.length < MIN_SECRET_STRING) return v;
+      if (v.length < MIN_SECRET_STRING || clean?.has(v) === true) return v;
       const r = redactSecrets(v, options);
       for (const f of r.findings) kinds.add(f.kind);
       return r.text;
@@ -1011,4 +1016,33 @@ export function redactDeep<T>(value: T, options: FindSecretsOptions = {}): Redac
     return changed ? out : v;
   };
   return { value: walk(value) as T, kinds: [...kinds] };
+}
+
+/**
+ * Every string in a JSON-like value (array items, object keys and values), for
+ * `redactDeep`'s `clean` set.
+ *
+ * @example
+ * stringsOf({ a: ['x', { b: 'y' }] }) // Set { 'a', 'x', 'b', 'y' }
+ */
+export function stringsOf(value: unknown, into: Set<string> = new Set()): Set<string> {
+  const seen = new WeakSet<object>();
+  const walk = (v: unknown): void => {
+    if (typeof v === 'string') {
+      into.add(v);
+      return;
+    }
+    if (typeof v !== 'object' || v === null || seen.has(v)) return;
+    seen.add(v);
+    if (Array.isArray(v)) {
+      for (const item of v) walk(item);
+      return;
+    }
+    for (const [key, item] of Object.entries(v)) {
+      into.add(key);
+      walk(item);
+    }
+  };
+  walk(value);
+  return into;
 }

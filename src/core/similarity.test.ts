@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { STOP_WORDS, jaccard, tokenSet } from './similarity.js';
+import { STOP_WORDS, jaccard, rarityOverlap, tokenSet } from './similarity.js';
 
 describe('STOP_WORDS', () => {
   it('holds lower-case function words only', () => {
@@ -78,5 +78,56 @@ describe('jaccard', () => {
         expect(jaccard(tokens, new Set(tokens))).toBe(1);
       }),
     );
+  });
+});
+
+describe('rarityOverlap', () => {
+  const df: Record<string, number> = { said: 900, today: 600, caroline: 500, sqlite: 3, wal: 2, lock: 40 };
+  const opts = { docFreq: (t: string) => df[t] ?? 1, totalDocs: 1000 };
+  const set = (s: string) => new Set(s.split(' '));
+
+  it('is 0 when the only shared words are common ones, however many', () => {
+    expect(rarityOverlap(set('said today caroline'), set('said today caroline lock'), opts)).toEqual({ score: 0, rareShared: [] });
+  });
+
+  it('weights a shared rare word above shared common ones', () => {
+    const rare = rarityOverlap(set('said sqlite x1'), set('said sqlite x2'), opts);
+    const common = rarityOverlap(set('said today x1'), set('said today x2'), opts);
+    expect(rare.rareShared).toEqual(['sqlite']);
+    expect(rare.score).toBeGreaterThan(0.3);
+    expect(common.score).toBe(0);
+  });
+
+  it('never counts a shared number alone as a rare word', () => {
+    expect(rarityOverlap(set('1 note'), set('1 seed'), { docFreq: () => 2, totalDocs: 100 }).score).toBe(0);
+    expect(rarityOverlap(set('1 queue'), set('1 queue seed'), { docFreq: () => 2, totalDocs: 100 }).rareShared).toEqual(['queue']);
+  });
+
+  it('is plain Jaccard between the only two memories of a store', () => {
+    const two = { docFreq: (t: string) => (['a', 'b', 'c'].includes(t) ? 2 : 1), totalDocs: 2 };
+    expect(rarityOverlap(set('a b c x'), set('a b c y z'), two).score).toBeCloseTo(3 / 6, 12);
+  });
+
+  it('counts a word as rare in a small store up to commonMinDocs memories', () => {
+    const small = { docFreq: () => 9, totalDocs: 40 };
+    expect(rarityOverlap(set('a b'), set('a c'), small).rareShared).toEqual(['a']);
+    expect(rarityOverlap(set('a b'), set('a c'), { ...small, commonMinDocs: 8 }).score).toBe(0);
+  });
+
+  it('is symmetric, within 0..1, 1 for equal sets with a rare word, 0 for disjoint or empty sets', () => {
+    const words = fc.subarray(['said', 'today', 'caroline', 'sqlite', 'wal', 'lock', 'p', 'q']);
+    fc.assert(
+      fc.property(words, words, (x, y) => {
+        const a = new Set(x);
+        const b = new Set(y);
+        const ab = rarityOverlap(a, b, opts).score;
+        expect(ab).toBeCloseTo(rarityOverlap(b, a, opts).score, 12);
+        expect(ab).toBeGreaterThanOrEqual(0);
+        expect(ab).toBeLessThanOrEqual(1);
+      }),
+    );
+    expect(rarityOverlap(set('sqlite wal'), set('sqlite wal'), opts).score).toBeCloseTo(1, 12);
+    expect(rarityOverlap(set('sqlite'), set('wal'), opts).score).toBe(0);
+    expect(rarityOverlap(new Set(), new Set(), opts).score).toBe(0);
   });
 });

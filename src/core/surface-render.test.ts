@@ -2,10 +2,17 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG, type CortexConfig } from './config.js';
 import { MEMORY_TYPES, type Memory, type MemoryType } from './memory.js';
-import { buildSurfaceTree, renderSurface, renderSurfaceText, stringifySurfaceTree } from './surface-render.js';
-import { SURFACE_END, SURFACE_START, buildSurface, parseSurfaceTemplate, type SurfaceContext } from './surface.js';
+import { buildSurfaceTree, renderSurface, renderSurfaceText as renderTextWith, stringifySurfaceTree } from './surface-render.js';
+import { SURFACE_END, SURFACE_START, buildSurface as buildWith, parseSurfaceTemplate, type SurfaceContext } from './surface.js';
 import type { UsageSignal } from './rank.js';
 import { testMemory } from '../../test/helpers/arbitrary.js';
+import { SURFACE_TEMPLATE } from '../../test/helpers/templates.js';
+
+/** A briefing context as the shell builds it: the shipped template unless a test gives one. */
+type Ctx = Omit<SurfaceContext, 'template'> & { template?: string };
+const withTemplate = (ctx: Ctx): SurfaceContext => ({ template: SURFACE_TEMPLATE, ...ctx });
+const buildSurface = (memories: readonly Memory[], ctx: Ctx) => buildWith(memories, withTemplate(ctx));
+const renderSurfaceText = (memories: readonly Memory[], ctx: Ctx) => renderTextWith(memories, withTemplate(ctx));
 
 const NOW = new Date('2026-12-01T00:00:00Z');
 const DAY = 86_400_000;
@@ -230,7 +237,7 @@ describe('renderSurface', () => {
             surface: { ...DEFAULT_CONFIG.surface, ...c, budgets: c.budget === 0 ? DEFAULT_CONFIG.surface.budgets : zero },
           };
           const tokenizer = withTokenizer ? (t: string): number => t.split(/\s+/).length * 1.3 : undefined;
-          const ctx: SurfaceContext = { now: NOW, config, signals, centrality, budget, tokenizer, currentBranch: 'main' };
+          const ctx: Ctx = { now: NOW, config, signals, centrality, budget, tokenizer, currentBranch: 'main' };
           const surface = buildSurface(mems, ctx);
           const out = renderSurface(surface, { tokenizer });
           const maxTokens = budget === undefined || Number.isNaN(budget) ? config.surface.maxTokens : Math.max(0, budget);

@@ -212,7 +212,7 @@ export function stringifySurfaceTree(tree: Root): string {
  * Renders a selected briefing within its hard limits (see the module comment).
  *
  * @example
- * const { text, tokens } = renderSurface(buildSurface(memories, { now }));
+ * const { text, tokens } = renderSurface(buildSurface(memories, { now, template }));
  * text.startsWith('<!-- CORTEX_MEMORY_START -->') // true
  * tokens <= 550 // true
  */

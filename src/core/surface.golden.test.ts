@@ -10,7 +10,8 @@ import { parseMemory } from './memory-format.js';
 import type { Memory } from './memory.js';
 import type { UsageSignal } from './rank.js';
 import { renderSurface, renderSurfaceText } from './surface-render.js';
-import { DEFAULT_SURFACE_TEMPLATE, buildSurface, type ExplainRow, type SurfaceContext } from './surface.js';
+import { SURFACE_TEMPLATE } from '../../test/helpers/templates.js';
+import { buildSurface, type ExplainRow, type SurfaceContext } from './surface.js';
 
 const FIXTURES = new URL('../../test/fixtures/', import.meta.url);
 const SCENARIOS = readdirSync(FIXTURES)
@@ -51,7 +52,7 @@ function loadFixture(name: string): { memories: Memory[]; ctx: SurfaceContext; e
     centrality: raw.centrality ?? {},
     staleness: raw.staleness ?? {},
     config,
-    template: DEFAULT_SURFACE_TEMPLATE,
+    template: SURFACE_TEMPLATE,
   };
   return { memories, ctx, expected: readFileSync(new URL('expected.md', dir), 'utf8') };
 }

@@ -1,11 +1,9 @@
-import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG, resolveConfig, type CortexConfig } from './config.js';
 import { MEMORY_TYPES, type Memory } from './memory.js';
 import {
-  DEFAULT_SURFACE_TEMPLATE,
-  buildSurface,
+  buildSurface as buildWith,
   cleanInline,
   confidenceMarker,
   parseSurfaceTemplate,
@@ -14,9 +12,16 @@ import {
   sanitizeLabel,
   staleNote,
   surfaceLimits,
+  type SurfaceContext,
   type SurfaceResult,
 } from './surface.js';
 import { testMemory } from '../../test/helpers/arbitrary.js';
+import { SURFACE_TEMPLATE } from '../../test/helpers/templates.js';
+
+/** A briefing context as the shell builds it: the shipped template unless a test gives one. */
+type Ctx = Omit<SurfaceContext, 'template'> & { template?: string };
+const withTemplate = (ctx: Ctx): SurfaceContext => ({ template: SURFACE_TEMPLATE, ...ctx });
+const buildSurface = (memories: readonly Memory[], ctx: Ctx) => buildWith(memories, withTemplate(ctx));
 
 const NOW = new Date('2026-12-01T00:00:00Z');
 
@@ -31,14 +36,9 @@ function budgets(over: Partial<CortexConfig['surface']['budgets']>): CortexConfi
 
 const row = (surface: SurfaceResult, id: string) => surface.explain.find((r) => r.id === id);
 
-describe('DEFAULT_SURFACE_TEMPLATE', () => {
-  it('is identical to templates/surface.md', () => {
-    const file = readFileSync(new URL('../../templates/surface.md', import.meta.url), 'utf8');
-    expect(DEFAULT_SURFACE_TEMPLATE).toBe(file);
-  });
-
+describe('templates/surface.md', () => {
   it('states facts, not instructions to the assistant', () => {
-    const { template } = parseSurfaceTemplate(DEFAULT_SURFACE_TEMPLATE);
+    const { template } = parseSurfaceTemplate(SURFACE_TEMPLATE);
     const shown = [template.title, ...template.intro, ...template.sections.map((s) => s.title)].join('\n');
     expect(shown).not.toMatch(/\b(you must|you should|always|never|do not|don't|make sure|remember to|ignore)\b/i);
   });
@@ -46,7 +46,7 @@ describe('DEFAULT_SURFACE_TEMPLATE', () => {
 
 describe('parseSurfaceTemplate', () => {
   it('reads the title, the introduction and the sections of the default template', () => {
-    const { template, diagnostics } = parseSurfaceTemplate(DEFAULT_SURFACE_TEMPLATE);
+    const { template, diagnostics } = parseSurfaceTemplate(SURFACE_TEMPLATE);
     expect(diagnostics).toEqual([]);
     expect(template.title).toBe('Project memory');
     expect(template.titleDepth).toBe(1);
@@ -96,10 +96,11 @@ describe('parseSurfaceTemplate', () => {
     expect(diagnostics.every((d) => d.file === 'custom.md' && d.severity === 'warning')).toBe(true);
   });
 
-  it('falls back to the default template, with an error, when no section is usable', () => {
+  it('reports an error when no section is usable: such a briefing lists no memory', () => {
     const { template, diagnostics } = parseSurfaceTemplate('# Just a title\n');
     expect(diagnostics.map((d) => [d.ruleId, d.severity])).toEqual([['template-no-sections', 'error']]);
-    expect(template).toEqual(parseSurfaceTemplate(DEFAULT_SURFACE_TEMPLATE).template);
+    expect(template.sections).toEqual([]);
+    expect(buildSurface([memory('a-gotcha')], { now: NOW, template: '# Just a title\n' }).items).toEqual([]);
   });
 
   it('keeps line numbers right across multi-line comments', () => {

@@ -37,51 +37,6 @@ import { sanitizeCharsPerToken, type Tokenizer } from './tokens.js';
 export const SURFACE_START = '<!-- CORTEX_MEMORY_START -->';
 export const SURFACE_END = '<!-- CORTEX_MEMORY_END -->';
 
-/** Equal to `templates/surface.md` (a test checks it), so the core works without the file. */
-export const DEFAULT_SURFACE_TEMPLATE = [
-  '<!--',
-  'Skeleton of the Cortex briefing (`cortex surface`, the SessionStart hook).',
-  'The first "#" heading is the title line; the paragraphs under it are the introduction.',
-  'Each "##" heading opens a section; the "types:" comment under it lists the memory types',
-  'the section holds. Sections appear in this order, except that the section holding the',
-  'active plan comes first. Types listed in no section are left out of the briefing.',
-  'Text in [brackets] is kept as written. Other comments, like this one, are ignored.',
-  "The briefing is injected into the assistant's context: write statements of fact, not",
-  'instructions.',
-  '-->',
-  '# Project memory',
-  '',
-  'Notes from earlier sessions in this repository, most relevant first. [s1a2b, feat/x]: source session and branch (if not the current one); (~0.6): lower confidence; [POSSIBLY OUTDATED]: may no longer match the code.',
-  '',
-  '## Plan and progress',
-  '<!-- types: plan, progress -->',
-  '',
-  '## Architecture',
-  '<!-- types: architecture -->',
-  '',
-  '## Decisions',
-  '<!-- types: decision -->',
-  '',
-  '## Rejected approaches',
-  '<!-- types: rejected -->',
-  '',
-  '## Gotchas',
-  '<!-- types: gotcha -->',
-  '',
-  '## Patterns',
-  '<!-- types: pattern -->',
-  '',
-  '## Preferences',
-  '<!-- types: preference -->',
-  '',
-  '## Context',
-  '<!-- types: context -->',
-  '',
-  '## Code',
-  '<!-- types: code_description, code -->',
-  '',
-].join('\n');
-
 // ---------------------------------------------------------------------------------------
 // Template
 
@@ -118,8 +73,8 @@ const TYPES_COMMENT = /^\s*types\s*:([\s\S]*)$/;
 
 /**
  * Parses the briefing skeleton (format: see the comment at the top of
- * `DEFAULT_SURFACE_TEMPLATE`). Never throws; a template without any usable section is
- * an error diagnostic and the default template is used instead.
+ * `templates/surface.md`). Never throws; a template without any usable section is an
+ * error diagnostic.
  *
  * @example
  * parseSurfaceTemplate('# Memory\n\nFacts.\n\n## Gotchas\n<!-- types: gotcha -->\n').template
@@ -205,12 +160,11 @@ export function parseSurfaceTemplate(text: string, options: ParseSurfaceTemplate
   if (template.sections.length === 0) {
     diagnostics.push({
       file,
-      reason: 'the surface template has no section with a "types:" comment; the default template is used',
+      reason: 'the surface template has no section with a "types:" comment: the briefing lists no memories',
       ruleId: 'template-no-sections',
       severity: 'error',
       hint: 'Example: "## Gotchas" followed by "<!-- types: gotcha -->".',
     });
-    if (text !== DEFAULT_SURFACE_TEMPLATE) return { template: parseSurfaceTemplate(DEFAULT_SURFACE_TEMPLATE).template, diagnostics };
   }
   return { template, diagnostics };
 }
@@ -318,8 +272,8 @@ export interface SurfaceContext extends RankContext {
   staleness?: Record<string, string[]>;
   /** Token budget override: both target and hard maximum (e.g. `cortex surface --budget`). */
   budget?: number | undefined;
-  /** Template text (the shell reads `templates/surface.md` or the project's own). */
-  template?: string;
+  /** Template text: the shell reads `templates/surface.md` (the core has no copy of it). */
+  template: string;
   /** Real tokenizer; the chars-per-token estimate otherwise. */
   tokenizer?: Tokenizer | undefined;
   /** Decayed confidence below which the `(~0.6)` marker is shown. */
@@ -330,7 +284,7 @@ export interface SurfaceContext extends RankContext {
   planShare?: number;
 }
 
-export const DEFAULT_SURFACE: Omit<Required<SurfaceContext>, 'now' | 'currentBranch' | 'maxAccess' | 'budget' | 'tokenizer'> & {
+export const DEFAULT_SURFACE: Omit<Required<SurfaceContext>, 'now' | 'currentBranch' | 'maxAccess' | 'budget' | 'tokenizer' | 'template'> & {
   currentBranch: string | undefined;
   maxAccess: number | undefined;
   budget: number | undefined;
@@ -340,7 +294,6 @@ export const DEFAULT_SURFACE: Omit<Required<SurfaceContext>, 'now' | 'currentBra
   notes: [],
   staleness: {},
   budget: undefined,
-  template: DEFAULT_SURFACE_TEMPLATE,
   tokenizer: undefined,
   lowConfidenceBelow: 0.7,
   detailChars: 160,
@@ -526,7 +479,7 @@ function listIds(ids: readonly string[]): string {
  * in the number of memories; only selected items get their text prepared.
  *
  * @example
- * const surface = buildSurface(memories, { now: new Date('2026-12-01T00:00:00Z'), currentBranch: 'main' });
+ * const surface = buildSurface(memories, { now: new Date('2026-12-01T00:00:00Z'), currentBranch: 'main', template });
  * surface.items.map((i) => i.id) // ['ship-surface-abcdef', 'chose-sqlite-k3f9qa', …]
  * surface.explain.find((r) => !r.included)?.reason // 'token budget reached: needs ~31 tokens, 12 of 400 left after higher-priority items'
  */

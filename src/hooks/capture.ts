@@ -25,6 +25,9 @@ export async function runCapture(
     return out;
   }
   if (out.transcriptProblem !== undefined) h.log(`transcript not read: ${out.transcriptProblem}`);
+  if (out.droppedFiles && out.droppedFiles.length > 0) {
+    h.log(`files outside the repository left out of the memories: ${out.droppedFiles.slice(0, 10).join(', ')}${out.droppedFiles.length > 10 ? ` and ${out.droppedFiles.length - 10} more` : ''}`);
+  }
   const changed = out.memories.filter((m) => m.action === 'created' || m.action === 'updated');
   if (changed.length > 0 || out.queued > 0 || out.restarted || out.status === 'partial' || out.skippedLines > 0) {
     const parts = [

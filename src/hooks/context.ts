@@ -14,7 +14,8 @@ export interface HookRunOptions {
   now?: () => Date;
   /**
    * `session-end` spawns a detached worker (default) so the hook returns within Claude
-   * Code's 1.5 s budget; `false` runs the work inline (tests, and hosts without a CLI path).
+   * Code's SessionEnd bound (the largest configured SessionEnd `timeout`, at most 60 s; 1.5 s
+   * when none is set); `false` runs the work inline (tests, and hosts without a CLI path).
    */
   detach?: boolean;
   /**

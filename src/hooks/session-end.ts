@@ -1,7 +1,9 @@
 /**
- * SessionEnd: the last extraction, then lifecycle, projections and the briefing cache. Claude Code gives
- * all SessionEnd hooks 1.5 s together, so the hook only hands the work to a detached
- * `cortex hook session-end --worker <file>` process and returns at once.
+ * SessionEnd: the last extraction, then lifecycle, projections and the briefing cache. Claude Code
+ * waits for SessionEnd hooks only up to the largest `timeout` configured for them (at most 60 s;
+ * 1.5 s for all together when none is set), and the work can take longer on a large session, so
+ * the hook only hands it to a detached `cortex hook session-end --worker <file>` process and
+ * returns at once.
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';

@@ -24,6 +24,8 @@ export function addForgetTool(server: McpServer, { open, guarded }: ToolDeps): v
       outputSchema: z.object({
         action: z.enum(['archived', 'deleted', 'unchanged']),
         id: z.string(),
+        type: z.string(),
+        summary: z.string(),
         file: z.string(),
         edges: z.array(z.string()),
         undo: z.array(z.string()),
@@ -43,6 +45,8 @@ export function addForgetTool(server: McpServer, { open, guarded }: ToolDeps): v
       return textResult(lines.join('\n'), {
         action: out.action as 'archived' | 'deleted' | 'unchanged',
         id: m.id,
+        type: m.type,
+        summary: m.summary,
         file: m.file,
         edges: out.edges.map((e) => e.file),
         undo: undoLines(out.undo),

@@ -94,10 +94,12 @@ describe('formatRecall', () => {
 
   it('says so when nothing matches', () => {
     expect(formatRecall('zebra', [])).toBe('No memories match "zebra".');
+    expect(formatRecall('zebra', [], undefined, 2)).toBe('Nothing relevant to "zebra": 2 matches below the relevance floor (no_floor shows them).');
+    expect(formatRecall('db', [hit], undefined, 1).split('\n').at(-1)).toBe('(1 match below the relevance floor left out; no_floor shows it)');
   });
 
   it('lists linked memories and code under a result', () => {
-    const text = formatRecall('db', [{ ...hit, related: [{ id: 'wal-p2x81d', relation: 'refines', direction: 'in' }], code: [{ id: 'db-code-aaaaaa', summary: 'src/db.ts' }] }]);
+    const text = formatRecall('db', [{ ...hit, related: ['← refines wal-p2x81d'], code: [{ id: 'db-code-aaaaaa', summary: 'src/db.ts' }] }]);
     expect(text.split('\n').slice(3)).toEqual(['   linked: ← refines wal-p2x81d', '   code: db-code-aaaaaa (src/db.ts)']);
   });
 });

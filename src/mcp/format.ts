@@ -23,6 +23,20 @@ export function shortPreview(text: string, max = PREVIEW_CHARS): string {
   return `${(space > max / 2 ? cut.slice(0, space) : cut).replace(/[\s,;:.]+$/, '')}…`;
 }
 
+/**
+ * What a preview adds to the summary: itself, or its rest when it starts with the summary
+ * (a memory saved as free text keeps its first sentence as summary and the whole text as
+ * body), or '' when it says nothing more.
+ *
+ * @example
+ * previewBeyond('Use WAL', 'Use WAL mode. Hooks write concurrently.') // 'mode. Hooks write concurrently.'
+ */
+export function previewBeyond(summary: string, preview: string): string {
+  const head = summary.replace(/\s+/g, ' ').trim().replace(/…$/, '');
+  if (head === '' || !preview.startsWith(head)) return preview;
+  return preview.slice(head.length).trim();
+}
+
 /** Scores are relative within one answer; two decimals say all that matters. */
 export function roundScore(score: number): number {
   return Math.round(score * 100) / 100;
@@ -76,21 +90,24 @@ export interface RecallLine {
   scope: string;
   /** Set for a memory read from another branch. */
   ref?: { branch: string; merged: boolean } | undefined;
-  related?: { id: string; relation: string; direction: 'out' | 'in' }[] | undefined;
+  /** "→ refines <id>": the relation, its direction and the linked memory. */
+  related?: string[] | undefined;
   code?: { id: string; summary: string }[] | undefined;
 }
 
 /**
  * One numbered entry per memory (id, type, summary, score) with its preview, linked
- * memories and code indented below.
+ * memories and code indented below; then how many weaker matches the relevance floor left
+ * out, if any.
  *
  * @example
  * formatRecall('db', [{ id: 'a', type: 'decision', summary: 'Chose SQLite', score: 1.2, preview: '', status: 'active', scope: 'project' }])
  * // '1 memory for "db":\n1. a [decision] Chose SQLite (score 1.2)'
  */
-export function formatRecall(query: string, results: readonly RecallLine[], notice?: string): string {
+export function formatRecall(query: string, results: readonly RecallLine[], notice?: string, belowFloor = 0): string {
   const lines: string[] = [];
-  if (results.length === 0) lines.push(`No memories match "${query}".`);
+  const weak = `${belowFloor} ${belowFloor === 1 ? 'match' : 'matches'} below the relevance floor`;
+  if (results.length === 0) lines.push(belowFloor > 0 ? `Nothing relevant to "${query}": ${weak} (no_floor shows ${belowFloor === 1 ? 'it' : 'them'}).` : `No memories match "${query}".`);
   else lines.push(`${results.length} ${results.length === 1 ? 'memory' : 'memories'} for "${query}":`);
   results.forEach((r, i) => {
     const extra = [
@@ -103,13 +120,17 @@ export function formatRecall(query: string, results: readonly RecallLine[], noti
     lines.push(`${i + 1}. ${r.id} [${r.type}] ${r.summary}${extra ? ` (${extra})` : ''} (score ${roundScore(r.score)})`);
     if (r.preview !== '') lines.push(`   ${r.preview}`);
     if (r.related && r.related.length > 0) {
-      lines.push(`   linked: ${r.related.map((n) => `${n.direction === 'out' ? '→' : '←'} ${n.relation} ${n.id}`).join(', ')}`);
+      lines.push(`   linked: ${r.related.join(', ')}`);
     }
     if (r.code && r.code.length > 0) lines.push(`   code: ${r.code.map((c) => `${c.id} (${c.summary})`).join(', ')}`);
   });
+  if (results.length > 0 && belowFloor > 0) lines.push(`(${weak} left out; no_floor shows ${belowFloor === 1 ? 'it' : 'them'})`);
   if (notice) lines.push(`notice: ${notice}`);
   return lines.join('\n');
 }
+
+/** What a traversal answer suggests when it lists fewer memories than it reached. */
+export const TRAVERSE_MORE_HINT = 'raise limit, lower depth, or filter relations';
 
 export interface TraverseLine {
   id: string;
@@ -144,6 +165,6 @@ export function formatTraverse(start: { id: string; type: string; summary: strin
     const extra = [n.status !== 'active' ? n.status : '', n.depth > 1 ? `via ${n.from}` : ''].filter(Boolean).join(', ');
     lines.push(`  ${arrow} ${n.relation} ${n.id} [${n.type}] ${n.summary}${extra ? ` (${extra})` : ''}`);
   }
-  if (total > nodes.length) lines.push(`… and ${total - nodes.length} more (raise limit, lower depth, or filter relations)`);
+  if (total > nodes.length) lines.push(`… and ${total - nodes.length} more (${TRAVERSE_MORE_HINT})`);
   return lines.join('\n');
 }

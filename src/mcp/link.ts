@@ -33,6 +33,8 @@ export function addLinkTool(server: McpServer, { open, guarded }: ToolDeps): voi
         status: z.string(),
         strength: z.number(),
         file: z.string(),
+        /** Set when the edge is suggested: how a person confirms it. */
+        note: z.string().optional(),
       }),
       annotations: { title: 'Link two memories', ...closed, readOnlyHint: false, destructiveHint: false, idempotentHint: true },
     },
@@ -55,9 +57,8 @@ export function addLinkTool(server: McpServer, { open, guarded }: ToolDeps): voi
       const e = result.edge;
       const verb = { created: 'Linked', updated: 'Updated', unchanged: 'Unchanged' }[result.action];
       const lines = [`${verb}: ${e.source} ${e.relation} ${e.target} (${e.status}, strength ${e.strength})`];
-      if (e.status === 'suggested') {
-        lines.push(`note: suggested until a person confirms it with \`cortex consolidate --accept ${e.source} ${e.target}\``);
-      }
+      const note = e.status === 'suggested' ? `suggested until a person confirms it with \`cortex consolidate --accept ${e.source} ${e.target}\`` : undefined;
+      if (note) lines.push(`note: ${note}`);
       return textResult(lines.join('\n'), {
         action: result.action,
         source: e.source,
@@ -66,6 +67,7 @@ export function addLinkTool(server: McpServer, { open, guarded }: ToolDeps): voi
         status: e.status,
         strength: e.strength,
         file: result.file,
+        ...(note ? { note } : {}),
       });
     }),
   );

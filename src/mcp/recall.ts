@@ -6,25 +6,31 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { ALL_STATUSES, RECALL_MODES, expandStatuses, type RecallInput } from '../api/recall/results.js';
 import { MEMORY_STATUSES } from '../core/memory.js';
-import { formatRecall, roundScore, shortPreview, textResult } from './format.js';
-import { READ_ONLY, memoryType, scope, type ToolDeps } from './tool.js';
+import { formatRecall, previewBeyond, roundScore, shortPreview, textResult } from './format.js';
+import { ALWAYS_LOAD_META, READ_ONLY, memoryType, scope, type ToolDeps } from './tool.js';
 
 /** Most results one recall returns over MCP: every line costs the assistant context. */
 export const MAX_RECALL_LIMIT = 50;
 
+// Compact: Claude Code hands the model this JSON instead of the text, so a field at its
+// default (status active, scope project, no preview beyond the summary) is left out, and the
+// tags, which the text never showed, are not sent (bench/mcp-chars.mjs: 64,176 → 48,896
+// characters for 10 recalls; the text is 44,831).
 const recallResult = z.object({
   id: z.string(),
   type: z.string(),
   summary: z.string(),
   score: z.number(),
-  preview: z.string(),
-  status: z.string(),
-  scope: z.string(),
-  tags: z.array(z.string()),
+  /** The body's start, when it says more than the summary. */
+  preview: z.string().optional(),
+  /** When not active. */
+  status: z.string().optional(),
+  /** When not project. */
+  scope: z.string().optional(),
   /** Set when the memory was read from another branch. */
   ref: z.object({ branch: z.string(), merged: z.boolean() }).optional(),
-  /** Directly linked memories (graph enrichment), strongest first. */
-  related: z.array(z.object({ id: z.string(), relation: z.string(), direction: z.enum(['out', 'in']) })).optional(),
+  /** Directly linked memories (graph enrichment), strongest first: "→ refines <id>" (this one refines it) or "← refines <id>". */
+  related: z.array(z.string()).optional(),
   /** The code memories this one describes (over `source_of`). */
   code: z.array(z.object({ id: z.string(), summary: z.string() })).optional(),
 });
@@ -53,7 +59,17 @@ export function addRecallTool(server: McpServer, { open, guarded }: ToolDeps): v
           .describe('Statuses to include (default: active only). "archived" finds forgotten memories.'),
         scope: scope.optional().describe('project (this repository) or global (all projects); default both.'),
         since: z.string().optional().describe('Only memories updated since an ISO date or an age such as 7d, 2w, 12h.'),
-        limit: z.number().int().min(1).max(MAX_RECALL_LIMIT).optional().describe('At most this many results (default 10).'),
+        limit: z
+          .number()
+          .int()
+          .min(1)
+          .max(MAX_RECALL_LIMIT)
+          .optional()
+          .describe('At most this many results (default 10): a maximum; results stop where relevance does.'),
+        no_floor: z
+          .boolean()
+          .optional()
+          .describe('Also return weak matches (scoring far below the best, or holding few of the query words), up to limit.'),
         branch: z
           .string()
           .min(1)
@@ -73,8 +89,11 @@ export function addRecallTool(server: McpServer, { open, guarded }: ToolDeps): v
         mode: z.string(),
         results: z.array(recallResult),
         notice: z.string().optional(),
+        /** Weaker matches the relevance floor left out (no_floor returns them). */
+        belowFloor: z.number().int().optional(),
       }),
       annotations: { title: 'Recall memories', ...READ_ONLY },
+      _meta: ALWAYS_LOAD_META,
     },
     guarded(async (args) => {
       const cortex = await open();
@@ -90,6 +109,7 @@ export function addRecallTool(server: McpServer, { open, guarded }: ToolDeps): v
         ...(args.mode !== undefined ? { mode: args.mode } : {}),
         ...(args.branch !== undefined ? { branch: args.branch } : {}),
         ...(args.all_branches === true ? { allBranches: true } : {}),
+        ...(args.no_floor === true ? { relevance: { minScoreShare: 0, minCoverage: 0 } } : {}),
       };
       const out = await cortex.recall(input);
       const notice = out.notice;
@@ -97,26 +117,29 @@ export function addRecallTool(server: McpServer, { open, guarded }: ToolDeps): v
         const related = (r.related ?? [])
           .filter((n) => n.depth === 1)
           .slice(0, RELATED_PER_RESULT)
-          .map((n) => ({ id: n.id, relation: n.relation, direction: n.direction }));
+          .map((n) => `${n.direction === 'out' ? '→' : '←'} ${n.relation} ${n.id}`);
+        const preview = previewBeyond(r.summary, shortPreview(r.preview));
         return {
           id: r.id,
           type: r.type,
           summary: r.summary,
           score: roundScore(r.score),
-          preview: shortPreview(r.preview),
-          status: r.status,
-          scope: r.scope,
-          tags: r.tags,
+          ...(preview !== '' ? { preview } : {}),
+          ...(r.status !== 'active' ? { status: r.status } : {}),
+          ...(r.scope !== 'project' ? { scope: r.scope } : {}),
           ...(r.ref ? { ref: { branch: r.ref.branch, merged: r.ref.merged } } : {}),
           ...(related.length > 0 ? { related } : {}),
           ...(r.code && r.code.length > 0 ? { code: r.code.map((c) => ({ id: c.id, summary: c.summary })) } : {}),
         };
       });
-      return textResult(formatRecall(out.query, results, notice), {
+      const lines = results.map((r) => ({ ...r, preview: r.preview ?? '', status: r.status ?? 'active', scope: r.scope ?? 'project' }));
+      const belowFloor = out.belowFloor ?? 0;
+      return textResult(formatRecall(out.query, lines, notice, belowFloor), {
         query: out.query,
         mode: out.mode,
         results,
         ...(notice ? { notice } : {}),
+        ...(belowFloor > 0 ? { belowFloor } : {}),
       });
     }),
   );

@@ -4,7 +4,10 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { textResult } from './format.js';
-import { closed, memoryType, scope, type ToolDeps } from './tool.js';
+import { ALWAYS_LOAD_META, closed, memoryType, scope, type ToolDeps } from './tool.js';
+
+/** Where a possible duplicate goes. */
+const REVIEW_HINT = '`cortex consolidate`';
 
 export function addRememberTool(server: McpServer, { open, guarded }: ToolDeps): void {
   server.registerTool(
@@ -35,7 +38,13 @@ export function addRememberTool(server: McpServer, { open, guarded }: ToolDeps):
           .max(120)
           .optional()
           .describe('A stable key such as decision/storage-engine or plan/current: remembering with the same topic updates that memory.'),
-        files: z.array(z.string().min(1)).max(50).optional().describe('Repository paths the memory is about; it is flagged as possibly outdated when they change.'),
+        files: z
+          .array(z.string().min(1))
+          .max(50)
+          .optional()
+          .describe(
+            'Files the memory is about, relative to the repository root or absolute inside it (stored relative); it is flagged as possibly outdated when they change. Paths outside the repository are refused.',
+          ),
         pinned: z.boolean().optional().describe('Pinned memories never decay.'),
         scope: scope.optional().describe('project (default) or global: global memories are shared by all projects on this machine.'),
       }),
@@ -48,9 +57,14 @@ export function addRememberTool(server: McpServer, { open, guarded }: ToolDeps):
         redacted: z.array(z.string()),
         /** Edges auto-linking wrote to similar memories. */
         linked: z.array(z.object({ id: z.string(), relation: z.string(), status: z.string() })).optional(),
+        /** Memories this one may duplicate: queued for review. */
+        mayDuplicate: z.array(z.string()).optional(),
+        /** What to do about the notes, when there are any. */
+        hint: z.string().optional(),
       }),
       // Same arguments twice store one memory: the second call finds the duplicate.
       annotations: { title: 'Remember', ...closed, readOnlyHint: false, destructiveHint: false, idempotentHint: true },
+      _meta: ALWAYS_LOAD_META,
     },
     guarded(async (args) => {
       const cortex = await open();
@@ -74,9 +88,8 @@ export function addRememberTool(server: McpServer, { open, guarded }: ToolDeps):
       if (linked.length > 0) {
         lines.push(`linked to similar memories: ${linked.map((l) => `${l.id}${l.status === 'suggested' ? ' (suggested)' : ''}`).join(', ')}`);
       }
-      for (const c of result.links?.consolidate ?? []) {
-        lines.push(`note: may duplicate ${c.a === m.id ? c.b : c.a}; queued for review (\`cortex consolidate\`)`);
-      }
+      const mayDuplicate = (result.links?.consolidate ?? []).map((c) => (c.a === m.id ? c.b : c.a));
+      for (const other of mayDuplicate) lines.push(`note: may duplicate ${other}; queued for review (${REVIEW_HINT})`);
       return textResult(lines.join('\n'), {
         action: result.action,
         id: m.id,
@@ -85,6 +98,7 @@ export function addRememberTool(server: McpServer, { open, guarded }: ToolDeps):
         file: result.file,
         redacted: result.redacted,
         ...(linked.length > 0 ? { linked } : {}),
+        ...(mayDuplicate.length > 0 ? { mayDuplicate, hint: `queued for review (${REVIEW_HINT})` } : {}),
       });
     }),
   );

@@ -45,8 +45,12 @@ export const SERVER_NAME = 'cortex';
 export const SERVER_INSTRUCTIONS =
   "Cortex is this repository's persistent memory: decisions and the approaches rejected, architecture, " +
   'gotchas, patterns, preferences, plans and progress, kept as markdown files under .cortex/ and shared ' +
-  'through git. memory_recall finds what earlier sessions learned; memory_remember keeps what this ' +
-  'session learns for the next one.';
+  'through git. Recall (memory_recall) before choosing an approach, when the user refers to earlier work ' +
+  '("like before", "why did we…"), when starting on an unfamiliar part of the code, and before remembering ' +
+  '(to update rather than duplicate). Remember (memory_remember) when something is settled that a later ' +
+  'session would otherwise rediscover: a decision and why, a rejected approach and why, a gotcha and its ' +
+  'fix, a convention, a user preference, the plan and its progress; not routine steps. Use a stable topic ' +
+  'to update a memory, and name the files it is about.';
 
 function packageVersion(): string {
   try {

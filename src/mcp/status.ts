@@ -6,6 +6,9 @@ import { z } from 'zod';
 import { textResult } from './format.js';
 import { READ_ONLY, type ToolDeps } from './tool.js';
 
+/** What the answer says to do about unreadable memory files. */
+const LINT_HINT = 'run `cortex lint`';
+
 export function addStatusTool(server: McpServer, { open, guarded }: ToolDeps): void {
   server.registerTool(
     'memory_status',
@@ -26,6 +29,8 @@ export function addStatusTool(server: McpServer, { open, guarded }: ToolDeps): v
             brokenFiles: z.number(),
           }),
         ),
+        /** Set when files could not be read. */
+        hint: z.string().optional(),
       }),
       annotations: { title: 'Memory status', ...READ_ONLY },
     },
@@ -48,9 +53,10 @@ export function addStatusTool(server: McpServer, { open, guarded }: ToolDeps): v
       for (const t of tiers) {
         lines.push(`${t.scope === 'project' ? 'Project' : t.scope === 'local' ? 'Private' : 'Global'} memories: ${t.total}${t.total > 0 ? ` (${counts(t.byStatus)})` : ''}`);
         if (t.total > 0) lines.push(`  by type: ${counts(t.byType)}`);
-        if (t.brokenFiles > 0) lines.push(`  ${t.brokenFiles} file(s) could not be read (run \`cortex lint\`)`);
+        if (t.brokenFiles > 0) lines.push(`  ${t.brokenFiles} file(s) could not be read (${LINT_HINT})`);
       }
-      return textResult(lines.join('\n'), { root: out.root, tiers });
+      const broken = tiers.some((t) => t.brokenFiles > 0);
+      return textResult(lines.join('\n'), { root: out.root, tiers, ...(broken ? { hint: LINT_HINT } : {}) });
     }),
   );
 }

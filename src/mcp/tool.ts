@@ -22,6 +22,15 @@ export interface ToolDeps {
 export const closed = { openWorldHint: false } satisfies ToolAnnotations;
 export const READ_ONLY: ToolAnnotations = { ...closed, readOnlyHint: true, idempotentHint: true };
 
+/**
+ * Claude Code defers MCP tools behind its tool search: the model sees their names, not
+ * their descriptions, so it does not know when to use them. This `_meta` key asks it to
+ * load a tool up front even where the server is registered without `alwaysLoad` (`claude
+ * mcp add`, a user's own config); other clients ignore it. Only the two tools a session
+ * needs unprompted carry it: recall before deciding, remember once something is settled.
+ */
+export const ALWAYS_LOAD_META = { 'anthropic/alwaysLoad': true } as const;
+
 export const id = z.string().min(1).max(200).describe('A memory id, e.g. chose-sqlite-over-postgres-k3f9qa (from memory_recall).');
 export const memoryType = z.enum(MEMORY_TYPES);
 export const relation = z.enum(RELATIONS);

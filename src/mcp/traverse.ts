@@ -4,7 +4,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { MAX_TRAVERSE_DEPTH } from '../core/graph.js';
-import { formatTraverse, textResult } from './format.js';
+import { TRAVERSE_MORE_HINT, formatTraverse, textResult } from './format.js';
 import { READ_ONLY, id, relation, type ToolDeps } from './tool.js';
 
 /** Memories a traversal lists by default, and at most: a hub can reach hundreds. */
@@ -46,6 +46,8 @@ export function addTraverseTool(server: McpServer, { open, guarded }: ToolDeps):
             from: z.string(),
           }),
         ),
+        /** Set when not every memory reached is listed. */
+        hint: z.string().optional(),
       }),
       annotations: { title: 'Walk the memory graph', ...READ_ONLY },
     },
@@ -71,7 +73,13 @@ export function addTraverseTool(server: McpServer, { open, guarded }: ToolDeps):
       );
       const nodes = all.slice(0, args.limit ?? DEFAULT_TRAVERSE_NODES);
       const start = { id: out.start.id, type: out.start.type, summary: out.start.summary };
-      return textResult(formatTraverse(start, nodes, out.total), { start, total: out.total, shown: nodes.length, nodes });
+      return textResult(formatTraverse(start, nodes, out.total), {
+        start,
+        total: out.total,
+        shown: nodes.length,
+        nodes,
+        ...(out.total > nodes.length ? { hint: TRAVERSE_MORE_HINT } : {}),
+      });
     }),
   );
 }

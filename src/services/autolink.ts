@@ -2,23 +2,26 @@
  * Auto-linking after a write (DESIGN §2.1): the new or changed memory is compared with
  * its closest memories — found through the keyword index, never by reading every
  * file — and linked in tiers by similarity: `relates_to` (active), `relates_to`
- * (suggested), or a consolidation candidate in the local review queue. Automatic
- * processes never write `supersedes`.
+ * (suggested), or a consolidation candidate in the local review queue. Words count by
+ * their rarity in the index (a store of chat turns all saying "said" and a date is not a
+ * web of related memories), and a write adds at most `autolink.maxEdges` edges. The cost
+ * is bounded: one exact-term query, a fixed number of candidates, a few hundred stats.
+ * Automatic processes never write `supersedes`.
  */
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { planAutoLinks, type AutoLinkCandidate, type ConsolidationCandidate } from '../core/autolink.js';
+import { autoLinkScore, planAutoLinks, type AutoLinkCandidate, type ConsolidationCandidate } from '../core/autolink.js';
 import { RELATIONS, checkEdgeId, edgeFileName, type Edge } from '../core/edge.js';
 import { cosine as cosineSimilarity } from '../core/fusion.js';
 import { formatDate, type Memory } from '../core/memory.js';
-import { jaccard, tokenSet } from '../core/similarity.js';
+import { rarityOverlap } from '../core/similarity.js';
+import { analyze } from '../core/text.js';
 import { embeddingText } from '../embed/embedder.js';
-import { EdgeCache } from '../cache/edge-cache.js';
 import { contentKeyOf } from '../cache/index/keyword-index.js';
-import { readMemoryById } from '../store/memory-store.js';
+import { writeEdge } from '../store/edge-write.js';
+import { displayPath, readMemoryById } from '../store/memory-store.js';
 import type { Context } from './context.js';
 import { embedSettings, vectorsFile } from './embed-settings.js';
-import { writeEdgeRecorded } from './graph.js';
 import type { TierIndex } from './indexes.js';
 import { appendReview, listReview, pairId, type ReviewEntry } from '../cache/review-queue.js';
 
@@ -90,9 +93,9 @@ function cachedVectors(ctx: Context, tier: TierIndex): Promise<VectorLookup | un
   return lookup;
 }
 
-/** The words a memory is compared by: its summary and body. */
-function wordsOf(memory: Pick<Memory, 'summary' | 'body'>): Set<string> {
-  return tokenSet(`${memory.summary}\n${memory.body}`);
+/** The terms a memory is compared by: its summary and body, analysed as the index analyses them. */
+function termsOf(memory: Pick<Memory, 'summary' | 'body'>): Set<string> {
+  return new Set(analyze(`${memory.summary}\n${memory.body}`));
 }
 
 /**
@@ -109,35 +112,53 @@ export async function autoLinkMemory(ctx: Context, input: { tier: TierIndex; mem
   if (memory.status !== 'active') return result;
 
   const query = [memory.summary, ...memory.tags].join(' ');
-  const hits = tier.index.query(query, { limit: o.candidates + 1, statuses: ['active'], expand: false }).filter((h) => h.id !== memory.id);
+  // No feedback: its extra terms find memories that share words with the hits, not with this one.
+  const hits = tier.index
+    .query(query, { limit: o.candidates + 1, statuses: ['active'], expand: false, feedback: false })
+    .filter((h) => h.id !== memory.id);
   if (hits.length === 0) return result;
 
   const vectors = o.vectors === null ? undefined : (o.vectors ?? (await cachedVectors(ctx, tier)));
-  const mine = wordsOf(memory);
+  const mine = termsOf(memory);
+  const rarity = { ...tier.index.rarity(), commonShare: ctx.config.autolink.commonShare };
   const myVector = vectors?.get(memory) ?? (await vectors?.embed?.(memory).catch(() => undefined));
   const candidates: AutoLinkCandidate[] = [];
   for (const hit of hits.slice(0, o.candidates)) {
     const doc = tier.index.docs.get(hit.id);
     if (!doc) continue;
-    // The index keeps a preview, not the body: read the file (20 small reads, not a scan).
+    // The index keeps the body's first 240 characters: the whole body of most memories. A
+    // longer one is read from its file (at most `candidates` small reads, never a scan).
     let other: Pick<Memory, 'type' | 'summary' | 'body'> = { type: doc.type, summary: doc.summary, body: doc.preview };
-    try {
-      other = readMemoryById(tier.paths, doc.id, tier.base).memory ?? other;
-    } catch {
-      // Deleted meanwhile: compare what the index knows.
+    if (doc.bodyLength > doc.preview.length) {
+      try {
+        other = readMemoryById(tier.paths, doc.id, tier.base).memory ?? other;
+      } catch {
+        // Deleted meanwhile: compare what the index knows.
+      }
     }
     const theirVector = myVector ? vectors?.get(other) : undefined;
     const cosine = myVector && theirVector && myVector.length === theirVector.length ? cosineSimilarity(myVector, theirVector) : undefined;
-    candidates.push({ id: doc.id, jaccard: jaccard(mine, wordsOf(other)), ...(cosine !== undefined ? { cosine } : {}) });
+    candidates.push({ id: doc.id, jaccard: rarityOverlap(mine, termsOf(other), rarity).score, ...(cosine !== undefined ? { cosine } : {}) });
   }
   result.compared = candidates.length;
 
-  // Existing edges of each candidate pair: a few hundred stats, not the edge cache (MBs).
+  // Pairs a person rejected stay apart: no edge, no new proposal.
+  const rejected = new Set(listReview(tier.paths, { kind: 'rejected' }).map((e) => e.id));
+  const eligible = candidates.filter((c) => !rejected.has(pairId('rejected', memory.id, c.id)));
+  // Existing edges of the pairs that could be linked or merged, strongest first: a few stats
+  // each, not the edge cache (its size grows with the store). Pairs below relatesMin need
+  // none, and once maxEdges pairs are free to link the weaker ones cannot be linked anyway.
+  const t = ctx.config.autolink;
   const existingEdges: Array<Pick<Edge, 'source' | 'target' | 'relation'>> = [];
   const exists = (key: Pick<Edge, 'source' | 'target' | 'relation'>) => existsSync(join(tier.paths.edgesDir, edgeFileName(key)));
   const myDoc = tier.index.docs.get(memory.id);
-  for (const c of candidates) {
+  let free = 0;
+  // In planAutoLinks' order (score, then id), so the pairs it links are the pairs checked here.
+  for (const c of [...eligible].sort((a, b) => autoLinkScore(b) - autoLinkScore(a) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))) {
+    const score = autoLinkScore(c);
+    if (!(score >= t.relatesMin) || (score < t.consolidateMin && free >= t.maxEdges)) continue;
     if (checkEdgeId(c.id) !== undefined || checkEdgeId(memory.id) !== undefined) continue;
+    const before = existingEdges.length;
     for (const relation of RELATIONS) {
       const out = { source: memory.id, relation, target: c.id };
       const back = { source: c.id, relation, target: memory.id };
@@ -146,31 +167,24 @@ export async function autoLinkMemory(ctx: Context, input: { tier: TierIndex; mem
     }
     if (myDoc?.links?.includes(c.id)) existingEdges.push({ source: memory.id, relation: 'relates_to', target: c.id });
     if (tier.index.docs.get(c.id)?.links?.includes(memory.id)) existingEdges.push({ source: c.id, relation: 'relates_to', target: memory.id });
+    if (score < t.consolidateMin && existingEdges.length === before) free++;
   }
-  // Pairs a person rejected stay apart: no edge, no new proposal.
-  const rejected = new Set(listReview(tier.paths, { kind: 'rejected' }).map((e) => e.id));
   const plan = planAutoLinks({
     memory,
-    candidates: candidates.filter((c) => !rejected.has(pairId('rejected', memory.id, c.id))),
-    thresholds: ctx.config.autolink,
+    candidates: eligible,
+    thresholds: t,
     existingEdges,
     now: ctx.now(),
   });
 
   // planAutoLinks only plans relates_to; the filter keeps that a property of the shell too.
   const edges = plan.edges.filter((edge) => edge.relation === 'relates_to');
-  if (edges.length > 0) {
-    const cache = EdgeCache.load(tier.paths);
-    cache.refresh(tier.paths, { base: tier.base });
-    for (const edge of edges) {
-      const { file } = writeEdgeRecorded(tier, cache, edge);
-      result.edges.push({ source: edge.source, target: edge.target, relation: edge.relation, status: edge.status, strength: edge.strength, origin: edge.origin, file });
-    }
-    try {
-      cache.save(tier.paths);
-    } catch {
-      // A cache.
-    }
+  // Written without loading `.memory/edges.json` (its load and save grow with the store): the
+  // next reader sees the edges directory changed and reads just the new files.
+  for (const edge of edges) {
+    const written = writeEdge(tier.paths, edge);
+    const file = displayPath(written.path, tier.base);
+    result.edges.push({ source: edge.source, target: edge.target, relation: edge.relation, status: edge.status, strength: edge.strength, origin: edge.origin, file });
   }
   const created = formatDate(ctx.now());
   const entries: ReviewEntry[] = plan.consolidate.map((c) => ({

@@ -27,8 +27,12 @@ export interface PluginFile {
   text: string;
 }
 
-/** What `cortex mcp` is registered as, in the plugin as in `.mcp.json`. */
-export const PLUGIN_MCP_SERVER = { command: 'cortex', args: ['mcp'] } as const;
+/**
+ * What `cortex mcp` is registered as, in the plugin as in `.mcp.json`: with `alwaysLoad`,
+ * so Claude Code puts the tools (and when to use them) in the context instead of behind
+ * its tool search.
+ */
+export const PLUGIN_MCP_SERVER = { command: 'cortex', args: ['mcp'], alwaysLoad: true } as const;
 
 function packageVersion(): string {
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string };

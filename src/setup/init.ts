@@ -125,7 +125,7 @@ export async function init(options: InitOptions & Record<string, unknown> = {}):
     // `--claude`: hooks, rules and slash commands for Claude Code, and the MCP server in
     // .mcp.json (or the `claude mcp add` line when cortex is not on PATH).
     steps.push(...(await setupClaude({ root: ctx.root, env: ctx.env })));
-    steps.push(setupMcpJson({ root: ctx.root, env: ctx.env }));
+    steps.push(await setupMcpJson({ root: ctx.root, env: ctx.env }));
   }
   if (options.capture !== undefined) steps.push(setCaptureMode(ctx, options.capture));
   return { root, steps };

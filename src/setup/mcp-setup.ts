@@ -1,9 +1,9 @@
 /**
  * Registering the MCP server with Claude Code: the `claude mcp add` command line and the
  * `.mcp.json` entry for the way this copy of cortex is installed, and the init step that
- * writes the entry into the project's `.mcp.json`.
+ * writes the entry into the project's `.mcp.json` once the command has answered `tools/list`.
  */
-import { accessSync, constants, existsSync, readFileSync, realpathSync } from 'node:fs';
+import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
 import { delimiter, isAbsolute, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { shellQuote } from '../core/shell.js';
@@ -20,6 +20,20 @@ export interface McpLaunch {
    * so the entry can be committed in `.mcp.json` for the whole team.
    */
   portable: boolean;
+  /** Where `command` was found on PATH, when it was looked up there. */
+  found?: string;
+}
+
+/** One server of `.mcp.json`. */
+export interface McpServerEntry {
+  command: string;
+  args: string[];
+  /**
+   * Claude Code loads every tool of the server into the context at session start, instead
+   * of deferring them behind its tool search (where the model sees the names only, not when
+   * to use them).
+   */
+  alwaysLoad: true;
 }
 
 export interface McpRegistration extends McpLaunch {
@@ -30,7 +44,7 @@ export interface McpRegistration extends McpLaunch {
   /** The `claude mcp add …` command line. */
   claudeAdd: string;
   /** The `.mcp.json` document that registers the server. */
-  mcpJson: { mcpServers: Record<string, { command: string; args: string[] }> };
+  mcpJson: { mcpServers: Record<string, McpServerEntry> };
 }
 
 export const DEFAULT_REGISTRATION = { name: 'cortex' };
@@ -52,16 +66,8 @@ export function buildRegistration(launch: McpLaunch, options: { name?: string } 
     name,
     scope,
     claudeAdd,
-    mcpJson: { mcpServers: { [name]: { command: launch.command, args: [...launch.args] } } },
+    mcpJson: { mcpServers: { [name]: { command: launch.command, args: [...launch.args], alwaysLoad: true } } },
   };
-}
-
-function sameFile(a: string, b: string): boolean {
-  try {
-    return realpathSync(a) === realpathSync(b);
-  } catch {
-    return false;
-  }
 }
 
 /** The `cortex` executables on PATH, in PATH order. */
@@ -83,37 +89,131 @@ export function onPath(env: NodeJS.ProcessEnv): string[] {
   return found;
 }
 
+/** This copy's `cli.js`. */
+function ownCli(cliPath: string | undefined): string {
+  return cliPath ?? fileURLToPath(new URL('../cli.js', import.meta.url));
+}
+
 /**
- * How to start this copy of cortex as an MCP server: `cortex mcp` when the `cortex` on
- * PATH is this installation, else `node <absolute path of cli.js> mcp` (a checkout, npx).
- * `dir` pins the project directory; without it the server uses the directory Claude
- * Code starts it in, which is the project.
+ * How to start cortex as an MCP server: `cortex mcp` when there is a `cortex` on PATH,
+ * whatever it is (a link to `cli.js`, npm's or pnpm's shim, a Volta shim, a wrapper script),
+ * else `node <absolute path of this cli.js> mcp` (a checkout, npx). `dir` pins the project
+ * directory; without it the server uses the directory Claude Code starts it in, which is
+ * the project. Whether the command really starts a server is `verifyLaunch`'s question.
  *
  * @example
- * resolveLaunch({ env: process.env }) // { command: 'cortex', args: ['mcp'], portable: true }
+ * resolveLaunch({ env: process.env }) // { command: 'cortex', args: ['mcp'], portable: true, found: '/usr/local/bin/cortex' }
  */
 export function resolveLaunch(options: { env: NodeJS.ProcessEnv; dir?: string; cliPath?: string }): McpLaunch {
-  const cli = options.cliPath ?? fileURLToPath(new URL('../cli.js', import.meta.url));
   const extra = options.dir !== undefined ? ['--dir', options.dir] : [];
-  const first = onPath(options.env)[0];
-  if (first !== undefined && sameFile(first, cli)) return { command: 'cortex', args: ['mcp', ...extra], portable: extra.length === 0 };
-  return { command: 'node', args: [cli, 'mcp', ...extra], portable: false };
+  const found = onPath(options.env)[0];
+  if (found !== undefined) return { command: 'cortex', args: ['mcp', ...extra], portable: extra.length === 0, found };
+  return { command: 'node', args: [ownCli(options.cliPath), 'mcp', ...extra], portable: false };
+}
+
+export type LaunchCheck = { ok: true; tools: string[] } | { ok: false; problem: string };
+
+/** How long `verifyLaunch` waits for each answer (a cold start of Node and the SDK on a slow disk). */
+export const VERIFY_TIMEOUT_MS = 20_000;
+
+/**
+ * Starts `launch` the way Claude Code would (the same PATH, in the project directory) and
+ * asks it for its tools through the MCP SDK's own client: `ok` when it answers `tools/list`
+ * with Cortex's tools, else the problem in a few words (with the first line the command
+ * wrote on stderr, if any). The server is stopped before this returns.
+ *
+ * @example
+ * await verifyLaunch({ command: 'cortex', args: ['mcp'], portable: true }, { cwd: '/path/to/repo', env: process.env })
+ * // { ok: true, tools: ['memory_recall', 'memory_get', …] }
+ */
+export async function verifyLaunch(launch: McpLaunch, options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs?: number }): Promise<LaunchCheck> {
+  const timeout = options.timeoutMs ?? VERIFY_TIMEOUT_MS;
+  const [{ Client }, { StdioClientTransport }] = await Promise.all([
+    import('@modelcontextprotocol/sdk/client/index.js'),
+    import('@modelcontextprotocol/sdk/client/stdio.js'),
+  ]);
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(options.env)) if (v !== undefined) env[k] = v;
+  const transport = new StdioClientTransport({ command: launch.command, args: launch.args, cwd: options.cwd, env, stderr: 'pipe' });
+  let stderr = '';
+  transport.stderr?.on('data', (chunk: Buffer) => {
+    if (stderr.length < 4_000) stderr += chunk.toString('utf8');
+  });
+  const client = new Client({ name: 'cortex-init', version: '1.0.0' });
+  try {
+    await client.connect(transport, { timeout });
+    const { tools } = await client.listTools(undefined, { timeout });
+    const names = tools.map((t) => t.name);
+    if (!names.includes('memory_recall')) {
+      return { ok: false, problem: `it answered tools/list without memory_recall (${names.slice(0, 4).join(', ') || 'no tools'}), so it is not Cortex's server` };
+    }
+    return { ok: true, tools: names };
+  } catch (err) {
+    const said = stderr
+      .split('\n')
+      .map((l) => l.trim())
+      .find((l) => l !== '');
+    const e = err as NodeJS.ErrnoException;
+    const what = e.code === 'ENOENT' ? 'it could not be started' : /timed out/i.test(e.message) ? `it did not answer within ${Math.round(timeout / 1000)} s` : 'it did not answer as an MCP server';
+    return { ok: false, problem: said !== undefined ? `${what}; it said: ${said.length > 160 ? `${said.slice(0, 159)}…` : said}` : what };
+  } finally {
+    await client.close().catch(() => undefined);
+  }
+}
+
+type McpDoc = { ok: true; doc: Record<string, unknown>; servers: Record<string, unknown> | undefined } | { ok: false; problem: string; hint?: string };
+
+function parseMcpJson(text: string | undefined): McpDoc {
+  if (text === undefined || text.trim() === '') return { ok: true, doc: {}, servers: undefined };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (err) {
+    return { ok: false, problem: `.mcp.json is not valid JSON (${(err as Error).message}); it was left untouched.` };
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return { ok: false, problem: '.mcp.json is not a JSON object; it was left untouched.' };
+  const doc = parsed as Record<string, unknown>;
+  const servers = doc.mcpServers;
+  if (servers !== undefined && (typeof servers !== 'object' || servers === null || Array.isArray(servers))) {
+    return { ok: false, problem: '.mcp.json has an "mcpServers" that is not an object; it was left untouched.', hint: 'Fix the file by hand.' };
+  }
+  return { ok: true, doc, servers: servers as Record<string, unknown> | undefined };
 }
 
 /**
  * Adds the server to the project's `.mcp.json` (Claude Code's project-scoped servers,
- * committed for the team; Claude Code asks each person before starting them). Every other
- * server and key is kept, and an existing `cortex` entry is never replaced. When this
- * install has no portable command (no `cortex` on PATH), nothing is written: the step is
- * `skipped`, and its detail says how to fix that, or the `claude mcp add --scope local`
- * line that registers the server for this machine only. Throws `ParseError` when
- * `.mcp.json` exists but is not a JSON object (it is left untouched).
+ * committed for the team; Claude Code asks each person before starting them), with
+ * `alwaysLoad: true`. Every other server and key is kept, and an existing `cortex` entry
+ * keeps its command (it only gains `alwaysLoad` when it has no such key). The entry is
+ * `cortex mcp`, written only after that command, started from PATH in the project, has
+ * answered `tools/list` (see `verifyLaunch`). When there is no `cortex` on PATH, or it does
+ * not answer, nothing is written: the step is `skipped`, and its detail says what went
+ * wrong and the `claude mcp add --scope local` line that registers this copy for this
+ * machine only. Throws `ParseError` when `.mcp.json` exists but is not a JSON object (it
+ * is left untouched).
  *
  * @example
- * setupMcpJson({ root: '/path/to/repo', env: process.env }) // { target: '.mcp.json', action: 'created', detail: 'registers the cortex MCP server' }
+ * await setupMcpJson({ root: '/path/to/repo', env: process.env })
+ * // { target: '.mcp.json', action: 'created', detail: 'registers the cortex MCP server for Claude Code: `cortex mcp` …' }
  */
-export function setupMcpJson(options: { root: string; env: NodeJS.ProcessEnv; cliPath?: string }): InitStep {
-  const reg = buildRegistration(resolveLaunch({ env: options.env, ...(options.cliPath !== undefined ? { cliPath: options.cliPath } : {}) }));
+export async function setupMcpJson(options: { root: string; env: NodeJS.ProcessEnv; cliPath?: string; timeoutMs?: number }): Promise<InitStep> {
+  const cliPath = ownCli(options.cliPath);
+  const reg = buildRegistration(resolveLaunch({ env: options.env, cliPath }));
+  const local = buildRegistration({ command: 'node', args: [cliPath, 'mcp'], portable: false }).claudeAdd;
+  const path = join(options.root, '.mcp.json');
+  const before = existsSync(path) ? readFileSync(path, 'utf8') : undefined;
+  const parsed = parseMcpJson(before);
+  const write = (doc: Record<string, unknown>): void => writeFileAtomic(path, `${JSON.stringify(doc, null, 2)}\n`);
+
+  if (parsed.ok && parsed.servers && Object.hasOwn(parsed.servers, reg.name)) {
+    const entry = parsed.servers[reg.name];
+    if (typeof entry === 'object' && entry !== null && !Array.isArray(entry) && !Object.hasOwn(entry, 'alwaysLoad')) {
+      // An entry from an older cortex (or by hand): its command stays, its tools stop hiding behind tool search.
+      write({ ...parsed.doc, mcpServers: { ...parsed.servers, [reg.name]: { ...entry, alwaysLoad: true } } });
+      return { target: '.mcp.json', action: 'updated', detail: `"${reg.name}" server: alwaysLoad added (its command kept)` };
+    }
+    return { target: '.mcp.json', action: 'unchanged', detail: `has a "${reg.name}" server (kept as it is)` };
+  }
   if (!reg.portable) {
     // The only command that works here names this machine's paths: not for a shared file.
     return {
@@ -122,34 +222,24 @@ export function setupMcpJson(options: { root: string; env: NodeJS.ProcessEnv; cl
       detail:
         `not written: \`cortex\` is not on PATH, and .mcp.json is shared with the team. Put it on PATH ` +
         `(\`npm link\` in the cortex clone) and run \`cortex init --claude\` again, or register the server ` +
-        `for this machine only: ${reg.claudeAdd}`,
+        `for this machine only: ${local}`,
     };
   }
-  const path = join(options.root, '.mcp.json');
-  const before = existsSync(path) ? readFileSync(path, 'utf8') : undefined;
-  let doc: Record<string, unknown> = {};
-  if (before !== undefined && before.trim() !== '') {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(before);
-    } catch (err) {
-      throw new ParseError(`.mcp.json is not valid JSON (${(err as Error).message}); it was left untouched.`, {
-        hint: `Fix the file, or register the server with \`${reg.claudeAdd}\`.`,
-      });
-    }
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-      throw new ParseError('.mcp.json is not a JSON object; it was left untouched.', { hint: `Fix the file, or register the server with \`${reg.claudeAdd}\`.` });
-    }
-    doc = parsed as Record<string, unknown>;
+  if (!parsed.ok) throw new ParseError(parsed.problem, { hint: parsed.hint ?? `Fix the file, or register the server with \`${reg.claudeAdd}\`.` });
+  const check = await verifyLaunch(reg, { cwd: options.root, env: options.env, ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}) });
+  if (!check.ok) {
+    return {
+      target: '.mcp.json',
+      action: 'skipped',
+      detail:
+        `not written: \`cortex mcp\` (the cortex on PATH is ${reg.found}) was started to check it, and ${check.problem}. ` +
+        `Fix or reinstall that cortex and run \`cortex init --claude\` again, or register this copy for this machine only: ${local}`,
+    };
   }
-  const servers = doc.mcpServers;
-  if (servers !== undefined && (typeof servers !== 'object' || servers === null || Array.isArray(servers))) {
-    throw new ParseError('.mcp.json has an "mcpServers" that is not an object; it was left untouched.', { hint: 'Fix the file by hand.' });
-  }
-  if (servers && Object.hasOwn(servers, reg.name)) {
-    return { target: '.mcp.json', action: 'unchanged', detail: `has a "${reg.name}" server (kept as it is)` };
-  }
-  const next = { ...doc, mcpServers: { ...(servers as Record<string, unknown> | undefined), ...reg.mcpJson.mcpServers } };
-  writeFileAtomic(path, `${JSON.stringify(next, null, 2)}\n`);
-  return { target: '.mcp.json', action: before === undefined ? 'created' : 'updated', detail: `registers the ${reg.name} MCP server for Claude Code` };
+  write({ ...parsed.doc, mcpServers: { ...parsed.servers, ...reg.mcpJson.mcpServers } });
+  return {
+    target: '.mcp.json',
+    action: before === undefined ? 'created' : 'updated',
+    detail: `registers the ${reg.name} MCP server for Claude Code: \`cortex mcp\` (${reg.found}) answered with ${check.tools.length} tools; alwaysLoad keeps them in view`,
+  };
 }

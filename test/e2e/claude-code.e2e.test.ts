@@ -272,6 +272,39 @@ describe.concurrent('Cortex in the real Claude Code (claude -p against a fake AP
   });
 });
 
+describe('MCP tools with tool search on (the default for many MCP tools)', () => {
+  it('alwaysLoad in .mcp.json keeps every memory tool in the prompt; without it only the tools marked anthropic/alwaysLoad stay', async (ctx) => {
+    const claude = claudeOrSkip(ctx);
+    const bin = cortexBin(ctx);
+    const repo = seededRepo(bin, ['--claude']);
+    const config = JSON.parse(repo.read('.mcp.json')) as { mcpServers: Record<string, { alwaysLoad?: boolean }> };
+    expect(config.mcpServers.cortex?.alwaysLoad).toBe(true);
+    const path = `${bin}${delimiter}${pathWithoutCortex()}`;
+    const offered = async (): Promise<string[]> => {
+      const api = await fakeApi(ctx);
+      const env = { ...claudeEnv(repo, api, path), ENABLE_TOOL_SEARCH: 'true' };
+      const run = await runClaude(claude, ['-p', PROMPT, '--output-format', 'json', ...ALLOWED], { cwd: repo.dir, env });
+      expect(run.code, run.stderr).toBe(0);
+      const first = mainRequests(api)[0];
+      expect(first, 'no request reached the fake API').toBeDefined();
+      return first!.tools!.filter((t) => t.name.includes('memory_') && (t.description ?? '').length > 0).map((t) => t.name.replace(/^.*__/, ''));
+    };
+    const loaded = await offered();
+    const all = ['memory_forget', 'memory_get', 'memory_link', 'memory_recall', 'memory_remember', 'memory_review', 'memory_status', 'memory_traverse'];
+    expect(loaded.sort()).toEqual(all);
+
+    // The control: the same server without alwaysLoad. Tool search defers its tools, except the
+    // two the server marks with _meta anthropic/alwaysLoad.
+    delete config.mcpServers.cortex!.alwaysLoad;
+    repo.write('.mcp.json', `${JSON.stringify(config, null, 2)}\n`);
+    const deferred = await offered();
+    expect(deferred).toContain('memory_recall');
+    expect(deferred).toContain('memory_remember');
+    expect(deferred).not.toContain('memory_get');
+    expect(deferred).not.toContain('memory_forget');
+  });
+});
+
 describe('a repository after `cortex init --claude` passes the linters', () => {
   it('claude-code-lint finds no problem; the plugin passes `claude plugin validate`', (ctx) => {
     const claude = claudeOrSkip(ctx);

@@ -96,8 +96,12 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
   /** The loaded records as UTF-8 JSON, one after another (a view of the index file's bytes). */
   private records: Uint8Array = new Uint8Array(0);
   private jsonEnds: Uint32Array = new Uint32Array(0);
-  /** Rows whose record was set since the table was loaded (its JSON is not in `records`). */
-  private readonly fresh = new Set<number>();
+  /**
+   * Rows whose record was set since the table was loaded (its JSON is not in `records`), with
+   * their JSON once encoded: a long-lived process (the MCP server) saves after every write, and
+   * encoding every record it ever wrote again on each save made `remember` slower as it ran.
+   */
+  private readonly fresh = new Map<number, Uint8Array | undefined>();
   /** Parsed records, by row. */
   private parsed: (IndexedDoc | undefined)[] = [];
   /** The fingerprint of the live rows, kept up to date by `set` and `delete`. */
@@ -223,7 +227,11 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
   }
 
   private recordBytes(row: number): Uint8Array {
-    if (this.fresh.has(row) || row >= this.jsonEnds.length) return Buffer.from(JSON.stringify(this.parsed[row]));
+    if (this.fresh.has(row) || row >= this.jsonEnds.length) {
+      let bytes = this.fresh.get(row);
+      if (bytes === undefined) this.fresh.set(row, (bytes = Buffer.from(JSON.stringify(this.parsed[row]))));
+      return bytes;
+    }
     return this.records.subarray(row === 0 ? 0 : this.jsonEnds[row - 1]!, this.jsonEnds[row]!);
   }
 
@@ -251,7 +259,7 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
     this.topics.set(row, doc.topic ?? '');
     this.links.set(row, doc.links?.join(' ') ?? '');
     addLine(this.print, this.lineAt(row));
-    this.fresh.add(row);
+    this.fresh.set(row, undefined);
     this.parsed[row] = doc;
   }
 
@@ -262,6 +270,7 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
     this.rows.delete(id);
     this.ids[row] = undefined;
     this.parsed[row] = undefined;
+    if (this.fresh.has(row)) this.fresh.set(row, undefined);
     return true;
   }
 

@@ -822,6 +822,14 @@ export class KeywordIndex {
   }
 
   /**
+   * How rare analysed terms are in this index: each term's document frequency (see
+   * `docFreq`) and the number of memories indexed. Auto-linking weights words by it.
+   */
+  rarity(): { docFreq: (term: string) => number; totalDocs: number } {
+    return { docFreq: (term) => this.docFreq(term), totalDocs: this.search.documentCount };
+  }
+
+  /**
    * The number of memories indexed and, per analysed term, how many contain it: what
    * recall needs to weigh the words of a query on one scale across tiers.
    */
