@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm start`: builds Cortex if needed, creates a demo git repository in a temporary
 // directory, and shows the main job: remembering, recalling, and the briefing.
+// `npm start -- --serve` then opens the web viewer on it (`cortex serve --open`; Ctrl-C stops it).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,7 +15,9 @@ if (!existsSync(cli)) {
   execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
 }
 
-const dir = process.argv[2] ? resolve(process.argv[2]) : mkdtempSync(join(tmpdir(), 'cortex-demo-'));
+const serve = process.argv.includes('--serve');
+const positional = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+const dir = positional[0] ? resolve(positional[0]) : mkdtempSync(join(tmpdir(), 'cortex-demo-'));
 // A global tier of its own, so the demo never touches yours; removed at the end.
 const home = mkdtempSync(join(tmpdir(), 'cortex-demo-home-'));
 process.on('exit', () => rmSync(home, { recursive: true, force: true }));
@@ -69,3 +72,21 @@ for (const extra of [['surface'], ['lint']]) {
 console.log(`\nThe memories are plain files: ls ${join(dir, '.cortex/memories')}`);
 console.log(sh('ls', ['.cortex/memories']).trim().replace(/^/gm, '  '));
 console.log(`\nTry it yourself:  cd ${dir} && node ${cli} recall "time zones"`);
+
+if (serve) {
+  // A few links and a commit, so the graph, the history and the branch diff have something to show.
+  const ids = sh('ls', ['.cortex/memories']).trim().split('\n').map((f) => f.replace(/\.md$/, ''));
+  const find = (prefix) => ids.find((id) => id.startsWith(prefix));
+  const link = (a, rel, b) => a && b && spawnSync(process.execPath, [cli, 'link', a, rel, b], { cwd: dir, env });
+  link(find('rejected-an-orm'), 'relates_to', find('chose-sqlite'));
+  link(find('timestamps-are-stored'), 'refines', find('http-handlers'));
+  sh('git', ['add', '-A']);
+  sh('git', ['commit', '-q', '-m', 'Record the first decisions']);
+  sh('git', ['checkout', '-q', '-b', 'feature/sessions']);
+  cortex('remember', 'Sessions expire after 30 minutes of inactivity', '--type', 'decision', '--tags', 'auth');
+  sh('git', ['add', '-A']);
+  sh('git', ['commit', '-q', '-m', 'Session expiry']);
+  console.log('\n$ cortex serve --open   (Ctrl-C stops it; Branch diff: main...feature/sessions)');
+  const r = spawnSync(process.execPath, [cli, 'serve', '--open'], { cwd: dir, env, stdio: 'inherit' });
+  process.exitCode = r.status ?? 0;
+}

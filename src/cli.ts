@@ -50,6 +50,7 @@ export const COMMANDS: Record<string, Entry> = {
   review: { summary: 'Accept or reject the low-confidence memories extraction queued', load: () => import('./commands/review.js') },
   hook: { summary: 'Run a Claude Code hook (reads the hook JSON on stdin)', load: () => import('./commands/hook.js') },
   mcp: { summary: 'Serve the memory tools to an assistant over MCP (stdio)', load: () => import('./commands/mcp.js') },
+  serve: { summary: 'Browse and edit memories in a local web viewer (and a JSON API)', load: () => import('./commands/serve.js') },
 };
 
 

@@ -37,10 +37,12 @@ const LAYERS: Record<string, number> = {
   api: 5,
   // Installers: init, git, Claude Code and MCP setup, doctor.
   setup: 6,
-  // Entry points: the CLI, its commands, the Claude Code hooks, the MCP server, the library.
+  // Entry points: the CLI, its commands, the Claude Code hooks, the MCP server, the web
+  // viewer's HTTP server, the library.
   commands: 7,
   hooks: 7,
   mcp: 7,
+  serve: 7,
   'cli.ts': 7,
   'index.ts': 7,
 };

@@ -17,6 +17,7 @@ import {
   listMemories,
   resolveMemoryId,
   updateMemory,
+  updateMemorySource,
   type ForgetInput,
   type ForgetOutput,
   type GetResult,
@@ -47,6 +48,12 @@ export interface Cortex {
   get(id: string): GetResult;
   list(input?: ListInput): ListOutput;
   update(id: string, input: UpdateInput): Promise<UpdateResult>;
+  /**
+   * Replaces a memory with the full text of its file (frontmatter and body) as a person
+   * edited it; text that is not a valid memory with the same id throws `ParseError` (its
+   * diagnostics in `data.diagnostics`) and leaves the file as it was.
+   */
+  updateSource(id: string, text: string): Promise<UpdateResult>;
   forget(input: ForgetInput): Promise<ForgetOutput>;
   lint(): Promise<LintOutput>;
   status(): StatusOutput;
@@ -118,6 +125,7 @@ export function openCortex(options: OpenCortexOptions = {}): Cortex {
     },
     list: (input) => listMemories(ctx, input),
     update: (id, input) => updateMemory(ctx, resolveMemoryId(ctx, id), input),
+    updateSource: (id, text) => updateMemorySource(ctx, resolveMemoryId(ctx, id), text),
     forget: (input) => forget(ctx, input),
     lint: () => lint(ctx),
     status: () => status(ctx),

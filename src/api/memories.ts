@@ -1,7 +1,7 @@
 /**
  * Use cases on single memories: get (show), list, update (edit), forget.
  */
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { MemoryNotFoundError, ParseError, UsageError } from '../errors.js';
 import {
@@ -18,7 +18,7 @@ import {
   type MemoryType,
   type Scope,
 } from '../core/memory.js';
-import { normalizeBody, renderMemory } from '../core/memory-format.js';
+import { normalizeBody, parseMemory, renderMemory } from '../core/memory-format.js';
 import { redactSecrets } from '../core/redact.js';
 import { edgeFileName, parseEdgeFileName, type EdgeKey } from '../core/edge.js';
 import { redactMemory, redactTags } from '../core/redact-memory.js';
@@ -36,6 +36,10 @@ import { allDiagnostics, openIndexes, openTierIndex, saveQuietly } from '../serv
 import { recall, searchOptionsOf, toResult, type RecallInput, type RecallResult } from './recall/recall.js';
 import { assertBodyFits, repoFiles } from './remember.js';
 import { lockPath } from '../cache/layout.js';
+import { tryGit } from '../git/cli.js';
+import { findGitRoot } from '../store/paths.js';
+import { loadSignals } from '../services/signals.js';
+import type { UsageSignal } from '../core/rank.js';
 
 export interface GetResult {
   memory: Memory;
@@ -217,6 +221,47 @@ export async function updateMemory(ctx: Context, id: string, input: UpdateInput)
     const tier = openTierIndex(ctx, scope);
     saveQuietly(tier.index, paths);
     return { memory: written, file, changed: true };
+  });
+}
+
+/**
+ * Replaces a memory with the full text of its file as a person edited it (frontmatter and
+ * body, e.g. in the web viewer's editor). The text must parse as a valid memory with the
+ * same id; otherwise a `ParseError` carries the diagnostics in `data.diagnostics` and the
+ * file is left exactly as it was. A valid text is written like every edit: redacted, in
+ * canonical form, `updated` stamped only when something changed.
+ *
+ * @example
+ * await updateMemorySource(ctx, 'chose-sqlite-k3f9qa', '---\nid: chose-sqlite-k3f9qa\ntype: decision\nsummary: …\n---\nWhy.\n');
+ */
+export async function updateMemorySource(ctx: Context, id: string, text: string): Promise<UpdateResult> {
+  const where = memoryFileOf(ctx, id);
+  const parsed = parseMemory(text, { file: where.file, expectedId: id });
+  const errors = parsed.diagnostics.filter((d) => d.severity === 'error');
+  if (!parsed.memory || errors.length > 0) {
+    const first = errors[0] ?? parsed.diagnostics[0];
+    throw new ParseError(`The edited text of ${where.file} is not a valid memory${first ? `: ${first.reason}` : '.'}`, {
+      hint: 'Fix the frontmatter (YAML between the --- lines) and save again; the file was not changed.',
+      data: { file: where.file, diagnostics: parsed.diagnostics },
+    });
+  }
+  assertBodyFits(parsed.memory.body);
+  const paths = scopePaths(ctx, where.scope);
+  return withLock(lockPath(paths.cacheDir, 'write'), async () => {
+    const next: Memory = { ...parsed.memory!, id };
+    let current: string;
+    try {
+      current = readFileSync(where.path, 'utf8');
+    } catch {
+      throw new MemoryNotFoundError(id);
+    }
+    // Compared in canonical form: saving the text unchanged is no edit, whatever the file's layout.
+    const before = parseMemory(current, { file: where.file, expectedId: id }).memory;
+    if (renderMemory(redactMemory(next).value) === (before ? renderMemory(before) : current)) return { memory: before ?? next, file: where.file, changed: false };
+    next.updated = formatDate(ctx.now());
+    const written = writeMemory(paths, next).memory;
+    saveQuietly(openTierIndex(ctx, where.scope).index, paths);
+    return { memory: written, file: where.file, changed: true };
   });
 }
 
@@ -468,4 +513,48 @@ export async function regenerateProjections(ctx: Context): Promise<string[]> {
   } catch {
     return [];
   }
+}
+
+export interface MemoryCommit {
+  commit: string;
+  /** Author date, ISO 8601. */
+  date: string;
+  author: string;
+  subject: string;
+}
+
+export interface MemoryHistory {
+  id: string;
+  file: string;
+  /** Personal usage from `.memory/` (absent when the memory was never recalled). */
+  usage: UsageSignal | undefined;
+  /** `git log` of the memory's file, newest first (empty outside git or before its first commit). */
+  commits: MemoryCommit[];
+}
+
+export const DEFAULT_HISTORY = { limit: 50 };
+
+/**
+ * The usage signals and the `git log` of one memory's file (following renames), for the
+ * web viewer's memory view. Reading it records no access.
+ *
+ * @example
+ * memoryHistory(ctx, 'chose-sqlite-k3f9qa').commits[0]?.subject // 'Record the storage decision'
+ */
+export function memoryHistory(ctx: Context, id: string, options: Partial<typeof DEFAULT_HISTORY> = {}): MemoryHistory {
+  const o = { ...DEFAULT_HISTORY, ...options };
+  const got = getMemory(ctx, id);
+  const usage = loadSignals(ctx)[id];
+  const root = got.scope === 'global' ? undefined : findGitRoot(ctx.root);
+  const commits: MemoryCommit[] = [];
+  if (root) {
+    const where = memoryFileOf(ctx, id);
+    // \x1f between fields, \x1e between commits: a subject may hold anything else.
+    const out = tryGit(['log', '--follow', `--max-count=${o.limit}`, '--format=%H%x1f%aI%x1f%an%x1f%s%x1e', '--', where.path], { cwd: root });
+    for (const record of (out ?? '').split('\x1e')) {
+      const [commit, date, author, subject] = record.trim().split('\x1f');
+      if (commit && date) commits.push({ commit, date, author: author ?? '', subject: subject ?? '' });
+    }
+  }
+  return { id, file: got.file, usage, commits };
 }

@@ -14,8 +14,8 @@ import { gitEnv, REPO_ROOT } from '../helpers/repo.js';
 
 /** bench/README.md, "Package size". */
 export const BUDGET = {
-  tarballBytes: 650_000,
-  unpackedBytes: 2_000_000,
+  tarballBytes: 800_000,
+  unpackedBytes: 2_600_000,
   keywordInstallBytes: 60_000_000,
   keywordInstallPackages: 200,
 };
