@@ -17,6 +17,7 @@ import {
   type Scope,
 } from '../core/memory.js';
 import { normalizeBody, renderMemory } from '../core/memory-format.js';
+import { parseAnchor, renderAnchor, repoRelative } from '../core/anchor.js';
 import { redactDeep, redactParts, redactSecrets } from '../core/redact.js';
 import { redactTags } from '../core/redact-memory.js';
 import { contentKeyOf } from '../cache/index/keyword-index.js';
@@ -192,6 +193,28 @@ function gateFields(input: RememberInput): { input: RememberInput; kinds: string
 }
 
 /**
+ * `files:` entries as memory files keep them: repository-relative, `/`-separated, with their
+ * `#symbol` or `#L10-L20` anchor; an absolute path inside the project is made relative.
+ * Throws `UsageError` for a path outside the project.
+ *
+ * @example
+ * repoFiles('/repo', ['/repo/src/db.ts#acquire', './README.md']) // ['src/db.ts#acquire', 'README.md']
+ */
+export function repoFiles(root: string, files: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const entry of files) {
+    const anchor = parseAnchor(entry);
+    const path = repoRelative(root, anchor.path);
+    if (path === undefined) {
+      throw new UsageError(`${entry} is outside the project (${root}).`, { hint: 'Give files as paths inside the repository, e.g. src/db.ts#acquire.' });
+    }
+    const text = renderAnchor({ ...anchor, path });
+    if (!out.includes(text)) out.push(text);
+  }
+  return out;
+}
+
+/**
  * Stores a memory in the project (or global) tier.
  *
  * @example
@@ -271,7 +294,7 @@ async function rememberInTier(
     ...(input.source?.session !== undefined ? { session: input.source.session } : {}),
     ...((input.source?.branch ?? head?.branch) !== undefined ? { branch: input.source?.branch ?? head?.branch } : {}),
     ...((input.source?.commit ?? head?.commit) !== undefined ? { commit: (input.source?.commit ?? head?.commit)?.slice(0, 12) } : {}),
-    ...(input.source?.files && input.source.files.length > 0 ? { files: [...input.source.files] } : {}),
+    ...(input.source?.files && input.source.files.length > 0 ? { files: repoFiles(ctx.root, input.source.files) } : {}),
     ...(input.source?.extra !== undefined && Object.keys(input.source.extra).length > 0 ? { extra: { ...input.source.extra } } : {}),
   };
 

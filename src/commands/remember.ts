@@ -1,6 +1,6 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { loadMatter, loadYaml } from '../core/lazy.js';
 import { UsageError } from '../errors.js';
 import { MEMORY_TYPES, type MemoryType, type Scope } from '../core/memory.js';
@@ -46,7 +46,7 @@ async function fromEditor(io: IO): Promise<{ input: RememberInput | undefined; f
 const command: CommandDef = {
   name: 'remember',
   summary: 'Store a memory (text, stdin or $EDITOR)',
-  usage: ['remember <text> [--type <type>] [--tags a,b] [--priority 1-10] [--topic <topic>]', 'remember --edit', 'remember [options] < file   (or: echo "text" | cortex remember [options])'],
+  usage: ['remember <text> [--type <type>] [--tags a,b] [--priority 1-10] [--topic <topic>] [--files path#symbol,…]', 'remember --edit', 'remember [options] < file   (or: echo "text" | cortex remember [options])'],
   description:
     'The first line of the text is the summary (what the briefing shows); further lines are the body.\n' +
     'Secrets (API keys, tokens, private keys, passwords in URLs) are redacted before anything is written.\n' +
@@ -67,12 +67,20 @@ const command: CommandDef = {
     summary: { type: 'string', value: '<text>', description: 'Summary line, when the text argument is the body.' },
     edit: { type: 'boolean', short: 'e', description: 'Write the memory in $EDITOR from a template.' },
     file: { type: 'string', value: '<path>', description: 'Read the memory from a file written from the --edit template.' },
+    files: {
+      type: 'string',
+      value: '<a,b>',
+      multiple: true,
+      description:
+        'Files (or code) the memory is about, comma-separated, relative to the current directory: path, path#symbol (Pool.acquire) or path#L10-L20. It is shown when the assistant opens them and flagged when they change.',
+    },
     'no-link': { type: 'boolean', description: 'Do not link the memory to similar ones.' },
   },
   examples: [
     'cortex remember "Chose SQLite over Postgres because zero-config matters" --type decision --tags storage',
     'cortex remember --type gotcha "CI runners have no GPU: skip the CUDA tests there"',
     'git log -1 --format=%B | cortex remember --type context',
+    'cortex remember --type gotcha "acquire must stay allocation-free: it runs per query" --files src/db/pool.ts#Pool.acquire',
   ],
   async run(inv, io) {
     const cortex = await open(inv, io);
@@ -112,6 +120,7 @@ const command: CommandDef = {
       ...(bool(inv, 'pin') ? { pinned: true } : {}),
       ...(str(inv, 'scope') !== undefined ? { scope: str(inv, 'scope') as Scope } : {}),
       ...(bool(inv, 'no-link') ? { autoLink: false } : {}),
+      ...(list(inv, 'files') ? { source: { ...input.source, files: list(inv, 'files')!.map((f) => cliFile(io.cwd, f)) } } : {}),
       ...(bool(inv, 'private') ? { private: true } : {}),
     };
     const result = await cortex.remember(opts);
@@ -140,3 +149,10 @@ const command: CommandDef = {
   },
 };
 export default command;
+
+/** A `--files` entry relative to the working directory, as an absolute path (the api makes it repository-relative). */
+function cliFile(cwd: string, entry: string): string {
+  const hash = entry.lastIndexOf('#');
+  const path = hash >= 0 ? entry.slice(0, hash) : entry;
+  return `${resolve(cwd, path)}${hash >= 0 ? entry.slice(hash) : ''}`;
+}

@@ -1,0 +1,76 @@
+/**
+ * Builds `.memory/file-anchors.json` (file-anchors.ts) from the memory files of the project
+ * and local tiers and the anchor states of the code index.
+ */
+import { parseAnchor } from '../core/anchor.js';
+import { FILE_PREVIEW_CHARS, type FileAnchored } from '../core/file-recall.js';
+import type { Memory } from '../core/memory.js';
+import { writeFileAtomic } from '../store/atomic.js';
+import { readAllMemories } from '../store/memory-store.js';
+import { localPaths, projectPaths } from '../store/paths.js';
+import { anchorKey, readCodeIndex, type AnchorState } from './code-index.js';
+import { FILE_ANCHORS_VERSION, fileAnchorsPath, type FileAnchorsMap } from './file-anchors.js';
+
+/**
+ * Why an anchor may be outdated, from its state in the code index; `undefined` when it is
+ * current or was never indexed.
+ *
+ * @example
+ * anchorOutdated({ status: 'changed', symbol: 'acquire', kind: 'function', path: 'src/db.ts', baselineFrom: '3f2a9c1', … })
+ * // 'symbol acquire (function) in src/db.ts changed since 3f2a9c1'
+ */
+export function anchorOutdated(state: AnchorState | undefined): string | undefined {
+  if (state === undefined || state.status === 'ok') return undefined;
+  const what = state.symbol !== undefined ? `symbol ${state.symbol}${state.kind !== undefined ? ` (${state.kind})` : ''}` : state.entry;
+  if (state.status === 'missing') return `${what} no longer found in ${state.path}`;
+  const since = state.baselineFrom !== undefined && state.baselineFrom !== 'index' ? ` since ${state.baselineFrom}` : ' since it was first indexed';
+  return `${what} in ${state.path} changed${since}`;
+}
+
+/** The active memories of the project and local tiers. */
+export function anchoredTierMemories(root: string): Memory[] {
+  const out: Memory[] = [];
+  for (const paths of [projectPaths(root), localPaths(root)]) {
+    out.push(...readAllMemories(paths, root).memories.filter((m) => m.status === 'active'));
+  }
+  return out;
+}
+
+/**
+ * The map from the memory files, saved under `stamp` (unless '' or writing fails).
+ *
+ * @example
+ * buildFileAnchors('/repo', '/repo/.memory', stamp).files['src/db.ts']
+ */
+export function buildFileAnchors(root: string, cacheDir: string, stamp: string): FileAnchorsMap {
+  const code = readCodeIndex(cacheDir);
+  const files: Record<string, FileAnchored[]> = {};
+  for (const m of anchoredTierMemories(root)) {
+    for (const entry of m.source.files ?? []) {
+      const anchor = parseAnchor(entry);
+      if (anchor.path === '') continue;
+      const state = code.anchors[anchorKey(m.id, entry)];
+      const item: FileAnchored = {
+        id: m.id,
+        type: m.type,
+        summary: m.summary,
+        preview: m.body.slice(0, FILE_PREVIEW_CHARS),
+        updated: m.updated,
+        priority: m.priority,
+        entry,
+        ...(anchorOutdated(state) !== undefined ? { outdated: anchorOutdated(state) } : {}),
+      };
+      // Listed under the path as written and, after a rename git recorded, under the new one.
+      for (const path of new Set([anchor.path, state?.path ?? anchor.path])) (files[path] ??= []).push(item);
+    }
+  }
+  const map: FileAnchorsMap = { version: FILE_ANCHORS_VERSION, stamp, files };
+  if (stamp !== '') {
+    try {
+      writeFileAtomic(fileAnchorsPath(cacheDir), JSON.stringify(map));
+    } catch {
+      // Rebuilt next time.
+    }
+  }
+  return map;
+}
