@@ -5,6 +5,7 @@
  * changes up to HEAD. Each side takes git's revision syntax (`HEAD~1`, `main^`, `@{u}`),
  * resolved by `git rev-parse` when git is installed (see `resolveCommit`).
  */
+import { parseAnchor } from '../core/anchor.js';
 import { parseEdge } from '../core/edge-format.js';
 import { parseEdgeFileName, type Edge } from '../core/edge.js';
 import type { Memory } from '../core/memory.js';
@@ -133,8 +134,9 @@ export async function diffRange(ctx: Context, input: DiffInput): Promise<DiffOut
 }
 
 async function staleReferences(r: GitReader, head: string, after: CortexTree, memory: Memory, file: string, flags: DiffFlag[]): Promise<void> {
-  for (const path of memory.source.files ?? []) {
-    if ((await blobAt(r, head, path.replace(/^\.?\//, ''))) === null) flags.push({ kind: 'stale-reference', file, message: `refers to ${path}, which does not exist at the end of the range` });
+  for (const entry of memory.source.files ?? []) {
+    const path = parseAnchor(entry).path;
+    if ((await blobAt(r, head, path)) === null) flags.push({ kind: 'stale-reference', file, message: `refers to ${path}, which does not exist at the end of the range` });
   }
   for (const id of extractWikilinks(memory.body)) {
     if (!after.memories.has(id)) flags.push({ kind: 'stale-reference', file, message: `links to [[${id}]], which does not exist at the end of the range` });

@@ -99,3 +99,19 @@ export function codeIndexStamp(cacheDir: string): string {
   const st = statSync(codeIndexPath(cacheDir), { throwIfNoEntry: false });
   return st === undefined ? '' : `${st.mtimeMs}:${st.size}`;
 }
+
+/**
+ * Why an anchor may be outdated, from its state in the code index; `undefined` when it is
+ * current or was never indexed.
+ *
+ * @example
+ * anchorOutdated({ status: 'changed', symbol: 'acquire', kind: 'function', path: 'src/db.ts', baselineFrom: '3f2a9c1', … })
+ * // 'symbol acquire (function) in src/db.ts changed since 3f2a9c1'
+ */
+export function anchorOutdated(state: AnchorState | undefined): string | undefined {
+  if (state === undefined || state.status === 'ok') return undefined;
+  const what = state.symbol !== undefined ? `symbol ${state.symbol}${state.kind !== undefined ? ` (${state.kind})` : ''}` : state.entry;
+  if (state.status === 'missing') return `${what} no longer found in ${state.path}`;
+  const since = state.baselineFrom !== undefined && state.baselineFrom !== 'index' ? ` since ${state.baselineFrom}` : ' since it was first indexed';
+  return `${what} in ${state.path} changed${since}`;
+}

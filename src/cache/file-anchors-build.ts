@@ -8,24 +8,8 @@ import type { Memory } from '../core/memory.js';
 import { writeFileAtomic } from '../store/atomic.js';
 import { readAllMemories } from '../store/memory-store.js';
 import { localPaths, projectPaths } from '../store/paths.js';
-import { anchorKey, readCodeIndex, type AnchorState } from './code-index.js';
+import { anchorKey, anchorOutdated, readCodeIndex } from './code-index.js';
 import { FILE_ANCHORS_VERSION, fileAnchorsPath, type FileAnchorsMap } from './file-anchors.js';
-
-/**
- * Why an anchor may be outdated, from its state in the code index; `undefined` when it is
- * current or was never indexed.
- *
- * @example
- * anchorOutdated({ status: 'changed', symbol: 'acquire', kind: 'function', path: 'src/db.ts', baselineFrom: '3f2a9c1', … })
- * // 'symbol acquire (function) in src/db.ts changed since 3f2a9c1'
- */
-export function anchorOutdated(state: AnchorState | undefined): string | undefined {
-  if (state === undefined || state.status === 'ok') return undefined;
-  const what = state.symbol !== undefined ? `symbol ${state.symbol}${state.kind !== undefined ? ` (${state.kind})` : ''}` : state.entry;
-  if (state.status === 'missing') return `${what} no longer found in ${state.path}`;
-  const since = state.baselineFrom !== undefined && state.baselineFrom !== 'index' ? ` since ${state.baselineFrom}` : ' since it was first indexed';
-  return `${what} in ${state.path} changed${since}`;
-}
 
 /** The active memories of the project and local tiers. */
 export function anchoredTierMemories(root: string): Memory[] {

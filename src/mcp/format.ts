@@ -78,6 +78,9 @@ export interface RecallLine {
   ref?: { branch: string; merged: boolean } | undefined;
   related?: { id: string; relation: string; direction: 'out' | 'in' }[] | undefined;
   code?: { id: string; summary: string }[] | undefined;
+  /** File recall: the anchor, and why its code may have changed. */
+  anchor?: string | undefined;
+  outdated?: string | undefined;
 }
 
 /**
@@ -106,6 +109,7 @@ export function formatRecall(query: string, results: readonly RecallLine[], noti
       lines.push(`   linked: ${r.related.map((n) => `${n.direction === 'out' ? '→' : '←'} ${n.relation} ${n.id}`).join(', ')}`);
     }
     if (r.code && r.code.length > 0) lines.push(`   code: ${r.code.map((c) => `${c.id} (${c.summary})`).join(', ')}`);
+    if (r.anchor !== undefined) lines.push(`   anchored to ${r.anchor}${r.outdated !== undefined ? ` (possibly outdated: ${r.outdated})` : ''}`);
   });
   if (notice) lines.push(`notice: ${notice}`);
   return lines.join('\n');
