@@ -22,6 +22,8 @@ import type { Context } from '../services/context.js';
 export interface DiffInput {
   /** `main..feature`, `main...feature`, or one revision (compared with HEAD). */
   range: string;
+  /** List the memories anchored to code the range changes (default true). */
+  code?: boolean;
 }
 
 export interface DiffOutput extends MemoryDiff {
@@ -130,7 +132,8 @@ export async function diffRange(ctx: Context, input: DiffInput): Promise<DiffOut
     flags.push({ kind: 'contradiction', file: `.cortex/edges/${name}`, message: `${touched.join(' and ')} changed, and ${key.source} contradicts ${key.target}` });
   }
 
-  return { range: input.range, base, head, ...sortChanges({ memories, edges, flags }) };
+  const code = input.code === false ? [] : await (await import('./diff-code.js')).codeTouched({ root: ctx.root, gitRoot: root, base, head, memoryBlobs: after.memories });
+  return { range: input.range, base, head, ...sortChanges({ memories, edges, flags }), code };
 }
 
 async function staleReferences(r: GitReader, head: string, after: CortexTree, memory: Memory, file: string, flags: DiffFlag[]): Promise<void> {
