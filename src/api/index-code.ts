@@ -186,7 +186,10 @@ export async function indexCode(ctx: Context, input: IndexCodeInput = {}): Promi
         }
       }
     }
-    const lookup: Anchor = anchor.symbol !== undefined ? anchor : then !== undefined ? { path, symbol: then.qualified } : anchor;
+    // A line range names the symbol it covered when the memory was made (or first indexed):
+    // that symbol is followed from then on, wherever its lines move.
+    const covered = then?.qualified ?? previous?.symbol;
+    const lookup: Anchor = anchor.symbol !== undefined ? anchor : covered !== undefined ? { path, symbol: covered } : anchor;
     const now = file !== undefined ? findSymbol(file.symbols, lookup, then?.kind ?? previous?.kind) : undefined;
     const baseline = previous?.baseline ?? then?.hash ?? now?.hash;
     const baselineFrom = previous?.baseline !== undefined ? previous.baselineFrom : then !== undefined ? thenFrom : now !== undefined ? 'index' : undefined;
