@@ -195,20 +195,21 @@ function gateFields(input: RememberInput): { input: RememberInput; kinds: string
 /**
  * `files:` entries as memory files keep them: repository-relative, `/`-separated, with their
  * `#symbol` or `#L10-L20` anchor; an absolute path inside the project is made relative.
- * Throws `UsageError` for a path outside the project.
+ * A path outside the project (a transcript from another machine) is kept as written, or with
+ * `strict` is a `UsageError`.
  *
  * @example
  * repoFiles('/repo', ['/repo/src/db.ts#acquire', './README.md']) // ['src/db.ts#acquire', 'README.md']
  */
-export function repoFiles(root: string, files: readonly string[]): string[] {
+export function repoFiles(root: string, files: readonly string[], options: { strict?: boolean } = {}): string[] {
   const out: string[] = [];
   for (const entry of files) {
     const anchor = parseAnchor(entry);
     const path = repoRelative(root, anchor.path);
-    if (path === undefined) {
+    if (path === undefined && options.strict) {
       throw new UsageError(`${entry} is outside the project (${root}).`, { hint: 'Give files as paths inside the repository, e.g. src/db.ts#acquire.' });
     }
-    const text = renderAnchor({ ...anchor, path });
+    const text = path === undefined ? entry : renderAnchor({ ...anchor, path });
     if (!out.includes(text)) out.push(text);
   }
   return out;

@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { loadMatter, loadYaml } from '../core/lazy.js';
 import { UsageError } from '../errors.js';
 import { MEMORY_TYPES, type MemoryType, type Scope } from '../core/memory.js';
-import type { RememberInput } from '../api/remember.js';
+import { repoFiles, type RememberInput } from '../api/remember.js';
 import { bool, int, list, num, str, type CommandDef, type IO } from '../term/args.js';
 import { readTemplate } from '../templates.js';
 import { openEditor } from './editor.js';
@@ -120,7 +120,7 @@ const command: CommandDef = {
       ...(bool(inv, 'pin') ? { pinned: true } : {}),
       ...(str(inv, 'scope') !== undefined ? { scope: str(inv, 'scope') as Scope } : {}),
       ...(bool(inv, 'no-link') ? { autoLink: false } : {}),
-      ...(list(inv, 'files') ? { source: { ...input.source, files: list(inv, 'files')!.map((f) => cliFile(io.cwd, f)) } } : {}),
+      ...(list(inv, 'files') ? { source: { ...input.source, files: repoFiles(cortex.context.root, list(inv, 'files')!.map((f) => cliFile(io.cwd, f)), { strict: true }) } } : {}),
       ...(bool(inv, 'private') ? { private: true } : {}),
     };
     const result = await cortex.remember(opts);
