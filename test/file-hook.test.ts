@@ -127,4 +127,16 @@ describe('cortex hook post-tool-use', () => {
     expect(group?.matcher).toBe('Read|Edit|Write|MultiEdit');
     expect(group?.hooks[0]?.command).toContain('cortex hook post-tool-use');
   });
+
+  it('capture records the code a memory names as a repository-relative anchor, and the hook then shows it', () => {
+    const { repo } = project();
+    const message = `Done. [MEMORY: gotcha] run_with_retry in ${join(repo.dir, 'src/jobs/retry.py')}#run_with_retry only retries connection errors, on purpose.`;
+    const stop = repo.cortex(['hook', 'stop'], { input: JSON.stringify({ session_id: 'cap1', transcript_path: join(repo.home, 'none.jsonl'), cwd: repo.dir, hook_event_name: 'Stop', last_assistant_message: message }) });
+    expect(stop).toMatchObject({ code: 0, stdout: '' });
+    const files = repo.list('.cortex/memories').map((f) => repo.read(`.cortex/memories/${f}`)).filter((t) => t.includes('only retries connection errors'));
+    expect(files).toHaveLength(1);
+    expect(files[0]).toContain('files: [src/jobs/retry.py#run_with_retry]');
+    const shown = injected(repo.cortex(['hook', 'post-tool-use'], { input: payload(repo, 'cap2', 'Read', join(repo.dir, 'src/jobs/retry.py')) }).stdout);
+    expect(shown).toContain('(run_with_retry)');
+  });
 });

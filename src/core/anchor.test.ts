@@ -107,3 +107,11 @@ describe('selectFileMemories and renderFileMemories', () => {
     expect(renderFileMemories('src/db.ts', [])).toEqual({ text: '', ids: [] });
   });
 });
+
+describe('capture keeps code anchors the conversation names', () => {
+  it('filesIn returns path#symbol as written, and plain paths as before', async () => {
+    const { filesIn } = await import('./extract/prose.js');
+    expect(filesIn('The retry in `src/jobs/retry.py#run_with_retry` is deliberate; see src/db.ts and Node.js docs.')).toEqual(['src/jobs/retry.py#run_with_retry', 'src/db.ts']);
+    expect(filesIn('keep src/db/pool.ts#Pool.acquire allocation-free.')).toEqual(['src/db/pool.ts#Pool.acquire']);
+  });
+});
