@@ -9,7 +9,7 @@ import { writeFileAtomic } from '../store/atomic.js';
 import { readAllMemories } from '../store/memory-store.js';
 import { localPaths, projectPaths } from '../store/paths.js';
 import { anchorKey, anchorOutdated, readCodeIndex } from './code-index.js';
-import { FILE_ANCHORS_VERSION, fileAnchorsPath, type FileAnchorsMap } from './file-anchors.js';
+import { FILE_ANCHORS_VERSION, fileAnchorsItemsPath, fileAnchorsPath, type FileAnchorsIndex, type FileAnchorsMap } from './file-anchors.js';
 
 /** The active memories of the project and local tiers. */
 export function anchoredTierMemories(root: string): Memory[] {
@@ -51,7 +51,10 @@ export function buildFileAnchors(root: string, cacheDir: string, stamp: string):
   const map: FileAnchorsMap = { version: FILE_ANCHORS_VERSION, stamp, files };
   if (stamp !== '') {
     try {
-      writeFileAtomic(fileAnchorsPath(cacheDir), JSON.stringify(map));
+      // The entries first: the list of paths, written last, is what makes them current.
+      writeFileAtomic(fileAnchorsItemsPath(cacheDir), JSON.stringify(map));
+      const index: FileAnchorsIndex = { version: FILE_ANCHORS_VERSION, stamp, paths: Object.keys(files).sort() };
+      writeFileAtomic(fileAnchorsPath(cacheDir), JSON.stringify(index));
     } catch {
       // Rebuilt next time.
     }

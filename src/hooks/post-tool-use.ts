@@ -14,9 +14,7 @@
 import { realpathSync } from 'node:fs';
 import { repoRelative } from '../core/anchor.js';
 import { DEFAULT_FILE_RECALL, renderFileMemories, selectFileMemories } from '../core/file-recall.js';
-import { fileAnchorsStamp, readFileAnchors } from '../cache/file-anchors.js';
-import { readSessionState, writeSessionState } from '../cache/session-state.js';
-import { contextOutput } from './output.js';
+import { fileAnchorsStamp, lookupFileAnchors } from '../cache/file-anchors.js';
 import type { HookContext } from './context.js';
 
 /** The tools whose file the hook looks at. */
@@ -41,9 +39,10 @@ export async function postToolUse(h: HookContext): Promise<string> {
   if (path === undefined) return '';
   const now = (h.now?.() ?? new Date()).getTime();
   const stamp = fileAnchorsStamp(h.root, h.cacheDir, now);
-  const map = readFileAnchors(h.cacheDir, stamp) ?? (await import('../cache/file-anchors-build.js')).buildFileAnchors(h.root, h.cacheDir, stamp);
-  const entries = map.files[path];
-  if (entries === undefined || entries.length === 0) return '';
+  const entries = lookupFileAnchors(h.cacheDir, stamp, path) ?? (await import('../cache/file-anchors-build.js')).buildFileAnchors(h.root, h.cacheDir, stamp).files[path] ?? [];
+  if (entries.length === 0) return '';
+  // Loaded only when the file has memories: the common case stays as small as it can.
+  const [{ readSessionState, writeSessionState }, { contextOutput }] = await Promise.all([import('../cache/session-state.js'), import('./output.js')]);
   const session = h.input.sessionId;
   const state = session !== undefined ? readSessionState(h.cacheDir, session) : undefined;
   const chosen = selectFileMemories(entries, { exclude: state?.injected ?? [], limit: DEFAULT_FILE_RECALL.limit });

@@ -7,7 +7,7 @@ import { parseAnchor, repoRelative } from '../../core/anchor.js';
 import { selectFileMemories, type FileAnchored } from '../../core/file-recall.js';
 import { UsageError } from '../../errors.js';
 import { buildFileAnchors } from '../../cache/file-anchors-build.js';
-import { fileAnchorsStamp, readFileAnchors } from '../../cache/file-anchors.js';
+import { fileAnchorsStamp, lookupFileAnchors } from '../../cache/file-anchors.js';
 import type { Context } from '../../services/context.js';
 
 export interface RecallFileInput {
@@ -40,8 +40,8 @@ export function recallFile(ctx: Context, input: RecallFileInput): RecallFileOutp
   }
   const cacheDir = ctx.paths.cacheDir;
   const stamp = fileAnchorsStamp(ctx.root, cacheDir, ctx.now().getTime());
-  const map = readFileAnchors(cacheDir, stamp) ?? buildFileAnchors(ctx.root, cacheDir, stamp);
-  const results = selectFileMemories(map.files[path] ?? [], {
+  const entries = lookupFileAnchors(cacheDir, stamp, path) ?? buildFileAnchors(ctx.root, cacheDir, stamp).files[path] ?? [];
+  const results = selectFileMemories(entries, {
     ...(anchor.symbol !== undefined ? { symbol: anchor.symbol } : {}),
     ...(input.limit !== undefined ? { limit: input.limit } : {}),
   });
