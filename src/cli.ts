@@ -38,6 +38,7 @@ export const COMMANDS: Record<string, Entry> = {
   lint: { summary: 'Check every file in .cortex/ and explain each problem', load: () => import('./commands/lint.js') },
   status: { summary: 'Counts by type and status, and index health', load: () => import('./commands/status.js') },
   index: { summary: 'Rebuild or refresh the local search index', load: () => import('./commands/index.js') },
+  'index-code': { summary: 'Parse the source into a symbol table and resolve the memories\' code anchors', load: () => import('./commands/index-code.js') },
   surface: { summary: 'Print the session briefing (what the SessionStart hook injects)', load: () => import('./commands/surface.js') },
   lifecycle: { summary: 'Archive decayed memories, reactivate accessed ones, prune old archives', load: () => import('./commands/lifecycle.js') },
   project: { summary: 'Regenerate the decisions and plan projections (--check for CI)', load: () => import('./commands/project.js') },

@@ -6,6 +6,11 @@ export { init, type InitOptions, type InitOutput, type InitStep } from './setup/
 export type { Context, OpenCortexOptions } from './services/context.js';
 export type { RememberInput, RememberResult } from './api/remember.js';
 export type { RecallInput, RecallMode, RecallOutput, RecallResult } from './api/recall/recall.js';
+export type { RecallFileInput, RecallFileOutput } from './api/recall/file.js';
+export type { FileAnchored } from './core/file-recall.js';
+export type { AnchorReport, IndexCodeInput, IndexCodeOutput } from './api/index-code.js';
+export type { AnchorState, AnchorStatus } from './cache/code-index.js';
+export type { CodeSymbol, SymbolKind } from './core/code-symbols.js';
 export type { EmbedIndexInput, EmbedIndexOutput, EmbedIndexProgress, EmbedTierReport } from './services/embed.js';
 export { EmbedUnavailableError, type Embedder } from './embed/embedder.js';
 export { createTestEmbedder, type TestEmbedder, type TestEmbedderOptions } from './embed/test-embedder.js';

@@ -118,7 +118,7 @@ describe('cortex init --claude', () => {
     const configDir = join(repo.home, 'custom-claude');
     expect(repo.cortex(['init', '--claude', '--global'], { env: { CLAUDE_CONFIG_DIR: configDir } }).code).toBe(0);
     const settings = JSON.parse(readFileSync(join(configDir, 'settings.json'), 'utf8')) as Settings;
-    expect(Object.keys(settings.hooks).sort()).toEqual(['PreCompact', 'SessionEnd', 'SessionStart', 'Stop', 'UserPromptSubmit']);
+    expect(Object.keys(settings.hooks).sort()).toEqual(['PostToolUse', 'PreCompact', 'SessionEnd', 'SessionStart', 'Stop', 'UserPromptSubmit']);
 
     expect(repo.cortex(['init', '--global']).code).toBe(2);
   });

@@ -87,7 +87,9 @@ describe('cortex mcp: tools/list', () => {
     expect(byName.get('memory_review')!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
     expect(byName.get('memory_remember')!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false });
     expect(byName.get('memory_link')!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false });
-    expect(byName.get('memory_recall')!.inputSchema.required).toEqual(['query']);
+    // A query or, for file recall, a file: the tool says which is missing.
+    expect(byName.get('memory_recall')!.inputSchema.required ?? []).toEqual([]);
+    expect(Object.keys(byName.get('memory_recall')!.inputSchema.properties ?? {})).toEqual(expect.arrayContaining(['query', 'file']));
     expect(byName.get('memory_remember')!.inputSchema.required).toEqual(expect.arrayContaining(['summary', 'type']));
     expect(byName.get('memory_get')!.inputSchema.required).toEqual(['id']);
     // Claude Code defers tools behind its tool search unless asked; recall and remember ask.
@@ -188,6 +190,22 @@ describe('cortex mcp: a memory through its life', () => {
 
     const status = await s.call('memory_status');
     expect(status.structuredContent).toMatchObject({ tiers: [{ scope: 'project', total: 1, byType: { gotcha: 1 } }] });
+    expect(s.errors).toEqual([]);
+  });
+
+  it('recalls the memories anchored to a file or symbol (memory_recall with file)', async () => {
+    const repo = initialised();
+    const s = await connect(repo);
+    const made = (await s.call('memory_remember', { summary: SQLITE, type: 'decision', files: ['src/db.ts'] })).structuredContent as { id: string };
+    // File recall: the memories anchored to a file (src/db.ts, and a symbol anchor in it).
+    const anchored = await s.call('memory_remember', { summary: 'open() must run the WAL pragma first', type: 'gotcha', files: ['src/db.ts#open'] });
+    const byFile = await s.call('memory_recall', { file: 'src/db.ts#open' });
+    expect(byFile.isError, text(byFile)).toBeFalsy();
+    const fileHits = (byFile.structuredContent as { mode: string; results: { id: string; anchor?: string }[] }).results;
+    expect(fileHits.map((r) => r.id)).toEqual([(anchored.structuredContent as { id: string }).id, made.id]);
+    expect(fileHits[0]!.anchor).toBe('src/db.ts#open');
+    expect((await s.call('memory_recall', { file: 'src/other.ts' })).structuredContent).toMatchObject({ results: [] });
+    expect((await s.call('memory_recall', {})).isError).toBe(true);
     expect(s.errors).toEqual([]);
   });
 

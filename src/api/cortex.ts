@@ -28,6 +28,8 @@ import {
 } from './memories.js';
 import type { LifecycleInput, LifecycleOutput } from './lifecycle.js';
 import { recall, type RecallInput, type RecallOutput } from './recall/recall.js';
+import { recallFile, type RecallFileInput, type RecallFileOutput } from './recall/file.js';
+import type { IndexCodeInput, IndexCodeOutput } from './index-code.js';
 import { remember, type RememberInput, type RememberResult } from './remember.js';
 import type { ReviewItem } from './review.js';
 import { recordAccess } from '../services/signals.js';
@@ -40,6 +42,10 @@ export interface Cortex {
   readonly context: Context;
   remember(input: RememberInput): Promise<RememberResult>;
   recall(input: RecallInput): Promise<RecallOutput>;
+  /** The memories anchored to a file or a symbol in it (`src/db.ts#acquire`): what the file hook shows. */
+  recallFile(input: RecallFileInput): RecallFileOutput;
+  /** Parses the source into a symbol table and resolves every code anchor (`cortex index-code`). */
+  indexCode(input?: IndexCodeInput): Promise<IndexCodeOutput>;
   /**
    * Reads one memory; counts as an access in the usage signals. Every method that takes a
    * memory id (get, update, forget, link, unlink, traverse) also takes a prefix of it that
@@ -118,6 +124,8 @@ export function openCortex(options: OpenCortexOptions = {}): Cortex {
       return result;
     },
     recall: (input) => recall(ctx, input),
+    recallFile: (input) => recallFile(ctx, input),
+    indexCode: async (input) => (await import('./index-code.js')).indexCode(ctx, input),
     get: (id) => {
       const got = getMemory(ctx, resolveMemoryId(ctx, id));
       recordAccess(ctx, [{ id: got.memory.id, scope: got.scope }]);

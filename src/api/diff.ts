@@ -5,11 +5,12 @@
  * changes up to HEAD. Each side takes git's revision syntax (`HEAD~1`, `main^`, `@{u}`),
  * resolved by `git rev-parse` when git is installed (see `resolveCommit`).
  */
+import { parseAnchor } from '../core/anchor.js';
 import { parseEdge } from '../core/edge-format.js';
 import { parseEdgeFileName, type Edge } from '../core/edge.js';
 import type { Memory } from '../core/memory.js';
 import { parseMemory } from '../core/memory-format.js';
-import { diffEdge, diffMemory, sortChanges, type DiffFlag, type EdgeChange, type MemoryChange, type MemoryDiff } from '../core/memory-diff.js';
+import { diffEdge, diffMemory, sortChanges, type CodeTouch, type DiffFlag, type EdgeChange, type MemoryChange, type MemoryDiff } from '../core/memory-diff.js';
 import { findSecrets } from '../core/redact.js';
 import { splitRevisionRange } from '../core/revision.js';
 import { extractWikilinks } from '../core/wikilinks.js';
@@ -21,6 +22,8 @@ import type { Context } from '../services/context.js';
 export interface DiffInput {
   /** `main..feature`, `main...feature`, or one revision (compared with HEAD). */
   range: string;
+  /** List the memories anchored to code the range changes (default true). */
+  code?: boolean;
 }
 
 export interface DiffOutput extends MemoryDiff {
@@ -129,14 +132,29 @@ export async function diffRange(ctx: Context, input: DiffInput): Promise<DiffOut
     flags.push({ kind: 'contradiction', file: `.cortex/edges/${name}`, message: `${touched.join(' and ')} changed, and ${key.source} contradicts ${key.target}` });
   }
 
-  return { range: input.range, base, head, ...sortChanges({ memories, edges, flags }) };
+  const code = input.code === false ? [] : await anchoredCode({ root: ctx.root, gitRoot: root, base, head, memoryBlobs: after.memories });
+  return { range: input.range, base, head, ...sortChanges({ memories, edges, flags }), code };
 }
 
 async function staleReferences(r: GitReader, head: string, after: CortexTree, memory: Memory, file: string, flags: DiffFlag[]): Promise<void> {
-  for (const path of memory.source.files ?? []) {
-    if ((await blobAt(r, head, path.replace(/^\.?\//, ''))) === null) flags.push({ kind: 'stale-reference', file, message: `refers to ${path}, which does not exist at the end of the range` });
+  for (const entry of memory.source.files ?? []) {
+    const path = parseAnchor(entry).path;
+    if ((await blobAt(r, head, path)) === null) flags.push({ kind: 'stale-reference', file, message: `refers to ${path}, which does not exist at the end of the range` });
   }
   for (const id of extractWikilinks(memory.body)) {
     if (!after.memories.has(id)) flags.push({ kind: 'stale-reference', file, message: `links to [[${id}]], which does not exist at the end of the range` });
+  }
+}
+
+/**
+ * The anchored code the range changes (diff-code.ts), which reads the commits with the git
+ * command: without one installed, the memory changes are still listed and this is empty.
+ */
+async function anchoredCode(options: Parameters<typeof import('./diff-code.js').codeTouched>[0]): Promise<CodeTouch[]> {
+  try {
+    return await (await import('./diff-code.js')).codeTouched(options);
+  } catch (err) {
+    if (err instanceof GitError && (err.cause as { code?: unknown } | undefined)?.code === 'ENOENT') return [];
+    throw err;
   }
 }

@@ -17,6 +17,7 @@ import {
   type Scope,
 } from '../core/memory.js';
 import { normalizeBody, renderMemory } from '../core/memory-format.js';
+import { parseAnchor, renderAnchor } from '../core/anchor.js';
 import { redactDeep, redactParts, redactSecrets } from '../core/redact.js';
 import { redactTags } from '../core/redact-memory.js';
 import { toRepoPath } from '../core/repo-path.js';
@@ -159,7 +160,7 @@ export function assertBodyFits(body: string): void {
 
 /**
  * `source.files` as the repository names them: relative to its root, forward slashes, each
- * once. An absolute path inside the repository (Claude Code's tools use them) is made
+ * once, with its code anchor (`src/db.ts#acquire`, `#L10-L20`) kept. An absolute path inside the repository (Claude Code's tools use them) is made
  * relative; one outside it, or a relative path leaving it (`../x`), is refused with a usage
  * error, or dropped and listed when `outside` is `drop`.
  *
@@ -178,9 +179,11 @@ export function repoFiles(root: string, files: readonly string[], outside: 'refu
   const out = new Set<string>();
   const dropped: string[] = [];
   for (const file of files) {
-    const r = toRepoPath(file, roots);
+    // A code anchor (`#symbol`, `#L10-L20`) rides along with its path.
+    const anchor = parseAnchor(file);
+    const r = toRepoPath(anchor.path, roots);
     if (r.ok) {
-      out.add(r.path);
+      out.add(renderAnchor({ ...anchor, path: r.path }));
       continue;
     }
     if (outside === 'drop') {

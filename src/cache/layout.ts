@@ -14,6 +14,9 @@
  *   projections.json             rendered projection entries (projection-cache.ts)
  *   anticipation.json            the prompt hook's small index (anticipation-cache.ts)
  *   staleness.json               reality checks from git (staleness.ts)
+ *   code-index.json              symbol table and code-anchor states (code-index.ts, `cortex index-code`)
+ *   file-anchors.json            the files memories are anchored to, for the file hook (file-anchors.ts)
+ *   file-anchors-items.json      file → those memories (read only for a file in the list above)
  *   surface-cache/<variant>-<budget>.json   cached briefings (surface-cache.ts)
  *   review.jsonl                 the review queue (review-queue.ts)
  *   transcripts/<session>.json   transcript checkpoints (checkpoint.ts)
@@ -45,6 +48,9 @@ export const GRAPH_CACHE_FILE = 'graph.json';
 export const PROJECTION_CACHE_FILE = 'projections.json';
 export const ANTICIPATION_FILE = 'anticipation.json';
 export const STALENESS_FILE = 'staleness.json';
+export const CODE_INDEX_FILE = 'code-index.json';
+export const FILE_ANCHORS_FILE = 'file-anchors.json';
+export const FILE_ANCHORS_ITEMS_FILE = 'file-anchors-items.json';
 export const SURFACE_CACHE_DIR = 'surface-cache';
 export const REVIEW_QUEUE_FILE = 'review.jsonl';
 export const TRANSCRIPTS_DIR = 'transcripts';
@@ -89,6 +95,8 @@ export const DERIVED_CACHES = [
   EDGE_CACHE_FILE,
   PROJECTION_CACHE_FILE,
   ANTICIPATION_FILE,
+  FILE_ANCHORS_FILE,
+  FILE_ANCHORS_ITEMS_FILE,
   SURFACE_CACHE_DIR,
 ] as const;
 

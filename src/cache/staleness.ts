@@ -18,6 +18,8 @@ import { findGitRoot } from '../store/paths.js';
 import { readHead } from '../git/head.js';
 import { blobAt, gitReader, isAncestor, listBranches, listRemoteBranches, resolveCommit, type GitReader } from '../git/repo.js';
 import { STALENESS_FILE } from './layout.js';
+import { parseAnchor } from '../core/anchor.js';
+import { anchorKey, anchorOutdated, codeIndexStamp, readCodeIndex, type AnchorState } from './code-index.js';
 
 /** What staleness needs of a memory. */
 export interface StalenessInput {
@@ -60,7 +62,9 @@ function loadCache(path: string): CacheFile | undefined {
 }
 
 function keyOf(m: StalenessInput): string {
-  return `${m.source.commit ?? ''}|${m.source.branch ?? ''}|${(m.source.files ?? []).join('\0')}`;
+  // The id too: an anchor's state in the code index is the memory's own.
+  const anchored = (m.source.files ?? []).some((f) => f.includes('#'));
+  return `${anchored ? `${m.id}|` : ''}${m.source.commit ?? ''}|${m.source.branch ?? ''}|${(m.source.files ?? []).join('\0')}`;
 }
 
 /**
@@ -81,7 +85,15 @@ export async function computeStaleness(ctx: StalenessContext, memories: readonly
   const cachePath = join(ctx.paths.cacheDir, STALENESS_FILE);
   const local = await listBranches(r).catch(() => [] as string[]);
   const remote = await listRemoteBranches(r);
-  const refs = [...local, ...remote].join('\n');
+  // The anchors' states come from the code index: a new `index-code` run recomputes the reasons.
+  const codeStamp = codeIndexStamp(ctx.paths.cacheDir);
+  const refs = [...local, ...remote, `code-index:${codeStamp}`].join('\n');
+  let anchors: Record<string, AnchorState> | undefined;
+  const anchorState = (id: string, entry: string): AnchorState | undefined => {
+    if (codeStamp === '') return undefined;
+    anchors ??= readCodeIndex(ctx.paths.cacheDir).anchors;
+    return anchors[anchorKey(id, entry)];
+  };
   const old = loadCache(cachePath);
   const cache: CacheFile = {
     version: STALENESS_CACHE_VERSION,
@@ -117,7 +129,7 @@ export async function computeStaleness(ctx: StalenessContext, memories: readonly
     const key = keyOf(m);
     let reasons = cache.reasons[key];
     if (reasons === undefined) {
-      reasons = await reasonsFor(r, m, { head: head.commit, branch: head.branch, root, branches, fullCommit, blob });
+      reasons = await reasonsFor(r, m, { head: head.commit, branch: head.branch, root, branches, fullCommit, blob, anchorState });
       cache.reasons[key] = reasons;
       dirty = true;
     }
@@ -140,6 +152,8 @@ interface Probe {
   branches: Set<string>;
   fullCommit(short: string): Promise<string | undefined>;
   blob(commit: string, path: string): Promise<string | null>;
+  /** The state `cortex index-code` recorded for a memory's code anchor, if it ran. */
+  anchorState(id: string, entry: string): AnchorState | undefined;
 }
 
 async function reasonsFor(r: GitReader, m: StalenessInput, p: Probe): Promise<string[]> {
@@ -149,7 +163,17 @@ async function reasonsFor(r: GitReader, m: StalenessInput, p: Probe): Promise<st
   const short = m.source.commit!.slice(0, 7);
   const reasons: string[] = [];
   for (const raw of m.source.files ?? []) {
-    const path = raw.replace(/\\/g, '/').replace(/^\.?\//, '');
+    const anchor = parseAnchor(raw);
+    if (anchor.symbol !== undefined || anchor.lines !== undefined) {
+      // A symbol anchor the code index resolved: the symbol's own text decides, not its file's.
+      const state = p.anchorState(m.id, raw);
+      if (state !== undefined) {
+        const why = anchorOutdated(state);
+        if (why !== undefined) reasons.push(why);
+        continue;
+      }
+    }
+    const path = anchor.path;
     const then = await p.blob(commit, path);
     const now = await p.blob(p.head, path);
     if (now === null && !existsSync(join(p.root, path))) reasons.push(`${path} no longer exists`);

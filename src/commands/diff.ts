@@ -16,9 +16,15 @@ const command: CommandDef = {
     'base), as a pull request does; a single revision is compared with HEAD the same way.\n' +
     "Revisions take git's syntax: HEAD~1, main^, @{u}, tags, short commit ids (resolved by\n" +
     '`git rev-parse` when git is installed).\n' +
+    'It also lists the code the range changes that memories are anchored to (their files: entries,\n' +
+    'e.g. src/db/pool.ts#acquire): "This range changes `Pool.acquire` in `src/db/pool.ts`, which 2\n' +
+    'memories describe", so a reviewer sees knowledge that may need updating. A symbol counts as\n' +
+    'changed when its text (whitespace aside) differs between the two ends, parsed with tree-sitter;\n' +
+    'a whole-file anchor when the file changed. --no-code leaves this out.\n' +
     'Prints markdown, ready to post as a pull-request comment; --json for tools.\n' +
     'Reads the commits directly: nothing is checked out.',
   options: {
+    'no-code': { type: 'boolean', description: 'Do not list the anchored code the range changes (no source parsing).' },
     'fail-on-flags': { type: 'boolean', description: 'Exit 1 when a secret, contradiction or stale reference is flagged (for CI).' },
   },
   exitCodes: ['1 with --fail-on-flags when something is flagged'],
@@ -26,7 +32,7 @@ const command: CommandDef = {
   async run(inv, io) {
     const range = inv.positionals[0];
     if (!range) throw new UsageError('Say which revisions to compare.', { hint: 'Example: cortex diff main..feature' });
-    const out = await diffRange(openContextOf(inv, io), { range });
+    const out = await diffRange(openContextOf(inv, io), { range, ...(bool(inv, 'no-code') ? { code: false } : {}) });
     const failed = bool(inv, 'fail-on-flags') && out.flags.length > 0;
     if (inv.json) printJson(io, { ...out });
     else io.out(renderDiffMarkdown(out, { range }));

@@ -37,6 +37,8 @@ const command: CommandDef = {
     'Installed by `cortex init --claude`; Claude Code runs it with the hook input as JSON on stdin.\n' +
     '  session-start       prints the briefing as context (a shorter one after compaction)\n' +
     '  user-prompt-submit  prints the few memories relevant to the prompt, or nothing\n' +
+    '  post-tool-use       on Read/Edit/Write/MultiEdit: the memories anchored to that file or a\n' +
+    '                      symbol in it (src/db.ts#acquire), each once per session, or nothing\n' +
     '  stop, pre-compact   extract memories from the transcript since the last checkpoint\n' +
     '  session-end         the same, then lifecycle and projections, in a detached process\n' +
     '\n' +
@@ -53,6 +55,7 @@ const command: CommandDef = {
   },
   examples: [
     `echo '{"session_id":"s1","source":"startup","cwd":"'$PWD'"}' | cortex hook session-start`,
+    `echo '{"session_id":"s1","tool_name":"Read","tool_input":{"file_path":"'$PWD'/src/db.ts"},"cwd":"'$PWD'"}' | cortex hook post-tool-use`,
     'tail .memory/cortex.log',
   ],
   exitCodes: ['Always 0, whatever happens, even on a usage error (a hook must not break the session).'],

@@ -2,7 +2,9 @@ import type { MemoryStatus, MemoryType, Scope } from '../core/memory.js';
 import { RECALL_MODES, recall, type RecallMode, type RecallResult } from '../api/recall/recall.js';
 import { expandStatuses } from '../api/recall/results.js';
 import { UsageError } from '../errors.js';
-import { bool, int, list, str, type CommandDef, type IO } from '../term/args.js';
+import { resolve } from 'node:path';
+import type { Context } from '../services/context.js';
+import { bool, int, list, str, type CommandDef, type Invocation, type IO } from '../term/args.js';
 import { formatResultLine, openContextOf, printJson, warnDiagnostics } from './shared.js';
 
 export function statusesOf(values: string[] | undefined): MemoryStatus[] | undefined {
@@ -13,7 +15,7 @@ export function statusesOf(values: string[] | undefined): MemoryStatus[] | undef
 const command: CommandDef = {
   name: 'recall',
   summary: 'Find the memories relevant to a query',
-  usage: ['recall <query> [--type <t>] [--tag <tag>] [--limit <n>] [--mode keyword|semantic|hybrid]'],
+  usage: ['recall <query> [--type <t>] [--tag <tag>] [--limit <n>] [--mode keyword|semantic|hybrid]', 'recall --file <path>[#symbol] [--limit <n>]'],
   description:
     'Keyword search (BM25 with stemming, prefix and fuzzy matching; summary > tags > body) over the\n' +
     'project memories and the global ones ($CORTEX_HOME). A small thesaurus of coding terms connects\n' +
@@ -30,7 +32,12 @@ const command: CommandDef = {
     'best one, or a keyword match holding under recall.minCoverage (0.2) of the query\'s words\n' +
     '(weighted by rarity), is not shown, so --limit is a maximum and an unrelated query finds\n' +
     'nothing. Both are settings in .cortex/config.yaml; --no-floor shows everything. Global\n' +
-    'memories are ranked on the same scale as the project\'s, at recall.globalWeight (0.9) of them.',
+    'memories are ranked on the same scale as the project\'s, at recall.globalWeight (0.9) of them.\n' +
+    '\n' +
+    'With --file, no query: the memories anchored to that file (their files: list names it), or to\n' +
+    'a symbol in it with path#symbol (anchors to the whole file included), symbol anchors first —\n' +
+    'what the PostToolUse hook injects when the assistant reads or edits the file. A memory whose\n' +
+    'anchored symbol changed since it was made (see `cortex index-code`) is marked POSSIBLY OUTDATED.',
   options: {
     type: { type: 'string', short: 't', value: '<type>', multiple: true, description: 'Only these types (comma-separated or repeated).' },
     tag: { type: 'string', value: '<tag>', multiple: true, description: 'Only memories with all these tags.' },
@@ -42,6 +49,7 @@ const command: CommandDef = {
     branch: { type: 'string', short: 'b', value: '<branch>', description: "Search that branch's (or revision's: main~2, @{u}) memories, read from git (no checkout)." },
     'all-branches': { type: 'boolean', description: 'Search the work tree and every other local branch; marks what is not merged.' },
     'no-enrich': { type: 'boolean', description: 'Do not add linked code and graph neighbours to the results.' },
+    file: { type: 'string', value: '<path>[#symbol]', description: 'The memories anchored to this file or symbol (relative to the current directory), instead of a search.' },
     mode: {
       type: 'string',
       short: 'm',
@@ -53,6 +61,7 @@ const command: CommandDef = {
     'cortex recall "which database did we pick"',
     'cortex recall auth --type decision,rejected --json | jq ".results[].id"',
     'cortex recall "what storage engine did we settle on" --mode hybrid',
+    'cortex recall --file src/db/pool.ts#acquire',
   ],
   async run(inv, io) {
     const mode = str(inv, 'mode');
@@ -60,6 +69,8 @@ const command: CommandDef = {
       throw new UsageError(`--mode must be one of ${RECALL_MODES.join(', ')}, got "${mode}".`);
     }
     const ctx = openContextOf(inv, io);
+    const file = str(inv, 'file');
+    if (file !== undefined) return recallFileCommand(ctx, file, inv, io);
     const query = inv.positionals.join(' ');
     const out = await recall(ctx, {
       query,
@@ -96,6 +107,30 @@ const command: CommandDef = {
     return 0;
   },
 };
+async function recallFileCommand(ctx: Context, file: string, inv: Invocation, io: IO): Promise<number> {
+  if (inv.positionals.length > 0) throw new UsageError('--file takes no query.', { hint: 'Run `cortex recall --file <path>[#symbol]` or `cortex recall <query>`.' });
+  const hash = file.lastIndexOf('#');
+  const absolute = `${resolve(io.cwd, hash >= 0 ? file.slice(0, hash) : file)}${hash >= 0 ? file.slice(hash) : ''}`;
+  const { recallFile } = await import('../api/recall/file.js');
+  const limit = int(inv, 'limit', [1, 1000]);
+  const out = recallFile(ctx, { file: absolute, ...(limit !== undefined ? { limit } : {}) });
+  if (inv.json) {
+    printJson(io, { path: out.path, ...(out.symbol !== undefined ? { symbol: out.symbol } : {}), results: out.results });
+    return 0;
+  }
+  const target = `${out.path}${out.symbol !== undefined ? `#${out.symbol}` : ''}`;
+  if (out.results.length === 0) {
+    io.err(`No memories are anchored to ${target}.\n`);
+    return 0;
+  }
+  const p = io.paint;
+  out.results.forEach((r, i) => {
+    const outdated = r.outdated !== undefined ? ` ${p.yellow(`[POSSIBLY OUTDATED: ${r.outdated}]`)}` : '';
+    io.out(`${String(i + 1).padStart(2)}. ${p.cyan(r.id)}  ${p.dim(`[${r.type}]`)}  ${r.summary}  ${p.dim(r.entry)}${outdated}\n`);
+  });
+  return 0;
+}
+
 /** Indented lines under a result: the code it describes, then its graph neighbours. */
 export function formatEnrichment(r: Pick<RecallResult, 'code' | 'related'>, io: IO): string {
   const p = io.paint;

@@ -1,6 +1,6 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { loadMatter, loadYaml } from '../core/lazy.js';
 import { UsageError } from '../errors.js';
 import { MEMORY_TYPES, type MemoryType, type Scope } from '../core/memory.js';
@@ -48,7 +48,7 @@ async function fromEditor(io: IO): Promise<{ input: RememberInput | undefined; f
 const command: CommandDef = {
   name: 'remember',
   summary: 'Store a memory (text, stdin or $EDITOR)',
-  usage: ['remember <text> [--type <type>] [--tags a,b] [--priority 1-10] [--topic <topic>] [--files a,b]', 'remember --edit', 'remember [options] < file   (or: echo "text" | cortex remember [options])'],
+  usage: ['remember <text> [--type <type>] [--tags a,b] [--priority 1-10] [--topic <topic>] [--files path[#symbol],…]', 'remember --edit', 'remember [options] < file   (or: echo "text" | cortex remember [options])'],
   description:
     'The first line of the text is the summary (what the briefing shows); further lines are the body.\n' +
     'Secrets (API keys, tokens, private keys, passwords in URLs) are redacted before anything is written.\n' +
@@ -75,7 +75,7 @@ const command: CommandDef = {
       value: '<a,b>',
       multiple: true,
       description:
-        'Files the memory is about, comma-separated: relative to the repository root or absolute inside it (stored relative); the briefing flags the memory when they change. Paths outside the repository are refused.',
+        'Files (or code) the memory is about, comma-separated: path, path#symbol (Pool.acquire) or path#L10-L20, relative to the current directory or absolute inside the repository (stored relative to its root). It is shown when the assistant opens them and flagged when they change. Paths outside the repository are refused.',
     },
     'no-link': { type: 'boolean', description: 'Do not link the memory to similar ones, by rarity-weighted word overlap (at most autolink.maxEdges edges).' },
   },
@@ -83,6 +83,7 @@ const command: CommandDef = {
     'cortex remember "Chose SQLite over Postgres because zero-config matters" --type decision --tags storage',
     'cortex remember --type gotcha "CI runners have no GPU: skip the CUDA tests there"',
     'git log -1 --format=%B | cortex remember --type context',
+    'cortex remember --type gotcha "acquire must stay allocation-free: it runs per query" --files src/db/pool.ts#Pool.acquire',
   ],
   async run(inv, io) {
     const cortex = await open(inv, io);
@@ -122,7 +123,7 @@ const command: CommandDef = {
       ...(bool(inv, 'pin') ? { pinned: true } : {}),
       ...(str(inv, 'scope') !== undefined ? { scope: str(inv, 'scope') as Scope } : {}),
       ...(bool(inv, 'no-link') ? { autoLink: false } : {}),
-      ...(list(inv, 'files') ? { source: { ...input.source, files: list(inv, 'files')! } } : {}),
+      ...(list(inv, 'files') ? { source: { ...input.source, files: list(inv, 'files')!.map((f) => cliFile(io.cwd, cortex.context.root, f)) } } : {}),
       ...(bool(inv, 'private') ? { private: true } : {}),
       keepUndo: true,
     };
@@ -153,3 +154,26 @@ const command: CommandDef = {
   },
 };
 export default command;
+
+/**
+ * A `--files` entry relative to the working directory, made relative to the repository root
+ * (as git takes paths); absolute paths as given. The api checks and normalises both, and
+ * names a path outside the repository as this gives it (`../x`).
+ */
+function cliFile(cwd: string, root: string, entry: string): string {
+  const hash = entry.lastIndexOf('#');
+  const path = hash >= 0 ? entry.slice(0, hash) : entry;
+  if (isAbsolute(path) || path.trim() === '') return entry;
+  const absolute = resolve(cwd, path);
+  let fromRoot = relative(root, absolute);
+  if (fromRoot.startsWith('..')) {
+    // A working directory reached through the root's real path (a symlinked checkout).
+    try {
+      const real = relative(realpathSync(root), absolute);
+      if (!real.startsWith('..') && !isAbsolute(real)) fromRoot = real;
+    } catch {
+      // The root as given.
+    }
+  }
+  return `${fromRoot.split(sep).join('/')}${hash >= 0 ? entry.slice(hash) : ''}`;
+}

@@ -3,13 +3,14 @@
  */
 
 /** The events `cortex hook <event>` handles. */
-export const HOOK_EVENTS = ['session-start', 'user-prompt-submit', 'stop', 'pre-compact', 'session-end'] as const;
+export const HOOK_EVENTS = ['session-start', 'user-prompt-submit', 'post-tool-use', 'stop', 'pre-compact', 'session-end'] as const;
 export type HookEvent = (typeof HOOK_EVENTS)[number];
 
 /** Claude Code's name of each event (`hookEventName` in hook JSON, keys in settings). */
 export const CLAUDE_EVENT_NAMES: Readonly<Record<HookEvent, string>> = {
   'session-start': 'SessionStart',
   'user-prompt-submit': 'UserPromptSubmit',
+  'post-tool-use': 'PostToolUse',
   stop: 'Stop',
   'pre-compact': 'PreCompact',
   'session-end': 'SessionEnd',

@@ -46,6 +46,18 @@ export interface MemoryDiff {
   memories: MemoryChange[];
   edges: EdgeChange[];
   flags: DiffFlag[];
+  /** Code the range changes that memories are anchored to (their `files:` entries). */
+  code?: CodeTouch[] | undefined;
+}
+
+/** A file or symbol a range changes, and the memories anchored to it. */
+export interface CodeTouch {
+  path: string;
+  /** The symbol (qualified), for symbol anchors; absent for whole-file anchors. */
+  symbol?: string | undefined;
+  kind?: string | undefined;
+  change: 'changed' | 'added' | 'removed' | 'deleted' | 'renamed';
+  memories: { id: string; summary: string; entry: string }[];
 }
 
 function equal(a: unknown, b: unknown): boolean {
@@ -164,6 +176,16 @@ export function renderDiffMarkdown(diff: MemoryDiff, options: RenderDiffOptions)
         const fields = e.fields.length > 0 && e.change === 'edited' ? ` (${e.fields.join(', ')})` : '';
         lines.push(`- **${e.change}** \`${e.source}\` ${e.relation} \`${e.target}\`${fields}`);
       }
+    }
+  }
+  const code = diff.code ?? [];
+  if (code.length > 0) {
+    lines.push('', '### Code with memories', '');
+    for (const t of code) {
+      const what = t.symbol !== undefined ? `\`${t.symbol}\` in \`${t.path}\`` : `\`${t.path}\``;
+      const n = t.memories.length;
+      lines.push(`- This range ${t.change === 'changed' ? 'changes' : t.change === 'removed' ? 'removes' : t.change === 'deleted' ? 'deletes' : t.change === 'renamed' ? 'renames' : 'adds'} ${what}, which ${n} ${n === 1 ? 'memory describes' : 'memories describe'}:`);
+      for (const m of t.memories) lines.push(`  - \`${m.id}\`: ${inline(m.summary)}`);
     }
   }
   if (d.flags.length > 0) {

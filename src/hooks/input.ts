@@ -22,6 +22,10 @@ export interface HookInput {
   trigger?: string | undefined;
   /** SessionEnd: `clear`, `logout`, `prompt_input_exit`, `other` … */
   reason?: string | undefined;
+  /** PreToolUse / PostToolUse: `Read`, `Edit`, `Write`, `MultiEdit` … */
+  toolName?: string | undefined;
+  /** PreToolUse / PostToolUse: the file the tool reads or writes (`tool_input.file_path`, or `notebook_path`). */
+  filePath?: string | undefined;
 }
 
 /** Longest string field accepted; anything longer is not something Claude Code sent. */
@@ -66,5 +70,11 @@ export function parseHookInput(text: string): { input: HookInput; problem?: stri
   set('stopHookActive', typeof o.stop_hook_active === 'boolean' ? o.stop_hook_active : undefined);
   set('trigger', str(o.trigger));
   set('reason', str(o.reason));
+  set('toolName', str(o.tool_name));
+  const tool = o.tool_input;
+  if (tool !== null && typeof tool === 'object' && !Array.isArray(tool)) {
+    const t = tool as Record<string, unknown>;
+    set('filePath', str(t.file_path) ?? str(t.notebook_path));
+  }
   return { input };
 }

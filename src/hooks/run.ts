@@ -30,6 +30,7 @@ type Handler = (h: HookContext) => Promise<string>;
 const HANDLERS: Record<HookEvent, () => Promise<Handler>> = {
   'session-start': async () => (await import('./session-start.js')).sessionStart,
   'user-prompt-submit': async () => (await import('./user-prompt-submit.js')).userPromptSubmit,
+  'post-tool-use': async () => (await import('./post-tool-use.js')).postToolUse,
   stop: async () => (await import('./capture.js')).stop,
   'pre-compact': async () => (await import('./capture.js')).preCompact,
   'session-end': async () => (await import('./session-end.js')).sessionEnd,

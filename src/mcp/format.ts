@@ -93,6 +93,9 @@ export interface RecallLine {
   /** "→ refines <id>": the relation, its direction and the linked memory. */
   related?: string[] | undefined;
   code?: { id: string; summary: string }[] | undefined;
+  /** File recall: the anchor, and why its code may have changed. */
+  anchor?: string | undefined;
+  outdated?: string | undefined;
 }
 
 /**
@@ -123,6 +126,7 @@ export function formatRecall(query: string, results: readonly RecallLine[], noti
       lines.push(`   linked: ${r.related.join(', ')}`);
     }
     if (r.code && r.code.length > 0) lines.push(`   code: ${r.code.map((c) => `${c.id} (${c.summary})`).join(', ')}`);
+    if (r.anchor !== undefined) lines.push(`   anchored to ${r.anchor}${r.outdated !== undefined ? ` (possibly outdated: ${r.outdated})` : ''}`);
   });
   if (results.length > 0 && belowFloor > 0) lines.push(`(${weak} left out; no_floor shows ${belowFloor === 1 ? 'it' : 'them'})`);
   if (notice) lines.push(`notice: ${notice}`);

@@ -6,6 +6,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { ALL_STATUSES, RECALL_MODES, expandStatuses, type RecallInput } from '../api/recall/results.js';
 import { MEMORY_STATUSES } from '../core/memory.js';
+import { UsageError } from '../errors.js';
 import { formatRecall, previewBeyond, roundScore, shortPreview, textResult } from './format.js';
 import { ALWAYS_LOAD_META, READ_ONLY, memoryType, scope, type ToolDeps } from './tool.js';
 
@@ -33,6 +34,10 @@ const recallResult = z.object({
   related: z.array(z.string()).optional(),
   /** The code memories this one describes (over `source_of`). */
   code: z.array(z.object({ id: z.string(), summary: z.string() })).optional(),
+  /** With `file`: the `files:` entry that anchors the memory there (`src/db.ts#acquire`). */
+  anchor: z.string().optional(),
+  /** With `file`: why the anchored code may have changed under the memory. */
+  outdated: z.string().optional(),
 });
 
 /** Linked memories listed per recall result: enough to follow up with memory_traverse. */
@@ -48,9 +53,16 @@ export function addRecallTool(server: McpServer, { open, guarded }: ToolDeps): v
         'deciding on an approach, when the user refers to earlier work ("like we did before", "why did we…"), ' +
         'when starting on an unfamiliar part of the code, and before remembering something (to update rather ' +
         'than duplicate). Returns ids, types, one-line summaries and a short preview, best first; memory_get ' +
-        'gives the full text of one.',
+        'gives the full text of one. With `file` instead of a query: the memories anchored to that file or ' +
+        'symbol (`src/db.ts` or `src/db.ts#acquire`), e.g. before changing it.',
       inputSchema: z.strictObject({
-        query: z.string().min(1).max(1000).describe('What to look for, in plain words: a question, a topic, an error message.'),
+        query: z.string().min(1).max(1000).optional().describe('What to look for, in plain words: a question, a topic, an error message. Required unless `file` is given.'),
+        file: z
+          .string()
+          .min(1)
+          .max(1000)
+          .optional()
+          .describe('Instead of a query: a repository path, optionally with #symbol (src/db/pool.ts#acquire); returns the memories anchored to it.'),
         types: z.array(memoryType).optional().describe('Only these memory types.'),
         tags: z.array(z.string()).optional().describe('Only memories carrying all these tags.'),
         status: z
@@ -97,6 +109,25 @@ export function addRecallTool(server: McpServer, { open, guarded }: ToolDeps): v
     },
     guarded(async (args) => {
       const cortex = await open();
+      if (args.file !== undefined) {
+        const out = cortex.recallFile({ file: args.file, ...(args.limit !== undefined ? { limit: args.limit } : {}) });
+        const query = `file ${out.path}${out.symbol !== undefined ? `#${out.symbol}` : ''}`;
+        const results = out.results.map((r) => {
+          const preview = previewBeyond(r.summary, shortPreview(r.preview));
+          return {
+            id: r.id,
+            type: r.type,
+            summary: r.summary,
+            score: 1,
+            ...(preview !== '' ? { preview } : {}),
+            anchor: r.entry,
+            ...(r.outdated !== undefined ? { outdated: r.outdated } : {}),
+          };
+        });
+        const lines = results.map((r) => ({ ...r, preview: r.preview ?? '', status: 'active', scope: 'project' }));
+        return textResult(formatRecall(query, lines), { query, mode: 'file', results });
+      }
+      if (args.query === undefined) throw new UsageError('memory_recall needs a query or a file.', { hint: 'Pass `query` (what to look for) or `file` (src/db.ts#acquire).' });
       const statuses = args.status ? expandStatuses(args.status) : undefined;
       const input: RecallInput = {
         query: args.query,

@@ -4,6 +4,7 @@
  * referenced file no longer exists). A caller may replace the centrality or add checks
  * through `openCortex({ centrality, staleness })`; there is no module-level state.
  */
+import { parseAnchor } from '../core/anchor.js';
 import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import type { Memory } from '../core/memory.js';
@@ -41,8 +42,10 @@ export function missingFiles(ctx: Context, memories: readonly Memory[]): Record<
     const reasons: string[] = [];
     for (const file of m.source.files) {
       if (typeof file !== 'string' || file.trim() === '') continue;
-      const path = isAbsolute(file) ? file : resolve(ctx.root, file);
-      if (!existsSync(path)) reasons.push(`${file} no longer exists`);
+      // A code anchor (`src/db.ts#acquire`) names its file before the `#`.
+      const named = parseAnchor(file).path;
+      const path = isAbsolute(named) ? named : resolve(ctx.root, named);
+      if (!existsSync(path)) reasons.push(`${named} no longer exists`);
     }
     if (reasons.length > 0) out[m.id] = reasons;
   }

@@ -54,7 +54,7 @@ export function renderClaudePlugin(options: { version?: string } = {}): PluginFi
     version: options.version ?? packageVersion(),
     description:
       'Persistent, git-native project memory: a briefing of what the repository remembers at session start, ' +
-      'related memories with each prompt, decisions and gotchas captured from the conversation, the /recall and ' +
+      'related memories with each prompt, the memories anchored to each file it opens, decisions and gotchas captured from the conversation, the /recall and ' +
       '/remember skills and the memory_* MCP tools. Runs the cortex CLI from PATH (npm install -g cortex-memory).',
     author: { name: 'Cortex contributors' },
     license: 'MIT',
@@ -64,7 +64,7 @@ export function renderClaudePlugin(options: { version?: string } = {}): PluginFi
     mcpServers: { cortex: { ...PLUGIN_MCP_SERVER, args: [...PLUGIN_MCP_SERVER.args] } },
   };
   const hooks = {
-    description: 'Cortex: the briefing at session start, related memories with each prompt, capture at each stop, compaction and session end.',
+    description: 'Cortex: the briefing at session start, related memories with each prompt, the memories anchored to each file read or edited, capture at each stop, compaction and session end.',
     hooks: claudeHookBlock(),
   };
   const json = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`;

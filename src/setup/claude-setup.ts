@@ -36,7 +36,7 @@ export const CLAUDE_FILES: readonly { template: string; target: string }[] = [
  * The hook block from `templates/claude/settings.json`.
  *
  * @example
- * Object.keys(claudeHookBlock()) // ['SessionStart', 'UserPromptSubmit', 'Stop', 'PreCompact', 'SessionEnd']
+ * Object.keys(claudeHookBlock()) // ['SessionStart', 'UserPromptSubmit', 'PostToolUse', 'Stop', 'PreCompact', 'SessionEnd']
  */
 export function claudeHookBlock(): ClaudeHookBlock {
   return (JSON.parse(readTemplate('claude/settings.json')) as { hooks: ClaudeHookBlock }).hooks;

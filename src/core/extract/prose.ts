@@ -249,21 +249,24 @@ export function tagsOf(text: string): string[] {
 }
 
 const FILE_PATH =
-  /(?:^|[\s`'"(])((?:~?\.{0,2}\/)?[\w@.-]+(?:\/[\w@.[\]-]+)*\.(?:ts|tsx|js|jsx|mjs|cjs|json|md|py|rs|go|java|rb|ya?ml|toml|css|scss|html|sh|sql|vue|svelte|c|h|cpp|hpp|cs|kt|swift|php|lock|txt|nix|templ|tf|ini|cfg|conf|xml|gradle|proto))(?=[\s`'"),:;]|\.(?:\s|$)|$)/g;
+  /(?:^|[\s`'"(])((?:~?\.{0,2}\/)?[\w@.-]+(?:\/[\w@.[\]-]+)*\.(?:ts|tsx|js|jsx|mjs|cjs|json|md|py|rs|go|java|rb|ya?ml|toml|css|scss|html|sh|sql|vue|svelte|c|h|cpp|hpp|cs|kt|swift|php|lock|txt|nix|templ|tf|ini|cfg|conf|xml|gradle|proto)(?:#[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)?)(?=[\s`'"),:;]|\.(?:\s|$)|$)/g;
 
 /**
- * File paths a text names, in order, at most `max`.
+ * File paths a text names, in order, at most `max`; a code anchor (`src/db.ts#acquire`) is
+ * kept with its symbol.
  *
  * @example
  * filesIn('see `src/a.ts` and b.py.') // ['src/a.ts', 'b.py']
+ * filesIn('the retry in `src/jobs.py#run_with_retry` is deliberate') // ['src/jobs.py#run_with_retry']
  */
 export function filesIn(text: string, max = 10): string[] {
   const files: string[] = [];
   for (const m of text.matchAll(FILE_PATH)) {
     const f = m[1] ?? '';
-    if (/^\d+(?:\.\d+)+$/.test(f) || !/[a-zA-Z]/.test(f.replace(/\.\w+$/, ''))) continue;
+    const path = f.replace(/#.*$/, '');
+    if (/^\d+(?:\.\d+)+$/.test(path) || !/[a-zA-Z]/.test(path.replace(/\.\w+$/, ''))) continue;
     // "Node.js", "Next.js", "Vue.js": names of things, not files.
-    if (/^[A-Z][A-Za-z]*\.js$/.test(f)) continue;
+    if (/^[A-Z][A-Za-z]*\.js$/.test(path)) continue;
     if (!files.includes(f)) files.push(f);
     if (files.length === max) break;
   }
