@@ -21,6 +21,7 @@ import { appendFileSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readF
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { pairedTimer } from './lib/paired.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const CLI = join(ROOT, 'dist', 'cli.js');
@@ -62,57 +63,7 @@ function repo(name) {
   return dir;
 }
 
-/** GNU time gives the child's CPU time (user + system), which load on a shared machine does not inflate. */
-const GNU_TIME = existsSync('/usr/bin/time') && spawnSync('/usr/bin/time', ['-f', '%U %S', 'true']).status === 0 ? '/usr/bin/time' : undefined;
-
-/** Wall time (and CPU time, with GNU time) of one process, in ms. */
-function time(args, { cwd, input = '', before } = {}) {
-  const stdin = typeof input === 'function' ? input() : input;
-  before?.();
-  const argv = GNU_TIME ? [GNU_TIME, '-f', '%U %S', ...args] : args;
-  const start = process.hrtime.bigint();
-  const r = spawnSync(argv[0], argv.slice(1), { cwd, env, input: stdin, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-  const ms = Number(process.hrtime.bigint() - start) / 1e6;
-  if (r.status !== 0) throw new Error(`${args.join(' ')} exited ${r.status}: ${r.stderr}`);
-  let cpu;
-  if (GNU_TIME) {
-    const [user, sys] = r.stderr.trim().split('\n').pop().split(' ').map(Number);
-    cpu = (user + sys) * 1000;
-  }
-  return { ms, cpu, stdout: r.stdout };
-}
-
-const BASELINE = [process.execPath, '-e', '0'];
-const med = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return { median: s[Math.floor(s.length / 2)], p90: s[Math.min(s.length - 1, Math.floor(0.9 * s.length))], min: s[0] };
-};
-
-/** Runs the case and `node -e 0` alternately; returns the case's row with its own baseline. */
-function measure(label, args, options = {}) {
-  for (let i = 0; i < (options.warmup ?? 2); i++) time(args, options);
-  const samples = [];
-  const base = [];
-  const cpu = [];
-  const baseCpu = [];
-  let last;
-  for (let i = 0; i < (options.runs ?? RUNS); i++) {
-    const b = time(BASELINE);
-    base.push(b.ms);
-    if (b.cpu !== undefined) baseCpu.push(b.cpu);
-    last = time(args, options);
-    options.check?.(last.stdout);
-    samples.push(last.ms);
-    if (last.cpu !== undefined) cpu.push(last.cpu);
-  }
-  const c = med(samples);
-  const b = med(base);
-  const cpuMedian = cpu.length > 0 ? med(cpu).median : undefined;
-  const baseCpuMedian = baseCpu.length > 0 ? med(baseCpu).median : undefined;
-  const row = { label, runs: samples.length, ...c, baseline: b.median, ratio: c.median / b.median, cpu: cpuMedian, baselineCpu: baseCpuMedian, stdoutChars: last?.stdout.length ?? 0 };
-  console.error(`${label}: median ${c.median.toFixed(0)} ms, node -e 0 ${b.median.toFixed(0)} ms (${row.ratio.toFixed(2)}×)${cpuMedian !== undefined ? `, cpu ${cpuMedian.toFixed(0)} ms vs ${baseCpuMedian.toFixed(0)} ms` : ''}`);
-  return row;
-}
+const { time, measure } = pairedTimer({ env, runs: RUNS });
 
 // --- A store of MEMORIES memories from the shared deterministic corpus generator.
 async function writeStore(dir, count) {

@@ -1,0 +1,83 @@
+/**
+ * Whole-process timing of one command against `node -e 0`, run alternately so both see the
+ * same load: wall time, and with GNU time the child's CPU (user + system), which load on a
+ * shared machine does not inflate as much. Used by the hook and code-index benchmarks.
+ */
+import { spawnSync as spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+
+/** GNU time, when installed, gives each child's CPU time. */
+const GNU_TIME = existsSync('/usr/bin/time') && spawn('/usr/bin/time', ['-f', '%U %S', 'true']).status === 0 ? '/usr/bin/time' : undefined;
+
+const BASELINE = [process.execPath, '-e', '0'];
+
+const med = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return { median: s[Math.floor(s.length / 2)], p90: s[Math.min(s.length - 1, Math.floor(0.9 * s.length))], min: s[0] };
+};
+
+/**
+ * A timer bound to an environment and a default number of runs.
+ *
+ * @example
+ * const { time, measure } = pairedTimer({ env, runs: 15 });
+ * rows.push(measure('hook stop', [process.execPath, CLI, 'hook', 'stop'], { cwd, input, before: turn }));
+ */
+export function pairedTimer({ env, runs: defaultRuns }) {
+  /** Wall time (and CPU time, with GNU time) of one process, in ms; `input` may be a function (a fresh stdin per run). */
+  function time(args, { cwd, input = '', before } = {}) {
+    const stdin = typeof input === 'function' ? input() : input;
+    before?.();
+    const argv = GNU_TIME ? [GNU_TIME, '-f', '%U %S', ...args] : args;
+    const start = process.hrtime.bigint();
+    const r = spawn(argv[0], argv.slice(1), { cwd, env, input: stdin, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    const ms = Number(process.hrtime.bigint() - start) / 1e6;
+    if (r.status !== 0) throw new Error(`${args.join(' ')} exited ${r.status}: ${r.stderr}`);
+    let cpu;
+    if (GNU_TIME) {
+      const [user, sys] = r.stderr.trim().split('\n').pop().split(' ').map(Number);
+      cpu = (user + sys) * 1000;
+    }
+    return { ms, cpu, stdout: r.stdout };
+  }
+
+  /** Runs the case and `node -e 0` alternately; returns the case's row with its own baseline. */
+  function measure(label, args, options = {}) {
+    for (let i = 0; i < (options.warmup ?? 2); i++) time(args, options);
+    const samples = [];
+    const base = [];
+    const cpu = [];
+    const baseCpu = [];
+    let last;
+    for (let i = 0; i < (options.runs ?? defaultRuns); i++) {
+      const b = time(BASELINE);
+      base.push(b.ms);
+      if (b.cpu !== undefined) baseCpu.push(b.cpu);
+      last = time(args, options);
+      options.check?.(last.stdout);
+      samples.push(last.ms);
+      if (last.cpu !== undefined) cpu.push(last.cpu);
+    }
+    const c = med(samples);
+    const b = med(base);
+    const cpuMedian = cpu.length > 0 ? med(cpu).median : undefined;
+    const baseCpuMedian = baseCpu.length > 0 ? med(baseCpu).median : undefined;
+    const row = {
+      label,
+      runs: samples.length,
+      ...c,
+      baseline: b.median,
+      ratio: c.median / b.median,
+      cpu: cpuMedian,
+      baselineCpu: baseCpuMedian,
+      ...(options.budget !== undefined ? { budget: options.budget } : {}),
+      stdoutChars: last?.stdout.length ?? 0,
+    };
+    console.error(
+      `${label}: median ${c.median.toFixed(0)} ms, node -e 0 ${b.median.toFixed(0)} ms (${row.ratio.toFixed(2)}×)${cpuMedian !== undefined ? `, cpu ${cpuMedian.toFixed(0)} ms vs ${baseCpuMedian.toFixed(0)} ms` : ''}`,
+    );
+    return row;
+  }
+
+  return { time, measure };
+}
