@@ -92,6 +92,13 @@ export class LockError extends CortexError {
   }
 }
 
+/** An optional package a command needs was left out of this install (`npm --omit=optional`). */
+export class MissingDependencyError extends CortexError {
+  constructor(message: string, options: CortexErrorOptions = {}) {
+    super('MISSING_DEPENDENCY', message, options);
+  }
+}
+
 /** A broken invariant: a bug in Cortex, never the user's fault. */
 export class InternalError extends CortexError {
   constructor(message: string, options: CortexErrorOptions = {}) {

@@ -14,7 +14,7 @@ import { diffEdge, diffMemory, sortChanges, type CodeTouch, type DiffFlag, type 
 import { findSecrets } from '../core/redact.js';
 import { splitRevisionRange } from '../core/revision.js';
 import { extractWikilinks } from '../core/wikilinks.js';
-import { GitError, UsageError } from '../errors.js';
+import { GitError, MissingDependencyError, UsageError } from '../errors.js';
 import { blobAt, gitReader, mergeBases, readBlobText, readCortexTree, resolveCommit, type CortexTree, type GitReader } from '../git/repo.js';
 import { findGitRoot } from '../store/paths.js';
 import type { Context } from '../services/context.js';
@@ -148,13 +148,16 @@ async function staleReferences(r: GitReader, head: string, after: CortexTree, me
 
 /**
  * The anchored code the range changes (diff-code.ts), which reads the commits with the git
- * command: without one installed, the memory changes are still listed and this is empty.
+ * command and parses them with tree-sitter: without either installed, the memory changes
+ * are still listed and this is empty.
  */
 async function anchoredCode(options: Parameters<typeof import('./diff-code.js').codeTouched>[0]): Promise<CodeTouch[]> {
   try {
     return await (await import('./diff-code.js')).codeTouched(options);
   } catch (err) {
     if (err instanceof GitError && (err.cause as { code?: unknown } | undefined)?.code === 'ENOENT') return [];
+    // A keyword-only install has no tree-sitter: the memory changes are listed all the same.
+    if (err instanceof MissingDependencyError) return [];
     throw err;
   }
 }

@@ -1,14 +1,14 @@
 /**
  * Source code → symbols, with tree-sitter (web-tree-sitter and the grammars' prebuilt WASM
- * files from `@repomix/tree-sitter-wasms`, both installed with Cortex: nothing is
- * downloaded at run time). Loaded only by `cortex index-code` and `cortex diff`: never on
- * a hook's path.
+ * files from `@repomix/tree-sitter-wasms`: optional dependencies, installed with Cortex
+ * unless `--omit=optional`; nothing is downloaded at run time). Loaded only by
+ * `cortex index-code` and `cortex diff`: never on a hook's path.
  */
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import type { Language, Node, Parser } from 'web-tree-sitter';
 import { normalizeSymbolText, type CodeGrammar, type CodeSymbol, type SymbolKind } from '../core/code-symbols.js';
-import { InternalError } from '../errors.js';
+import { MissingDependencyError } from '../errors.js';
 
 const require = createRequire(import.meta.url);
 
@@ -46,9 +46,13 @@ async function load(): Promise<CodeParser> {
   let ts: typeof import('web-tree-sitter');
   try {
     ts = await import('web-tree-sitter');
+    require.resolve('@repomix/tree-sitter-wasms/package.json');
     await ts.Parser.init();
   } catch (err) {
-    throw new InternalError(`Cannot load tree-sitter: ${(err as Error).message}`, { cause: err });
+    throw new MissingDependencyError(`Code indexing needs tree-sitter (web-tree-sitter and @repomix/tree-sitter-wasms), which this install does not have: ${(err as Error).message.split('\n')[0]}`, {
+      hint: 'They are optional dependencies (left out by `npm install --omit=optional`): reinstall without it (`npm install -g cortex-memory`), or `npm install web-tree-sitter @repomix/tree-sitter-wasms` beside Cortex.',
+      cause: err,
+    });
   }
   const languages = new Map<CodeGrammar, Language>();
   const parser: Parser = new ts.Parser();

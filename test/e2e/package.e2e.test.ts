@@ -193,6 +193,13 @@ describe('the npm package', () => {
       expect(bytes).toBeLessThan(BUDGET.keywordInstallBytes);
       expect(packages).toBeLessThan(BUDGET.keywordInstallPackages);
       initRememberRecall(got.dir);
+      // Code indexing's tree-sitter is optional too: one clear error naming the fix, no "bug" text.
+      writeFileSync(join(got.dir, 'pool.ts'), 'export function acquire(): void {}\n');
+      const indexCode = npxCortex(got.dir, ['index-code']);
+      expect(indexCode.code, indexCode.stderr).toBe(1);
+      expect(indexCode.stderr).toMatch(/^error: Code indexing needs tree-sitter/m);
+      expect(indexCode.stderr).toMatch(/^hint: .*--omit=optional/m);
+      expect(indexCode.stderr).not.toMatch(/bug in cortex/);
     });
 
     it('with the embedding stack (ONNXRUNTIME_NODE_INSTALL=skip, as docs/install.md says): it installs and loads', async (ctx) => {
@@ -209,6 +216,11 @@ describe('the npm package', () => {
       expect(load.stdout.trim(), load.stderr).toBe('loaded');
       console.info(`[e2e] full install: ${diskBytes(nodeModules)} bytes, ${countPackages(nodeModules)} top-level packages, ${got.ms} ms`);
       initRememberRecall(got.dir);
+      // With the optional packages, code indexing parses the project's source.
+      writeFileSync(join(got.dir, 'pool.ts'), 'export function acquire(): void {}\n');
+      const indexCode = npxCortex(got.dir, ['index-code', '--json']);
+      expect(indexCode.code, indexCode.stderr).toBe(0);
+      expect(indexCode.stdout).toContain('"files"');
     });
   });
 });
