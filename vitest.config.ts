@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -8,5 +9,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // Most test files spend their time waiting on child processes (the built CLI, git, a
+    // browser), not on a core: vitest's default of one worker per core less one leaves a
+    // 2-core machine running them one at a time.
+    maxWorkers: Math.max(2, availableParallelism() + 1),
   },
 });
