@@ -48,6 +48,21 @@ describe('cortex remember --files / edit --files', () => {
     expect(filesOf(repo, id)).toEqual(['src/other.ts']);
   });
 
+  it('takes relative paths from the working directory (or -C), as git does: remember, edit and recall --file alike', () => {
+    const repo = initialised();
+    repo.write('src/db/pool.ts', 'export function acquire(): void {}\n');
+    const sub = join(repo.dir, 'src');
+    const r = repo.cortex(['remember', 'The pool never allocates', '--files', 'db/pool.ts#acquire', '--json'], { cwd: sub });
+    expect(r.code, r.stderr).toBe(0);
+    const id = json<{ id: string }>(r).id;
+    expect(filesOf(repo, id)).toEqual(['src/db/pool.ts#acquire']);
+    expect(repo.cortex(['-C', 'src', 'edit', id, '--files', 'db/pool.ts,../README.md']).code).toBe(0);
+    expect(filesOf(repo, id)).toEqual(['src/db/pool.ts', 'README.md']);
+    const found = repo.cortex(['recall', '--file', 'db/pool.ts', '--json'], { cwd: sub });
+    expect(found.code, found.stderr).toBe(0);
+    expect(json<{ path: string; results: { id: string }[] }>(found)).toMatchObject({ path: 'src/db/pool.ts', results: [{ id }] });
+  });
+
   it('accepts paths under the real path of a repository reached through a symlink', () => {
     const repo = initialised();
     const link = join(repo.home, 'linked-repo');

@@ -10,7 +10,7 @@ import type { Context } from '../services/context.js';
 import { bool, int, list, num, str, type CommandDef, type IO } from '../term/args.js';
 import { formatDiagnostic, formatDiagnosticInSource } from '../term/output.js';
 import { openEditor } from './editor.js';
-import { open, printJson } from './shared.js';
+import { fileArgument, open, printJson } from './shared.js';
 
 const command: CommandDef = {
   name: 'edit',
@@ -38,7 +38,7 @@ const command: CommandDef = {
       type: 'string',
       value: '<a,b>',
       multiple: true,
-      description: 'Replace the files the memory is about: repository paths, relative to its root or absolute inside it ("" clears them).',
+      description: 'Replace the files the memory is about: paths (path#symbol, path#L10-L20) relative to the current directory or absolute inside the repository, stored relative to its root ("" clears them).',
     },
     pin: { type: 'boolean', description: 'Pin: never decays, always in the briefing.' },
     unpin: { type: 'boolean', description: 'Unpin.' },
@@ -60,7 +60,7 @@ const command: CommandDef = {
       ...(str(inv, 'topic') !== undefined ? { topic: str(inv, 'topic') === '' ? null : str(inv, 'topic')! } : {}),
       ...(list(inv, 'add-tag') ? { addTags: list(inv, 'add-tag')! } : {}),
       ...(list(inv, 'remove-tag') ? { removeTags: list(inv, 'remove-tag')! } : {}),
-      ...(list(inv, 'files') ? { files: list(inv, 'files')!.filter((f) => f.trim() !== '') } : {}),
+      ...(list(inv, 'files') ? { files: list(inv, 'files')!.filter((f) => f.trim() !== '').map((f) => fileArgument(inv, io, cortex.context.root, f)) } : {}),
       ...(bool(inv, 'pin') ? { pinned: true } : {}),
       ...(bool(inv, 'unpin') ? { pinned: false } : {}),
     };

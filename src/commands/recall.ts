@@ -2,10 +2,9 @@ import type { MemoryStatus, MemoryType, Scope } from '../core/memory.js';
 import { RECALL_MODES, recall, type RecallMode, type RecallResult } from '../api/recall/recall.js';
 import { expandStatuses } from '../api/recall/results.js';
 import { UsageError } from '../errors.js';
-import { resolve } from 'node:path';
 import type { Context } from '../services/context.js';
 import { bool, int, list, str, type CommandDef, type Invocation, type IO } from '../term/args.js';
-import { formatResultLine, openContextOf, printJson, warnDiagnostics } from './shared.js';
+import { fileArgument, formatResultLine, openContextOf, printJson, warnDiagnostics } from './shared.js';
 
 export function statusesOf(values: string[] | undefined): MemoryStatus[] | undefined {
   if (!values) return undefined;
@@ -109,11 +108,9 @@ const command: CommandDef = {
 };
 async function recallFileCommand(ctx: Context, file: string, inv: Invocation, io: IO): Promise<number> {
   if (inv.positionals.length > 0) throw new UsageError('--file takes no query.', { hint: 'Run `cortex recall --file <path>[#symbol]` or `cortex recall <query>`.' });
-  const hash = file.lastIndexOf('#');
-  const absolute = `${resolve(io.cwd, hash >= 0 ? file.slice(0, hash) : file)}${hash >= 0 ? file.slice(hash) : ''}`;
   const { recallFile } = await import('../api/recall/file.js');
   const limit = int(inv, 'limit', [1, 1000]);
-  const out = recallFile(ctx, { file: absolute, ...(limit !== undefined ? { limit } : {}) });
+  const out = recallFile(ctx, { file: fileArgument(inv, io, ctx.root, file), ...(limit !== undefined ? { limit } : {}) });
   if (inv.json) {
     printJson(io, { path: out.path, ...(out.symbol !== undefined ? { symbol: out.symbol } : {}), results: out.results });
     return 0;

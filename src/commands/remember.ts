@@ -1,6 +1,6 @@
-import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { join } from 'node:path';
 import { loadMatter, loadYaml } from '../core/lazy.js';
 import { UsageError } from '../errors.js';
 import { MEMORY_TYPES, type MemoryType, type Scope } from '../core/memory.js';
@@ -9,7 +9,7 @@ import { bool, int, list, num, str, type CommandDef, type IO } from '../term/arg
 import { readTemplate } from '../templates.js';
 import { openEditor } from './editor.js';
 import { undoLines } from '../services/undo.js';
-import { open, printJson } from './shared.js';
+import { fileArgument, open, printJson } from './shared.js';
 
 /** Reads the `--edit` template back: frontmatter fields and the body without HTML comments. */
 export function parseTemplate(text: string, file: string): RememberInput | undefined {
@@ -123,7 +123,7 @@ const command: CommandDef = {
       ...(bool(inv, 'pin') ? { pinned: true } : {}),
       ...(str(inv, 'scope') !== undefined ? { scope: str(inv, 'scope') as Scope } : {}),
       ...(bool(inv, 'no-link') ? { autoLink: false } : {}),
-      ...(list(inv, 'files') ? { source: { ...input.source, files: list(inv, 'files')!.map((f) => cliFile(io.cwd, cortex.context.root, f)) } } : {}),
+      ...(list(inv, 'files') ? { source: { ...input.source, files: list(inv, 'files')!.map((f) => fileArgument(inv, io, cortex.context.root, f)) } } : {}),
       ...(bool(inv, 'private') ? { private: true } : {}),
       keepUndo: true,
     };
@@ -154,26 +154,3 @@ const command: CommandDef = {
   },
 };
 export default command;
-
-/**
- * A `--files` entry relative to the working directory, made relative to the repository root
- * (as git takes paths); absolute paths as given. The api checks and normalises both, and
- * names a path outside the repository as this gives it (`../x`).
- */
-function cliFile(cwd: string, root: string, entry: string): string {
-  const hash = entry.lastIndexOf('#');
-  const path = hash >= 0 ? entry.slice(0, hash) : entry;
-  if (isAbsolute(path) || path.trim() === '') return entry;
-  const absolute = resolve(cwd, path);
-  let fromRoot = relative(root, absolute);
-  if (fromRoot.startsWith('..')) {
-    // A working directory reached through the root's real path (a symlinked checkout).
-    try {
-      const real = relative(realpathSync(root), absolute);
-      if (!real.startsWith('..') && !isAbsolute(real)) fromRoot = real;
-    } catch {
-      // The root as given.
-    }
-  }
-  return `${fromRoot.split(sep).join('/')}${hash >= 0 ? entry.slice(hash) : ''}`;
-}
