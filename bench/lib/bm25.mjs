@@ -13,8 +13,8 @@ const { default: MiniSearch } = await import(require.resolve('minisearch'));
 const { stemmer } = await import(require.resolve('stemmer'));
 
 /**
- * An index over `units` (`{ id, text }`); `search(query, limit)` returns ids, best first
- * (ties in MiniSearch's order, which is deterministic for one build).
+ * An index over `units` (`{ id, text }`); `add(unit)` adds one more; `search(query, limit)`
+ * returns ids, best first (ties in MiniSearch's order, deterministic for one build).
  *
  * @example
  * plainBm25([{ id: 'a', text: 'Melanie painted a lake' }]).search('paintings', 5) // ['a']
@@ -23,6 +23,9 @@ export function plainBm25(units) {
   const index = new MiniSearch({ fields: ['text'], processTerm: (term) => stemmer(term.toLowerCase()) });
   index.addAll(units);
   return {
+    add(unit) {
+      index.add(unit);
+    },
     search(query, limit) {
       return index.search(query).slice(0, limit).map((r) => r.id);
     },

@@ -12,7 +12,7 @@
  * Results: a markdown table on stdout (ours beside the published DRAGON row), timings and
  * notes on stderr, per-question rankings in bench/.out/locomo-<mode>.json.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -38,6 +38,8 @@ const HELP = `Usage: node bench/locomo/run.mjs [options]   (or: npm run bench:lo
   --remember      store every turn through cortex.remember() (auto-linking on) instead of
                   writing the files, and score the graph enrichment of the results too
                   (see "Enrichment" in bench/locomo/README.md)
+  --config <file> use this .cortex/config.yaml in every project (e.g. recall.neighbourWeight: 0
+                  to measure without conversation neighbours)
   -h, --help      this text
 
 Data: ../shared/bench-data/locomo/locomo10.json beside the clone, or LOCOMO_DATA=<path>.
@@ -59,6 +61,7 @@ try {
       keep: { type: 'boolean', default: false },
       remember: { type: 'boolean', default: false },
       control: { type: 'boolean', default: false },
+      config: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   }).values;
@@ -99,7 +102,10 @@ if (args.conv) {
 /** One memory per turn, shaped as `remember` shapes free text (first line/sentence → summary). */
 function memoryOf(turn, index) {
   const { summary, body } = splitText(turn.text);
-  const date = parseSessionDate(turn.dateTime) ?? '2023-01-01T00:00:00Z';
+  // The session's date, plus the turn's place in it in seconds: a capture dates the memories
+  // of a conversation in the order they were said (the order recall's neighbours follow).
+  const start = Date.parse(parseSessionDate(turn.dateTime) ?? '2023-01-01T00:00:00Z');
+  const date = new Date(start + turn.position * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
   return {
     // An opaque id: the dia_id lives only in the bench's own map, never in searchable text.
     id: `turn-${String(index).padStart(5, '0')}`,
@@ -151,6 +157,7 @@ for (const sample of samples) {
     const t0 = performance.now();
     const memories = join(dir, '.cortex', 'memories');
     mkdirSync(memories, { recursive: true });
+    if (args.config) copyFileSync(args.config, join(dir, '.cortex', 'config.yaml'));
     const diaOf = new Map();
     const cortex = openCortex({ dir, env, includeGlobal: false });
     if (args.remember) {

@@ -172,10 +172,15 @@ function listOf(headers) {
  *   {@link QUERY_WORDS} words of the reply's own text (quotes removed, so it never copies the
  *   messages it answers); the evidence is every ancestor in the same list (`In-Reply-To` and
  *   `References`). `reply` when that is one message, `thread` (multi-hop) when two or more.
+ *   It is asked of the memory as it was when the reply was written: `at` is the reply's
+ *   position in the list's date order, and only the messages before it are indexed (a prompt
+ *   is not a memory yet; indexing the reply itself would let anything seeded by the best
+ *   result — its session, its neighbours — find its parent through it).
  * - `topic`: a thread of three or more messages; the question is its subject, cleaned; the
- *   evidence is every message of the thread. Subjects are not in the indexed text.
+ *   evidence is every message of the thread; asked of the whole list (`at` = its length).
+ *   Subjects are not in the indexed text.
  *
- * The reply itself is excluded from its own question's ranking (`exclude`).
+ * Questions come in `at` order.
  */
 export function loadMail(dir) {
   const messages = [];
@@ -224,9 +229,12 @@ function conversationOf(list, all) {
   };
   const questions = [];
   const rootOf = new Map();
-  for (const m of messages) {
-    const ancestors = ancestorsOf(m);
-    const root = ancestors.length > 0 ? ancestors.reduce((a, b) => (byId.get(a).date <= byId.get(b).date ? a : b)) : m.id;
+  const position = new Map(messages.map((m, i) => [m.id, i]));
+  for (const [at, m] of messages.entries()) {
+    const chain = ancestorsOf(m);
+    // Ancestors dated after the reply (a sender's wrong clock) are not in the memory yet.
+    const ancestors = chain.filter((id) => position.get(id) < at);
+    const root = chain.length > 0 ? chain.reduce((a, b) => (position.get(a) <= position.get(b) ? a : b)) : m.id;
     rootOf.set(m.id, root);
     if (ancestors.length === 0) continue;
     const words = m.text.split(/\s+/).filter(Boolean);
@@ -235,7 +243,7 @@ function conversationOf(list, all) {
       category: ancestors.length === 1 ? 'reply' : 'thread',
       question: words.slice(0, QUERY_WORDS).join(' '),
       evidence: ancestors,
-      exclude: [m.id],
+      at,
     });
   }
   const threads = new Map();
@@ -246,7 +254,7 @@ function conversationOf(list, all) {
   for (const [root, ids] of threads) {
     const subject = cleanSubject(byId.get(root).subject);
     if (ids.length < 3 || subject.split(/\s+/).filter(Boolean).length < 2) continue;
-    questions.push({ category: 'topic', question: subject, evidence: ids, exclude: [] });
+    questions.push({ category: 'topic', question: subject, evidence: ids, at: messages.length });
   }
   return { list, messages, questions };
 }

