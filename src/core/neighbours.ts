@@ -82,8 +82,9 @@ export function neighbourBonus(results: readonly ScoredId[], around: (id: string
   const bonus = new Map<string, number>();
   if (weight <= 0 || width <= 0) return bonus;
   for (const seed of results.slice(0, seeds)) {
-    if (!(seed.score > 0)) continue;
-    for (const id of around(seed.id, width)) bonus.set(id, (bonus.get(id) ?? 0) + weight * seed.score);
+    const given = weight * seed.score;
+    if (!(given > 0)) continue;
+    for (const id of around(seed.id, width)) bonus.set(id, (bonus.get(id) ?? 0) + given);
   }
   return bonus;
 }

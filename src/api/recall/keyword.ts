@@ -75,24 +75,26 @@ export function keywordResults(
 
 /**
  * The ranking re-ranked by conversation neighbours, each tier's memories by that tier's
- * session order (read only when its first results come from it).
+ * session order, read only when one of the first results comes from a session of that tier.
  */
 function withNeighbours(tiers: TierIndex[], ranked: RecallResult[], weight: number): RecallResult[] {
-  const seeds = ranked.slice(0, DEFAULT_NEIGHBOURS.seeds);
+  const tierOf = new Map(tiers.map((t) => [t.scope as string, t]));
+  const seeds = ranked.slice(0, DEFAULT_NEIGHBOURS.seeds).filter((r) => tierOf.get(r.scope)?.index.docs.get(r.id)?.session);
+  if (seeds.length === 0) return ranked;
   const lookups = new Map<string, (id: string, width: number) => string[]>();
   const around = (key: string, width: number): string[] => {
     const [scope, id] = splitKey(key);
     let lookup = lookups.get(scope);
     if (!lookup) {
-      const tier = tiers.find((t) => t.scope === scope);
+      const tier = tierOf.get(scope);
       lookup = tier ? loadSessionOrder(tier.index, tier.paths.cacheDir) : () => [];
       lookups.set(scope, lookup);
     }
     return lookup(id, width).map((n) => keyOf(scope, n));
   };
-  const keyed = ranked.map((r) => ({ key: keyOf(r.scope, r.id), score: r.score, result: r }));
   const bonus = neighbourBonus(seeds.map((r) => ({ id: keyOf(r.scope, r.id), score: r.score })), around, { weight });
-  return rankWithNeighbours(keyed.map((k) => ({ ...k, id: k.key })), bonus).map((k) => (k.score === k.result.score ? k.result : { ...k.result, score: k.score }));
+  const keyed = ranked.map((result) => ({ id: keyOf(result.scope, result.id), score: result.score, result }));
+  return rankWithNeighbours(keyed, bonus).map((k) => (k.score === k.result.score ? k.result : { ...k.result, score: k.score }));
 }
 
 /** A result's key across tiers: the same id may exist in two tiers. */
