@@ -213,7 +213,11 @@ export function loadMail(dir) {
   return { conversations, files, changed, usable: messages.length };
 }
 
-function conversationOf(list, all) {
+/**
+ * One list's messages in date order and its questions (see `loadMail`). Messages:
+ * `{ id, list, date, from, subject, text, parent, references }`.
+ */
+export function conversationOf(list, all) {
   const messages = [...all].sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.id < b.id ? -1 : 1));
   const byId = new Map(messages.map((m) => [m.id, m]));
   /** Ancestors in the corpus: In-Reply-To's chain first, then any other References. */
