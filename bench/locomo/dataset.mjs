@@ -76,8 +76,8 @@ export function turnsOf(sample) {
   const turns = [];
   for (const n of sessions) {
     const dateTime = conv[`session_${n}_date_time`] ?? '';
-    for (const turn of conv[`session_${n}`] ?? []) {
-      turns.push({ diaId: turn.dia_id, session: n, dateTime, speaker: turn.speaker, text: unitText(dateTime, turn) });
+    for (const [position, turn] of (conv[`session_${n}`] ?? []).entries()) {
+      turns.push({ diaId: turn.dia_id, session: n, position, dateTime, speaker: turn.speaker, text: unitText(dateTime, turn) });
     }
   }
   return { sessions: sessions.length, turns };

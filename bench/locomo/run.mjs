@@ -12,7 +12,7 @@
  * Results: a markdown table on stdout (ours beside the published DRAGON row), timings and
  * notes on stderr, per-question rankings in bench/.out/locomo-<mode>.json.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -20,6 +20,7 @@ import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
 import { REPO_ROOT, findData, loadLocomo, normaliseEvidence, parseSessionDate, turnsOf } from './dataset.mjs';
 import { aggregate, renderTable, shortfalls } from './score.mjs';
+import { plainBm25 } from '../lib/bm25.mjs';
 
 const MODES = ['keyword', 'hybrid', 'semantic'];
 const LIMIT = 50;
@@ -32,9 +33,13 @@ const HELP = `Usage: node bench/locomo/run.mjs [options]   (or: npm run bench:lo
   --json          print one JSON document on stdout instead of the markdown table
   --out <file>    per-question results (default bench/.out/locomo-<mode>.json)
   --keep          keep the temporary projects (their paths go to stderr)
+  --control       also rank with the plain-BM25 control (MiniSearch, stemmer, default BM25)
+                  and print its rows above ours
   --remember      store every turn through cortex.remember() (auto-linking on) instead of
                   writing the files, and score the graph enrichment of the results too
                   (see "Enrichment" in bench/locomo/README.md)
+  --config <file> use this .cortex/config.yaml in every project (e.g. recall.neighbourWeight: 0
+                  to measure without conversation neighbours)
   -h, --help      this text
 
 Data: ../shared/bench-data/locomo/locomo10.json beside the clone, or LOCOMO_DATA=<path>.
@@ -55,6 +60,8 @@ try {
       out: { type: 'string' },
       keep: { type: 'boolean', default: false },
       remember: { type: 'boolean', default: false },
+      control: { type: 'boolean', default: false },
+      config: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   }).values;
@@ -95,7 +102,10 @@ if (args.conv) {
 /** One memory per turn, shaped as `remember` shapes free text (first line/sentence → summary). */
 function memoryOf(turn, index) {
   const { summary, body } = splitText(turn.text);
-  const date = parseSessionDate(turn.dateTime) ?? '2023-01-01T00:00:00Z';
+  // The session's date, plus the turn's place in it in seconds: a capture dates the memories
+  // of a conversation in the order they were said (the order recall's neighbours follow).
+  const start = Date.parse(parseSessionDate(turn.dateTime) ?? '2023-01-01T00:00:00Z');
+  const date = new Date(start + turn.position * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
   return {
     // An opaque id: the dia_id lives only in the bench's own map, never in searchable text.
     id: `turn-${String(index).padStart(5, '0')}`,
@@ -109,7 +119,8 @@ function memoryOf(turn, index) {
     tags: [],
     created: date,
     updated: date,
-    source: { kind: 'import', layer: 'manual' },
+    // The conversation's session, as capture records the session a memory came from.
+    source: { kind: 'import', layer: 'manual', session: `session-${turn.session}` },
     body,
     extra: {},
   };
@@ -123,6 +134,7 @@ process.on('exit', () => {
   for (const dir of temporary) rmSync(dir, { recursive: true, force: true });
 });
 const rows = [];
+const controlRows = [];
 const perConv = [];
 let sessionsIndexed = 0;
 let turnsIndexed = 0;
@@ -145,6 +157,7 @@ for (const sample of samples) {
     const t0 = performance.now();
     const memories = join(dir, '.cortex', 'memories');
     mkdirSync(memories, { recursive: true });
+    if (args.config) copyFileSync(args.config, join(dir, '.cortex', 'config.yaml'));
     const diaOf = new Map();
     const cortex = openCortex({ dir, env, includeGlobal: false });
     if (args.remember) {
@@ -175,6 +188,7 @@ for (const sample of samples) {
     }
 
     const known = new Set(turns.map((t) => t.diaId));
+    const control = args.control ? plainBm25(turns.map((t) => ({ id: t.diaId, text: t.text }))) : undefined;
     const t1 = performance.now();
     for (const qa of sample.qa) {
       const { ids: evidence, dropped } = normaliseEvidence(qa.evidence, known);
@@ -186,6 +200,7 @@ for (const sample of samples) {
       const got = out.mode ?? 'keyword';
       if (got !== args.mode) die(`--mode ${args.mode} is unavailable: recall answered in ${got} mode${out.notice ? ` (${out.notice})` : '.'}`);
       modeUsed = got;
+      if (control) controlRows.push({ category: qa.category, evidence, ranked: control.search(qa.question, LIMIT) });
       rows.push({
         conv: sample.sample_id,
         question: qa.question,
@@ -216,6 +231,7 @@ for (const sample of samples) {
 }
 
 const result = aggregate(rows);
+const controlResult = args.control ? aggregate(controlRows) : undefined;
 const indexMs = perConv.reduce((s, c) => s + c.indexMs, 0);
 const queryMs = perConv.reduce((s, c) => s + c.queryMs, 0);
 const machine =
@@ -227,6 +243,7 @@ const summary = {
   limit: LIMIT,
   data: { conversations: samples.length, sessions: sessionsIndexed, turns: turnsIndexed, questions: rows.length, emptyEvidence, droppedEvidenceIds: droppedEvidence },
   recall: result.table,
+  ...(controlResult ? { control: controlResult.table } : {}),
   counts: result.counts,
   shortfalls: shortfalls(result),
   meanShownAtDefaultFloor: +(rows.reduce((n, r) => n + r.shown, 0) / rows.length).toFixed(1),
@@ -261,7 +278,7 @@ if (args.json) {
   process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
 } else {
   const label = `Cortex ${modeUsed}`;
-  process.stdout.write(`${renderTable(result, label)}\n\n`);
+  process.stdout.write(`${renderTable(result, label, undefined, controlResult ? [{ label: 'plain BM25', table: controlResult.table }] : [])}\n\n`);
   process.stdout.write(
     `Indexed ${samples.length} conversations, ${sessionsIndexed} sessions (all), ${turnsIndexed} turns; ${rows.length} questions, top ${LIMIT}.\n` +
       `Index: ${(indexMs / 1000).toFixed(2)} s total (write files + build index${args.mode === 'keyword' ? '' : ' + embed'}). ` +

@@ -40,12 +40,16 @@ export function aggregate(rows, ks = KS) {
 
 const fmt = (x) => (x === undefined || Number.isNaN(x) ? '—' : x.toFixed(1));
 
-/** The markdown table: our row beside the DRAGON row for every k. */
-export function renderTable({ table, counts }, label, ks = KS) {
+/**
+ * The markdown table: our row beside the DRAGON row for every k, and the rows of `others`
+ * (`[{ label, table }]`, e.g. the plain-BM25 control) before ours.
+ */
+export function renderTable({ table, counts }, label, ks = KS, others = []) {
   const cols = [...CATEGORIES.map((c) => c.code), 'all'];
   const head = ['k', 'retriever', ...CATEGORIES.map((c) => `${c.name} (${counts[c.code]})`), `Overall (${counts.all})`];
   const lines = [`| ${head.join(' | ')} |`, `|${head.map((_, i) => (i < 2 ? '---' : '---:')).join('|')}|`];
   for (const k of ks) {
+    for (const o of others) lines.push(`| ${k} | ${o.label} | ${cols.map((c) => fmt(o.table[k][c])).join(' | ')} |`);
     lines.push(`| ${k} | ${label} | ${cols.map((c) => (c === 'all' ? `**${fmt(table[k][c])}**` : fmt(table[k][c]))).join(' | ')} |`);
     if (DRAGON[k]) lines.push(`| ${k} | DRAGON (paper) | ${cols.map((c) => fmt(DRAGON[k][c])).join(' | ')} |`);
   }

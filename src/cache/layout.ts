@@ -11,6 +11,7 @@
  *   signals.json                 usage signals (signals.ts)
  *   edges.json                   edge-file cache (edge-cache.ts)
  *   graph.json                   graph and centrality (graph-cache.ts)
+ *   session-order.txt            each session's memories in order, for recall's neighbours (session-order.ts)
  *   projections.json             rendered projection entries (projection-cache.ts)
  *   anticipation.json            the prompt hook's small index (anticipation-cache.ts)
  *   staleness.json               reality checks from git (staleness.ts)
@@ -45,6 +46,7 @@ export const VECTORS_FILE = 'vectors.bin';
 export const SIGNALS_FILE = 'signals.json';
 export const EDGE_CACHE_FILE = 'edges.json';
 export const GRAPH_CACHE_FILE = 'graph.json';
+export const SESSION_ORDER_FILE = 'session-order.txt';
 export const PROJECTION_CACHE_FILE = 'projections.json';
 export const ANTICIPATION_FILE = 'anticipation.json';
 export const STALENESS_FILE = 'staleness.json';
@@ -92,6 +94,7 @@ export const DERIVED_CACHES = [
   KEYWORD_INDEX_FILE,
   STALENESS_FILE,
   GRAPH_CACHE_FILE,
+  SESSION_ORDER_FILE,
   EDGE_CACHE_FILE,
   PROJECTION_CACHE_FILE,
   ANTICIPATION_FILE,

@@ -32,6 +32,8 @@ const command: CommandDef = {
     '(weighted by rarity), is not shown, so --limit is a maximum and an unrelated query finds\n' +
     'nothing. Both are settings in .cortex/config.yaml; --no-floor shows everything. Global\n' +
     'memories are ranked on the same scale as the project\'s, at recall.globalWeight (0.9) of them.\n' +
+    'A match captured next to other matches in its session (up to two memories before or after)\n' +
+    'ranks higher, by recall.neighbourWeight (0.1) of their score; 0 turns that off.\n' +
     '\n' +
     'With --file, no query: the memories anchored to that file (their files: list names it), or to\n' +
     'a symbol in it with path#symbol (anchors to the whole file included), symbol anchors first —\n' +

@@ -52,6 +52,11 @@ export interface CortexConfig {
     minCoverage: number;
     /** Global memories' scores are multiplied by this: a small preference for the project. */
     globalWeight: number;
+    /**
+     * Share of a result's score given to the results next to it in its session (±2 places):
+     * conversation neighbours (0: off).
+     */
+    neighbourWeight: number;
   };
   extraction: { threshold: number };
   /**
@@ -154,7 +159,7 @@ export const DEFAULT_CONFIG: CortexConfig = {
     planShare: 0.5,
     targets: ['.claude/cortex-memory.local.md'],
   },
-  recall: { limit: 10, minScoreShare: 0.2, minCoverage: 0.2, globalWeight: 0.9 },
+  recall: { limit: 10, minScoreShare: 0.2, minCoverage: 0.2, globalWeight: 0.9, neighbourWeight: 0.1 },
   extraction: { threshold: 0.7 },
   capture: {
     mode: 'off',
@@ -202,6 +207,7 @@ const RANGES: Record<string, Range> = {
   'recall.minScoreShare': [0, 1],
   'recall.minCoverage': [0, 1],
   'recall.globalWeight': [0, 1],
+  'recall.neighbourWeight': [0, 1],
   'extraction.threshold': [0, 1],
   'capture.reflectEveryTurns': [1, 1_000, 'int'],
   'capture.maxInputChars': [1_000, 2_000_000, 'int'],

@@ -33,7 +33,7 @@ export const KEYWORD_HEAD = 3;
 export interface VectorRecallPlan extends RecallInput {
   query: string;
   limit: number;
-  options: SearchOptions & { limit: number; globalWeight?: number };
+  options: SearchOptions & { limit: number; globalWeight?: number; neighbourWeight?: number };
   mode: 'semantic' | 'hybrid';
   /** The tiers' indexes, when the caller has opened them already. */
   tiers?: TierIndex[];
@@ -150,7 +150,7 @@ function semanticRanking(
 function fuse(
   tiers: TierIndex[],
   query: string,
-  options: SearchOptions & { limit: number; globalWeight?: number },
+  options: SearchOptions & { limit: number; globalWeight?: number; neighbourWeight?: number },
   semantic: SemanticHit[],
   headCoverage: number,
 ): RecallResult[] {

@@ -1,9 +1,12 @@
 /**
  * Keyword recall: the BM25 hits of the project and global indexes merged into one ranking,
- * on one scale across the tiers, each with its coverage of the query.
+ * on one scale across the tiers, each with its coverage of the query, then re-ranked by their
+ * conversation neighbours (core/neighbours.ts).
  */
+import { DEFAULT_NEIGHBOURS, neighbourBonus, rankWithNeighbours } from '../../core/neighbours.js';
 import { expansionsOf, planQuery } from '../../core/query.js';
 import { idf } from '../../core/relevance.js';
+import { loadSessionOrder } from '../../cache/session-order.js';
 import { EXPANSION_WEIGHT, type SearchOptions } from '../../cache/index/keyword-index.js';
 import type { TierIndex } from '../../services/indexes.js';
 import { GLOBAL_SCORE_FACTOR, toResult, type RecallResult } from './results.js';
@@ -17,11 +20,17 @@ import { GLOBAL_SCORE_FACTOR, toResult, type RecallResult } from './results.js';
  * instead of its own tier's — and global memories then weigh `globalWeight` (default
  * {@link GLOBAL_SCORE_FACTOR}) of project ones. With one tier (or an empty one) nothing moves.
  * Each result also carries its `coverage` of the query, on the same scale.
+ *
+ * Then the conversation neighbours: twice `limit` hits are ranked, and each of the first
+ * results passes `neighbourWeight` (default {@link DEFAULT_NEIGHBOURS}.weight; 0: off) of its
+ * score to the hits up to two places before or after it in its session. A hit next to other
+ * hits — the answer after the question, the fix after the error — moves up; no memory is
+ * added that the query's words did not find.
  */
 export function keywordResults(
   tiers: TierIndex[],
   query: string,
-  options: SearchOptions & { limit: number; globalWeight?: number },
+  options: SearchOptions & { limit: number; globalWeight?: number; neighbourWeight?: number },
 ): RecallResult[] {
   const plan = planQuery(query);
   const terms = [...new Set(plan.terms)];
@@ -34,11 +43,14 @@ export function keywordResults(
   const coverageIdf = new Map(terms.map((t) => [t, idf(stats.reduce((n, s) => n + (s.docFreq.get(t) ?? 0), 0), Math.max(documents, COVERAGE_MIN_DOCS))]));
   const weight = (t: string) => coverageIdf.get(t) ?? 0;
   const globalWeight = options.globalWeight ?? GLOBAL_SCORE_FACTOR;
+  const neighbourWeight = options.neighbourWeight ?? DEFAULT_NEIGHBOURS.weight;
+  // Candidates for the neighbours to re-rank: a hit just below the limit may move into it.
+  const depth = neighbourWeight > 0 ? 2 * options.limit : options.limit;
   const merged: RecallResult[] = [];
   tiers.forEach((tier, i) => {
     const own = stats[i]!;
     const factor = tier.scope === 'global' ? globalWeight : 1;
-    for (const hit of tier.index.query(query, options)) {
+    for (const hit of tier.index.query(query, { ...options, limit: depth })) {
       const doc = tier.index.docs.get(hit.id);
       if (!doc) continue;
       const matched = (hit.queryTerms ?? []).filter((t) => unionIdf.has(t));
@@ -56,7 +68,43 @@ export function keywordResults(
     }
   });
   merged.sort((a, b) => b.score - a.score || (a.scope === b.scope ? a.id.localeCompare(b.id) : a.scope === 'project' ? -1 : 1));
-  return merged.slice(0, options.limit);
+  const ranked = merged.slice(0, depth);
+  if (neighbourWeight <= 0 || ranked.length < 2) return ranked.slice(0, options.limit);
+  return withNeighbours(tiers, ranked, neighbourWeight).slice(0, options.limit);
+}
+
+/**
+ * The ranking re-ranked by conversation neighbours, each tier's memories by that tier's
+ * session order, read only when one of the first results comes from a session of that tier.
+ */
+function withNeighbours(tiers: TierIndex[], ranked: RecallResult[], weight: number): RecallResult[] {
+  const tierOf = new Map(tiers.map((t) => [t.scope as string, t]));
+  const seeds = ranked.slice(0, DEFAULT_NEIGHBOURS.seeds).filter((r) => tierOf.get(r.scope)?.index.docs.get(r.id)?.session);
+  if (seeds.length === 0) return ranked;
+  const lookups = new Map<string, (id: string, width: number) => string[]>();
+  const around = (key: string, width: number): string[] => {
+    const [scope, id] = splitKey(key);
+    let lookup = lookups.get(scope);
+    if (!lookup) {
+      const tier = tierOf.get(scope);
+      lookup = tier ? loadSessionOrder(tier.index, tier.paths.cacheDir) : () => [];
+      lookups.set(scope, lookup);
+    }
+    return lookup(id, width).map((n) => keyOf(scope, n));
+  };
+  const bonus = neighbourBonus(seeds.map((r) => ({ id: keyOf(r.scope, r.id), score: r.score })), around, { weight });
+  const keyed = ranked.map((result) => ({ id: keyOf(result.scope, result.id), score: result.score, result }));
+  return rankWithNeighbours(keyed, bonus).map((k) => (k.score === k.result.score ? k.result : { ...k.result, score: k.score }));
+}
+
+/** A result's key across tiers: the same id may exist in two tiers. */
+function keyOf(scope: string, id: string): string {
+  return `${scope}\u0000${id}`;
+}
+
+function splitKey(key: string): [string, string] {
+  const at = key.indexOf('\u0000');
+  return [key.slice(0, at), key.slice(at + 1)];
 }
 
 /** See `keywordResults`: the smallest corpus size rarity is judged on. */

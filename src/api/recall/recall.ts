@@ -45,7 +45,7 @@ export async function recall(ctx: Context, input: RecallInput): Promise<RecallOu
     throw new UsageError(`Unknown recall mode "${input.mode}".`, { hint: `Use one of: ${RECALL_MODES.join(', ')}.` });
   }
   const limit = input.limit ?? ctx.config.recall.limit;
-  const options = { ...searchOptionsOf(ctx, input), limit, globalWeight: ctx.config.recall.globalWeight };
+  const options = { ...searchOptionsOf(ctx, input), limit, globalWeight: ctx.config.recall.globalWeight, neighbourWeight: ctx.config.recall.neighbourWeight };
   const scope = input.scope ? { scope: input.scope } : {};
   const mode = input.mode ?? (hasVectors(ctx, scope) ? 'hybrid' : 'keyword');
   const tiers = openIndexes(ctx, scope);

@@ -1,0 +1,205 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  DEFAULT_NEIGHBOURS,
+  buildSessionOrder,
+  neighbourBonus,
+  parseSessionOrder,
+  rankWithNeighbours,
+  renderSessionOrder,
+  sessionLookup,
+  updateSessionOrder,
+  type SessionMember,
+} from './neighbours.js';
+
+const at = (minute: number) => `2026-01-01T10:${String(minute).padStart(2, '0')}:00Z`;
+
+/** Members: ids `m0…`, sessions `s0…` (or none), creation minutes, all small so they collide. */
+const members = fc
+  .array(fc.record({ session: fc.option(fc.integer({ min: 0, max: 3 }), { nil: undefined }), minute: fc.integer({ min: 0, max: 5 }) }), { maxLength: 30 })
+  .map((list) => list.map((m, i): SessionMember => ({ id: `m${i}`, session: m.session === undefined ? undefined : `s${m.session}`, created: at(m.minute) })));
+
+/** The naive oracle: positions in a session's list, both ways, nearest first. */
+function naiveAround(order: Map<string, string[]>, id: string, width: number): string[] {
+  for (const list of order.values()) {
+    const i = list.indexOf(id);
+    if (i === -1) continue;
+    const out: string[] = [];
+    for (let d = 1; d <= width; d++) {
+      if (list[i - d] !== undefined) out.push(list[i - d]!);
+      if (list[i + d] !== undefined) out.push(list[i + d]!);
+    }
+    return out;
+  }
+  return [];
+}
+
+describe('buildSessionOrder', () => {
+  it('orders each session by creation, then id, and leaves out memories in no session', () => {
+    const order = buildSessionOrder([
+      { id: 'c', session: 's', created: at(5) },
+      { id: 'b', session: 's', created: at(1) },
+      { id: 'a', session: 's', created: at(1) },
+      { id: 'x', created: at(0) },
+      { id: 'y', session: 't', created: at(9) },
+    ]);
+    expect([...order]).toEqual([
+      ['s', ['a', 'b', 'c']],
+      ['t', ['y']],
+    ]);
+  });
+
+  it('does not depend on the order of its input', () => {
+    fc.assert(
+      fc.property(members, fc.integer(), (list, seed) => {
+        const shuffled = [...list].sort((a, b) => ((a.id.length * 31 + seed) % 7) - ((b.id.length * 17 + seed) % 5) || (a.id < b.id ? 1 : -1));
+        expect([...buildSessionOrder(shuffled)]).toEqual([...buildSessionOrder(list)]);
+      }),
+    );
+  });
+});
+
+describe('neighbourBonus', () => {
+  const order = new Map([['s', ['q', 'a', 'b', 'c', 'd']]]);
+  const around = (id: string, w: number) => naiveAround(order, id, w);
+
+  it('gives each memory within `width` places of a seed `weight` × the seed’s score', () => {
+    const bonus = neighbourBonus([{ id: 'b', score: 10 }], around, { width: 2, weight: 0.1 });
+    expect(Object.fromEntries(bonus)).toEqual({ a: 1, c: 1, q: 1, d: 1 });
+    expect(Object.fromEntries(neighbourBonus([{ id: 'b', score: 10 }], around, { width: 1, weight: 0.1 }))).toEqual({ a: 1, c: 1 });
+  });
+
+  it('adds up what a memory receives from several seeds, seeds included', () => {
+    const bonus = neighbourBonus([{ id: 'q', score: 10 }, { id: 'b', score: 5 }], around, { width: 1, weight: 0.1 });
+    expect(bonus.get('a')).toBeCloseTo(1.5);
+    expect(bonus.get('c')).toBeCloseTo(0.5);
+    expect(bonus.has('q')).toBe(false);
+  });
+
+  it('is bounded: only the first `seeds` results give, results with no score give nothing, weight 0 is off', () => {
+    const results = ['q', 'a', 'b', 'c', 'd'].map((id) => ({ id, score: 1 }));
+    expect([...neighbourBonus(results, around, { seeds: 1, width: 1 }).keys()]).toEqual(['a']);
+    expect(neighbourBonus([{ id: 'q', score: 0 }], around).size).toBe(0);
+    expect(neighbourBonus(results, around, { weight: 0 }).size).toBe(0);
+    expect(neighbourBonus([{ id: 'nowhere', score: 3 }], around).size).toBe(0);
+  });
+
+  it('never gives more than weight × the seeds’ scores to each of 2 × width neighbours', () => {
+    fc.assert(
+      fc.property(members, fc.array(fc.double({ min: 0, max: 100, noNaN: true }), { maxLength: 30 }), fc.integer({ min: 1, max: 3 }), (list, scores, width) => {
+        const o = buildSessionOrder(list);
+        const results = list.slice(0, scores.length).map((m, i) => ({ id: m.id, score: scores[i]! }));
+        const bonus = neighbourBonus(results, (id, w) => naiveAround(o, id, w), { width });
+        const seeds = results.slice(0, DEFAULT_NEIGHBOURS.seeds);
+        const total = [...bonus.values()].reduce((s, v) => s + v, 0);
+        expect(total).toBeLessThanOrEqual(DEFAULT_NEIGHBOURS.weight * 2 * width * seeds.reduce((s, r) => s + r.score, 0) + 1e-9);
+        for (const v of bonus.values()) expect(v).toBeGreaterThan(0);
+      }),
+    );
+  });
+});
+
+describe('rankWithNeighbours', () => {
+  it('moves a result up by what it receives and keeps the rest in order', () => {
+    const ranked = rankWithNeighbours(
+      [
+        { id: 'q', score: 10 },
+        { id: 'z', score: 1 },
+        { id: 'a', score: 0.5 },
+      ],
+      new Map([['a', 1], ['elsewhere', 9]]),
+    );
+    expect(ranked).toEqual([
+      { id: 'q', score: 10 },
+      { id: 'a', score: 1.5 },
+      { id: 'z', score: 1 },
+    ]);
+  });
+
+  it('returns the same results, never adds or drops one, never lowers a score, and keeps the order of those that receive nothing', () => {
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(fc.integer({ min: 0, max: 40 }), { maxLength: 25 }),
+        fc.array(fc.tuple(fc.integer({ min: 0, max: 60 }), fc.double({ min: 0, max: 5, noNaN: true })), { maxLength: 20 }),
+        (ids, given) => {
+          const results = ids.map((n, i) => ({ id: `m${n}`, score: 100 - i * 3 }));
+          const bonus = new Map(given.map(([n, v]) => [`m${n}`, v]));
+          const ranked = rankWithNeighbours(results, bonus);
+          expect(ranked.map((r) => r.id).sort()).toEqual(results.map((r) => r.id).sort());
+          for (const r of ranked) expect(r.score).toBeGreaterThanOrEqual(results.find((x) => x.id === r.id)!.score);
+          for (let i = 1; i < ranked.length; i++) expect(ranked[i - 1]!.score).toBeGreaterThanOrEqual(ranked[i]!.score);
+          const untouched = (list: { id: string }[]) => list.filter((r) => !((bonus.get(r.id) ?? 0) > 0)).map((r) => r.id);
+          expect(untouched(ranked)).toEqual(untouched(results));
+        },
+      ),
+    );
+  });
+});
+
+describe('renderSessionOrder, parseSessionOrder and sessionLookup', () => {
+  it('reads back what it writes, and the lookup agrees with the sessions’ lists', () => {
+    fc.assert(
+      fc.property(members, fc.integer({ min: 1, max: 3 }), (list, width) => {
+        const order = buildSessionOrder(list);
+        const none = list.filter((m) => !m.session).map((m) => m.id);
+        const text = renderSessionOrder(order, none);
+        const parsed = parseSessionOrder(text)!;
+        expect([...parsed.order]).toEqual([...order]);
+        expect([...parsed.none].sort()).toEqual([...none].sort());
+        const around = sessionLookup(text);
+        for (const m of list) expect(around(m.id, width)).toEqual(naiveAround(order, m.id, width));
+      }),
+    );
+  });
+
+  it('finds an id that begins another id or a session name, and nothing for an unknown or sessionless id', () => {
+    const text = renderSessionOrder(new Map([['ab', ['abc', 'a', 'ab']], ['z', ['b']]]), ['lonely']);
+    const around = sessionLookup(text);
+    expect(around('a', 1)).toEqual(['abc', 'ab']);
+    expect(around('ab', 2)).toEqual(['a', 'abc']);
+    expect(around('b', 2)).toEqual([]);
+    expect(around('lonely', 2)).toEqual([]);
+    expect(around('missing', 2)).toEqual([]);
+    expect(around('', 2)).toEqual([]);
+  });
+
+  it('leaves out sessions it cannot store and rejects text that is not a session order', () => {
+    expect(renderSessionOrder(new Map([['a b', ['x']], ['-', ['y']], ['ok', ['z']]]), [])).toBe('-\t\nok\tz\n');
+    expect(parseSessionOrder('not an order')).toBeUndefined();
+    expect(parseSessionOrder('s\ta b\n')).toBeUndefined();
+  });
+});
+
+describe('updateSessionOrder', () => {
+  it('equals a fresh build after any additions and removals, reading only what is new', () => {
+    fc.assert(
+      fc.property(members, fc.array(fc.boolean(), { maxLength: 30 }), fc.array(fc.boolean(), { maxLength: 30 }), (list, before, after) => {
+        const byId = new Map(list.map((m) => [m.id, m]));
+        const first = list.filter((_, i) => before[i] ?? true);
+        const second = list.filter((_, i) => after[i] ?? true);
+        const previous = updateSessionOrder(undefined, first.map((m) => m.id), (id) => byId.get(id));
+        const reads: string[] = [];
+        const next = updateSessionOrder(previous, second.map((m) => m.id), (id) => (reads.push(id), byId.get(id)));
+        expect([...next.order].sort()).toEqual([...buildSessionOrder(second)].sort());
+        expect([...next.none].sort()).toEqual(second.filter((m) => !m.session).map((m) => m.id).sort());
+        // What it reads: the memories it had not seen, and the members of the sessions they join.
+        const known = new Set(first.map((m) => m.id));
+        const added = second.filter((m) => !known.has(m.id));
+        const joined = new Set(added.map((m) => m.session).filter(Boolean));
+        const allowed = new Set([...added.map((m) => m.id), ...second.filter((m) => m.session && joined.has(m.session)).map((m) => m.id)]);
+        for (const id of reads) expect(allowed.has(id), id).toBe(true);
+      }),
+    );
+  });
+
+  it('reads nothing when nothing changed', () => {
+    const list: SessionMember[] = [
+      { id: 'a', session: 's', created: at(1) },
+      { id: 'b', created: at(2) },
+    ];
+    const previous = updateSessionOrder(undefined, ['a', 'b'], (id) => list.find((m) => m.id === id));
+    let reads = 0;
+    updateSessionOrder(previous, ['a', 'b'], () => (reads++, undefined));
+    expect(reads).toBe(0);
+  });
+});

@@ -1,0 +1,99 @@
+/**
+ * Conversation neighbours in recall (core/neighbours.ts, api/recall/keyword.ts), against real
+ * memory files in a temporary project: a match next to a better match in its session moves
+ * up, nothing the query did not find is added, and the session order cached in
+ * `.memory/session-order.txt` follows the memories as they come and go.
+ */
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { openCortex } from '../src/api/cortex.js';
+import { isDerivedCache } from '../src/cache/layout.js';
+import { memoryFile } from './helpers/models.js';
+import { tempRepo } from './helpers/repo.js';
+
+const at = (minute: number) => `2026-11-01T10:${String(minute).padStart(2, '0')}:00Z`;
+
+/** A session where the question is asked and answered, and an unrelated short match elsewhere. */
+type Name = 'question' | 'answer' | 'after' | 'hose' | 'bike' | 'loose';
+
+function files(): { files: Record<string, string>; ids: Record<Name, string> } {
+  const entries = {
+    question: memoryFile({ id: 'fence-question-aaaaaa', type: 'context', summary: 'What colour should the garden fence be painted this spring?', created: at(0), source: { kind: 'extraction', session: 's1' } }),
+    answer: memoryFile({ id: 'fence-answer-bbbbbb', type: 'context', summary: 'Dark green, the same as the garden shed, the old gate and the bench by the pond', created: at(1), source: { kind: 'extraction', session: 's1' } }),
+    after: memoryFile({ id: 'tea-after-cccccc', type: 'context', summary: 'Then we had tea on the terrace', created: at(2), source: { kind: 'extraction', session: 's1' } }),
+    hose: memoryFile({ id: 'hose-leaks-dddddd', type: 'context', summary: 'The garden hose leaks', created: at(3), source: { kind: 'extraction', session: 's2' } }),
+    bike: memoryFile({ id: 'bike-tyre-eeeeee', type: 'context', summary: 'The bike needs a new tyre before the trip', created: at(4), source: { kind: 'extraction', session: 's2' } }),
+    loose: memoryFile({ id: 'radio-loose-ffffff', type: 'context', summary: 'The kitchen radio only gets one station', created: at(5) }),
+  };
+  const ids = Object.fromEntries(Object.entries(entries).map(([k, [path]]) => [k, path.replace(/^.*\/|\.md$/g, '')])) as Record<Name, string>;
+  return { files: Object.fromEntries(Object.values(entries)), ids };
+}
+
+const QUERY = 'garden fence colour';
+
+async function ranking(dir: string, home: string, weight?: number, limit = 10): Promise<string[]> {
+  if (weight !== undefined) writeFileSync(join(dir, '.cortex', 'config.yaml'), `recall:\n  neighbourWeight: ${weight}\n`);
+  else rmSync(join(dir, '.cortex', 'config.yaml'), { force: true });
+  const cortex = openCortex({ dir, includeGlobal: false, env: { CORTEX_HOME: home } });
+  const out = await cortex.recall({ query: QUERY, limit, recordAccess: false, relevance: { minScoreShare: 0, minCoverage: 0 } });
+  return out.results.map((r) => r.id);
+}
+
+describe('recall with conversation neighbours', () => {
+  it('ranks the answer next to the question above a match of the same words elsewhere; weight 0 turns it off', async () => {
+    const { files: tree, ids } = files();
+    const repo = tempRepo(tree, { git: false });
+    const plain = await ranking(repo.dir, repo.home, 0);
+    expect(plain[0]).toBe(ids.question);
+    expect(plain.indexOf(ids.hose)).toBeLessThan(plain.indexOf(ids.answer));
+    const withNeighbours = await ranking(repo.dir, repo.home);
+    expect(withNeighbours[0]).toBe(ids.question);
+    expect(withNeighbours.indexOf(ids.answer)).toBeLessThan(withNeighbours.indexOf(ids.hose));
+    // Nothing the query did not find: the tea after the answer has none of its words.
+    expect(withNeighbours).not.toContain(ids.after);
+    expect([...withNeighbours].sort()).toEqual([...plain].sort());
+  });
+
+  it('only re-ranks what keyword search finds within twice the limit', async () => {
+    const { files: tree } = files();
+    const repo = tempRepo(tree, { git: false });
+    for (const limit of [1, 2, 3]) {
+      const shown = await ranking(repo.dir, repo.home, undefined, limit);
+      const candidates = await ranking(repo.dir, repo.home, 0, 2 * limit);
+      expect(shown.length).toBeLessThanOrEqual(limit);
+      for (const id of shown) expect(candidates).toContain(id);
+    }
+  });
+
+  it('keeps the session order in .memory/session-order.txt, follows new and deleted memories, and rebuilds a damaged file', async () => {
+    const { files: tree, ids } = files();
+    const repo = tempRepo(tree, { git: false });
+    const orderFile = join(repo.dir, '.memory', 'session-order.txt');
+    await ranking(repo.dir, repo.home);
+    const first = readFileSync(orderFile, 'utf8');
+    expect(first).toMatch(/^cortex-session-order 1 \S+\n/);
+    expect(first).toContain(`s1\t${ids.question} ${ids.answer} ${ids.after}\n`);
+    expect(first).toContain(`s2\t${ids.hose} ${ids.bike}\n`);
+    expect(first).toMatch(new RegExp(`^-\\t${ids.loose}$`, 'm'));
+
+    // A memory made between the question and the answer (created earlier than the answer).
+    const [path, text] = memoryFile({ id: 'fence-aside-gggggg', type: 'context', summary: 'Aside: the fence posts are oak', created: `2026-11-01T10:00:30Z`, source: { kind: 'extraction', session: 's1' } });
+    writeFileSync(join(repo.dir, path), text);
+    rmSync(join(repo.dir, '.cortex', 'memories', `${ids.bike}.md`));
+    await ranking(repo.dir, repo.home);
+    const second = readFileSync(orderFile, 'utf8');
+    expect(second).toContain(`s1\t${ids.question} fence-aside-gggggg ${ids.answer} ${ids.after}\n`);
+    expect(second).toContain(`s2\t${ids.hose}\n`);
+    expect(second).not.toContain(ids.bike);
+
+    writeFileSync(orderFile, 'cortex-session-order 1 0-00000000-00000000\n\u0000 garbage\n');
+    const again = await ranking(repo.dir, repo.home);
+    expect(again.indexOf(ids.answer)).toBeLessThan(again.indexOf(ids.hose));
+    expect(readFileSync(orderFile, 'utf8')).toContain(`s1\t${ids.question} fence-aside-gggggg ${ids.answer} ${ids.after}\n`);
+  });
+
+  it('is a derived cache: cortex index --rebuild deletes it with the others', () => {
+    expect(isDerivedCache('session-order.txt')).toBe(true);
+  });
+});
