@@ -6,7 +6,9 @@
  * ```
  * .memory/
  *   index.v8                     keyword index: stat cache, facets, records, journal (index/keyword-index.ts)
- *   index-search-<hex>.v8        its search tree
+ *   index-search-<hex>.v8        its search tree (postings read term by term)
+ *   index-records-<hex>.bin      its records, read record by record
+ *   index-files-<hex>.v8         its stat cache (file → size, mtime, hash), read by sweeps and writes
  *   vectors.bin                  embedding vectors (vectors.ts)
  *   signals.json                 usage signals (signals.ts)
  *   edges.json                   edge-file cache (edge-cache.ts)
@@ -36,6 +38,22 @@ import { join } from 'node:path';
 export const KEYWORD_INDEX_FILE = 'index.v8';
 /** The search trees the keyword index writes: `index-search-<12 hex digits>.v8`. */
 export const SEARCH_TREE_FILE = /^index-search-[0-9a-f]+\.v8$/;
+
+/** The records files the keyword index writes: `index-records-<12 hex digits>.bin`. */
+export const RECORDS_FILE = /^index-records-[0-9a-f]+\.bin$/;
+
+/** The file tables the keyword index writes: `index-files-<12 hex digits>.v8`. */
+export const FILES_FILE = /^index-files-[0-9a-f]+\.v8$/;
+
+/** The name of a file table's file, from its random hex part. */
+export function filesFileName(hex: string): string {
+  return `index-files-${hex}.v8`;
+}
+
+/** The name of a records file, from its random hex part. */
+export function recordsFileName(hex: string): string {
+  return `index-records-${hex}.bin`;
+}
 
 /** The name of a search tree file, from its random hex part. */
 export function searchTreeName(hex: string): string {
@@ -108,5 +126,5 @@ export const DERIVED_CACHES = [
  * isDerivedCache('signals.json') // false
  */
 export function isDerivedCache(name: string): boolean {
-  return (DERIVED_CACHES as readonly string[]).includes(name) || SEARCH_TREE_FILE.test(name);
+  return (DERIVED_CACHES as readonly string[]).includes(name) || SEARCH_TREE_FILE.test(name) || RECORDS_FILE.test(name) || FILES_FILE.test(name);
 }

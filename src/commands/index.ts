@@ -46,7 +46,7 @@ const command: CommandDef = {
     const started = Date.now();
     // --rebuild starts every derived cache afresh (staleness, graph, briefings …), not only the index.
     if (bool(inv, 'rebuild')) clearDerivedCaches(ctx);
-    const tiers = openIndexes(ctx, { rebuild: bool(inv, 'rebuild') });
+    const tiers = openIndexes(ctx, { rebuild: bool(inv, 'rebuild'), sweep: true });
     const graph = openGraph(ctx, { tiers, verify: true });
     const ms = Date.now() - started;
     warnDiagnostics(io, [...tiers.flatMap((t) => t.report.diagnostics), ...graph.diagnostics]);

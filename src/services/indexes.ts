@@ -38,21 +38,24 @@ export function tierBase(ctx: Context, scope: Scope): string {
  */
 const loaded = new WeakMap<Context, Map<Scope, KeywordIndex>>();
 
-/** Loads and refreshes one tier's index; saves it when something changed. */
-export function openTierIndex(ctx: Context, scope: Scope, options: { save?: boolean; rebuild?: boolean } = {}): TierIndex {
+/**
+ * Loads and refreshes one tier's index; saves it when something changed. `sweep` states
+ * every memory file whatever the size of the tier (see `KeywordIndex.refresh`).
+ */
+export function openTierIndex(ctx: Context, scope: Scope, options: { save?: boolean; rebuild?: boolean; sweep?: boolean } = {}): TierIndex {
   const paths = scopePaths(ctx, scope);
   const base = tierBase(ctx, scope);
   let byScope = loaded.get(ctx);
   if (!byScope) loaded.set(ctx, (byScope = new Map()));
   const index = options.rebuild ? KeywordIndex.empty() : (byScope.get(scope) ?? KeywordIndex.load(paths));
   byScope.set(scope, index);
-  const report = index.refresh(paths, { base, links: LINK_EXTRACTOR });
+  const report = index.refresh(paths, { base, links: LINK_EXTRACTOR, ...(options.sweep ? { sweep: true } : {}) });
   if (options.save !== false) saveQuietly(index, paths);
   return { scope, paths, base, index, report };
 }
 
 /** The project tier, then the private tier and the global tier when they exist (and the global one is wanted). */
-export function openIndexes(ctx: Context, options: { save?: boolean; rebuild?: boolean; scope?: Scope } = {}): TierIndex[] {
+export function openIndexes(ctx: Context, options: { save?: boolean; rebuild?: boolean; sweep?: boolean; scope?: Scope } = {}): TierIndex[] {
   const scopes = options.scope === 'project' ? ['project' as const] : presentScopes(ctx).filter((s) => options.scope === undefined || s === options.scope);
   return scopes.map((scope) => openTierIndex(ctx, scope, options));
 }
@@ -90,6 +93,21 @@ export function compactIndexes(ctx: Context): Array<{ scope: Scope; discarded: n
     rebuilt.push({ scope: tier.scope, discarded });
   }
   return rebuilt;
+}
+
+/**
+ * Checks the files of the memories about to be shown (see `KeywordIndex.verify`); returns
+ * true, after saving, when one had changed since it was indexed: the caller asks again.
+ */
+export function verifyShown(tiers: readonly TierIndex[], shown: readonly { id: string; scope: Scope }[]): boolean {
+  let changed = false;
+  for (const tier of tiers) {
+    const ids = shown.filter((r) => r.scope === tier.scope).map((r) => r.id);
+    if (ids.length === 0 || !tier.index.verify(ids)) continue;
+    saveQuietly(tier.index, tier.paths);
+    changed = true;
+  }
+  return changed;
 }
 
 export function allDiagnostics(tiers: TierIndex[]): Diagnostic[] {
