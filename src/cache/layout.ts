@@ -12,7 +12,7 @@
  *   vectors.bin                  embedding vectors (vectors.ts)
  *   signals.json                 usage signals (signals.ts)
  *   edges.json                   edge-file cache (edge-cache.ts)
- *   graph.json                   graph and centrality (graph-cache.ts)
+ *   graph.v8                     graph and centrality (graph-cache.ts)
  *   projections.json             rendered projection entries (projection-cache.ts)
  *   anticipation.json            the prompt hook's small index (anticipation-cache.ts)
  *   staleness.json               reality checks from git (staleness.ts)
@@ -62,7 +62,7 @@ export function searchTreeName(hex: string): string {
 export const VECTORS_FILE = 'vectors.bin';
 export const SIGNALS_FILE = 'signals.json';
 export const EDGE_CACHE_FILE = 'edges.json';
-export const GRAPH_CACHE_FILE = 'graph.json';
+export const GRAPH_CACHE_FILE = 'graph.v8';
 export const PROJECTION_CACHE_FILE = 'projections.json';
 export const ANTICIPATION_FILE = 'anticipation.json';
 export const STALENESS_FILE = 'staleness.json';

@@ -117,6 +117,16 @@ interface IndexFile {
  */
 export const JOURNAL_LIMIT = 48;
 
+/**
+ * The journal's limit for a tier of `memories`: {@link JOURNAL_LIMIT}, growing with the tier
+ * up to 256 (one memory in 400). At 100,000 memories the tree's file is 55 MB: rewriting it
+ * every 48 `remember`s would cost more than replaying a longer journal (each replayed memory
+ * adds its terms, some microseconds) on every load.
+ */
+export function journalLimit(memories: number): number {
+  return Math.min(256, Math.max(JOURNAL_LIMIT, Math.floor(memories / 400)));
+}
+
 /** Changes kept in the file table's journal before the table is written anew. */
 export const FILE_JOURNAL_LIMIT = 256;
 
@@ -654,11 +664,11 @@ export class KeywordIndex {
    * directory's change stamp moved since the index last matched it (or `sweep` is set): see
    * {@link verify} for how the memories a command shows are checked all the same.
    */
-  refresh(paths: TierPaths, options: { base: string; links?: LinkExtractor; scan?: MemoryFileScan; sweep?: boolean }): RefreshReport {
+  refresh(paths: TierPaths, options: { base: string; links?: LinkExtractor; scan?: MemoryFileScan; sweep?: boolean; sweepBelow?: number }): RefreshReport {
     this.lastRefresh = { paths, options: { base: options.base, ...(options.links ? { links: options.links } : {}) } };
     const stamp = options.scan ? null : directoryStamp(paths.memoriesDir);
     this.ownWritesSince = undefined;
-    if (options.sweep !== true && stamp !== null && stamp === this.stamp && this.docs.size >= SWEEP_ALWAYS_BELOW) {
+    if (options.sweep !== true && stamp !== null && stamp === this.stamp && this.docs.size >= (options.sweepBelow ?? SWEEP_ALWAYS_BELOW)) {
       this.ownWritesSince = stamp;
       return { added: 0, updated: 0, removed: 0, diagnostics: [...this.knownDiagnostics] };
     }
@@ -767,6 +777,39 @@ export class KeywordIndex {
   }
 
   /**
+   * Reads again the named files of the memories directory (`name.md`, as listed there): what
+   * `cortex index <file>` and the hooks do for a file they know was edited, without a sweep.
+   * A named file that is gone takes its memory out. Call after {@link refresh}.
+   */
+  refreshFiles(names: readonly string[]): RefreshReport {
+    const last = this.lastRefresh;
+    const report: RefreshReport = { added: 0, updated: 0, removed: 0, diagnostics: [] };
+    if (last === undefined) return report;
+    const dir = last.paths.memoriesDir;
+    for (const name of [...new Set(names)].sort()) {
+      const path = join(dir, name);
+      const st = statSync(path, { throwIfNoEntry: false });
+      const row = this.files.rowOf(name);
+      if (!st?.isFile()) {
+        if (row < 0) continue;
+        const gone = this.files.entryAt(row)!;
+        if (gone.id !== undefined) {
+          this.removeDoc(gone.id);
+          report.removed++;
+        }
+        this.files.delete(name);
+        this.filesChanged = true;
+        this.dirty = true;
+        continue;
+      }
+      if (row >= 0 && this.files.sizeAt(row) === st.size && this.files.mtimeAt(row) === st.mtimeMs) continue;
+      this.readFile({ path, id: name.slice(0, -3), size: st.size, mtimeMs: st.mtimeMs }, name, row, last.options.base, last.options.links ?? NO_LINKS, report);
+    }
+    this.knownDiagnostics = [...this.knownDiagnostics.filter((d) => !names.some((n) => d.file.endsWith(`/${n}`) || d.file === n)), ...report.diagnostics];
+    return report;
+  }
+
+  /**
    * Checks the files of memories about to be shown against the size and mtime they were
    * read with, and reads again any that changed or went away: a command that did not sweep
    * (see {@link refresh}) never shows a memory as it was before an edit in place. Returns
@@ -831,13 +874,13 @@ export class KeywordIndex {
 
   /**
    * Saves the cache atomically when anything changed. The search tree's file is written only
-   * for a fresh build or when the journal is past {@link JOURNAL_LIMIT} (the tree then
+   * for a fresh build or when the journal is past {@link journalLimit} (the tree then
    * includes it); otherwise the index alone is written, with the journal. Readers that
    * loaded the previous index keep a valid search file for a while; older ones are removed.
    */
   save(paths: TierPaths): void {
     if (!this.dirty) return;
-    const newTree = this.searchFile === undefined || this.journal.size > JOURNAL_LIMIT;
+    const newTree = this.searchFile === undefined || this.journal.size > journalLimit(this.docs.size);
     if (newTree) {
       const name = searchTreeName(crypto.randomBytes(6).toString('hex'));
       writeFileAtomic(join(paths.cacheDir, name), saveSearchState(this.search));

@@ -18,6 +18,7 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { deserialize, serialize } from 'node:v8';
 import MiniSearch, { type Options } from 'minisearch';
+import SearchableMap from 'minisearch/SearchableMap';
 
 /** The private fields of a MiniSearch instance that make up its state (minisearch 7). */
 const FIELDS = [
@@ -884,31 +885,108 @@ function hasInternals(ms: MiniSearch): boolean {
   );
 }
 
-/** A copy of the radix tree whose values are offsets of their postings packed into `out`. */
-function packTree(node: Tree, out: PackedWriter): Tree {
+/** A copy of the radix tree whose values are offsets of their postings packed into `out` (`source` reads leaves still saved as offsets). */
+function packTree(node: Tree, out: PackedWriter, source: PostingsSource | undefined): Tree {
   const copy: Tree = new Map();
   for (const [key, value] of node) {
     if (key === LEAF) {
-      copy.set(LEAF, out.term(value instanceof LazyTermData ? value.packInto(out) : out.packMap(value as TermData)));
+      const data = typeof value === 'number' ? new LazyTermData(source!, value) : value;
+      copy.set(LEAF, out.term(data instanceof LazyTermData ? data.packInto(out) : out.packMap(data as TermData)));
     } else {
-      copy.set(key, packTree(value as Tree, out));
+      copy.set(key, packTree(value as Tree, out, source));
     }
   }
   return copy;
 }
 
-/** Replaces the offsets in a saved tree with lazy term data, in place; false if the tree is not one. */
-function unpackTree(node: Tree, source: PostingsSource, length: number): boolean {
+/**
+ * MiniSearch's term index over a loaded tree whose leaves are still the offsets of their
+ * postings: a term becomes a {@link LazyTermData} when a query or an update reaches it, so
+ * opening an index makes nothing per term (a real vocabulary of 100,000 terms made 100,000
+ * Maps at every start). Reads through a prefix view or fuzzy matching wrap a term for that
+ * read; `get` and `fetch` keep the wrapper in the tree (it may then gather postings).
+ */
+export class PackedIndex extends SearchableMap<TermData> {
+  constructor(
+    tree: Tree,
+    prefix: string,
+    readonly source: PostingsSource,
+  ) {
+    super(tree as never, prefix);
+  }
+
+  #wrap(value: unknown): TermData | undefined {
+    return typeof value === 'number' ? new LazyTermData(this.source, value) : (value as TermData | undefined);
+  }
+
+  override get(key: string): TermData | undefined {
+    const value = super.get(key) as unknown;
+    if (typeof value !== 'number') return value as TermData | undefined;
+    const data = new LazyTermData(this.source, value);
+    if (this._prefix === '') super.set(key, data);
+    return data;
+  }
+
+  override fetch(key: string, initial: () => TermData): TermData {
+    const value = super.get(key) as unknown;
+    if (typeof value === 'number' && this._prefix === '') super.set(key, new LazyTermData(this.source, value));
+    return super.fetch(key, initial);
+  }
+
+  override atPrefix(prefix: string): SearchableMap<TermData> {
+    const view = super.atPrefix(prefix);
+    return new PackedIndex(view._tree as never, view._prefix, this.source);
+  }
+
+  override fuzzyGet(key: string, maxEditDistance: number): Map<string, [TermData, number]> {
+    const out = new Map<string, [TermData, number]>();
+    for (const [term, [value, distance]] of super.fuzzyGet(key, maxEditDistance)) out.set(term, [this.#wrap(value)!, distance]);
+    return out;
+  }
+
+  // Iterations wrap the leaves they yield (typed as the base class's tree iterators, which
+  // callers only iterate).
+  // Over the whole tree (a vacuum walks it and updates what it finds) the wrapper is kept.
+  *#wrapped(): Generator<[string, TermData]> {
+    for (const [term, value] of super.entries()) {
+      const data = this.#wrap(value)!;
+      if (data !== value && this._prefix === '') super.set(term, data);
+      yield [term, data];
+    }
+  }
+
+  override entries(): ReturnType<SearchableMap<TermData>['entries']> {
+    return this.#wrapped() as never;
+  }
+
+  override values(): ReturnType<SearchableMap<TermData>['values']> {
+    const entries = this.#wrapped();
+    return (function* () {
+      for (const [, value] of entries) yield value;
+    })() as never;
+  }
+
+  override forEach(fn: (key: string, value: TermData, map: SearchableMap<TermData>) => void): void {
+    for (const [term, value] of this.#wrapped()) fn(term, value, this as never);
+  }
+
+  override [Symbol.iterator](): ReturnType<SearchableMap<TermData>['entries']> {
+    return this.entries();
+  }
+}
+
+/** Checks that a saved tree's leaves are offsets below `length`; false if the tree is not one. */
+function checkTree(node: Tree, length: number): boolean {
   for (const [key, value] of node) {
     if (key === LEAF) {
       if (typeof value !== 'number' || value >= length) return false;
-      node.set(LEAF, new LazyTermData(source, value));
-    } else if (!(value instanceof Map) || !unpackTree(value as Tree, source, length)) {
+    } else if (!(value instanceof Map) || !checkTree(value as Tree, length)) {
       return false;
     }
   }
   return true;
 }
+
 
 /** The first bytes of a saved state: then the state's length (u32 LE), the state, padding to 4 bytes, the postings. */
 const STATE_MAGIC = Buffer.from('CXS\u0002', 'latin1');
@@ -935,7 +1013,8 @@ export function saveSearchState(ms: MiniSearch): Buffer {
       const fields: Record<string, unknown> = {};
       for (const f of PLAIN_FIELDS) fields[f] = m[f];
       const out = new PackedWriter();
-      const tree = packTree(m._index!._tree as Tree, out);
+      const index = m._index as unknown;
+      const tree = packTree(m._index!._tree as Tree, out, index instanceof PackedIndex ? index.source : undefined);
       postings = out.result();
       const ids = SavedIds.save(m._documentIds as Map<number, string>, m._nextId as number);
       const termOffsets = Uint32Array.from([...out.starts, postings.length]);
@@ -979,7 +1058,7 @@ function restore(state: SavedState, source: (offsets: Uint32Array, counts: Uint3
     if (!ids || typeof ids.text !== 'string' || !(ids.ends instanceof Uint32Array) || !(ids.present instanceof Uint8Array) || !(ids.order instanceof Uint32Array)) return undefined;
     if (ids.ends.length !== ids.present.length || (ids.ends.length > 0 && ids.ends[ids.ends.length - 1] !== ids.text.length)) return undefined;
     if (!lengths || !(lengths.values instanceof Uint32Array) || !(lengths.present instanceof Uint8Array) || lengths.values.length !== lengths.fields * lengths.present.length) return undefined;
-    if (!unpackTree(state.tree, source(termOffsets, termCounts), state.postingsLength)) return undefined;
+    if (!checkTree(state.tree, state.postingsLength)) return undefined;
     const ms = new MiniSearch(options);
     if (!hasInternals(ms)) return undefined;
     const m = ms as unknown as Internals;
@@ -992,8 +1071,7 @@ function restore(state: SavedState, source: (offsets: Uint32Array, counts: Uint3
     m._documentIds = new LazyDocIds(saved);
     m._idToShortId = new LazyIdMap(saved);
     m._fieldLength = new LazyFieldLengths(lengths);
-    m._index!._tree = state.tree;
-    m._index!._size = undefined;
+    (m as { _index?: unknown })._index = new PackedIndex(state.tree, '', source(termOffsets, termCounts)) as unknown;
     return ms.documentCount === state.documentCount ? ms : undefined;
   } catch {
     return undefined;
