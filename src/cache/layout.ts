@@ -7,6 +7,7 @@
  * .memory/
  *   index.v8                     keyword index: stat cache, facets, records, journal (index/keyword-index.ts)
  *   index-search-<hex>.v8        its search tree (postings read term by term)
+ *   index-docs-<hex>.v8          its memories' columns (ids, types, statuses …); changes since in index.v8
  *   index-records-<hex>.bin      its records, read record by record
  *   index-files-<hex>.v8         its stat cache (file → size, mtime, hash), read by sweeps and writes
  *   vectors.bin                  embedding vectors (vectors.ts)
@@ -48,6 +49,14 @@ export const FILES_FILE = /^index-files-[0-9a-f]+\.v8$/;
 /** The name of a file table's file, from its random hex part. */
 export function filesFileName(hex: string): string {
   return `index-files-${hex}.v8`;
+}
+
+/** The doc tables the keyword index writes: `index-docs-<12 hex digits>.v8`. */
+export const DOCS_FILE = /^index-docs-[0-9a-f]+\.v8$/;
+
+/** The name of a doc table's file, from its random hex part. */
+export function docsFileName(hex: string): string {
+  return `index-docs-${hex}.v8`;
 }
 
 /** The name of a records file, from its random hex part. */
@@ -126,5 +135,5 @@ export const DERIVED_CACHES = [
  * isDerivedCache('signals.json') // false
  */
 export function isDerivedCache(name: string): boolean {
-  return (DERIVED_CACHES as readonly string[]).includes(name) || SEARCH_TREE_FILE.test(name) || RECORDS_FILE.test(name) || FILES_FILE.test(name);
+  return (DERIVED_CACHES as readonly string[]).includes(name) || SEARCH_TREE_FILE.test(name) || RECORDS_FILE.test(name) || FILES_FILE.test(name) || DOCS_FILE.test(name);
 }

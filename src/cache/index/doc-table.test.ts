@@ -3,7 +3,7 @@ import { deserialize, serialize } from 'node:v8';
 import { describe, expect, it } from 'vitest';
 import { fingerprintText } from '../../core/fingerprint.js';
 import { memoryFingerprint } from '../../services/graph-view.js';
-import { DocTable, type IndexedDoc } from './doc-table.js';
+import { DocTable, isDocJournal, type IndexedDoc } from './doc-table.js';
 
 function doc(id: string, summary: string, links?: string[]): IndexedDoc {
   return {
@@ -17,6 +17,7 @@ const op = fc.oneof(
   fc.record({ kind: fc.constant('set' as const), id: fc.constantFrom('a', 'b', 'c', 'd', 'e'), summary: fc.string({ maxLength: 8 }), links: fc.option(fc.array(fc.constantFrom('a', 'b'), { minLength: 1, maxLength: 2 }), { nil: undefined }) }),
   fc.record({ kind: fc.constant('delete' as const), id: fc.constantFrom('a', 'b', 'c', 'd', 'e') }),
   fc.record({ kind: fc.constant('save' as const), rewrite: fc.boolean() }),
+  fc.record({ kind: fc.constant('journal' as const) }),
 );
 
 describe('DocTable', () => {
@@ -26,6 +27,8 @@ describe('DocTable', () => {
         let table = new DocTable();
         // The records file as the index keeps it: replaced only when a save writes a new one.
         let file: Uint8Array = new Uint8Array(0);
+        // The columns last saved: a journal is replayed onto them.
+        let base = table.toSaved({ rewrite: true }).saved;
         const model = new Map<string, IndexedDoc>();
         for (const o of ops) {
           if (o.kind === 'set') {
@@ -34,10 +37,17 @@ describe('DocTable', () => {
             model.set(o.id, d);
           } else if (o.kind === 'delete') {
             expect(table.delete(o.id)).toBe(model.delete(o.id));
-          } else {
+          } else if (o.kind === 'save') {
             const { saved, records } = table.toSaved({ rewrite: o.rewrite });
             if (records) file = records;
+            base = saved;
             table = DocTable.fromSaved(deserialize(serialize(saved)), file);
+          } else if (o.kind === 'journal') {
+            // A save that keeps the columns: what changed since them, replayed after a load.
+            const journal = deserialize(serialize(table.journal()));
+            expect(isDocJournal(journal)).toBe(true);
+            table = DocTable.fromSaved(deserialize(serialize(base)), file);
+            table.applyJournal(journal);
           }
           expect(table.size).toBe(model.size);
           for (const [id, d] of model) {

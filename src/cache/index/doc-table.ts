@@ -55,6 +55,25 @@ export interface RecordSource {
   readonly size: number;
 }
 
+/** Changes to a table since its saved columns: records set (JSON, with the file's size and mtime) and ids deleted. */
+export interface DocJournal {
+  set: { id: string; record: Uint8Array; size: number; mtimeMs: number }[];
+  deleted: string[];
+}
+
+/** True when `value` is a {@link DocJournal} (as read back from a file). */
+export function isDocJournal(value: unknown): value is DocJournal {
+  const j = value as DocJournal;
+  return (
+    typeof j === 'object' &&
+    j !== null &&
+    Array.isArray(j.deleted) &&
+    j.deleted.every((id) => typeof id === 'string') &&
+    Array.isArray(j.set) &&
+    j.set.every((e) => typeof e?.id === 'string' && e.record instanceof Uint8Array && typeof e.size === 'number' && typeof e.mtimeMs === 'number')
+  );
+}
+
 /** Records in memory. */
 export class BytesRecords implements RecordSource {
   constructor(private readonly bytes: Uint8Array) {}
@@ -198,6 +217,43 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
     return table;
   }
 
+  /**
+   * What changed since the saved columns were loaded (see {@link DocJournal}): a save that
+   * keeps the columns writes only this, and {@link applyJournal} replays it after a load.
+   */
+  journal(): DocJournal {
+    const journal: DocJournal = { set: [], deleted: [] };
+    for (const [id, row] of this.changedRows) {
+      if (row === undefined) {
+        if (findRow(this.ids, this.order, id) !== undefined) journal.deleted.push(id);
+        continue;
+      }
+      journal.set.push({ id, record: this.recordBytes(row), size: this.stats[2 * row] ?? Number.NaN, mtimeMs: this.stats[2 * row + 1] ?? Number.NaN });
+    }
+    for (const row of this.fresh.keys()) {
+      if (row >= this.order.length || this.dead.has(row)) continue; // added, or deleted: above
+      const id = this.ids.at(row);
+      journal.set.push({ id, record: this.recordBytes(row), size: this.stats[2 * row] ?? Number.NaN, mtimeMs: this.stats[2 * row + 1] ?? Number.NaN });
+    }
+    return journal;
+  }
+
+  /** Replays a journal saved by {@link journal} onto the columns it was taken from. */
+  applyJournal(journal: DocJournal): void {
+    for (const id of journal.deleted) this.delete(id);
+    for (const e of journal.set) {
+      this.set(e.id, JSON.parse(DECODER.decode(e.record)) as IndexedDoc);
+      this.setStat(e.id, e.size, e.mtimeMs);
+    }
+  }
+
+  /** The number of changes {@link journal} would list. */
+  get journalSize(): number {
+    let n = this.changedRows.size;
+    for (const row of this.fresh.keys()) if (row < this.order.length && !this.dead.has(row)) n++;
+    return n;
+  }
+
   /** The row of `id`, if it is in the table. */
   private rowOf(id: string): number | undefined {
     if (this.changedRows.has(id)) return this.changedRows.get(id);
@@ -296,15 +352,26 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
       const b = this.ids.at(y);
       return a < b ? -1 : a > b ? 1 : 0;
     });
+    // Where each added id goes among the loaded ones: a binary search each (the loaded ids
+    // are not cut out one by one: 100,000 slices were most of a save).
+    const insertAt = added.map((row) => {
+      const id = this.ids.at(row);
+      let lo = 0;
+      let hi = loaded;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (this.ids.at(this.order[mid]!) < id) lo = mid + 1;
+        else hi = mid;
+      }
+      return lo;
+    });
     const out = new Uint32Array(rows.length);
     let k = 0;
     let j = 0;
     for (let i = 0; i < loaded; i++) {
-      const row = this.order[i]!;
-      if (position[row] === -1) continue;
-      const id = this.ids.at(row);
-      while (j < added.length && this.ids.at(added[j]!) < id) out[k++] = position[added[j++]!]!;
-      out[k++] = position[row]!;
+      while (j < added.length && insertAt[j]! <= i) out[k++] = position[added[j++]!]!;
+      const at = position[this.order[i]!]!;
+      if (at !== -1) out[k++] = at;
     }
     while (j < added.length) out[k++] = position[added[j++]!]!;
     return out;

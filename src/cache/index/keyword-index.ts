@@ -14,7 +14,7 @@ import { basename, isAbsolute, join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import MiniSearch from 'minisearch';
 import type { Diagnostic, Memory, MemoryStatus, MemoryType, Scope } from '../../core/memory.js';
-import { DocTable, type DocFacets, type IndexedDoc, type RecordSource } from './doc-table.js';
+import { DocTable, isDocJournal, type DocFacets, type DocJournal, type IndexedDoc, type RecordSource } from './doc-table.js';
 import { normalizeBody } from '../../core/memory-format.js';
 import { feedbackTerms, planQuery } from '../../core/query.js';
 import { processTerm, tokenize } from '../../core/text.js';
@@ -25,7 +25,7 @@ import { addAnalyzed, analyzeDocument, isAnalyzedDoc, openSearchState, saveSearc
 import { displayPath, readMemoryFile, scanEntry, scanMemoryFiles, type MemoryFileEntry, type MemoryFileScan } from '../../store/memory-store.js';
 import { FileTable, type FileEntry } from './file-table.js';
 import type { TierPaths } from '../../store/paths.js';
-import { FILES_FILE, KEYWORD_INDEX_FILE, RECORDS_FILE, SEARCH_TREE_FILE, filesFileName, recordsFileName, searchTreeName } from '../layout.js';
+import { DOCS_FILE, FILES_FILE, KEYWORD_INDEX_FILE, RECORDS_FILE, SEARCH_TREE_FILE, docsFileName, filesFileName, recordsFileName, searchTreeName } from '../layout.js';
 
 /** Bump when the cache layout or the text analysis changes: old caches are rebuilt. */
 // 6: `[[links]]` are indexed (graph), on top of 5 (field weights). 7: the search tree in its own file.
@@ -101,7 +101,10 @@ interface IndexFile {
   stamp: string | null;
   /** The problems of broken files found by the last sweep (reported again without one). */
   diagnostics: Diagnostic[];
-  docs: unknown;
+  /** Name of the file in `.memory/` that holds the doc table's columns (see doc-table.ts). */
+  docsFile: string;
+  /** Changes to the doc table since `docsFile` was written. */
+  docJournal: DocJournal;
   /** Name of the file in `.memory/` that holds the search tree (see search-state.ts). */
   searchFile: string;
   /** Name of the file in `.memory/` that holds the records (see doc-table.ts), read record by record. */
@@ -126,6 +129,9 @@ export const JOURNAL_LIMIT = 48;
 export function journalLimit(memories: number): number {
   return Math.min(256, Math.max(JOURNAL_LIMIT, Math.floor(memories / 400)));
 }
+
+/** Changes kept in the doc table's journal (records included) before its columns are written anew. */
+export const DOC_JOURNAL_LIMIT = 256;
 
 /** Changes kept in the file table's journal before the table is written anew. */
 export const FILE_JOURNAL_LIMIT = 256;
@@ -469,6 +475,8 @@ export class KeywordIndex {
   private searchIndex: MiniSearch | undefined;
   /** The saved search tree; undefined when the tree in memory is all there is (a fresh build). */
   private searchFile: string | undefined;
+  /** The saved doc table's columns; undefined until the first save. */
+  private docsFile: string | undefined;
   /** The saved records file; undefined until the first save. */
   private recordsFile: string | undefined;
   /**
@@ -489,7 +497,9 @@ export class KeywordIndex {
       for (const [name, entry] of data.fileJournal) this.fileJournal.set(name, entry);
       this.stamp = data.stamp;
       this.knownDiagnostics = data.diagnostics;
-      this.docs = DocTable.fromSaved(data.docs, FileRecords.open(join(cacheDir!, data.recordsFile)));
+      this.docs = DocTable.fromSaved(deserialize(readFileSync(join(cacheDir!, data.docsFile))), FileRecords.open(join(cacheDir!, data.recordsFile)));
+      this.docs.applyJournal(data.docJournal);
+      this.docsFile = data.docsFile;
       this.recordsFile = data.recordsFile;
       this.searchFile = data.searchFile;
       for (const id of data.journal.removed) this.journal.set(id, undefined);
@@ -534,6 +544,7 @@ export class KeywordIndex {
         this.fileJournal.clear();
         this.stamp = null;
         this.docs.clear();
+        this.docsFile = undefined;
         this.dirty = true;
         if (this.lastRefresh) this.refresh(this.lastRefresh.paths, this.lastRefresh.options);
       }
@@ -607,7 +618,9 @@ export class KeywordIndex {
       if (
         parsed?.version === INDEX_FORMAT_VERSION &&
         parsed.optionsHash === OPTIONS_HASH &&
-        parsed.docs &&
+        typeof parsed.docsFile === 'string' &&
+        DOCS_FILE.test(parsed.docsFile) &&
+        isDocJournal(parsed.docJournal) &&
         typeof parsed.searchFile === 'string' &&
         typeof parsed.recordsFile === 'string' &&
         typeof parsed.filesFile === 'string' &&
@@ -893,12 +906,26 @@ export class KeywordIndex {
       if (doc) journal.added.push(doc);
     }
     const moved = this.cacheDir !== paths.cacheDir;
-    const docs = this.docs.toSaved({ rewrite: this.recordsFile === undefined || moved });
-    const newRecords = docs.records !== undefined;
-    if (docs.records) {
-      const name = recordsFileName(crypto.randomBytes(6).toString('hex'));
-      writeFileAtomic(join(paths.cacheDir, name), docs.records);
-      this.recordsFile = name;
+    // The doc table's columns are written anew only now and then (a fresh build, a long
+    // journal): a `remember` at 100,000 memories writes its record and a few ids.
+    const newDocs = this.docsFile === undefined || moved || this.docs.journalSize > DOC_JOURNAL_LIMIT;
+    let newRecords = false;
+    let docJournal: DocJournal = { set: [], deleted: [] };
+    if (newDocs) {
+      const docs = this.docs.toSaved({ rewrite: this.recordsFile === undefined || moved });
+      if (docs.records) {
+        const name = recordsFileName(crypto.randomBytes(6).toString('hex'));
+        writeFileAtomic(join(paths.cacheDir, name), docs.records);
+        this.recordsFile = name;
+        newRecords = true;
+      }
+      const name = docsFileName(crypto.randomBytes(6).toString('hex'));
+      writeFileAtomic(join(paths.cacheDir, name), serialize(docs.saved));
+      this.docsFile = name;
+      // The table as saved, reading the records file it now points to.
+      this.docs = DocTable.fromSaved(docs.saved, FileRecords.open(join(paths.cacheDir, this.recordsFile!)));
+    } else {
+      docJournal = this.docs.journal();
     }
     const newFiles = this.filesFile === undefined || moved || this.filesChanged || this.fileJournal.size > FILE_JOURNAL_LIMIT;
     if (newFiles) {
@@ -924,18 +951,18 @@ export class KeywordIndex {
       fileJournal: [...this.fileJournal],
       stamp: this.stamp,
       diagnostics: this.knownDiagnostics,
-      docs: docs.saved,
+      docsFile: this.docsFile!,
+      docJournal,
       searchFile: this.searchFile!,
       recordsFile: this.recordsFile!,
       journal,
     };
     writeFileAtomic(KeywordIndex.indexPath(paths), packIndexFile(data));
-    // The table as saved, reading the records file it now points to.
-    this.docs = DocTable.fromSaved(docs.saved, FileRecords.open(join(paths.cacheDir, this.recordsFile!)));
     this.cacheDir = paths.cacheDir;
     if (newTree) removeStaleFiles(paths.cacheDir, SEARCH_TREE_FILE, this.searchFile!);
     if (newRecords) removeStaleFiles(paths.cacheDir, RECORDS_FILE, this.recordsFile!);
     if (newFiles) removeStaleFiles(paths.cacheDir, FILES_FILE, this.filesFile!);
+    if (newDocs) removeStaleFiles(paths.cacheDir, DOCS_FILE, this.docsFile!);
     rmSync(join(paths.cacheDir, 'index.json'), { force: true }); // the cache of format ≤ 7
     this.dirty = false;
   }
