@@ -172,7 +172,7 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
   /** Loaded rows' spans (see `SavedDocs.spans`). */
   private spans: Float64Array = new Float64Array(0);
   /** Rows' file stats (see `SavedDocs.stats`): the loaded ones, then rows set since. */
-  private stats: Float64Array | number[] = [];
+  private stats: Float64Array = new Float64Array(0);
   private freshLoaded: Uint8Array[] = [];
   /**
    * Rows whose record was set since the table was loaded (its JSON is not in the source),
@@ -332,7 +332,7 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
       links: this.links.saveRows(rows),
       spans,
       fresh,
-      stats: Float64Array.from(rows.flatMap((row) => [this.stats[2 * row] ?? Number.NaN, this.stats[2 * row + 1] ?? Number.NaN])),
+      stats: this.statsOf(rows),
       fingerprint: [this.print.count, this.print.a, this.print.b],
     };
     return { saved, records };
@@ -374,6 +374,19 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
       if (at !== -1) out[k++] = at;
     }
     while (j < added.length) out[k++] = position[added[j++]!]!;
+    return out;
+  }
+
+  /** The rows' stats, as saved. */
+  private statsOf(rows: readonly number[]): Float64Array {
+    const out = new Float64Array(2 * rows.length).fill(Number.NaN);
+    for (let i = 0; i < rows.length; i++) {
+      const row = rows[i]!;
+      if (2 * row + 1 < this.stats.length) {
+        out[2 * i] = this.stats[2 * row]!;
+        out[2 * i + 1] = this.stats[2 * row + 1]!;
+      }
+    }
     return out;
   }
 
@@ -482,8 +495,11 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
   }
 
   private setStatAt(row: number, size: number, mtimeMs: number): void {
-    if (!Array.isArray(this.stats)) this.stats = Array.from(this.stats);
-    while (this.stats.length < 2 * row) this.stats.push(Number.NaN);
+    if (this.stats.length < 2 * row + 2) {
+      const grown = new Float64Array(Math.max(32, 2 * row + 2, this.stats.length * 2)).fill(Number.NaN);
+      grown.set(this.stats);
+      this.stats = grown;
+    }
     this.stats[2 * row] = size;
     this.stats[2 * row + 1] = mtimeMs;
   }
@@ -527,7 +543,7 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
     this.links = new StringColumn();
     this.source = new BytesRecords(new Uint8Array(0));
     this.spans = new Float64Array(0);
-    this.stats = [];
+    this.stats = new Float64Array(0);
     this.freshLoaded = [];
     this.fresh.clear();
     this.parsed = [];
