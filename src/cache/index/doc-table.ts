@@ -489,8 +489,10 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
     this.topics.set(row, doc.topic ?? '');
     this.links.set(row, doc.links?.join(' ') ?? '');
     addLine(this.print, this.lineAt(row));
-    this.fresh.set(row, undefined);
-    this.parsed[row] = doc;
+    // Kept encoded, not as the object: a rebuild sets 100,000 records (as objects, hundreds of
+    // megabytes), and a save needs their bytes anyway; `get` parses one again when asked.
+    this.fresh.set(row, Buffer.from(JSON.stringify(doc)));
+    this.parsed[row] = undefined;
     this.setStatAt(row, Number.NaN, Number.NaN);
   }
 

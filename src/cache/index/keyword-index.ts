@@ -21,7 +21,8 @@ import { processTerm, tokenize } from '../../core/text.js';
 import { writeFileAtomic } from '../../store/atomic.js';
 import { DocNumbering, packResults, ranksBefore, searchPacked, type PackedResults, type TermSpec } from './packed-search.js';
 import { LazyRanking } from './lazy-ranking.js';
-import { addAnalyzed, analyzeDocument, isAnalyzedDoc, openSearchState, saveSearchState, termDocCount, type AnalyzedDoc, type Analyzer } from './search-state.js';
+import { PackedBuilder } from './packed-build.js';
+import { addAnalyzed, analyzeDocument, isAnalyzedDoc, loadSearchState, openSearchState, saveSearchState, termDocCount, type AnalyzedDoc, type Analyzer } from './search-state.js';
 import { displayPath, readMemoryFile, scanEntry, scanMemoryFiles, type MemoryFileEntry, type MemoryFileScan } from '../../store/memory-store.js';
 import { FileTable, type FileEntry } from './file-table.js';
 import type { TierPaths } from '../../store/paths.js';
@@ -238,6 +239,12 @@ const MINISEARCH_OPTIONS = {
   processTerm: (term: string) => processTerm(term) as string | string[] | null,
   autoVacuum: false,
 };
+
+/** MiniSearch's field numbers for MINISEARCH_OPTIONS (what a fresh build saves). */
+let fieldIdsOnce: Record<string, number> | undefined;
+function fieldIds(): Record<string, number> {
+  return (fieldIdsOnce ??= (new MiniSearch(MINISEARCH_OPTIONS) as unknown as { _fieldIds: Record<string, number> })._fieldIds);
+}
 
 /** The analysis of MINISEARCH_OPTIONS, for the journal (see search-state.ts). */
 const ANALYZER: Analyzer = { fields: FIELDS, idField: 'id', tokenize: MINISEARCH_OPTIONS.tokenize, processTerm: MINISEARCH_OPTIONS.processTerm };
@@ -509,13 +516,26 @@ export class KeywordIndex {
     } else {
       this.filesTable = new FileTable();
       this.docs = new DocTable();
-      this.searchIndex = new MiniSearch(MINISEARCH_OPTIONS);
+      this.builder = new PackedBuilder(FIELDS);
       this.dirty = true;
       this.rebuilt = true;
     }
   }
 
+  /** A fresh build's search state until it is saved or queried (see packed-build.ts). */
+  private builder: PackedBuilder | undefined;
+
+  /** The fresh build as a MiniSearch (from here on, changes go to it). */
+  private finishBuild(): MiniSearch {
+    const bytes = this.builder!.encode({ fieldIds: fieldIds() });
+    this.builder = undefined;
+    const ms = loadSearchState(bytes, MINISEARCH_OPTIONS);
+    if (!ms) throw new Error('the search state just built does not load: a bug in packed-build.ts');
+    return ms;
+  }
+
   private get search(): MiniSearch {
+    if (this.builder) this.searchIndex = this.finishBuild();
     if (!this.searchIndex) {
       const path = this.cacheDir && this.searchFile ? join(this.cacheDir, this.searchFile) : undefined;
       let loaded: MiniSearch | undefined;
@@ -536,7 +556,7 @@ export class KeywordIndex {
       } else {
         // The search file is gone or damaged (another process replaced it, a crash):
         // forget every file and index them all again now. Never fatal, never empty results.
-        this.searchIndex = new MiniSearch(MINISEARCH_OPTIONS);
+        this.builder = new PackedBuilder(FIELDS);
         this.searchFile = undefined;
         this.journal.clear();
         this.filesTable = new FileTable();
@@ -546,10 +566,11 @@ export class KeywordIndex {
         this.docs.clear();
         this.docsFile = undefined;
         this.dirty = true;
-        if (this.lastRefresh) this.refresh(this.lastRefresh.paths, this.lastRefresh.options);
+        if (this.lastRefresh) this.refresh(this.lastRefresh.paths, { ...this.lastRefresh.options, sweep: true });
+        if (this.builder) this.searchIndex = this.finishBuild();
       }
     }
-    return this.searchIndex;
+    return this.searchIndex!;
   }
 
   /**
@@ -596,6 +617,16 @@ export class KeywordIndex {
   private changeSearch(id: string, doc: SearchDoc | undefined): void {
     // Analysed once, for the tree and for the journal (when the tree is saved).
     const analyzed = doc ? analyzeDocument(doc, ANALYZER) : undefined;
+    if (this.builder) {
+      if (!this.builder.has(id)) {
+        if (analyzed) this.builder.add(analyzed);
+        this.dirty = true;
+        return;
+      }
+      // A memory replaced or removed in the middle of a build (two files with one id): a
+      // MiniSearch from here on.
+      this.searchIndex = this.finishBuild();
+    }
     if (this.searchIndex) {
       if (this.searchIndex.has(id)) this.searchIndex.discard(id);
       // addAnalyzed keeps a loaded tree's terms packed, and finds each term of a build in the
@@ -896,7 +927,10 @@ export class KeywordIndex {
     const newTree = this.searchFile === undefined || this.journal.size > journalLimit(this.docs.size);
     if (newTree) {
       const name = searchTreeName(crypto.randomBytes(6).toString('hex'));
-      writeFileAtomic(join(paths.cacheDir, name), saveSearchState(this.search));
+      // A fresh build not queried yet is written straight from its builder.
+      const bytes = this.builder ? this.builder.encode({ fieldIds: fieldIds() }) : saveSearchState(this.search);
+      this.builder = undefined;
+      writeFileAtomic(join(paths.cacheDir, name), bytes);
       this.searchFile = name;
       this.journal.clear();
     }

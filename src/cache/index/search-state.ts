@@ -34,7 +34,7 @@ const FIELDS = [
 ] as const;
 
 /** The fields saved as they are; the other two are saved as columns (see {@link SavedState}). */
-const PLAIN_FIELDS = FIELDS.filter((f) => f !== '_idToShortId' && f !== '_documentIds' && f !== '_fieldLength');
+export const PLAIN_FIELDS = FIELDS.filter((f) => f !== '_idToShortId' && f !== '_documentIds' && f !== '_fieldLength');
 
 /** The key under which MiniSearch's radix tree keeps a term's value. */
 const LEAF = '';
@@ -43,7 +43,7 @@ type Tree = Map<string, unknown>;
 type TermData = Map<number, Map<number, number>>;
 type Internals = Record<(typeof FIELDS)[number], unknown> & { _index?: { _tree?: unknown; _size?: unknown } };
 
-interface SavedState {
+export interface SavedState {
   kind: 'packed' | 'json';
   documentCount: number;
   /** The radix tree with each term's value replaced by its offset in the postings. */
@@ -808,7 +808,7 @@ export function isAnalyzedDoc(value: unknown): value is AnalyzedDoc {
 }
 
 /** A growable Uint32Array that packed postings are appended to. */
-class PackedWriter {
+export class PackedWriter {
   private buf = new Uint32Array(1 << 16);
   length = 0;
   /** Where each term written starts, in order, and its largest number of documents in one field. */
@@ -1022,6 +1022,11 @@ export function saveSearchState(ms: MiniSearch): Buffer {
     }
   }
   state ??= { kind: 'json', documentCount: ms.documentCount, json: ms.toJSON() };
+  return encodeState(state, postings);
+}
+
+/** The bytes of a saved state and its postings (see {@link saveSearchState}). */
+export function encodeState(state: SavedState, postings: Uint32Array): Buffer {
   const head = serialize(state);
   const start = postingsStart(head.length);
   const bytes = Buffer.alloc(start + postings.byteLength);
