@@ -6,7 +6,7 @@
  * builds adjacency lazily, only for the nodes a walk touches.
  * A missing, corrupt or mismatched cache is simply rebuilt by the caller.
  */
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import { EDGE_ORIGINS, RELATIONS } from '../core/edge.js';
@@ -103,12 +103,27 @@ export function saveGraphCache(cacheDir: string, key: GraphCacheKey, graph: Grap
 
 /** The cached graph when its key matches `key`, else `undefined`. */
 export function loadGraphCache(cacheDir: string, key: GraphCacheKey): CachedGraphData | undefined {
+  const path = graphCachePath(cacheDir);
+  // A long-lived process (the MCP server) asks for the graph on every call: the file read
+  // last time is kept while it is unchanged (12 MB at 100,000 memories).
+  const st = statSync(path, { throwIfNoEntry: false });
+  const kept = loaded.get(path);
+  if (st && kept && kept.mtimeMs === st.mtimeMs && kept.size === st.size && kept.ino === st.ino && sameKey(kept.key, key)) return kept.data;
   let data: GraphCacheFile;
   try {
-    data = deserialize(readFileSync(graphCachePath(cacheDir))) as GraphCacheFile;
+    data = deserialize(readFileSync(path)) as GraphCacheFile;
   } catch {
     return undefined;
   }
+  const result = fromFile(data, key);
+  if (result && st) loaded.set(path, { mtimeMs: st.mtimeMs, size: st.size, ino: st.ino, key: data.key, data: result });
+  return result;
+}
+
+/** The graph files this process read, by path, with the stat they had. */
+const loaded = new Map<string, { mtimeMs: number; size: number; ino: number; key: GraphCacheKey; data: CachedGraphData }>();
+
+function fromFile(data: GraphCacheFile, key: GraphCacheKey): CachedGraphData | undefined {
   if (
     data?.version !== GRAPH_CACHE_VERSION ||
     !data.key ||
