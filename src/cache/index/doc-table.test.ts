@@ -66,6 +66,20 @@ describe('DocTable', () => {
     );
   });
 
+  it('keeps a new file stat of a loaded memory through a journal', () => {
+    const table = new DocTable();
+    table.set('a', doc('a', 'x'));
+    table.setStat('a', 10, 1000);
+    const { saved, records } = table.toSaved({ rewrite: true });
+    const loaded = DocTable.fromSaved(deserialize(serialize(saved)), records!);
+    expect(loaded.statOf('a')).toEqual({ size: 10, mtimeMs: 1000 });
+    loaded.setStat('a', 10, 2000);
+    const again = DocTable.fromSaved(deserialize(serialize(saved)), records!);
+    again.applyJournal(deserialize(serialize(loaded.journal())));
+    expect(again.statOf('a')).toEqual({ size: 10, mtimeMs: 2000 });
+    expect(again.get('a')).toEqual(doc('a', 'x'));
+  });
+
   it('refuses saved columns that do not line up (the index is then rebuilt)', () => {
     const table = new DocTable();
     table.set('a', doc('a', 'x'));

@@ -509,7 +509,10 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
   /** Records the size and mtime of the memory's file as it was read. */
   setStat(id: string, size: number, mtimeMs: number): void {
     const row = this.rowOf(id);
-    if (row !== undefined) this.setStatAt(row, size, mtimeMs);
+    if (row === undefined) return;
+    // A loaded row whose stat changes is a change to save (in the journal, with its record).
+    if (!this.fresh.has(row) && row < this.order.length) this.fresh.set(row, this.recordBytes(row));
+    this.setStatAt(row, size, mtimeMs);
   }
 
   /** The size and mtime of the memory's file when it was read (NaN when unknown). */

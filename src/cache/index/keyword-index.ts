@@ -871,7 +871,6 @@ export class KeywordIndex {
       const path = isAbsolute(doc.file) ? doc.file : join(last.options.base, doc.file);
       const st = statSync(path, { throwIfNoEntry: false });
       if (st?.isFile() && st.size === known.size && st.mtimeMs === known.mtimeMs) continue;
-      changed = true;
       const name = basename(path);
       const row = this.files.rowOf(name);
       if (!st?.isFile()) {
@@ -879,11 +878,13 @@ export class KeywordIndex {
         if (row >= 0) this.files.delete(name);
         this.filesChanged = true;
         this.dirty = true;
+        changed = true;
         continue;
       }
+      // A file touched but not changed only gets its new stat: nothing to ask again.
       this.readFile({ path, id: name.slice(0, -3), size: st.size, mtimeMs: st.mtimeMs }, name, row, last.options.base, last.options.links ?? NO_LINKS, report);
     }
-    return changed;
+    return changed || report.added + report.updated + report.removed > 0;
   }
 
   private removeDoc(id: string): void {
