@@ -749,6 +749,7 @@ export class KeywordIndex {
     for (const i of changed) {
       rowAt[i] = this.readFile(scanEntry(scan, i), scan.names[i]!, rowAt[i]!, options.base, links, report);
     }
+    if (changed.length > 0) this.filesChanged = true;
     for (let row = 0; row < known; row++) {
       if (seen[row]) continue;
       const name = files.nameAt(row);
@@ -787,16 +788,15 @@ export class KeywordIndex {
    * Reads one memory file whose size or mtime changed (or that is new: `row` -1) into the
    * index; returns its row in the file table.
    */
-  private readFile(entry: MemoryFileEntry, name: string, row: number, base: string, links: LinkExtractor, report: RefreshReport): number {
-    const files = this.files;
-    const before = row < 0 ? undefined : files.entryAt(row);
+  private readFile(entry: MemoryFileEntry, name: string, row: number, base: string, links: LinkExtractor, report: RefreshReport, known?: FileEntry): number {
+    // What the file held before: its row in the file table, or (without the table) `known`.
+    const before = row < 0 ? known : this.files.entryAt(row);
     const shown = displayPath(entry.path, base);
     const read = readMemoryFile(entry, shown);
     const hash = read.text === undefined ? '' : sha1(read.text);
-    this.filesChanged = true;
     this.dirty = true;
     if (before && before.hash === hash && hash !== '') {
-      files.touch(row, entry.size, entry.mtimeMs);
+      this.setFile(name, { ...before, size: entry.size, mtimeMs: entry.mtimeMs }, row);
       if (before.id !== undefined) this.docs.setStat(before.id, entry.size, entry.mtimeMs);
       if (before.diagnostics) report.diagnostics.push(...before.diagnostics);
       return row;
@@ -817,7 +817,19 @@ export class KeywordIndex {
       report.removed++;
     }
     report.diagnostics.push(...read.diagnostics);
-    return files.set(name, fileEntry, row);
+    return this.setFile(name, fileEntry, row);
+  }
+
+  /**
+   * What the index knows of file `name` without its file table: the memory of the same name
+   * whose record points at that file (a file named after its memory, as cortex writes them).
+   */
+  private knownFile(name: string): FileEntry | undefined {
+    const id = name.slice(0, -3);
+    const doc = this.docs.get(id);
+    if (!doc || basename(doc.file) !== name) return undefined;
+    const stat = this.docs.statOf(id)!;
+    return { size: stat.size, mtimeMs: stat.mtimeMs, hash: '', id };
   }
 
   /**
@@ -833,21 +845,21 @@ export class KeywordIndex {
     for (const name of [...new Set(names)].sort()) {
       const path = join(dir, name);
       const st = statSync(path, { throwIfNoEntry: false });
-      const row = this.files.rowOf(name);
+      // The file table only when it is at hand (100,000 rows to read otherwise).
+      const row = this.filesTable !== undefined || this.filesFile === undefined ? this.files.rowOf(name) : -1;
+      const known = row >= 0 ? this.files.entryAt(row) : this.knownFile(name);
       if (!st?.isFile()) {
-        if (row < 0) continue;
-        const gone = this.files.entryAt(row)!;
-        if (gone.id !== undefined) {
-          this.removeDoc(gone.id);
+        if (known === undefined) continue;
+        if (known.id !== undefined) {
+          this.removeDoc(known.id);
           report.removed++;
         }
-        this.files.delete(name);
-        this.filesChanged = true;
+        this.setFile(name, null);
         this.dirty = true;
         continue;
       }
-      if (row >= 0 && this.files.sizeAt(row) === st.size && this.files.mtimeAt(row) === st.mtimeMs) continue;
-      this.readFile({ path, id: name.slice(0, -3), size: st.size, mtimeMs: st.mtimeMs }, name, row, last.options.base, last.options.links ?? NO_LINKS, report);
+      if (known && known.size === st.size && known.mtimeMs === st.mtimeMs) continue;
+      this.readFile({ path, id: name.slice(0, -3), size: st.size, mtimeMs: st.mtimeMs }, name, row, last.options.base, last.options.links ?? NO_LINKS, report, row >= 0 ? undefined : known);
     }
     this.knownDiagnostics = [...this.knownDiagnostics.filter((d) => !names.some((n) => d.file.endsWith(`/${n}`) || d.file === n)), ...report.diagnostics];
     return report;
@@ -872,17 +884,16 @@ export class KeywordIndex {
       const st = statSync(path, { throwIfNoEntry: false });
       if (st?.isFile() && st.size === known.size && st.mtimeMs === known.mtimeMs) continue;
       const name = basename(path);
-      const row = this.files.rowOf(name);
       if (!st?.isFile()) {
         this.removeDoc(id);
-        if (row >= 0) this.files.delete(name);
-        this.filesChanged = true;
+        this.setFile(name, null);
         this.dirty = true;
         changed = true;
         continue;
       }
       // A file touched but not changed only gets its new stat: nothing to ask again.
-      this.readFile({ path, id: name.slice(0, -3), size: st.size, mtimeMs: st.mtimeMs }, name, row, last.options.base, last.options.links ?? NO_LINKS, report);
+      const row = this.filesTable !== undefined || this.filesFile === undefined ? this.files.rowOf(name) : -1;
+      this.readFile({ path, id: name.slice(0, -3), size: st.size, mtimeMs: st.mtimeMs }, name, row, last.options.base, last.options.links ?? NO_LINKS, report, row >= 0 ? undefined : { ...known, hash: '', id });
     }
     return changed || report.added + report.updated + report.removed > 0;
   }

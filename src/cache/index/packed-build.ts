@@ -4,10 +4,10 @@
  * arrays, field by field, and the saved state is written from them.
  *
  * The result is the state `saveSearchState` writes for a MiniSearch that added the same
- * analysed documents in the same order, byte for byte: the same radix tree (terms inserted
+ * analysed documents in the same order (the postings byte for byte): the same radix tree (terms inserted
  * in the order first seen), the same postings in the same order (fields in the order each
  * term first met them, documents ascending), the same field lengths and the same running
- * averages, computed with MiniSearch's arithmetic. A test checks the bytes.
+ * averages, computed with MiniSearch's arithmetic. A property test checks it.
  */
 import SearchableMap from 'minisearch/SearchableMap';
 import { MISSING_LENGTH, PLAIN_FIELDS, PackedWriter, encodeState, type AnalyzedDoc, type SavedState } from './search-state.js';
