@@ -40,12 +40,16 @@ const README = join(BENCH_DIR, 'README.md');
 export const suites = {
   foundation: async (ctx) => (await import('./suites/foundation.mjs')).default(ctx),
   graph: async (ctx) => (await import('./suites/graph.mjs')).default(ctx),
+  scale: async (ctx) => (await import('./suites/scale.mjs')).default(ctx),
 };
+
+/** Corpus sizes of a suite when `--n` is not given. */
+const DEFAULT_NS = { scale: '10000,100000' };
 
 const HELP = `Usage: node bench/run.mjs [options]
 
   --suite <name>    ${Object.keys(suites).join(' | ')} | all  (default foundation)
-  --n <list>        corpus sizes, comma-separated (default 1000,10000)
+  --n <list>        corpus sizes, comma-separated (default 1000,10000; scale: 10000,100000)
   --runs <k>        measured runs per case (default 9)
   --warmup <k>      discarded runs per case (default 2)
   --seed <s>        corpus seed (default 1)
@@ -102,16 +106,18 @@ async function makeContext(opts, io) {
     async corpus(n) {
       return ensureCorpus({ out: opts.out, n, seed: opts.seed, log: io.log });
     },
-    async measure(title, cases) {
-      io.log(`${title}: ${cases.length} cases + node -e 0, ${opts.warmup} warm-up + ${opts.runs} runs each, load ${os.loadavg()[0].toFixed(2)}`);
+    async measure(title, cases, counts = {}) {
+      const runs = counts.runs ?? opts.runs;
+      const warmup = counts.warmup ?? opts.warmup;
+      io.log(`${title}: ${cases.length} cases + node -e 0, ${warmup} warm-up + ${runs} runs each, load ${os.loadavg()[0].toFixed(2)}`);
       let last = -1;
       const summaries = await measureGroup({
         cases,
-        runs: opts.runs,
-        warmup: opts.warmup,
+        runs,
+        warmup,
         rss: rssMethod,
         onRun: (_name, i) => {
-          if (i !== last) io.progress(`  run ${i + 1}/${opts.warmup + opts.runs}${i < opts.warmup ? ' (warm-up)' : ''}`);
+          if (i !== last) io.progress(`  run ${i + 1}/${warmup + runs}${i < warmup ? ' (warm-up)' : ''}`);
           last = i;
         },
       });
@@ -132,7 +138,7 @@ async function main() {
   const { values } = parseArgs({
     options: {
       suite: { type: 'string', default: 'foundation' },
-      n: { type: 'string', default: '1000,10000' },
+      n: { type: 'string' },
       runs: { type: 'string', default: '9' },
       warmup: { type: 'string', default: '2' },
       seed: { type: 'string', default: '1' },
@@ -154,8 +160,8 @@ async function main() {
       return 2;
     }
   }
-  const ns = values.n.split(',').map((s) => Number(s.replace(/[_k]/g, (c) => (c === 'k' ? '000' : ''))));
-  if (ns.some((n) => !Number.isInteger(n) || n < 1)) {
+  const sizesOf = (text) => text.split(',').map((s) => Number(s.replace(/[_k]/g, (c) => (c === 'k' ? '000' : ''))));
+  if (values.n !== undefined && sizesOf(values.n).some((n) => !Number.isInteger(n) || n < 1)) {
     process.stderr.write(`--n must be a list of positive integers, got "${values.n}".\n`);
     return 2;
   }
@@ -193,6 +199,7 @@ async function main() {
         appendFileSync(resultsFile, `${json}\n`);
       },
     };
+    const ns = sizesOf(values.n ?? DEFAULT_NS[suite] ?? '1000,10000');
     const opts = { ns, runs, warmup, seed: Number(values.seed), out };
     const ctx = await makeContext(opts, io);
     const machine = machineInfo();

@@ -150,7 +150,7 @@ describe('centrality', () => {
   it('rebuilds silently from corrupt caches', () => {
     const repo = fixtureRepo();
     expect({ ...api(repo).graph().centrality }).toEqual(expected.centrality);
-    repo.write('.memory/graph.json', '{"version":1,"key":{"stamps":[');
+    repo.write('.memory/graph.v8', '{"version":1,"key":{"stamps":[');
     repo.write('.memory/edges.json', 'not json');
     const view = api(repo).graph();
     expect(view.rebuilt).toBe(true);

@@ -225,9 +225,9 @@ describe('caches', () => {
       expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(0);
     }
     const names = readdirSync(join(repo.dir, '.memory'));
-    expect(names).toEqual(expect.arrayContaining(['index.v8', 'graph.json', 'edges.json', 'projections.json', 'surface-cache']));
+    expect(names).toEqual(expect.arrayContaining(['index.v8', 'graph.v8', 'edges.json', 'projections.json', 'surface-cache']));
     // index --rebuild starts every derived cache afresh: none of these bytes survive it.
-    const planted = ['staleness.json', 'graph.json', 'edges.json', 'projections.json', 'anticipation.json', 'surface-cache/full-config.json'];
+    const planted = ['staleness.json', 'graph.v8', 'edges.json', 'projections.json', 'anticipation.json', 'surface-cache/full-config.json'];
     for (const name of planted) repo.write(`.memory/${name}`, '{"version": "planted"}');
     ok(repo.cortex(['index', '--rebuild']));
     for (const name of planted) {

@@ -74,7 +74,7 @@ export default async function graph(ctx) {
     const dir = corpus.dir;
     const cortex = (args) => ({ cmd: ctx.node, args: [ctx.cli, ...args], cwd: dir, env: ctx.env });
     const run = (args) => spawnSync(ctx.node, [ctx.cli, ...args], { cwd: dir, env: ctx.env, encoding: 'utf8' });
-    // Warm every cache once (index, edge cache, graph.json) and age the edge directory past
+    // Warm every cache once (index, edge cache, graph.v8) and age the edge directory past
     // the racy window, as any checkout is.
     run(['index']);
     await new Promise((r) => setTimeout(r, 300));

@@ -255,7 +255,7 @@ export interface RefreshOutput {
  */
 export async function refreshAfterGit(ctx: Context, options: { projections: boolean }): Promise<RefreshOutput> {
   const regenerated = options.projections ? (await project(ctx)).files.filter((f) => f.state === 'created' || f.state === 'updated').map((f) => f.file) : [];
-  const tiers = openIndexes(ctx, { scope: 'project' });
+  const tiers = openIndexes(ctx, { scope: 'project', sweep: true });
   const indexChanges = tiers.reduce((n, t) => n + t.report.added + t.report.updated + t.report.removed, 0);
   let targets: string[] = [];
   let targetsProblem: string | undefined;

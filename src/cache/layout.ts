@@ -6,11 +6,14 @@
  * ```
  * .memory/
  *   index.v8                     keyword index: stat cache, facets, records, journal (index/keyword-index.ts)
- *   index-search-<hex>.v8        its search tree
+ *   index-search-<hex>.v8        its search tree (postings read term by term)
+ *   index-docs-<hex>.v8          its memories' columns (ids, types, statuses …); changes since in index.v8
+ *   index-records-<hex>.bin      its records, read record by record
+ *   index-files-<hex>.v8         its stat cache (file → size, mtime, hash), read by sweeps and writes
  *   vectors.bin                  embedding vectors (vectors.ts)
  *   signals.json                 usage signals (signals.ts)
  *   edges.json                   edge-file cache (edge-cache.ts)
- *   graph.json                   graph and centrality (graph-cache.ts)
+ *   graph.v8                     graph and centrality (graph-cache.ts)
  *   session-order.txt            each session's memories in order, for recall's neighbours (session-order.ts)
  *   projections.json             rendered projection entries (projection-cache.ts)
  *   anticipation.json            the prompt hook's small index (anticipation-cache.ts)
@@ -38,6 +41,30 @@ export const KEYWORD_INDEX_FILE = 'index.v8';
 /** The search trees the keyword index writes: `index-search-<12 hex digits>.v8`. */
 export const SEARCH_TREE_FILE = /^index-search-[0-9a-f]+\.v8$/;
 
+/** The records files the keyword index writes: `index-records-<12 hex digits>.bin`. */
+export const RECORDS_FILE = /^index-records-[0-9a-f]+\.bin$/;
+
+/** The file tables the keyword index writes: `index-files-<12 hex digits>.v8`. */
+export const FILES_FILE = /^index-files-[0-9a-f]+\.v8$/;
+
+/** The name of a file table's file, from its random hex part. */
+export function filesFileName(hex: string): string {
+  return `index-files-${hex}.v8`;
+}
+
+/** The doc tables the keyword index writes: `index-docs-<12 hex digits>.v8`. */
+export const DOCS_FILE = /^index-docs-[0-9a-f]+\.v8$/;
+
+/** The name of a doc table's file, from its random hex part. */
+export function docsFileName(hex: string): string {
+  return `index-docs-${hex}.v8`;
+}
+
+/** The name of a records file, from its random hex part. */
+export function recordsFileName(hex: string): string {
+  return `index-records-${hex}.bin`;
+}
+
 /** The name of a search tree file, from its random hex part. */
 export function searchTreeName(hex: string): string {
   return `index-search-${hex}.v8`;
@@ -45,7 +72,7 @@ export function searchTreeName(hex: string): string {
 export const VECTORS_FILE = 'vectors.bin';
 export const SIGNALS_FILE = 'signals.json';
 export const EDGE_CACHE_FILE = 'edges.json';
-export const GRAPH_CACHE_FILE = 'graph.json';
+export const GRAPH_CACHE_FILE = 'graph.v8';
 export const SESSION_ORDER_FILE = 'session-order.txt';
 export const PROJECTION_CACHE_FILE = 'projections.json';
 export const ANTICIPATION_FILE = 'anticipation.json';
@@ -111,5 +138,5 @@ export const DERIVED_CACHES = [
  * isDerivedCache('signals.json') // false
  */
 export function isDerivedCache(name: string): boolean {
-  return (DERIVED_CACHES as readonly string[]).includes(name) || SEARCH_TREE_FILE.test(name);
+  return (DERIVED_CACHES as readonly string[]).includes(name) || SEARCH_TREE_FILE.test(name) || RECORDS_FILE.test(name) || FILES_FILE.test(name) || DOCS_FILE.test(name);
 }

@@ -2,23 +2,30 @@ import { UsageError } from '../errors.js';
 import type { CommandDef, IO } from '../term/args.js';
 import { bool, int } from '../term/args.js';
 import { openGraph } from '../services/graph.js';
-import { clearDerivedCaches, openIndexes } from '../services/indexes.js';
+import { clearDerivedCaches, openIndexes, refreshNamedFiles } from '../services/indexes.js';
 import type { EmbedIndexOutput } from '../services/embed.js';
 import { createProgress } from '../term/progress.js';
-import { openContextOf, printJson, warnDiagnostics } from './shared.js';
+import { resolve } from 'node:path';
+import { fileArgument, openContextOf, printJson, warnDiagnostics } from './shared.js';
 
 const PHASE_LABEL = { load: 'loading model', read: 'reading memories', embed: 'embedding' } as const;
 
 const command: CommandDef = {
   name: 'index',
   summary: 'Rebuild or refresh the local search index',
-  usage: ['index [--rebuild]', 'index --embed [--batch-size <n>] [--rebuild]'],
+  usage: ['index [--rebuild]', 'index <memory-file>…', 'index --embed [--batch-size <n>] [--rebuild]'],
   description:
     'Brings .memory/ (the local, gitignored search cache) up to date with .cortex/. Only changed files\n' +
     'are re-read; --rebuild deletes every derived cache (the index, staleness, graph, edge, projection,\n' +
     'prompt-hook and briefing caches; not usage signals, the review queue or embedding vectors) and\n' +
     'starts from scratch. Every command does this on its own when needed:\n' +
     'running it by hand is only useful after large changes or to check timings.\n' +
+    '\n' +
+    'From 5,000 memories on, a command re-reads files only when the memories directory changed (a file\n' +
+    'added, removed or renamed: git, cortex and most editors write that way) and re-checks the memories\n' +
+    'it shows; a memory edited in place and not shown is indexed by `cortex index` (which always checks\n' +
+    'every file), by the git hooks, or at once with `cortex index <memory-file>…`, which re-reads just\n' +
+    'the named files (relative to the working directory).\n' +
     '\n' +
     'With --embed it also computes the embedding vector of every memory that has none yet (new or\n' +
     'edited memories, or all of them after a model change) and stores them in .memory/vectors.bin;\n' +
@@ -36,7 +43,7 @@ const command: CommandDef = {
     embed: { type: 'boolean', description: 'Also compute missing embedding vectors (for semantic and hybrid recall).' },
     'batch-size': { type: 'string', value: '<n>', description: 'Memories per embedding batch (default 32); the unit of resumable progress.' },
   },
-  examples: ['cortex index', 'cortex index --embed', 'CORTEX_MODEL_DIR=~/models cortex index --embed --json'],
+  examples: ['cortex index', 'cortex index .cortex/memories/db-choice-ab12cd.md', 'cortex index --embed', 'CORTEX_MODEL_DIR=~/models cortex index --embed --json'],
   exitCodes: ['130 interrupted (--embed: what was embedded is saved; run it again to resume)'],
   async run(inv, io) {
     const ctx = openContextOf(inv, io);
@@ -44,9 +51,23 @@ const command: CommandDef = {
     const embed = bool(inv, 'embed');
     if (batchSize !== undefined && !embed) throw new UsageError('--batch-size only applies with --embed.', { hint: 'Run `cortex index --embed --batch-size <n>`.' });
     const started = Date.now();
+    if (inv.positionals.length > 0) {
+      if (embed || bool(inv, 'rebuild')) throw new UsageError('Named files are re-read on their own: no --rebuild or --embed with them.', { hint: 'Run `cortex index <memory-file>…`, or `cortex index --rebuild` for everything.' });
+      const named = inv.positionals.map((p) => resolve(ctx.root, fileArgument(inv, io, ctx.root, p)));
+      const { tiers, outside } = refreshNamedFiles(ctx, named);
+      if (outside.length > 0) {
+        throw new UsageError(`Not a memory file: ${outside.join(', ')}.`, { hint: 'Name files in .cortex/memories/ (or the global tier\'s memories directory), e.g. `cortex index .cortex/memories/<id>.md`.' });
+      }
+      const ms = Date.now() - started;
+      warnDiagnostics(io, tiers.flatMap((t) => t.report.diagnostics));
+      const summary = tiers.map((t) => ({ scope: t.scope, memories: t.index.size, ...t.report, diagnostics: t.report.diagnostics.length }));
+      if (inv.json) printJson(io, { ms, tiers: summary });
+      else for (const t of summary) io.out(`${t.scope}: ${t.memories} memories (${t.added} added, ${t.updated} updated, ${t.removed} removed)\n`);
+      return 0;
+    }
     // --rebuild starts every derived cache afresh (staleness, graph, briefings …), not only the index.
     if (bool(inv, 'rebuild')) clearDerivedCaches(ctx);
-    const tiers = openIndexes(ctx, { rebuild: bool(inv, 'rebuild') });
+    const tiers = openIndexes(ctx, { rebuild: bool(inv, 'rebuild'), sweep: true });
     const graph = openGraph(ctx, { tiers, verify: true });
     const ms = Date.now() - started;
     warnDiagnostics(io, [...tiers.flatMap((t) => t.report.diagnostics), ...graph.diagnostics]);

@@ -1,5 +1,5 @@
 /**
- * Loading the graph over a set of memories: from `.memory/graph.json` when neither the
+ * Loading the graph over a set of memories: from `.memory/graph.v8` when neither the
  * edge directories nor the memories (ids and `[[links]]`) changed, else rebuilt from the
  * edge-file caches and saved with its centrality. Shared by `openGraph` (fed by the
  * keyword index) and the centrality provider of the briefing and the lifecycle (fed by
@@ -100,7 +100,7 @@ export function saveEdgeCacheQuietly(cache: EdgeCache, paths: TierPaths): void {
 
 /**
  * The graph over `nodes` and the edge files of `tiers`, cached in the project's
- * `.memory/graph.json`. `verify` re-checks every edge file (stat, and a read of each one
+ * `.memory/graph.v8`. `verify` re-checks every edge file (stat, and a read of each one
  * that changed) and rebuilds only when one did.
  *
  * @example

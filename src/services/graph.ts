@@ -35,7 +35,7 @@ export interface GraphView {
   centrality: Record<string, number>;
   /** Edge files that could not be read or parsed (skipped). */
   diagnostics: Diagnostic[];
-  /** True when the graph was rebuilt rather than read from `.memory/graph.json`. */
+  /** True when the graph was rebuilt rather than read from `.memory/graph.v8`. */
   rebuilt: boolean;
   /** The memory indexes the graph was built over, project first. */
   tiers: TierIndex[];
@@ -47,7 +47,7 @@ export function graphTiers(ctx: Context, given: TierIndex[] | undefined): TierIn
 }
 
 /**
- * Opens the graph over every memory tier: from `.memory/graph.json` when neither the
+ * Opens the graph over every memory tier: from `.memory/graph.v8` when neither the
  * edge directories nor the memory index changed, else rebuilt from the edge-file cache
  * (which reads only new or changed edge files) and saved with its centrality.
  * Bad edges are left out and never fail the call.

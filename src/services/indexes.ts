@@ -3,7 +3,7 @@
  * refreshed against the files on disk.
  */
 import { readdirSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { isDerivedCache } from '../cache/layout.js';
 import type { Diagnostic, Scope } from '../core/memory.js';
 import { extractWikilinks } from '../core/wikilinks.js';
@@ -38,21 +38,24 @@ export function tierBase(ctx: Context, scope: Scope): string {
  */
 const loaded = new WeakMap<Context, Map<Scope, KeywordIndex>>();
 
-/** Loads and refreshes one tier's index; saves it when something changed. */
-export function openTierIndex(ctx: Context, scope: Scope, options: { save?: boolean; rebuild?: boolean } = {}): TierIndex {
+/**
+ * Loads and refreshes one tier's index; saves it when something changed. `sweep` states
+ * every memory file whatever the size of the tier (see `KeywordIndex.refresh`).
+ */
+export function openTierIndex(ctx: Context, scope: Scope, options: { save?: boolean; rebuild?: boolean; sweep?: boolean; sweepBelow?: number } = {}): TierIndex {
   const paths = scopePaths(ctx, scope);
   const base = tierBase(ctx, scope);
   let byScope = loaded.get(ctx);
   if (!byScope) loaded.set(ctx, (byScope = new Map()));
   const index = options.rebuild ? KeywordIndex.empty() : (byScope.get(scope) ?? KeywordIndex.load(paths));
   byScope.set(scope, index);
-  const report = index.refresh(paths, { base, links: LINK_EXTRACTOR });
+  const report = index.refresh(paths, { base, links: LINK_EXTRACTOR, ...(options.sweep ? { sweep: true } : {}), ...(options.sweepBelow !== undefined ? { sweepBelow: options.sweepBelow } : {}) });
   if (options.save !== false) saveQuietly(index, paths);
   return { scope, paths, base, index, report };
 }
 
 /** The project tier, then the private tier and the global tier when they exist (and the global one is wanted). */
-export function openIndexes(ctx: Context, options: { save?: boolean; rebuild?: boolean; scope?: Scope } = {}): TierIndex[] {
+export function openIndexes(ctx: Context, options: { save?: boolean; rebuild?: boolean; sweep?: boolean; scope?: Scope } = {}): TierIndex[] {
   const scopes = options.scope === 'project' ? ['project' as const] : presentScopes(ctx).filter((s) => options.scope === undefined || s === options.scope);
   return scopes.map((scope) => openTierIndex(ctx, scope, options));
 }
@@ -90,6 +93,49 @@ export function compactIndexes(ctx: Context): Array<{ scope: Scope; discarded: n
     rebuilt.push({ scope: tier.scope, discarded });
   }
   return rebuilt;
+}
+
+/**
+ * Reads again the named memory files (absolute paths) in the tiers whose memories
+ * directory holds them, without stating the others; saves. Returns the tiers, each with the
+ * report of its named files, and the paths that are in no tier's memories directory.
+ *
+ * @example
+ * refreshNamedFiles(ctx, ['/repo/.cortex/memories/db-choice-ab12cd.md']).tiers[0].report.updated // 1
+ */
+export function refreshNamedFiles(ctx: Context, files: readonly string[]): { tiers: TierIndex[]; outside: string[] } {
+  const byScope = new Map<Scope, string[]>();
+  const outside: string[] = [];
+  for (const file of files) {
+    const scope = presentScopes(ctx).find((s) => dirname(resolve(file)) === resolve(scopePaths(ctx, s).memoriesDir));
+    if (scope === undefined || !file.endsWith('.md')) outside.push(file);
+    else byScope.set(scope, [...(byScope.get(scope) ?? []), basename(file)]);
+  }
+  const tiers: TierIndex[] = [];
+  for (const [scope, names] of byScope) {
+    // No sweep when the directory is unchanged, whatever the tier's size: the files are named.
+    const tier = openTierIndex(ctx, scope, { save: false, sweepBelow: 0 });
+    const named = tier.index.refreshFiles(names);
+    saveQuietly(tier.index, tier.paths);
+    const report = { added: tier.report.added + named.added, updated: tier.report.updated + named.updated, removed: tier.report.removed + named.removed, diagnostics: named.diagnostics };
+    tiers.push({ ...tier, report });
+  }
+  return { tiers, outside };
+}
+
+/**
+ * Checks the files of the memories about to be shown (see `KeywordIndex.verify`); returns
+ * true, after saving, when one had changed since it was indexed: the caller asks again.
+ */
+export function verifyShown(tiers: readonly TierIndex[], shown: readonly { id: string; scope: Scope }[]): boolean {
+  let changed = false;
+  for (const tier of tiers) {
+    const ids = shown.filter((r) => r.scope === tier.scope).map((r) => r.id);
+    if (ids.length === 0 || !tier.index.verify(ids)) continue;
+    saveQuietly(tier.index, tier.paths);
+    changed = true;
+  }
+  return changed;
 }
 
 export function allDiagnostics(tiers: TierIndex[]): Diagnostic[] {

@@ -7,7 +7,7 @@ import { UsageError } from '../../errors.js';
 import type { Context } from '../../services/context.js';
 import { enrichResults } from '../../services/enrich.js';
 import { hasVectors } from '../../services/embed-settings.js';
-import { allDiagnostics, openIndexes } from '../../services/indexes.js';
+import { allDiagnostics, openIndexes, verifyShown } from '../../services/indexes.js';
 import { recordAccess } from '../../services/signals.js';
 import { keywordResults } from './keyword.js';
 import { aboveFloor } from '../../core/relevance.js';
@@ -50,11 +50,16 @@ export async function recall(ctx: Context, input: RecallInput): Promise<RecallOu
   const mode = input.mode ?? (hasVectors(ctx, scope) ? 'hybrid' : 'keyword');
   const tiers = openIndexes(ctx, scope);
   let out: RecallOutput;
-  if (mode !== 'keyword') {
-    const { recallWithVectors } = await import('./hybrid.js');
-    out = await recallWithVectors(ctx, { ...input, query, limit, options, mode, tiers });
-  } else {
-    out = { query, mode: 'keyword', results: keywordResults(tiers, query, options), diagnostics: allDiagnostics(tiers) };
+  // The files of what is shown are checked against the index (a large tier is not swept on
+  // every command): when one was edited in place, the question is asked again.
+  for (let attempt = 0; ; attempt++) {
+    if (mode !== 'keyword') {
+      const { recallWithVectors } = await import('./hybrid.js');
+      out = await recallWithVectors(ctx, { ...input, query, limit, options, mode, tiers });
+    } else {
+      out = { query, mode: 'keyword', results: keywordResults(tiers, query, options), diagnostics: allDiagnostics(tiers) };
+    }
+    if (attempt > 0 || !verifyShown(tiers, out.results)) break;
   }
   // `limit` is a maximum: the ranking stops where relevance does.
   const relevant = aboveFloor(out.results, relevanceOf(ctx, input));

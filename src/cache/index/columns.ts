@@ -136,18 +136,21 @@ export class StringColumn {
  */
 export class CodeColumn {
   private values: string[] = [];
-  private codes: Uint32Array | number[] = [];
+  /** The rows' codes, in a typed array that may be longer than the column ({@link count}). */
+  private codes: Uint32Array = new Uint32Array(0);
+  private count = 0;
   private index: Map<string, number> | undefined;
 
   static fromSaved(saved: SavedCodes): CodeColumn {
     const column = new CodeColumn();
     column.values = saved.values;
     column.codes = saved.codes;
+    column.count = saved.codes.length;
     return column;
   }
 
   get length(): number {
-    return this.codes.length;
+    return this.count;
   }
 
   at(row: number): string {
@@ -156,7 +159,7 @@ export class CodeColumn {
 
   /** Sets row `row` (at most one past the last). */
   set(row: number, value: string): void {
-    if (row > this.codes.length) throw new RangeError(`row ${row} is past the end (${this.codes.length})`);
+    if (row > this.count) throw new RangeError(`row ${row} is past the end (${this.count})`);
     if (!this.index) this.index = new Map(this.values.map((v, i) => [v, i]));
     let code = this.index.get(value);
     if (code === undefined) {
@@ -164,7 +167,16 @@ export class CodeColumn {
       this.values.push(value);
       this.index.set(value, code);
     }
-    if (row === this.codes.length && !Array.isArray(this.codes)) this.codes = Array.from(this.codes);
+    if (row === this.length) {
+      // Appended: grown as a typed array (a copy to a JS array of 100,000 numbers cost more
+      // than the rest of replaying a journal).
+      if (this.count === this.codes.length) {
+        const grown = new Uint32Array(Math.max(16, this.codes.length * 2));
+        grown.set(this.codes);
+        this.codes = grown;
+      }
+      this.count++;
+    }
     this.codes[row] = code;
   }
 

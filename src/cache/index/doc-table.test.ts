@@ -3,7 +3,7 @@ import { deserialize, serialize } from 'node:v8';
 import { describe, expect, it } from 'vitest';
 import { fingerprintText } from '../../core/fingerprint.js';
 import { memoryFingerprint } from '../../services/graph-view.js';
-import { DocTable, type IndexedDoc } from './doc-table.js';
+import { DocTable, isDocJournal, type IndexedDoc } from './doc-table.js';
 
 function doc(id: string, summary: string, links?: string[]): IndexedDoc {
   return {
@@ -16,7 +16,8 @@ function doc(id: string, summary: string, links?: string[]): IndexedDoc {
 const op = fc.oneof(
   fc.record({ kind: fc.constant('set' as const), id: fc.constantFrom('a', 'b', 'c', 'd', 'e'), summary: fc.string({ maxLength: 8 }), links: fc.option(fc.array(fc.constantFrom('a', 'b'), { minLength: 1, maxLength: 2 }), { nil: undefined }) }),
   fc.record({ kind: fc.constant('delete' as const), id: fc.constantFrom('a', 'b', 'c', 'd', 'e') }),
-  fc.record({ kind: fc.constant('save' as const) }),
+  fc.record({ kind: fc.constant('save' as const), rewrite: fc.boolean() }),
+  fc.record({ kind: fc.constant('journal' as const) }),
 );
 
 describe('DocTable', () => {
@@ -24,6 +25,10 @@ describe('DocTable', () => {
     fc.assert(
       fc.property(fc.array(op, { maxLength: 30, size: 'max' }), (ops) => {
         let table = new DocTable();
+        // The records file as the index keeps it: replaced only when a save writes a new one.
+        let file: Uint8Array = new Uint8Array(0);
+        // The columns last saved: a journal is replayed onto them.
+        let base = table.toSaved({ rewrite: true }).saved;
         const model = new Map<string, IndexedDoc>();
         for (const o of ops) {
           if (o.kind === 'set') {
@@ -32,9 +37,17 @@ describe('DocTable', () => {
             model.set(o.id, d);
           } else if (o.kind === 'delete') {
             expect(table.delete(o.id)).toBe(model.delete(o.id));
-          } else {
-            const { saved, records } = table.toSaved();
-            table = DocTable.fromSaved(deserialize(serialize(saved)), records);
+          } else if (o.kind === 'save') {
+            const { saved, records } = table.toSaved({ rewrite: o.rewrite });
+            if (records) file = records;
+            base = saved;
+            table = DocTable.fromSaved(deserialize(serialize(saved)), file);
+          } else if (o.kind === 'journal') {
+            // A save that keeps the columns: what changed since them, replayed after a load.
+            const journal = deserialize(serialize(table.journal()));
+            expect(isDocJournal(journal)).toBe(true);
+            table = DocTable.fromSaved(deserialize(serialize(base)), file);
+            table.applyJournal(journal);
           }
           expect(table.size).toBe(model.size);
           for (const [id, d] of model) {
@@ -53,13 +66,31 @@ describe('DocTable', () => {
     );
   });
 
+  it('keeps a new file stat of a loaded memory through a journal', () => {
+    const table = new DocTable();
+    table.set('a', doc('a', 'x'));
+    table.setStat('a', 10, 1000);
+    const { saved, records } = table.toSaved({ rewrite: true });
+    const loaded = DocTable.fromSaved(deserialize(serialize(saved)), records!);
+    expect(loaded.statOf('a')).toEqual({ size: 10, mtimeMs: 1000 });
+    loaded.setStat('a', 10, 2000);
+    const again = DocTable.fromSaved(deserialize(serialize(saved)), records!);
+    again.applyJournal(deserialize(serialize(loaded.journal())));
+    expect(again.statOf('a')).toEqual({ size: 10, mtimeMs: 2000 });
+    expect(again.get('a')).toEqual(doc('a', 'x'));
+  });
+
   it('refuses saved columns that do not line up (the index is then rebuilt)', () => {
     const table = new DocTable();
     table.set('a', doc('a', 'x'));
-    const { saved, records } = table.toSaved();
-    expect(DocTable.fromSaved(saved, records).get('a')).toEqual(doc('a', 'x'));
-    expect(() => DocTable.fromSaved(saved, records.subarray(1))).toThrow();
-    expect(() => DocTable.fromSaved({ ...saved, types: [] }, records)).toThrow();
-    expect(() => DocTable.fromSaved([], records)).toThrow();
+    const { saved, records } = table.toSaved({ rewrite: true });
+    expect(DocTable.fromSaved(saved, records!).get('a')).toEqual(doc('a', 'x'));
+    expect(() => DocTable.fromSaved(saved, records!.subarray(1))).toThrow();
+    expect(() => DocTable.fromSaved({ ...saved, types: [] }, records!)).toThrow();
+    expect(() => DocTable.fromSaved([], records!)).toThrow();
+    // Kept with the table (no new records file): the records file is not needed to read it.
+    const kept = table.toSaved();
+    expect(kept.records).toBeUndefined();
+    expect(DocTable.fromSaved(kept.saved, new Uint8Array(0)).get('a')).toEqual(doc('a', 'x'));
   });
 });

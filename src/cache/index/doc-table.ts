@@ -44,9 +44,59 @@ export type DocFacets = Pick<IndexedDoc, 'id' | 'type' | 'status' | 'scope' | 'c
 
 const DECODER = new TextDecoder();
 
+/**
+ * Where the records' bytes are read from: the records file of the index, read record by
+ * record (see keyword-index.ts), or bytes in memory.
+ */
+export interface RecordSource {
+  /** The bytes `[start, end)`. */
+  read(start: number, end: number): Uint8Array;
+  /** Total bytes (records lie below it). */
+  readonly size: number;
+}
+
+/** Changes to a table since its saved columns: records set (JSON, with the file's size and mtime) and ids deleted. */
+export interface DocJournal {
+  set: { id: string; record: Uint8Array; size: number; mtimeMs: number }[];
+  deleted: string[];
+}
+
+/** True when `value` is a {@link DocJournal} (as read back from a file). */
+export function isDocJournal(value: unknown): value is DocJournal {
+  const j = value as DocJournal;
+  return (
+    typeof j === 'object' &&
+    j !== null &&
+    Array.isArray(j.deleted) &&
+    j.deleted.every((id) => typeof id === 'string') &&
+    Array.isArray(j.set) &&
+    j.set.every((e) => typeof e?.id === 'string' && e.record instanceof Uint8Array && typeof e.size === 'number' && typeof e.mtimeMs === 'number')
+  );
+}
+
+/** Records in memory. */
+export class BytesRecords implements RecordSource {
+  constructor(private readonly bytes: Uint8Array) {}
+  read(start: number, end: number): Uint8Array {
+    return this.bytes.subarray(start, end);
+  }
+  get size(): number {
+    return this.bytes.length;
+  }
+}
+
+/**
+ * Records kept in the index file rather than the records file, past this many bytes, make
+ * the next save write a new records file: a `remember` adds its record to the index file
+ * (small), and the records file (80 MB at 100,000 memories) is rewritten only now and then.
+ */
+export const RECORDS_JOURNAL_BYTES = 1 << 20;
+
 /** The table as saved: one column per field, one row per memory (see columns.ts). */
 export interface SavedDocs {
-  ids: string[];
+  ids: SavedStrings;
+  /** The rows sorted by id: an id is found by binary search, with no Map built at load. */
+  order: Uint32Array;
   types: SavedCodes;
   statuses: SavedCodes;
   scopes: SavedCodes;
@@ -56,50 +106,78 @@ export interface SavedDocs {
   /** The `[[links]]`, space-separated; '' for none. */
   links: SavedStrings;
   /**
-   * Where each record ends in the records' bytes (UTF-8 JSON, one after another), which
-   * are saved beside the columns, not in them (see {@link DocTable.fromSaved}).
+   * Where each row's record (UTF-8 JSON) is: `[start, end)` in the records file, or, when
+   * `start` is -1, `fresh[end]`: records written since the records file, kept with the table.
    */
-  jsonEnds: Uint32Array;
+  spans: Float64Array;
+  fresh: Uint8Array[];
+  /** Each row's file size and mtime when it was read (`[size, mtimeMs]`; NaN: unknown), to check a shown memory without the file table. */
+  stats: Float64Array;
   /** The fingerprint of the rows' memory lines (core/fingerprint.ts): count and the two lane sums. */
   fingerprint: [number, number, number];
 }
 
 function isSavedDocs(value: unknown): value is SavedDocs {
   const v = value as SavedDocs;
-  if (typeof v !== 'object' || v === null || !Array.isArray(v.ids)) return false;
-  const n = v.ids.length;
-  if (!(v.jsonEnds instanceof Uint32Array) || v.jsonEnds.length !== n) return false;
+  if (typeof v !== 'object' || v === null || !isSavedStrings(v.ids, (v.ids as SavedStrings | undefined)?.ends?.length ?? -1)) return false;
+  const n = v.ids.ends.length;
+  if (!(v.order instanceof Uint32Array) || v.order.length !== n || !(v.spans instanceof Float64Array) || v.spans.length !== 2 * n) return false;
+  if (!(v.stats instanceof Float64Array) || v.stats.length !== 2 * n) return false;
+  if (!Array.isArray(v.fresh) || !v.fresh.every((r) => r instanceof Uint8Array)) return false;
   if (!Array.isArray(v.fingerprint) || v.fingerprint.length !== 3 || v.fingerprint[0] !== n) return false;
   return isSavedCodes(v.types, n) && isSavedCodes(v.statuses, n) && isSavedCodes(v.scopes, n) && isSavedStrings(v.contentKeys, n) && isSavedStrings(v.topics, n) && isSavedStrings(v.links, n);
 }
 
+/** The row of `id` among the saved rows sorted by id, by binary search. */
+function findRow(ids: StringColumn, order: Uint32Array, id: string): number | undefined {
+  let lo = 0;
+  let hi = order.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const row = order[mid]!;
+    const probe = ids.at(row);
+    if (probe === id) return row;
+    if (id < probe) hi = mid - 1;
+    else lo = mid + 1;
+  }
+  return undefined;
+}
+
 /**
- * A read-only Map of id → record whose records parse on first read, plus the unpacked
- * facets, kept as columns.
+ * A read-only Map of id → record whose records are read and parsed on first use, plus the
+ * unpacked facets, kept as columns. Opening it builds nothing per memory: an id is found by
+ * binary search over the saved order, a record is read from the records file when asked for.
  *
  * @example
- * const docs = DocTable.fromSaved(saved); // saved: SavedDocs from the index file
+ * const docs = DocTable.fromSaved(saved, records); // saved: SavedDocs from the index file
  * docs.facets('db-choice-ab12cd')?.status  // 'active', nothing parsed
- * docs.get('db-choice-ab12cd')?.summary    // parses this one record
+ * docs.get('db-choice-ab12cd')?.summary    // reads and parses this one record
  */
 export class DocTable implements ReadonlyMap<string, IndexedDoc> {
-  /** id → row; rows of deleted memories stay in the columns (id undefined) until saved. */
-  private readonly rows = new Map<string, number>();
-  private ids: (string | undefined)[] = [];
+  private ids = new StringColumn();
+  /** The saved rows sorted by id (rows added since are in `added`). */
+  private order: Uint32Array = new Uint32Array(0);
+  /** Rows added or re-pointed since the load, by id (`undefined`: the id was deleted). */
+  private readonly changedRows = new Map<string, number | undefined>();
+  /** Rows of deleted memories (dropped when saved). */
+  private readonly dead = new Set<number>();
+  private live = 0;
   private types = new CodeColumn();
   private statuses = new CodeColumn();
   private scopes = new CodeColumn();
   private contentKeys = new StringColumn();
   private topics = new StringColumn();
   private links = new StringColumn();
-  /** All records as loaded, as JSON, and where each loaded row's ends. */
-  /** The loaded records as UTF-8 JSON, one after another (a view of the index file's bytes). */
-  private records: Uint8Array = new Uint8Array(0);
-  private jsonEnds: Uint32Array = new Uint32Array(0);
+  private source: RecordSource = new BytesRecords(new Uint8Array(0));
+  /** Loaded rows' spans (see `SavedDocs.spans`). */
+  private spans: Float64Array = new Float64Array(0);
+  /** Rows' file stats (see `SavedDocs.stats`): the loaded ones, then rows set since. */
+  private stats: Float64Array = new Float64Array(0);
+  private freshLoaded: Uint8Array[] = [];
   /**
-   * Rows whose record was set since the table was loaded (its JSON is not in `records`), with
-   * their JSON once encoded: a long-lived process (the MCP server) saves after every write, and
-   * encoding every record it ever wrote again on each save made `remember` slower as it ran.
+   * Rows whose record was set since the table was loaded (its JSON is not in the source),
+   * with their JSON once encoded: a long-lived process (the MCP server) saves after every
+   * write, and encoding every record it ever wrote again on each save made `remember` slower.
    */
   private readonly fresh = new Map<number, Uint8Array | undefined>();
   /** Parsed records, by row. */
@@ -108,74 +186,217 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
   private print: FingerprintParts = emptyFingerprint();
 
   /** A table from saved columns; throws when they are not (the caller rebuilds). */
-  static fromSaved(saved: unknown, records: Uint8Array): DocTable {
+  static fromSaved(saved: unknown, records: RecordSource | Uint8Array): DocTable {
     if (!isSavedDocs(saved)) throw new TypeError('not a saved doc table');
-    const n = saved.ids.length;
-    if ((n > 0 ? saved.jsonEnds[n - 1] : 0) !== records.length) throw new TypeError('the records do not line up with the doc table');
+    const source = records instanceof Uint8Array ? new BytesRecords(records) : records;
+    const n = saved.ids.ends.length;
+    for (let row = 0; row < n; row++) {
+      const start = saved.spans[2 * row]!;
+      const end = saved.spans[2 * row + 1]!;
+      if (start === -1 ? !(end >= 0 && end < saved.fresh.length) : !(start >= 0 && end >= start && end <= source.size)) {
+        throw new TypeError('the records do not line up with the doc table');
+      }
+    }
     const table = new DocTable();
-    table.ids = saved.ids;
+    table.ids = StringColumn.fromSaved(saved.ids);
+    table.order = saved.order;
+    table.live = n;
     table.types = CodeColumn.fromSaved(saved.types);
     table.statuses = CodeColumn.fromSaved(saved.statuses);
     table.scopes = CodeColumn.fromSaved(saved.scopes);
     table.contentKeys = StringColumn.fromSaved(saved.contentKeys);
     table.topics = StringColumn.fromSaved(saved.topics);
     table.links = StringColumn.fromSaved(saved.links);
-    table.records = records;
-    table.jsonEnds = saved.jsonEnds;
-    table.parsed = new Array<IndexedDoc | undefined>(saved.ids.length);
+    table.source = source;
+    table.spans = saved.spans;
+    table.stats = saved.stats;
+    table.freshLoaded = saved.fresh;
+    table.parsed = new Array<IndexedDoc | undefined>(n);
     const [count, a, b] = saved.fingerprint;
     table.print = { count, a, b };
-    for (let row = 0; row < saved.ids.length; row++) table.rows.set(saved.ids[row]!, row);
     return table;
   }
 
   /**
-   * The live rows as columns, and their records' bytes (a loaded record is copied as it
-   * is, without parsing it).
+   * What changed since the saved columns were loaded (see {@link DocJournal}): a save that
+   * keeps the columns writes only this, and {@link applyJournal} replays it after a load.
    */
-  toSaved(): { saved: SavedDocs; records: Buffer } {
-    const rows = [...this.rows.values()];
-    const parts: Uint8Array[] = [];
-    const ends = new Uint32Array(rows.length);
-    let end = 0;
-    // Consecutive loaded records are copied as one block.
-    let blockFrom = -1;
-    let blockTo = -1;
-    rows.forEach((row, i) => {
-      const loaded = !this.fresh.has(row) && row < this.jsonEnds.length;
-      const start = row === 0 ? 0 : this.jsonEnds[row - 1]!;
-      if (loaded && blockFrom >= 0 && start === blockTo) {
-        blockTo = this.jsonEnds[row]!;
-      } else {
-        if (blockFrom >= 0) parts.push(this.records.subarray(blockFrom, blockTo));
-        blockFrom = -1;
-        if (loaded) {
-          blockFrom = start;
-          blockTo = this.jsonEnds[row]!;
-        } else {
-          parts.push(this.recordBytes(row));
-        }
+  journal(): DocJournal {
+    const journal: DocJournal = { set: [], deleted: [] };
+    for (const [id, row] of this.changedRows) {
+      if (row === undefined) {
+        if (findRow(this.ids, this.order, id) !== undefined) journal.deleted.push(id);
+        continue;
       }
-      end += loaded ? this.jsonEnds[row]! - start : parts[parts.length - 1]!.length;
-      ends[i] = end;
-    });
-    if (blockFrom >= 0) parts.push(this.records.subarray(blockFrom, blockTo));
+      journal.set.push({ id, record: this.recordBytes(row), size: this.stats[2 * row] ?? Number.NaN, mtimeMs: this.stats[2 * row + 1] ?? Number.NaN });
+    }
+    for (const row of this.fresh.keys()) {
+      if (row >= this.order.length || this.dead.has(row)) continue; // added, or deleted: above
+      const id = this.ids.at(row);
+      journal.set.push({ id, record: this.recordBytes(row), size: this.stats[2 * row] ?? Number.NaN, mtimeMs: this.stats[2 * row + 1] ?? Number.NaN });
+    }
+    return journal;
+  }
+
+  /** Replays a journal saved by {@link journal} onto the columns it was taken from. */
+  applyJournal(journal: DocJournal): void {
+    for (const id of journal.deleted) this.delete(id);
+    for (const e of journal.set) {
+      this.set(e.id, JSON.parse(DECODER.decode(e.record)) as IndexedDoc);
+      this.setStat(e.id, e.size, e.mtimeMs);
+    }
+  }
+
+  /** The number of changes {@link journal} would list. */
+  get journalSize(): number {
+    let n = this.changedRows.size;
+    for (const row of this.fresh.keys()) if (row < this.order.length && !this.dead.has(row)) n++;
+    return n;
+  }
+
+  /** The row of `id`, if it is in the table. */
+  private rowOf(id: string): number | undefined {
+    if (this.changedRows.has(id)) return this.changedRows.get(id);
+    return findRow(this.ids, this.order, id);
+  }
+
+  /** The live rows, in row order. */
+  private *liveRows(): IterableIterator<number> {
+    for (let row = 0; row < this.ids.length; row++) if (!this.dead.has(row)) yield row;
+  }
+
+  /**
+   * The live rows as columns. Their records stay where they are (in the records file, or
+   * kept with the table) unless those kept with the table pass {@link RECORDS_JOURNAL_BYTES}
+   * or `rewrite` is set: then `records` is a new records file holding them all.
+   */
+  toSaved(options: { rewrite?: boolean } = {}): { saved: SavedDocs; records: Buffer | undefined } {
+    const rows = [...this.liveRows()];
+    let kept = 0;
+    for (const row of rows) if (this.isKept(row)) kept += this.recordBytes(row).length;
+    const rewrite = options.rewrite === true || kept > RECORDS_JOURNAL_BYTES;
+    const spans = new Float64Array(2 * rows.length);
+    const fresh: Uint8Array[] = [];
+    let records: Buffer | undefined;
+    if (rewrite) {
+      const parts: Uint8Array[] = [];
+      let end = 0;
+      // Consecutive records of the file are read as one block.
+      let blockFrom = -1;
+      let blockTo = -1;
+      const flush = () => {
+        if (blockFrom >= 0) parts.push(this.source.read(blockFrom, blockTo));
+        blockFrom = -1;
+      };
+      rows.forEach((row, i) => {
+        const inFile = !this.isKept(row);
+        const bytes = inFile ? undefined : this.recordBytes(row);
+        const length = inFile ? this.spans[2 * row + 1]! - this.spans[2 * row]! : bytes!.length;
+        if (inFile && blockFrom >= 0 && this.spans[2 * row] === blockTo) {
+          blockTo = this.spans[2 * row + 1]!;
+        } else {
+          flush();
+          if (inFile) {
+            blockFrom = this.spans[2 * row]!;
+            blockTo = this.spans[2 * row + 1]!;
+          } else {
+            parts.push(bytes!);
+          }
+        }
+        spans[2 * i] = end;
+        spans[2 * i + 1] = end += length;
+      });
+      flush();
+      records = Buffer.concat(parts, end);
+    } else {
+      rows.forEach((row, i) => {
+        if (this.isKept(row)) {
+          spans[2 * i] = -1;
+          spans[2 * i + 1] = fresh.length;
+          fresh.push(this.recordBytes(row));
+        } else {
+          spans[2 * i] = this.spans[2 * row]!;
+          spans[2 * i + 1] = this.spans[2 * row + 1]!;
+        }
+      });
+    }
+    const order = this.savedOrder(rows);
     const saved: SavedDocs = {
-      ids: rows.map((row) => this.ids[row]!),
+      ids: this.ids.saveRows(rows),
+      order,
       types: this.types.saveRows(rows),
       statuses: this.statuses.saveRows(rows),
       scopes: this.scopes.saveRows(rows),
       contentKeys: this.contentKeys.saveRows(rows),
       topics: this.topics.saveRows(rows),
       links: this.links.saveRows(rows),
-      jsonEnds: ends,
+      spans,
+      fresh,
+      stats: this.statsOf(rows),
       fingerprint: [this.print.count, this.print.a, this.print.b],
     };
-    return { saved, records: Buffer.concat(parts, end) };
+    return { saved, records };
+  }
+
+  /**
+   * The positions in `rows` sorted by id: the loaded order with the deleted rows left out,
+   * merged with the rows added since (sorted among themselves), so that a save after one
+   * `remember` compares a few ids rather than sorting 100,000.
+   */
+  private savedOrder(rows: readonly number[]): Uint32Array {
+    const position = new Int32Array(this.ids.length).fill(-1);
+    rows.forEach((row, i) => (position[row] = i));
+    const loaded = this.order.length;
+    const added = rows.filter((row) => row >= loaded).sort((x, y) => {
+      const a = this.ids.at(x);
+      const b = this.ids.at(y);
+      return a < b ? -1 : a > b ? 1 : 0;
+    });
+    // Where each added id goes among the loaded ones: a binary search each (the loaded ids
+    // are not cut out one by one: 100,000 slices were most of a save).
+    const insertAt = added.map((row) => {
+      const id = this.ids.at(row);
+      let lo = 0;
+      let hi = loaded;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (this.ids.at(this.order[mid]!) < id) lo = mid + 1;
+        else hi = mid;
+      }
+      return lo;
+    });
+    const out = new Uint32Array(rows.length);
+    let k = 0;
+    let j = 0;
+    for (let i = 0; i < loaded; i++) {
+      while (j < added.length && insertAt[j]! <= i) out[k++] = position[added[j++]!]!;
+      const at = position[this.order[i]!]!;
+      if (at !== -1) out[k++] = at;
+    }
+    while (j < added.length) out[k++] = position[added[j++]!]!;
+    return out;
+  }
+
+  /** The rows' stats, as saved. */
+  private statsOf(rows: readonly number[]): Float64Array {
+    const out = new Float64Array(2 * rows.length).fill(Number.NaN);
+    for (let i = 0; i < rows.length; i++) {
+      const row = rows[i]!;
+      if (2 * row + 1 < this.stats.length) {
+        out[2 * i] = this.stats[2 * row]!;
+        out[2 * i + 1] = this.stats[2 * row + 1]!;
+      }
+    }
+    return out;
+  }
+
+  /** True when the row's record is not in the records file (set since the load, or kept with the table). */
+  private isKept(row: number): boolean {
+    return this.fresh.has(row) || row >= this.spans.length / 2 || this.spans[2 * row] === -1;
   }
 
   get size(): number {
-    return this.rows.size;
+    return this.live;
   }
 
   /**
@@ -187,22 +408,22 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
   }
 
   private lineAt(row: number): string {
-    return memoryLine(this.scopes.at(row), this.ids[row]!, this.links.at(row));
+    return memoryLine(this.scopes.at(row), this.ids.at(row), this.links.at(row));
   }
 
   has(id: string): boolean {
-    return this.rows.has(id);
+    return this.rowOf(id) !== undefined;
   }
 
   /** The memory's type, without parsing its record. */
   typeOf(id: string): MemoryType | undefined {
-    const row = this.rows.get(id);
+    const row = this.rowOf(id);
     return row === undefined ? undefined : (this.types.at(row) as MemoryType);
   }
 
   private facetsAt(row: number): DocFacets {
     const facets: DocFacets = {
-      id: this.ids[row]!,
+      id: this.ids.at(row),
       type: this.types.at(row) as MemoryType,
       status: this.statuses.at(row) as MemoryStatus,
       scope: this.scopes.at(row) as Scope,
@@ -217,26 +438,34 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
 
   /** The unpacked fields of a memory, without parsing its record. */
   facets(id: string): DocFacets | undefined {
-    const row = this.rows.get(id);
+    const row = this.rowOf(id);
     return row === undefined ? undefined : this.facetsAt(row);
   }
 
   /** Every memory's unpacked fields. */
   *allFacets(): IterableIterator<DocFacets> {
-    for (const row of this.rows.values()) yield this.facetsAt(row);
+    for (const row of this.liveRows()) yield this.facetsAt(row);
+  }
+
+  /** The id of the memory whose content key is `key`, if any (a scan of one column). */
+  idWithContentKey(key: string): string | undefined {
+    for (const row of this.liveRows()) if (this.contentKeys.equals(row, key)) return this.ids.at(row);
+    return undefined;
   }
 
   private recordBytes(row: number): Uint8Array {
-    if (this.fresh.has(row) || row >= this.jsonEnds.length) {
+    if (this.fresh.has(row) || row >= this.spans.length / 2) {
       let bytes = this.fresh.get(row);
       if (bytes === undefined) this.fresh.set(row, (bytes = Buffer.from(JSON.stringify(this.parsed[row]))));
       return bytes;
     }
-    return this.records.subarray(row === 0 ? 0 : this.jsonEnds[row - 1]!, this.jsonEnds[row]!);
+    const start = this.spans[2 * row]!;
+    const end = this.spans[2 * row + 1]!;
+    return start === -1 ? this.freshLoaded[end]! : this.source.read(start, end);
   }
 
   get(id: string): IndexedDoc | undefined {
-    const row = this.rows.get(id);
+    const row = this.rowOf(id);
     if (row === undefined) return undefined;
     let doc = this.parsed[row];
     if (doc === undefined) doc = this.parsed[row] = JSON.parse(DECODER.decode(this.recordBytes(row))) as IndexedDoc;
@@ -244,14 +473,15 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
   }
 
   set(id: string, doc: IndexedDoc): void {
-    let row = this.rows.get(id);
+    let row = this.rowOf(id);
     if (row === undefined) {
       row = this.ids.length;
-      this.rows.set(id, row);
+      this.changedRows.set(id, row);
+      this.live++;
     } else {
       addLine(this.print, this.lineAt(row), -1);
     }
-    this.ids[row] = id;
+    this.ids.set(row, id);
     this.types.set(row, doc.type);
     this.statuses.set(row, doc.status);
     this.scopes.set(row, doc.scope);
@@ -259,47 +489,82 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
     this.topics.set(row, doc.topic ?? '');
     this.links.set(row, doc.links?.join(' ') ?? '');
     addLine(this.print, this.lineAt(row));
-    this.fresh.set(row, undefined);
-    this.parsed[row] = doc;
+    // Kept encoded, not as the object: a rebuild sets 100,000 records (as objects, hundreds of
+    // megabytes), and a save needs their bytes anyway; `get` parses one again when asked.
+    this.fresh.set(row, Buffer.from(JSON.stringify(doc)));
+    this.parsed[row] = undefined;
+    this.setStatAt(row, Number.NaN, Number.NaN);
+  }
+
+  private setStatAt(row: number, size: number, mtimeMs: number): void {
+    if (this.stats.length < 2 * row + 2) {
+      const grown = new Float64Array(Math.max(32, 2 * row + 2, this.stats.length * 2)).fill(Number.NaN);
+      grown.set(this.stats);
+      this.stats = grown;
+    }
+    this.stats[2 * row] = size;
+    this.stats[2 * row + 1] = mtimeMs;
+  }
+
+  /** Records the size and mtime of the memory's file as it was read. */
+  setStat(id: string, size: number, mtimeMs: number): void {
+    const row = this.rowOf(id);
+    if (row === undefined) return;
+    // A loaded row whose stat changes is a change to save (in the journal, with its record).
+    if (!this.fresh.has(row) && row < this.order.length) this.fresh.set(row, this.recordBytes(row));
+    this.setStatAt(row, size, mtimeMs);
+  }
+
+  /** The size and mtime of the memory's file when it was read (NaN when unknown). */
+  statOf(id: string): { size: number; mtimeMs: number } | undefined {
+    const row = this.rowOf(id);
+    if (row === undefined) return undefined;
+    return { size: this.stats[2 * row] ?? Number.NaN, mtimeMs: this.stats[2 * row + 1] ?? Number.NaN };
   }
 
   delete(id: string): boolean {
-    const row = this.rows.get(id);
+    const row = this.rowOf(id);
     if (row === undefined) return false;
     addLine(this.print, this.lineAt(row), -1);
-    this.rows.delete(id);
-    this.ids[row] = undefined;
+    this.changedRows.set(id, undefined);
+    this.dead.add(row);
+    this.live--;
     this.parsed[row] = undefined;
     if (this.fresh.has(row)) this.fresh.set(row, undefined);
     return true;
   }
 
   clear(): void {
-    this.rows.clear();
-    this.ids = [];
+    this.ids = new StringColumn();
+    this.order = new Uint32Array(0);
+    this.changedRows.clear();
+    this.dead.clear();
+    this.live = 0;
     this.types = new CodeColumn();
     this.statuses = new CodeColumn();
     this.scopes = new CodeColumn();
     this.contentKeys = new StringColumn();
     this.topics = new StringColumn();
     this.links = new StringColumn();
-    this.records = new Uint8Array(0);
-    this.jsonEnds = new Uint32Array(0);
+    this.source = new BytesRecords(new Uint8Array(0));
+    this.spans = new Float64Array(0);
+    this.stats = new Float64Array(0);
+    this.freshLoaded = [];
     this.fresh.clear();
     this.parsed = [];
     this.print = emptyFingerprint();
   }
 
   *keys(): MapIterator<string> {
-    yield* this.rows.keys();
+    for (const row of this.liveRows()) yield this.ids.at(row);
   }
 
   *values(): MapIterator<IndexedDoc> {
-    for (const id of this.rows.keys()) yield this.get(id)!;
+    for (const id of this.keys()) yield this.get(id)!;
   }
 
   *entries(): MapIterator<[string, IndexedDoc]> {
-    for (const id of this.rows.keys()) yield [id, this.get(id)!];
+    for (const id of this.keys()) yield [id, this.get(id)!];
   }
 
   [Symbol.iterator](): MapIterator<[string, IndexedDoc]> {

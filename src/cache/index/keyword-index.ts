@@ -9,23 +9,24 @@
  * query, whose postings unpack term by term (search-state.ts).
  */
 import * as crypto from 'node:crypto';
-import { existsSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { basename, isAbsolute, join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import MiniSearch from 'minisearch';
 import type { Diagnostic, Memory, MemoryStatus, MemoryType, Scope } from '../../core/memory.js';
-import { DocTable, type DocFacets, type IndexedDoc } from './doc-table.js';
+import { DocTable, isDocJournal, type DocFacets, type DocJournal, type IndexedDoc, type RecordSource } from './doc-table.js';
 import { normalizeBody } from '../../core/memory-format.js';
 import { feedbackTerms, planQuery } from '../../core/query.js';
 import { processTerm, tokenize } from '../../core/text.js';
 import { writeFileAtomic } from '../../store/atomic.js';
 import { DocNumbering, packResults, ranksBefore, searchPacked, type PackedResults, type TermSpec } from './packed-search.js';
 import { LazyRanking } from './lazy-ranking.js';
-import { addAnalyzed, analyzeDocument, isAnalyzedDoc, loadSearchState, saveSearchState, termDocCount, type AnalyzedDoc, type Analyzer } from './search-state.js';
+import { PackedBuilder } from './packed-build.js';
+import { addAnalyzed, analyzeDocument, isAnalyzedDoc, loadSearchState, openSearchState, saveSearchState, termDocCount, type AnalyzedDoc, type Analyzer } from './search-state.js';
 import { displayPath, readMemoryFile, scanEntry, scanMemoryFiles, type MemoryFileEntry, type MemoryFileScan } from '../../store/memory-store.js';
-import { FileTable, type FileColumns, type FileEntry } from './file-table.js';
+import { FileTable, type FileEntry } from './file-table.js';
 import type { TierPaths } from '../../store/paths.js';
-import { KEYWORD_INDEX_FILE, SEARCH_TREE_FILE, searchTreeName } from '../layout.js';
+import { DOCS_FILE, FILES_FILE, KEYWORD_INDEX_FILE, RECORDS_FILE, SEARCH_TREE_FILE, docsFileName, filesFileName, recordsFileName, searchTreeName } from '../layout.js';
 
 /** Bump when the cache layout or the text analysis changes: old caches are rebuilt. */
 // 6: `[[links]]` are indexed (graph), on top of 5 (field weights). 7: the search tree in its own file.
@@ -33,8 +34,8 @@ import { KEYWORD_INDEX_FILE, SEARCH_TREE_FILE, searchTreeName } from '../layout.
 // 9: the memories' fingerprint (the graph cache's key) kept in the doc table; string columns
 // saved as one string each (columns.ts); the search state's id map and field lengths as columns;
 // the journal keeps memories analysed. 10: any language (CJK/Thai/Korean bigrams, diacritics folded,
-// emoji and snake_case identifiers kept as words).
-export const INDEX_FORMAT_VERSION = 10;
+// emoji and snake_case identifiers kept as words). 11: postings read from the search file term by term; ids as columns.
+export const INDEX_FORMAT_VERSION = 11;
 
 export type { DocFacets, IndexedDoc };
 
@@ -93,13 +94,23 @@ interface Journal {
 interface IndexFile {
   version: number;
   optionsHash: string;
-  files: FileColumns;
-  docs: unknown;
+  /** Name of the file in `.memory/` that holds the file table (see file-table.ts), read only by a sweep or a write. */
+  filesFile: string;
+  /** Changes to the file table since `filesFile` was written: an entry, or null for a file gone. */
+  fileJournal: [string, FileEntry | null][];
+  /** The memories directory's change stamp when the file table last matched it (see {@link directoryStamp}); null: sweep next time. */
+  stamp: string | null;
+  /** The problems of broken files found by the last sweep (reported again without one). */
+  diagnostics: Diagnostic[];
+  /** Name of the file in `.memory/` that holds the doc table's columns (see doc-table.ts). */
+  docsFile: string;
+  /** Changes to the doc table since `docsFile` was written. */
+  docJournal: DocJournal;
   /** Name of the file in `.memory/` that holds the search tree (see search-state.ts). */
   searchFile: string;
+  /** Name of the file in `.memory/` that holds the records (see doc-table.ts), read record by record. */
+  recordsFile: string;
   journal: Journal;
-  /** The records' bytes (see doc-table.ts), after the header in the file. */
-  records: Buffer;
 }
 
 /**
@@ -110,29 +121,105 @@ interface IndexFile {
  */
 export const JOURNAL_LIMIT = 48;
 
-/** The first bytes of `index.v8`: then the header's length (u32 LE), the header, the records. */
-const INDEX_MAGIC = Buffer.from('CXI\u0001', 'latin1');
+/**
+ * The journal's limit for a tier of `memories`: {@link JOURNAL_LIMIT}, growing with the tier
+ * up to 256 (one memory in 400). At 100,000 memories the tree's file is 55 MB: rewriting it
+ * every 48 `remember`s would cost more than replaying a longer journal (each replayed memory
+ * adds its terms, some microseconds) on every load.
+ */
+export function journalLimit(memories: number): number {
+  return Math.min(256, Math.max(JOURNAL_LIMIT, Math.floor(memories / 400)));
+}
+
+/** Changes kept in the doc table's journal (records included) before its columns are written anew. */
+export const DOC_JOURNAL_LIMIT = 256;
+
+/** Changes kept in the file table's journal before the table is written anew. */
+export const FILE_JOURNAL_LIMIT = 256;
 
 /**
- * `index.v8`: a V8-serialized header (everything but the records) and the records' bytes
- * after it, so that loading copies and decodes no record: they stay in the file's buffer
- * until one is read.
+ * Below this many memories every command stats every memory file (a few milliseconds), so
+ * any change to any file is seen at once. From it on, listing and stating every file costs
+ * more than the query (100,000 files: 340 ms, three times a whole recall's budget), and a
+ * command sweeps only when the memories directory's change stamp moved: a file added,
+ * removed or renamed (which is how git, `cortex` itself and most editors write files) —
+ * see docs/design.md, "Knowing the index is current".
  */
-function packIndexFile(header: Omit<IndexFile, 'records'>, records: Buffer): Buffer {
+export const SWEEP_ALWAYS_BELOW = 5_000;
+
+/**
+ * The memories directory's change stamp: its inode and the nanosecond times of its last
+ * change, which move whenever an entry is added, removed or renamed in it. `null` when it
+ * cannot be trusted: the directory is missing, or its filesystem keeps whole seconds and the
+ * last change was under two seconds ago (a file added in the same second would not move it).
+ */
+export function directoryStamp(dir: string): string | null {
+  let st: import('node:fs').BigIntStats | undefined;
+  try {
+    st = statSync(dir, { bigint: true });
+  } catch {
+    return null;
+  }
+  if (st.mtimeNs % 1_000_000_000n === 0n && Date.now() - Number(st.mtimeMs) < 2_000) return null;
+  return `${st.dev}:${st.ino}:${st.mtimeNs}:${st.ctimeNs}`;
+}
+
+/** The first bytes of `index.v8`: then the header's length (u32 LE) and the header. */
+const INDEX_MAGIC = Buffer.from('CXI\u0002', 'latin1');
+
+/** `index.v8`: a V8-serialized header (the records are in their own file). */
+function packIndexFile(header: IndexFile): Buffer {
   const head = serialize(header);
   const length = Buffer.alloc(4);
   length.writeUInt32LE(head.length);
-  return Buffer.concat([INDEX_MAGIC, length, head, records]);
+  return Buffer.concat([INDEX_MAGIC, length, head]);
 }
 
-/** The index file's parts; throws when the bytes are not one (the caller rebuilds). */
+/** The index file's header; throws when the bytes are not one (the caller rebuilds). */
 function unpackIndexFile(bytes: Buffer): IndexFile {
   if (bytes.length < 8 || !bytes.subarray(0, 4).equals(INDEX_MAGIC)) throw new TypeError('not an index file');
   const length = bytes.readUInt32LE(4);
-  if (8 + length > bytes.length) throw new TypeError('truncated index file');
+  if (8 + length !== bytes.length) throw new TypeError('truncated index file');
   const header = deserialize(bytes.subarray(8, 8 + length)) as IndexFile;
   if (typeof header !== 'object' || header === null) throw new TypeError('not an index file');
-  return { ...header, records: bytes.subarray(8 + length) };
+  return header;
+}
+
+const closeOnCollect = new FinalizationRegistry<number>((fd) => {
+  try {
+    closeSync(fd);
+  } catch {
+    // Closed already.
+  }
+});
+
+/**
+ * The records file, read record by record by position: a query reads the records of the
+ * memories it shows, not the file (80 MB at 100,000 memories). Open while the table lives;
+ * a file replaced meanwhile is still read as it was.
+ */
+class FileRecords implements RecordSource {
+  readonly size: number;
+
+  private constructor(private readonly fd: number) {
+    this.size = fstatSync(fd).size;
+    closeOnCollect.register(this, fd);
+  }
+
+  static open(path: string): FileRecords {
+    return new FileRecords(openSync(path, 'r'));
+  }
+
+  read(start: number, end: number): Uint8Array {
+    const bytes = Buffer.allocUnsafe(end - start);
+    let done = 0;
+    while (done < bytes.length) {
+      const n = readSync(this.fd, bytes, done, bytes.length - done, start + done);
+      if (n === 0) throw new RangeError('the records file is shorter than the index says');
+      done += n;
+    }
+    return bytes;
+  }
 }
 
 function isJournal(value: unknown): value is Journal {
@@ -152,6 +239,12 @@ const MINISEARCH_OPTIONS = {
   processTerm: (term: string) => processTerm(term) as string | string[] | null,
   autoVacuum: false,
 };
+
+/** MiniSearch's field numbers for MINISEARCH_OPTIONS (what a fresh build saves). */
+let fieldIdsOnce: Record<string, number> | undefined;
+function fieldIds(): Record<string, number> {
+  return (fieldIdsOnce ??= (new MiniSearch(MINISEARCH_OPTIONS) as unknown as { _fieldIds: Record<string, number> })._fieldIds);
+}
 
 /** The analysis of MINISEARCH_OPTIONS, for the journal (see search-state.ts). */
 const ANALYZER: Analyzer = { fields: FIELDS, idField: 'id', tokenize: MINISEARCH_OPTIONS.tokenize, processTerm: MINISEARCH_OPTIONS.processTerm };
@@ -333,11 +426,11 @@ function mergeFeedback(first: PackedResults, firstCounts: Int32Array, more: Pack
   return { docs, final, firstAt, moreAt };
 }
 
-function removeStaleSearchFiles(dir: string, keep: string): void {
+function removeStaleFiles(dir: string, pattern: RegExp, keep: string): void {
   const now = Date.now();
   const others: { name: string; mtimeMs: number }[] = [];
   for (const name of readdirSync(dir)) {
-    if (name === keep || !SEARCH_TREE_FILE.test(name)) continue;
+    if (name === keep || !pattern.test(name)) continue;
     try {
       others.push({ name, mtimeMs: statSync(join(dir, name)).mtimeMs });
     } catch {
@@ -362,20 +455,43 @@ const NO_LINKS: LinkExtractor = () => [];
 export const MAX_FUZZY_TERM = 64;
 
 export class KeywordIndex {
-  private files: FileTable;
-  readonly docs: DocTable;
+  /** The file table, loaded on first use (a sweep or a write): see {@link files}. */
+  private filesTable: FileTable | undefined;
+  /** The saved file table; undefined until the first save. */
+  private filesFile: string | undefined;
+  /** Changes to the file table since `filesFile` was written (see `IndexFile.fileJournal`). */
+  private readonly fileJournal = new Map<string, FileEntry | null>();
+  /** See `IndexFile.stamp`. */
+  private stamp: string | null = null;
+  /** See `IndexFile.diagnostics`. */
+  private knownDiagnostics: Diagnostic[] = [];
+  /**
+   * The directory's stamp this process found the index current at (by its last refresh);
+   * its own writes since then ({@link upsert}, {@link remove}) move the stamp, and a save
+   * takes the new one when nothing else could have (see {@link save}).
+   */
+  private ownWritesSince: string | null | undefined;
+  /** This process wrote or removed memory files since its refresh. */
+  private ownWrites = false;
+  /** The file table changed more than its journal should hold (a sweep found changes): write it anew. */
+  private filesChanged = false;
+  docs: DocTable;
   // Loading the MiniSearch tree is the largest cost of opening the index (10,000 memories:
   // tens of ms even from V8's serializer), and only a query needs it: list, status and
   // graph walks never do. It lives in its own file, read on first use.
   private searchIndex: MiniSearch | undefined;
   /** The saved search tree; undefined when the tree in memory is all there is (a fresh build). */
   private searchFile: string | undefined;
+  /** The saved doc table's columns; undefined until the first save. */
+  private docsFile: string | undefined;
+  /** The saved records file; undefined until the first save. */
+  private recordsFile: string | undefined;
   /**
    * Changes since `searchFile` was written, by memory id: `undefined` takes the memory out,
    * a search doc (re)adds it. Replayed onto the saved tree when it is loaded.
    */
   private journal = new Map<string, AnalyzedDoc | undefined>();
-  private readonly cacheDir: string | undefined;
+  private cacheDir: string | undefined;
   private lastRefresh: { paths: TierPaths; options: Parameters<KeywordIndex['refresh']>[1] } | undefined;
   private dirty: boolean;
   /** True when the cache could not be used and the index was built from scratch. */
@@ -384,28 +500,47 @@ export class KeywordIndex {
   private constructor(data: IndexFile | undefined, cacheDir?: string) {
     this.cacheDir = cacheDir;
     if (data) {
-      this.files = FileTable.fromSaved(data.files);
-      this.docs = DocTable.fromSaved(data.docs, data.records);
+      this.filesFile = data.filesFile;
+      for (const [name, entry] of data.fileJournal) this.fileJournal.set(name, entry);
+      this.stamp = data.stamp;
+      this.knownDiagnostics = data.diagnostics;
+      this.docs = DocTable.fromSaved(deserialize(readFileSync(join(cacheDir!, data.docsFile))), FileRecords.open(join(cacheDir!, data.recordsFile)));
+      this.docs.applyJournal(data.docJournal);
+      this.docsFile = data.docsFile;
+      this.recordsFile = data.recordsFile;
       this.searchFile = data.searchFile;
       for (const id of data.journal.removed) this.journal.set(id, undefined);
       for (const doc of data.journal.added) this.journal.set(doc.id, doc);
       this.dirty = false;
       this.rebuilt = false;
     } else {
-      this.files = new FileTable();
+      this.filesTable = new FileTable();
       this.docs = new DocTable();
-      this.searchIndex = new MiniSearch(MINISEARCH_OPTIONS);
+      this.builder = new PackedBuilder(FIELDS);
       this.dirty = true;
       this.rebuilt = true;
     }
   }
 
+  /** A fresh build's search state until it is saved or queried (see packed-build.ts). */
+  private builder: PackedBuilder | undefined;
+
+  /** The fresh build as a MiniSearch (from here on, changes go to it). */
+  private finishBuild(): MiniSearch {
+    const bytes = this.builder!.encode({ fieldIds: fieldIds() });
+    this.builder = undefined;
+    const ms = loadSearchState(bytes, MINISEARCH_OPTIONS);
+    if (!ms) throw new Error('the search state just built does not load: a bug in packed-build.ts');
+    return ms;
+  }
+
   private get search(): MiniSearch {
+    if (this.builder) this.searchIndex = this.finishBuild();
     if (!this.searchIndex) {
       const path = this.cacheDir && this.searchFile ? join(this.cacheDir, this.searchFile) : undefined;
       let loaded: MiniSearch | undefined;
       try {
-        loaded = path ? loadSearchState(readFileSync(path), MINISEARCH_OPTIONS) : undefined;
+        loaded = path ? openSearchState(path, MINISEARCH_OPTIONS) : undefined;
       } catch {
         loaded = undefined;
       }
@@ -421,16 +556,57 @@ export class KeywordIndex {
       } else {
         // The search file is gone or damaged (another process replaced it, a crash):
         // forget every file and index them all again now. Never fatal, never empty results.
-        this.searchIndex = new MiniSearch(MINISEARCH_OPTIONS);
+        this.builder = new PackedBuilder(FIELDS);
         this.searchFile = undefined;
         this.journal.clear();
-        this.files = new FileTable();
+        this.filesTable = new FileTable();
+        this.filesFile = undefined;
+        this.fileJournal.clear();
+        this.stamp = null;
         this.docs.clear();
+        this.docsFile = undefined;
         this.dirty = true;
-        if (this.lastRefresh) this.refresh(this.lastRefresh.paths, this.lastRefresh.options);
+        if (this.lastRefresh) this.refresh(this.lastRefresh.paths, { ...this.lastRefresh.options, sweep: true });
+        if (this.builder) this.searchIndex = this.finishBuild();
       }
     }
-    return this.searchIndex;
+    return this.searchIndex!;
+  }
+
+  /**
+   * The file table: read from its file with the journal applied, on first use. A damaged or
+   * missing file gives an empty table, so the next sweep reads every file again.
+   */
+  private get files(): FileTable {
+    if (this.filesTable === undefined) {
+      let table: FileTable;
+      try {
+        table = FileTable.fromSaved(deserialize(readFileSync(join(this.cacheDir!, this.filesFile!))));
+        for (const [name, entry] of this.fileJournal) {
+          if (entry === null) table.delete(name);
+          else table.set(name, entry);
+        }
+      } catch {
+        table = new FileTable();
+        this.filesFile = undefined;
+        this.fileJournal.clear();
+        this.stamp = null;
+        this.dirty = true;
+      }
+      this.filesTable = table;
+    }
+    return this.filesTable;
+  }
+
+  /** Records a change to the file table (in the table when loaded, and in its journal when it is saved). */
+  private setFile(name: string, entry: FileEntry | null, row?: number): number {
+    if (this.filesFile !== undefined) this.fileJournal.set(name, entry);
+    if (entry === null) {
+      if (this.filesTable !== undefined || this.filesFile === undefined) this.files.delete(name);
+      return -1;
+    }
+    if (this.filesTable === undefined && this.filesFile !== undefined) return -1;
+    return this.files.set(name, entry, row);
   }
 
   /**
@@ -441,6 +617,16 @@ export class KeywordIndex {
   private changeSearch(id: string, doc: SearchDoc | undefined): void {
     // Analysed once, for the tree and for the journal (when the tree is saved).
     const analyzed = doc ? analyzeDocument(doc, ANALYZER) : undefined;
+    if (this.builder) {
+      if (!this.builder.has(id)) {
+        if (analyzed) this.builder.add(analyzed);
+        this.dirty = true;
+        return;
+      }
+      // A memory replaced or removed in the middle of a build (two files with one id): a
+      // MiniSearch from here on.
+      this.searchIndex = this.finishBuild();
+    }
     if (this.searchIndex) {
       if (this.searchIndex.has(id)) this.searchIndex.discard(id);
       // addAnalyzed keeps a loaded tree's terms packed, and finds each term of a build in the
@@ -463,11 +649,19 @@ export class KeywordIndex {
       if (
         parsed?.version === INDEX_FORMAT_VERSION &&
         parsed.optionsHash === OPTIONS_HASH &&
-        parsed.files &&
-        parsed.docs &&
+        typeof parsed.docsFile === 'string' &&
+        DOCS_FILE.test(parsed.docsFile) &&
+        isDocJournal(parsed.docJournal) &&
         typeof parsed.searchFile === 'string' &&
+        typeof parsed.recordsFile === 'string' &&
+        typeof parsed.filesFile === 'string' &&
+        FILES_FILE.test(parsed.filesFile) &&
+        Array.isArray(parsed.fileJournal) &&
+        (parsed.stamp === null || typeof parsed.stamp === 'string') &&
+        Array.isArray(parsed.diagnostics) &&
         isJournal(parsed.journal) &&
         SEARCH_TREE_FILE.test(parsed.searchFile) &&
+        RECORDS_FILE.test(parsed.recordsFile) &&
         existsSync(join(paths.cacheDir, parsed.searchFile))
       ) {
         data = parsed;
@@ -509,10 +703,19 @@ export class KeywordIndex {
 
   /**
    * Brings the index up to date with the files on disk: stat every file, re-read only
-   * those whose size or mtime changed, and parse only those whose content changed.
+   * those whose size or mtime changed, and parse only those whose content changed. From
+   * {@link SWEEP_ALWAYS_BELOW} memories on, the files are stated only when the memories
+   * directory's change stamp moved since the index last matched it (or `sweep` is set): see
+   * {@link verify} for how the memories a command shows are checked all the same.
    */
-  refresh(paths: TierPaths, options: { base: string; links?: LinkExtractor; scan?: MemoryFileScan }): RefreshReport {
+  refresh(paths: TierPaths, options: { base: string; links?: LinkExtractor; scan?: MemoryFileScan; sweep?: boolean; sweepBelow?: number }): RefreshReport {
     this.lastRefresh = { paths, options: { base: options.base, ...(options.links ? { links: options.links } : {}) } };
+    const stamp = options.scan ? null : directoryStamp(paths.memoriesDir);
+    this.ownWritesSince = undefined;
+    if (options.sweep !== true && stamp !== null && stamp === this.stamp && this.docs.size >= (options.sweepBelow ?? SWEEP_ALWAYS_BELOW)) {
+      this.ownWritesSince = stamp;
+      return { added: 0, updated: 0, removed: 0, diagnostics: [...this.knownDiagnostics] };
+    }
     const links = options.links ?? NO_LINKS;
     const scan = options.scan ?? scanMemoryFiles(paths, options.base);
     // Entries that are not read at all (FIFOs, links out of the repository …): one
@@ -544,37 +747,9 @@ export class KeywordIndex {
     // tree in the same order on every machine (ties rank in that order).
     changed.sort((a, b) => (scan.names[a]! < scan.names[b]! ? -1 : scan.names[a]! > scan.names[b]! ? 1 : 0));
     for (const i of changed) {
-      const entry = scanEntry(scan, i);
-      const name = scan.names[i]!;
-      const row = rowAt[i]!;
-      const before = row < 0 ? undefined : files.entryAt(row);
-      const shown = displayPath(entry.path, options.base);
-      const read = readMemoryFile(entry, shown);
-      const hash = read.text === undefined ? '' : sha1(read.text);
-      if (before && before.hash === hash && hash !== '') {
-        files.touch(row, entry.size, entry.mtimeMs);
-        this.dirty = true;
-        if (before.diagnostics) report.diagnostics.push(...before.diagnostics);
-        continue;
-      }
-      if (before?.id !== undefined) this.removeDoc(before.id);
-      const fileEntry: FileEntry = { size: entry.size, mtimeMs: entry.mtimeMs, hash };
-      if (read.diagnostics.length > 0) fileEntry.diagnostics = read.diagnostics;
-      if (read.memory) {
-        const memory = read.memory;
-        if (this.docs.has(memory.id)) this.removeDoc(memory.id);
-        this.docs.set(memory.id, toDoc(memory, shown, links(memory.body)));
-        this.changeSearch(memory.id, searchDoc(memory));
-        fileEntry.id = memory.id;
-        if (before) report.updated++;
-        else report.added++;
-      } else if (before?.id !== undefined) {
-        report.removed++;
-      }
-      report.diagnostics.push(...read.diagnostics);
-      rowAt[i] = files.set(name, fileEntry, row);
-      this.dirty = true;
+      rowAt[i] = this.readFile(scanEntry(scan, i), scan.names[i]!, rowAt[i]!, options.base, links, report);
     }
+    if (changed.length > 0) this.filesChanged = true;
     for (let row = 0; row < known; row++) {
       if (seen[row]) continue;
       const name = files.nameAt(row);
@@ -585,15 +760,142 @@ export class KeywordIndex {
         report.removed++;
       }
       files.delete(name);
+      this.filesChanged = true;
       this.dirty = true;
     }
     files.listed(Array.from(rowAt).filter((row) => row >= 0));
     // Saved in another order than the directory lists (another machine, an older cache):
     // save once in this order, so that the next runs find every file at its guess.
-    if (files.misses > Math.max(16, known >>> 4)) this.dirty = true;
+    if (files.misses > Math.max(16, known >>> 4)) {
+      this.filesChanged = true;
+      this.dirty = true;
+    }
     // In file order, whatever order the directory listed them in.
     report.diagnostics.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+    if (stamp !== this.stamp) {
+      this.stamp = stamp;
+      this.dirty = true;
+    }
+    if (JSON.stringify(report.diagnostics) !== JSON.stringify(this.knownDiagnostics)) {
+      this.knownDiagnostics = report.diagnostics;
+      this.dirty = true;
+    }
+    this.ownWritesSince = stamp;
     return report;
+  }
+
+  /**
+   * Reads one memory file whose size or mtime changed (or that is new: `row` -1) into the
+   * index; returns its row in the file table.
+   */
+  private readFile(entry: MemoryFileEntry, name: string, row: number, base: string, links: LinkExtractor, report: RefreshReport, known?: FileEntry): number {
+    // What the file held before: its row in the file table, or (without the table) `known`.
+    const before = row < 0 ? known : this.files.entryAt(row);
+    const shown = displayPath(entry.path, base);
+    const read = readMemoryFile(entry, shown);
+    const hash = read.text === undefined ? '' : sha1(read.text);
+    this.dirty = true;
+    if (before && before.hash === hash && hash !== '') {
+      this.setFile(name, { ...before, size: entry.size, mtimeMs: entry.mtimeMs }, row);
+      if (before.id !== undefined) this.docs.setStat(before.id, entry.size, entry.mtimeMs);
+      if (before.diagnostics) report.diagnostics.push(...before.diagnostics);
+      return row;
+    }
+    if (before?.id !== undefined) this.removeDoc(before.id);
+    const fileEntry: FileEntry = { size: entry.size, mtimeMs: entry.mtimeMs, hash };
+    if (read.diagnostics.length > 0) fileEntry.diagnostics = read.diagnostics;
+    if (read.memory) {
+      const memory = read.memory;
+      if (this.docs.has(memory.id)) this.removeDoc(memory.id);
+      this.docs.set(memory.id, toDoc(memory, shown, links(memory.body)));
+      this.docs.setStat(memory.id, entry.size, entry.mtimeMs);
+      this.changeSearch(memory.id, searchDoc(memory));
+      fileEntry.id = memory.id;
+      if (before) report.updated++;
+      else report.added++;
+    } else if (before?.id !== undefined) {
+      report.removed++;
+    }
+    report.diagnostics.push(...read.diagnostics);
+    return this.setFile(name, fileEntry, row);
+  }
+
+  /**
+   * What the index knows of file `name` without its file table: the memory of the same name
+   * whose record points at that file (a file named after its memory, as cortex writes them).
+   */
+  private knownFile(name: string): FileEntry | undefined {
+    const id = name.slice(0, -3);
+    const doc = this.docs.get(id);
+    if (!doc || basename(doc.file) !== name) return undefined;
+    const stat = this.docs.statOf(id)!;
+    return { size: stat.size, mtimeMs: stat.mtimeMs, hash: '', id };
+  }
+
+  /**
+   * Reads again the named files of the memories directory (`name.md`, as listed there): what
+   * `cortex index <file>` and the hooks do for a file they know was edited, without a sweep.
+   * A named file that is gone takes its memory out. Call after {@link refresh}.
+   */
+  refreshFiles(names: readonly string[]): RefreshReport {
+    const last = this.lastRefresh;
+    const report: RefreshReport = { added: 0, updated: 0, removed: 0, diagnostics: [] };
+    if (last === undefined) return report;
+    const dir = last.paths.memoriesDir;
+    for (const name of [...new Set(names)].sort()) {
+      const path = join(dir, name);
+      const st = statSync(path, { throwIfNoEntry: false });
+      // The file table only when it is at hand (100,000 rows to read otherwise).
+      const row = this.filesTable !== undefined || this.filesFile === undefined ? this.files.rowOf(name) : -1;
+      const known = row >= 0 ? this.files.entryAt(row) : this.knownFile(name);
+      if (!st?.isFile()) {
+        if (known === undefined) continue;
+        if (known.id !== undefined) {
+          this.removeDoc(known.id);
+          report.removed++;
+        }
+        this.setFile(name, null);
+        this.dirty = true;
+        continue;
+      }
+      if (known && known.size === st.size && known.mtimeMs === st.mtimeMs) continue;
+      this.readFile({ path, id: name.slice(0, -3), size: st.size, mtimeMs: st.mtimeMs }, name, row, last.options.base, last.options.links ?? NO_LINKS, report, row >= 0 ? undefined : known);
+    }
+    this.knownDiagnostics = [...this.knownDiagnostics.filter((d) => !names.some((n) => d.file.endsWith(`/${n}`) || d.file === n)), ...report.diagnostics];
+    return report;
+  }
+
+  /**
+   * Checks the files of memories about to be shown against the size and mtime they were
+   * read with, and reads again any that changed or went away: a command that did not sweep
+   * (see {@link refresh}) never shows a memory as it was before an edit in place. Returns
+   * true when something changed (the caller asks again).
+   */
+  verify(ids: readonly string[]): boolean {
+    const last = this.lastRefresh;
+    if (last === undefined) return false;
+    const report: RefreshReport = { added: 0, updated: 0, removed: 0, diagnostics: [] };
+    let changed = false;
+    for (const id of ids) {
+      const doc = this.docs.get(id);
+      const known = this.docs.statOf(id);
+      if (!doc || !known) continue;
+      const path = isAbsolute(doc.file) ? doc.file : join(last.options.base, doc.file);
+      const st = statSync(path, { throwIfNoEntry: false });
+      if (st?.isFile() && st.size === known.size && st.mtimeMs === known.mtimeMs) continue;
+      const name = basename(path);
+      if (!st?.isFile()) {
+        this.removeDoc(id);
+        this.setFile(name, null);
+        this.dirty = true;
+        changed = true;
+        continue;
+      }
+      // A file touched but not changed only gets its new stat: nothing to ask again.
+      const row = this.filesTable !== undefined || this.filesFile === undefined ? this.files.rowOf(name) : -1;
+      this.readFile({ path, id: name.slice(0, -3), size: st.size, mtimeMs: st.mtimeMs }, name, row, last.options.base, last.options.links ?? NO_LINKS, report, row >= 0 ? undefined : { ...known, hash: '', id });
+    }
+    return changed || report.added + report.updated + report.removed > 0;
   }
 
   private removeDoc(id: string): void {
@@ -605,34 +907,42 @@ export class KeywordIndex {
   /** Records a memory just written by this process, so the index need not re-read it. */
   upsert(memory: Memory, entry: MemoryFileEntry, text: string, options: { base: string; links?: LinkExtractor }): void {
     const name = `${entry.id}.md`;
-    const known = this.files.get(name);
+    // The memory the file held before, when the table is at hand (a file whose id differs
+    // from its name, rare: a shown memory is checked by `verify` otherwise).
+    const known = this.filesTable?.get(name);
     if (known?.id !== undefined) this.removeDoc(known.id);
     this.removeDoc(memory.id);
     const shown = displayPath(entry.path, options.base);
     this.docs.set(memory.id, toDoc(memory, shown, (options.links ?? NO_LINKS)(memory.body)));
+    this.docs.setStat(memory.id, entry.size, entry.mtimeMs);
     this.changeSearch(memory.id, searchDoc(memory));
-    this.files.set(name, { size: entry.size, mtimeMs: entry.mtimeMs, hash: sha1(text), id: memory.id });
+    this.setFile(name, { size: entry.size, mtimeMs: entry.mtimeMs, hash: sha1(text), id: memory.id });
+    this.ownWrites = true;
   }
 
   /** Forgets a memory whose file was deleted by this process. */
   remove(id: string): void {
     this.removeDoc(id);
-    this.files.delete(`${id}.md`);
+    this.setFile(`${id}.md`, null);
+    this.ownWrites = true;
     this.dirty = true;
   }
 
   /**
    * Saves the cache atomically when anything changed. The search tree's file is written only
-   * for a fresh build or when the journal is past {@link JOURNAL_LIMIT} (the tree then
+   * for a fresh build or when the journal is past {@link journalLimit} (the tree then
    * includes it); otherwise the index alone is written, with the journal. Readers that
    * loaded the previous index keep a valid search file for a while; older ones are removed.
    */
   save(paths: TierPaths): void {
     if (!this.dirty) return;
-    const newTree = this.searchFile === undefined || this.journal.size > JOURNAL_LIMIT;
+    const newTree = this.searchFile === undefined || this.journal.size > journalLimit(this.docs.size);
     if (newTree) {
       const name = searchTreeName(crypto.randomBytes(6).toString('hex'));
-      writeFileAtomic(join(paths.cacheDir, name), saveSearchState(this.search));
+      // A fresh build not queried yet is written straight from its builder.
+      const bytes = this.builder ? this.builder.encode({ fieldIds: fieldIds() }) : saveSearchState(this.search);
+      this.builder = undefined;
+      writeFileAtomic(join(paths.cacheDir, name), bytes);
       this.searchFile = name;
       this.journal.clear();
     }
@@ -641,17 +951,64 @@ export class KeywordIndex {
       journal.removed.push(id);
       if (doc) journal.added.push(doc);
     }
-    const docs = this.docs.toSaved();
-    const data: Omit<IndexFile, 'records'> = {
+    const moved = this.cacheDir !== paths.cacheDir;
+    // The doc table's columns are written anew only now and then (a fresh build, a long
+    // journal): a `remember` at 100,000 memories writes its record and a few ids.
+    const newDocs = this.docsFile === undefined || moved || this.docs.journalSize > DOC_JOURNAL_LIMIT;
+    let newRecords = false;
+    let docJournal: DocJournal = { set: [], deleted: [] };
+    if (newDocs) {
+      const docs = this.docs.toSaved({ rewrite: this.recordsFile === undefined || moved });
+      if (docs.records) {
+        const name = recordsFileName(crypto.randomBytes(6).toString('hex'));
+        writeFileAtomic(join(paths.cacheDir, name), docs.records);
+        this.recordsFile = name;
+        newRecords = true;
+      }
+      const name = docsFileName(crypto.randomBytes(6).toString('hex'));
+      writeFileAtomic(join(paths.cacheDir, name), serialize(docs.saved));
+      this.docsFile = name;
+      // The table as saved, reading the records file it now points to.
+      this.docs = DocTable.fromSaved(docs.saved, FileRecords.open(join(paths.cacheDir, this.recordsFile!)));
+    } else {
+      docJournal = this.docs.journal();
+    }
+    const newFiles = this.filesFile === undefined || moved || this.filesChanged || this.fileJournal.size > FILE_JOURNAL_LIMIT;
+    if (newFiles) {
+      const name = filesFileName(crypto.randomBytes(6).toString('hex'));
+      writeFileAtomic(join(paths.cacheDir, name), serialize(this.files.toSaved()));
+      this.filesFile = name;
+      this.fileJournal.clear();
+      this.filesChanged = false;
+    }
+    // This process's own writes moved the directory's stamp: when the index was current
+    // at the stamp its refresh found, the stamp now is that of those writes (the write lock
+    // keeps other cortex writers out; a change by another program in the same moments is
+    // missed until the next sweep).
+    if (this.ownWrites && this.ownWritesSince !== undefined && this.ownWritesSince !== null && this.ownWritesSince === this.stamp) {
+      this.stamp = directoryStamp(paths.memoriesDir);
+      this.ownWritesSince = this.stamp;
+    }
+    this.ownWrites = false;
+    const data: IndexFile = {
       version: INDEX_FORMAT_VERSION,
       optionsHash: OPTIONS_HASH,
-      files: this.files.toSaved(),
-      docs: docs.saved,
+      filesFile: this.filesFile!,
+      fileJournal: [...this.fileJournal],
+      stamp: this.stamp,
+      diagnostics: this.knownDiagnostics,
+      docsFile: this.docsFile!,
+      docJournal,
       searchFile: this.searchFile!,
+      recordsFile: this.recordsFile!,
       journal,
     };
-    writeFileAtomic(KeywordIndex.indexPath(paths), packIndexFile(data, docs.records));
-    if (newTree) removeStaleSearchFiles(paths.cacheDir, this.searchFile!);
+    writeFileAtomic(KeywordIndex.indexPath(paths), packIndexFile(data));
+    this.cacheDir = paths.cacheDir;
+    if (newTree) removeStaleFiles(paths.cacheDir, SEARCH_TREE_FILE, this.searchFile!);
+    if (newRecords) removeStaleFiles(paths.cacheDir, RECORDS_FILE, this.recordsFile!);
+    if (newFiles) removeStaleFiles(paths.cacheDir, FILES_FILE, this.filesFile!);
+    if (newDocs) removeStaleFiles(paths.cacheDir, DOCS_FILE, this.docsFile!);
     rmSync(join(paths.cacheDir, 'index.json'), { force: true }); // the cache of format ≤ 7
     this.dirty = false;
   }
@@ -849,8 +1206,8 @@ export class KeywordIndex {
 
   /** The doc with this content key, if any (duplicate detection). */
   findByContentKey(key: string): IndexedDoc | undefined {
-    for (const facets of this.docs.allFacets()) if (facets.contentKey === key) return this.docs.get(facets.id);
-    return undefined;
+    const id = this.docs.idWithContentKey(key);
+    return id === undefined ? undefined : this.docs.get(id);
   }
 
   /** Docs with this topic and scope, excluding superseded ones. */

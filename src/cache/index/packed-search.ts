@@ -19,7 +19,7 @@
  */
 import type MiniSearch from 'minisearch';
 import type { SearchResult } from 'minisearch';
-import { LazyFieldLengths, LazyTermData, MISSING_LENGTH, packMap } from './search-state.js';
+import { LazyDocIds, LazyFieldLengths, LazyTermData, MISSING_LENGTH, packMap } from './search-state.js';
 
 /** One query term, as MiniSearch's `termToQuerySpec` would make it. */
 export interface TermSpec {
@@ -119,8 +119,13 @@ function liveDocuments(m: Internals): Uint8Array {
   const key = `${m._nextId}/${m._documentCount}/${m._dirtCount}`;
   const cached = liveCache.get(m);
   if (cached?.key === key) return cached.live;
-  const live = new Uint8Array(m._nextId);
-  for (const doc of m._documentIds.keys()) live[doc] = 1;
+  let live: Uint8Array;
+  if (m._documentIds instanceof LazyDocIds) {
+    live = m._documentIds.liveBits(m._nextId);
+  } else {
+    live = new Uint8Array(m._nextId);
+    for (const doc of m._documentIds.keys()) live[doc] = 1;
+  }
   liveCache.set(m, { key, live });
   return live;
 }

@@ -1,7 +1,10 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import MiniSearch from 'minisearch';
 import { describe, expect, it } from 'vitest';
-import { LazyFieldLengths, LazyIdMap, addAnalyzed, analyzeDocument, loadSearchState, saveSearchState } from './search-state.js';
+import { LazyDocIds, LazyFieldLengths, LazyIdMap, SavedIds, addAnalyzed, analyzeDocument, loadSearchState, openSearchState, saveSearchState, termDocCount } from './search-state.js';
 
 const OPTIONS = { fields: ['text'], idField: 'id' };
 const DOCS = [
@@ -94,19 +97,41 @@ describe('a loaded index', () => {
   });
 });
 
-describe('LazyIdMap and LazyFieldLengths', () => {
+describe('LazyIdMap, LazyDocIds and LazyFieldLengths', () => {
+  it('LazyDocIds behaves as the Map it stands for, and its live bits match', () => {
+    const id = fc.constantFrom('', 'a', 'ab', 'b', 'é', 'a\u0000');
+    fc.assert(
+      fc.property(fc.array(fc.option(id, { nil: undefined }), { maxLength: 8 }), fc.array(fc.tuple(fc.constantFrom('set', 'delete', 'iterate'), fc.nat(9), id)), (initial, ops) => {
+        const model = new Map<number, string>();
+        initial.forEach((v, shortId) => v !== undefined && model.set(shortId, v));
+        const saved = SavedIds.save(model, initial.length);
+        const map = new LazyDocIds(new SavedIds(saved.text, saved.ends, saved.present, saved.order));
+        for (const [kind, shortId, v] of ops) {
+          if (kind === 'set') {
+            map.set(shortId, v);
+            model.set(shortId, v);
+          } else if (kind === 'delete') {
+            expect(map.delete(shortId)).toBe(model.delete(shortId));
+          } else {
+            expect(new Map(map)).toEqual(model);
+          }
+          expect(map.get(shortId)).toBe(model.get(shortId));
+          expect(map.has(shortId)).toBe(model.has(shortId));
+          expect(Array.from(map.liveBits(10))).toEqual(Array.from({ length: 10 }, (_, k) => (model.has(k) ? 1 : 0)));
+        }
+        expect(map.size).toBe(model.size);
+      }),
+    );
+  });
+
   it('behave as the Maps they stand for', () => {
     const key = fc.constantFrom('', 'a', 'ab', 'b', 'ba', 'z', 'é', 'a\u0000');
     fc.assert(
       fc.property(fc.uniqueArray(key), fc.array(fc.tuple(fc.constantFrom('set', 'delete', 'iterate'), key, fc.nat(50))), (keys, ops) => {
         const model = new Map<string, number>(keys.map((k, i) => [k, i * 3]));
-        const sorted = [...model].sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0));
-        let end = 0;
-        const map = new LazyIdMap({
-          text: sorted.map(([k]) => k).join(''),
-          ends: Uint32Array.from(sorted, ([k]) => (end += k.length)),
-          shortIds: Uint32Array.from(sorted, ([, v]) => v),
-        });
+        const byShortId = new Map([...model].map(([k, v]) => [v, k]));
+        const saved = SavedIds.save(byShortId, keys.length * 3);
+        const map = new LazyIdMap(new SavedIds(saved.text, saved.ends, saved.present, saved.order));
         for (const [kind, k, v] of ops) {
           if (kind === 'set') {
             map.set(k, v);
@@ -156,5 +181,30 @@ describe('LazyIdMap and LazyFieldLengths', () => {
         }
       }),
     );
+  });
+});
+
+describe('openSearchState', () => {
+  it('reads postings from the file term by term and answers as the saved index', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cortex-state-'));
+    try {
+      const original = build();
+      original.discard('b');
+      original.add({ id: 'e', text: 'sqlite again, with WAL' });
+      const path = join(dir, 'state.v8');
+      writeFileSync(path, saveSearchState(original));
+      const opened = openSearchState(path, OPTIONS)!;
+      expect(opened).toBeDefined();
+      for (const q of ['sqlite', 'database wal', 'utc', 'zero config postgres', 'sqlit']) {
+        expect(opened.search(q, { prefix: true, fuzzy: 0.2 })).toEqual(original.search(q, { prefix: true, fuzzy: 0.2 }));
+      }
+      expect(termDocCount(opened, 'sqlite')).toBe(termDocCount(original, 'sqlite'));
+      // A truncated file is refused, not half-read.
+      writeFileSync(path, saveSearchState(original).subarray(0, -4));
+      expect(openSearchState(path, OPTIONS)).toBeUndefined();
+      expect(openSearchState(join(dir, 'missing.v8'), OPTIONS)).toBeUndefined();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

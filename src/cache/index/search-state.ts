@@ -15,8 +15,10 @@
  * own JSON form instead, and a state that does not restore to the same document count is
  * rejected (the caller rebuilds the index).
  */
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { deserialize, serialize } from 'node:v8';
 import MiniSearch, { type Options } from 'minisearch';
+import SearchableMap from 'minisearch/SearchableMap';
 
 /** The private fields of a MiniSearch instance that make up its state (minisearch 7). */
 const FIELDS = [
@@ -32,7 +34,7 @@ const FIELDS = [
 ] as const;
 
 /** The fields saved as they are; the other two are saved as columns (see {@link SavedState}). */
-const PLAIN_FIELDS = FIELDS.filter((f) => f !== '_idToShortId' && f !== '_fieldLength');
+export const PLAIN_FIELDS = FIELDS.filter((f) => f !== '_idToShortId' && f !== '_documentIds' && f !== '_fieldLength');
 
 /** The key under which MiniSearch's radix tree keeps a term's value. */
 const LEAF = '';
@@ -41,16 +43,21 @@ type Tree = Map<string, unknown>;
 type TermData = Map<number, Map<number, number>>;
 type Internals = Record<(typeof FIELDS)[number], unknown> & { _index?: { _tree?: unknown; _size?: unknown } };
 
-interface SavedState {
+export interface SavedState {
   kind: 'packed' | 'json';
   documentCount: number;
-  /** The radix tree with each term's value replaced by its offset in `postings`. */
+  /** The radix tree with each term's value replaced by its offset in the postings. */
   tree?: Tree;
-  postings?: Uint32Array;
-  /** MiniSearch's fields but `_idToShortId` and `_fieldLength`. */
+  /** Length of the postings (in 32-bit words), which follow the state in the file. */
+  postingsLength?: number;
+  /** Where each term's postings start, ascending, then `postingsLength`: a term's postings end where the next one's start. */
+  termOffsets?: Uint32Array;
+  /** Per term (as `termOffsets`), its largest number of documents in one field: its document frequency without reading it. */
+  termCounts?: Uint32Array;
+  /** MiniSearch's fields but `_idToShortId`, `_documentIds` and `_fieldLength`. */
   fields?: Record<string, unknown>;
-  /** `_idToShortId` as columns: the ids sorted, joined, where each ends, and each one's short id. */
-  ids?: { text: string; ends: Uint32Array; shortIds: Uint32Array };
+  /** `_documentIds` as columns: each short id's memory id (joined, where each ends; '' where none), and the short ids sorted by id (`_idToShortId`). */
+  ids?: { text: string; ends: Uint32Array; present: Uint8Array; order: Uint32Array };
   /** `_fieldLength` as columns: `fields` lengths per short id (`MISSING_LENGTH` where none), and which ids have them. */
   lengths?: { fields: number; values: Uint32Array; present: Uint8Array };
   json?: unknown;
@@ -59,52 +66,177 @@ interface SavedState {
 /** A field length a document does not have (a hole in its MiniSearch array). */
 export const MISSING_LENGTH = 0xffffffff;
 
-/**
- * MiniSearch's `_idToShortId` (memory id → short id) over the saved ids, sorted: a lookup
- * is a binary search, and nothing is built at load. Building the Map (10,000 string keys
- * to hash) was the largest part of loading the search state, for the few lookups a
- * command makes (the journal's memories, a `has`). Changes are kept beside the sorted ids;
- * anything that needs the whole Map (its size, an iteration) builds it once.
- */
-export class LazyIdMap extends Map<string, number> {
-  #text: string | undefined;
-  readonly #ends: Uint32Array;
-  readonly #shortIds: Uint32Array;
-  /** Changes since the load: a short id, or `undefined` for a deleted id. */
-  readonly #changes = new Map<string, number | undefined>();
+/** The memory ids of a saved state by short id (see `SavedState.ids`), read without making a string per id. */
+export class SavedIds {
+  constructor(
+    readonly text: string,
+    readonly ends: Uint32Array,
+    readonly present: Uint8Array,
+    /** The present short ids, sorted by their ids. */
+    readonly order: Uint32Array,
+  ) {}
 
-  constructor(saved: { text: string; ends: Uint32Array; shortIds: Uint32Array }) {
-    super();
-    this.#text = saved.text;
-    this.#ends = saved.ends;
-    this.#shortIds = saved.shortIds;
+  /** The id of short id `shortId` as saved, or undefined when none was. */
+  at(shortId: number): string | undefined {
+    if (this.present[shortId] !== 1) return undefined;
+    return this.text.slice(shortId === 0 ? 0 : this.ends[shortId - 1]!, this.ends[shortId]!);
   }
 
-  #lookup(id: string): number | undefined {
-    if (this.#changes.has(id)) return this.#changes.get(id);
-    const text = this.#text!;
-    const ends = this.#ends;
+  /** The saved short id of `id`, by binary search over `order`. */
+  find(id: string): number | undefined {
+    const order = this.order;
     let lo = 0;
-    let hi = ends.length - 1;
+    let hi = order.length - 1;
     while (lo <= hi) {
       const mid = (lo + hi) >>> 1;
-      const probe = text.slice(mid === 0 ? 0 : ends[mid - 1]!, ends[mid]!);
-      if (probe === id) return this.#shortIds[mid];
+      const shortId = order[mid]!;
+      const probe = this.text.slice(shortId === 0 ? 0 : this.ends[shortId - 1]!, this.ends[shortId]!);
+      if (probe === id) return shortId;
       if (id < probe) hi = mid - 1;
       else lo = mid + 1;
     }
     return undefined;
   }
 
+  /** The columns of `documentIds` (short id → id) for a state of `nextId` short ids. */
+  static save(documentIds: Map<number, string>, nextId: number): NonNullable<SavedState['ids']> {
+    const present = new Uint8Array(nextId);
+    const ends = new Uint32Array(nextId);
+    const parts: string[] = [];
+    let end = 0;
+    for (let shortId = 0; shortId < nextId; shortId++) {
+      const id = documentIds.get(shortId);
+      if (id !== undefined) {
+        present[shortId] = 1;
+        parts.push(id);
+        end += id.length;
+      }
+      ends[shortId] = end;
+    }
+    const order = Uint32Array.from([...documentIds.keys()].filter((k) => k < nextId).sort((x, y) => {
+      const a = documentIds.get(x)!;
+      const b = documentIds.get(y)!;
+      return a < b ? -1 : a > b ? 1 : 0;
+    }));
+    return { text: parts.join(''), ends, present, order };
+  }
+}
+
+/**
+ * MiniSearch's `_documentIds` (short id → memory id) over the saved columns: nothing is
+ * built at load (100,000 ids made a Map of 100,000 strings), an id is cut out when read.
+ * Anything that needs the whole Map (an iteration, its size) builds it once.
+ */
+export class LazyDocIds extends Map<number, string> {
+  #saved: SavedIds | undefined;
+  /** Changes since the load: an id, or `undefined` for a deleted short id. */
+  readonly #changes = new Map<number, string | undefined>();
+
+  constructor(saved: SavedIds) {
+    super();
+    this.#saved = saved;
+  }
+
   #build(): void {
-    const text = this.#text;
-    if (text === undefined) return;
-    this.#text = undefined;
-    let start = 0;
-    for (let i = 0; i < this.#ends.length; i++) {
-      const id = text.slice(start, this.#ends[i]);
-      start = this.#ends[i]!;
-      if (!this.#changes.has(id)) super.set(id, this.#shortIds[i]!);
+    const saved = this.#saved;
+    if (saved === undefined) return;
+    this.#saved = undefined;
+    for (let shortId = 0; shortId < saved.present.length; shortId++) {
+      if (saved.present[shortId] !== 1 || this.#changes.has(shortId)) continue;
+      super.set(shortId, saved.at(shortId)!);
+    }
+    for (const [shortId, id] of this.#changes) if (id !== undefined) super.set(shortId, id);
+    this.#changes.clear();
+  }
+
+  /** One byte per short id below `n`: 1 for a live document. */
+  liveBits(n: number): Uint8Array {
+    const live = new Uint8Array(n);
+    if (this.#saved === undefined) {
+      for (const shortId of super.keys()) if (shortId < n) live[shortId] = 1;
+      return live;
+    }
+    live.set(this.#saved.present.subarray(0, n));
+    for (const [shortId, id] of this.#changes) if (shortId < n) live[shortId] = id === undefined ? 0 : 1;
+    return live;
+  }
+
+  override get size(): number {
+    this.#build();
+    return super.size;
+  }
+  override get(shortId: number): string | undefined {
+    if (this.#saved === undefined) return super.get(shortId);
+    return this.#changes.has(shortId) ? this.#changes.get(shortId) : this.#saved.at(shortId);
+  }
+  override has(shortId: number): boolean {
+    return this.get(shortId) !== undefined;
+  }
+  override set(shortId: number, id: string): this {
+    if (this.#saved === undefined) super.set(shortId, id);
+    else this.#changes.set(shortId, id);
+    return this;
+  }
+  override delete(shortId: number): boolean {
+    if (this.#saved === undefined) return super.delete(shortId);
+    const had = this.get(shortId) !== undefined;
+    this.#changes.set(shortId, undefined);
+    return had;
+  }
+  override clear(): void {
+    this.#saved = undefined;
+    this.#changes.clear();
+    super.clear();
+  }
+  override forEach(fn: (value: string, key: number, map: Map<number, string>) => void, thisArg?: unknown): void {
+    this.#build();
+    super.forEach(fn, thisArg);
+  }
+  override keys(): MapIterator<number> {
+    this.#build();
+    return super.keys();
+  }
+  override values(): MapIterator<string> {
+    this.#build();
+    return super.values();
+  }
+  override entries(): MapIterator<[number, string]> {
+    this.#build();
+    return super.entries();
+  }
+  override [Symbol.iterator](): MapIterator<[number, string]> {
+    return this.entries();
+  }
+}
+
+/**
+ * MiniSearch's `_idToShortId` (memory id → short id) over the saved ids: a lookup is a
+ * binary search over the short ids sorted by id, and nothing is built at load. Changes are
+ * kept beside the saved ids; anything that needs the whole Map (its size, an iteration)
+ * builds it once.
+ */
+export class LazyIdMap extends Map<string, number> {
+  #saved: SavedIds | undefined;
+  /** Changes since the load: a short id, or `undefined` for a deleted id. */
+  readonly #changes = new Map<string, number | undefined>();
+
+  constructor(saved: SavedIds) {
+    super();
+    this.#saved = saved;
+  }
+
+  #lookup(id: string): number | undefined {
+    if (this.#changes.has(id)) return this.#changes.get(id);
+    return this.#saved!.find(id);
+  }
+
+  #build(): void {
+    const saved = this.#saved;
+    if (saved === undefined) return;
+    this.#saved = undefined;
+    for (const shortId of saved.order) {
+      const id = saved.at(shortId)!;
+      if (!this.#changes.has(id)) super.set(id, shortId);
     }
     for (const [id, shortId] of this.#changes) if (shortId !== undefined) super.set(id, shortId);
     this.#changes.clear();
@@ -115,24 +247,24 @@ export class LazyIdMap extends Map<string, number> {
     return super.size;
   }
   override get(id: string): number | undefined {
-    return this.#text === undefined ? super.get(id) : this.#lookup(id);
+    return this.#saved === undefined ? super.get(id) : this.#lookup(id);
   }
   override has(id: string): boolean {
-    return this.#text === undefined ? super.has(id) : this.#lookup(id) !== undefined;
+    return this.#saved === undefined ? super.has(id) : this.#lookup(id) !== undefined;
   }
   override set(id: string, shortId: number): this {
-    if (this.#text === undefined) super.set(id, shortId);
+    if (this.#saved === undefined) super.set(id, shortId);
     else this.#changes.set(id, shortId);
     return this;
   }
   override delete(id: string): boolean {
-    if (this.#text === undefined) return super.delete(id);
+    if (this.#saved === undefined) return super.delete(id);
     const had = this.#lookup(id) !== undefined;
     this.#changes.set(id, undefined);
     return had;
   }
   override clear(): void {
-    this.#text = undefined;
+    this.#saved = undefined;
     this.#changes.clear();
     super.clear();
   }
@@ -268,15 +400,6 @@ export class LazyFieldLengths extends Map<number, number[]> {
   }
 }
 
-/** `_idToShortId` as the columns {@link LazyIdMap} reads. */
-function idColumns(idToShortId: Map<string, number>): NonNullable<SavedState['ids']> {
-  const entries = [...idToShortId].sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0));
-  const ends = new Uint32Array(entries.length);
-  let end = 0;
-  entries.forEach(([id], i) => (ends[i] = end += id.length));
-  return { text: entries.map(([id]) => id).join(''), ends, shortIds: Uint32Array.from(entries, ([, shortId]) => shortId) };
-}
-
 /** `_fieldLength` as the columns {@link LazyFieldLengths} reads; undefined when a length does not fit. */
 function lengthColumns(fieldLength: Map<number, number[]>, fields: number, nextId: number): SavedState['lengths'] {
   const values = new Uint32Array(nextId * fields).fill(MISSING_LENGTH);
@@ -295,25 +418,112 @@ function lengthColumns(fieldLength: Map<number, number[]>, fields: number, nextI
 }
 
 /**
+ * Where loaded terms read their packed postings: the whole array in memory, or the state's
+ * file, read term by term (see {@link openSearchState}).
+ */
+export interface PostingsSource {
+  /** The packed postings of the term at `offset`: an array holding them, and where they start in it. */
+  read(offset: number): { packed: Uint32Array; offset: number };
+  /** The term's largest number of documents in one field, when known without reading its postings. */
+  count?(offset: number): number | undefined;
+}
+
+/** Postings held in one array (a state loaded from bytes). */
+class ArrayPostings implements PostingsSource {
+  constructor(private readonly packed: Uint32Array) {}
+  read(offset: number): { packed: Uint32Array; offset: number } {
+    return { packed: this.packed, offset };
+  }
+}
+
+/** The index of `offset` in the ascending `offsets`, or -1. */
+function offsetIndex(offsets: Uint32Array, offset: number): number {
+  let lo = 0;
+  let hi = offsets.length - 2;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const v = offsets[mid]!;
+    if (v === offset) return mid;
+    if (v < offset) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
+}
+
+const closeOnCollect = new FinalizationRegistry<number>((fd) => {
+  try {
+    closeSync(fd);
+  } catch {
+    // Closed already.
+  }
+});
+
+/**
+ * Postings read from the state's file, one term at a time, by position: opening an index of
+ * 100,000 memories reads none of its tens of megabytes of postings, a query those of the
+ * terms it touches. The file stays open while the state lives (a replaced file is still
+ * read as it was: renaming over it does not change what the descriptor reads).
+ */
+class FilePostings implements PostingsSource {
+  constructor(
+    private readonly fd: number,
+    /** Byte position of the postings in the file. */
+    private readonly start: number,
+    private readonly offsets: Uint32Array,
+    private readonly counts: Uint32Array | undefined,
+  ) {
+    closeOnCollect.register(this, fd);
+  }
+
+  read(offset: number): { packed: Uint32Array; offset: number } {
+    const i = offsetIndex(this.offsets, offset);
+    if (i < 0) throw new RangeError(`no term's postings start at ${offset}`);
+    const packed = new Uint32Array(this.offsets[i + 1]! - offset);
+    const bytes = new Uint8Array(packed.buffer);
+    let done = 0;
+    while (done < bytes.length) {
+      const n = readSync(this.fd, bytes, done, bytes.length - done, this.start + offset * 4 + done);
+      if (n === 0) throw new RangeError('the search state file is shorter than its postings');
+      done += n;
+    }
+    return { packed, offset: 0 };
+  }
+
+  count(offset: number): number | undefined {
+    if (this.counts === undefined) return undefined;
+    const i = offsetIndex(this.offsets, offset);
+    return i < 0 ? undefined : this.counts[i];
+  }
+}
+
+/**
  * A term's postings (field id → document short id → term frequency) that unpack on first
- * use. Until then it holds an offset into the shared packed array:
- * `[fieldCount, (fieldId, docCount, (docId, freq) × docCount) × fieldCount]`, and the
- * postings of documents added since the load ({@link addAnalyzed}) beside it, so that adding
- * a memory to a loaded index does not unpack every term it contains.
+ * use. Until then it holds where its packed postings are:
+ * `[fieldCount, (fieldId, docCount, (docId, freq) × docCount) × fieldCount]`, read when first
+ * needed, and the postings of documents added since the load ({@link addAnalyzed}) beside
+ * it, so that adding a memory to a loaded index does not unpack every term it contains.
  * Every Map method unpacks first, so MiniSearch reads and updates it as an ordinary Map.
  */
 export class LazyTermData extends Map<number, Map<number, number>> {
-  #packed: Uint32Array | undefined;
+  #source: PostingsSource | undefined;
   readonly #offset: number;
-  /** Postings added while packed (documents added after the load: never in `#packed`). */
+  /** The packed postings once read from the source. */
+  #view: { packed: Uint32Array; offset: number } | undefined;
+  /** Postings added while packed (documents added after the load: never in the source). */
   #added: Map<number, Map<number, number>> | undefined;
   /** `#added` packed, for readers; cleared when a posting is added. */
   #addedPacked: Uint32Array | undefined;
 
-  constructor(packed: Uint32Array, offset: number) {
+  constructor(source: PostingsSource | Uint32Array, offset: number) {
     super();
-    this.#packed = packed;
+    this.#source = source instanceof Uint32Array ? new ArrayPostings(source) : source;
     this.#offset = offset;
+  }
+
+  /** The packed postings while still packed (read from the source on first use). */
+  #packed(): { packed: Uint32Array; offset: number } | undefined {
+    if (this.#source === undefined) return undefined;
+    return (this.#view ??= this.#source.read(this.#offset));
   }
 
   /**
@@ -323,9 +533,10 @@ export class LazyTermData extends Map<number, Map<number, number>> {
    * `undefined` once unpacked.
    */
   packedAt(): { packed: Uint32Array; offset: number; added: Uint32Array | undefined } | undefined {
-    if (this.#packed === undefined) return undefined;
+    const view = this.#packed();
+    if (view === undefined) return undefined;
     if (this.#added !== undefined && this.#addedPacked === undefined) this.#addedPacked = packMap(this.#added);
-    return { packed: this.#packed, offset: this.#offset, added: this.#addedPacked };
+    return { packed: view.packed, offset: view.offset, added: this.#addedPacked };
   }
 
   /**
@@ -334,7 +545,7 @@ export class LazyTermData extends Map<number, Map<number, number>> {
    * short id the packed postings cannot hold.
    */
   addPosting(fieldId: number, doc: number): void {
-    if (this.#packed === undefined) {
+    if (this.#source === undefined) {
       let docs = super.get(fieldId);
       if (docs === undefined) super.set(fieldId, (docs = new Map()));
       docs.set(doc, (docs.get(doc) ?? 0) + 1);
@@ -348,10 +559,12 @@ export class LazyTermData extends Map<number, Map<number, number>> {
   }
 
   #unpack(): void {
-    const p = this.#packed;
-    if (p === undefined) return;
-    this.#packed = undefined;
-    let i = this.#offset;
+    const view = this.#packed();
+    if (view === undefined) return;
+    this.#source = undefined;
+    this.#view = undefined;
+    const p = view.packed;
+    let i = view.offset;
     const fields = p[i++]!;
     for (let f = 0; f < fields; f++) {
       const fieldId = p[i++]!;
@@ -374,16 +587,21 @@ export class LazyTermData extends Map<number, Map<number, number>> {
 
   /**
    * The largest number of documents listed under one field, read without unpacking
-   * (discarded documents not yet swept out included, as in the unpacked Maps).
+   * (discarded documents not yet swept out included, as in the unpacked Maps); from the
+   * saved counts when nothing was added, without reading the postings at all.
    */
   maxFieldCount(): number {
-    const p = this.#packed;
-    if (p === undefined) {
+    if (this.#source === undefined) {
       let max = 0;
       for (const docs of super.values()) max = Math.max(max, docs.size);
       return max;
     }
-    let i = this.#offset;
+    if (this.#added === undefined && this.#view === undefined) {
+      const known = this.#source.count?.(this.#offset);
+      if (known !== undefined) return known;
+    }
+    const { packed: p, offset } = this.#packed()!;
+    let i = offset;
     const fields = p[i++]!;
     let max = 0;
     for (let f = 0; f < fields; f++) {
@@ -397,12 +615,12 @@ export class LazyTermData extends Map<number, Map<number, number>> {
 
   /** Appends this term's packed form to `out` (copied as is while still packed). */
   packInto(out: PackedWriter): number {
-    const p = this.#packed;
-    if (p === undefined || this.#added !== undefined) return out.packMap(this);
-    let end = this.#offset;
+    if (this.#source === undefined || this.#added !== undefined) return out.packMap(this);
+    const { packed: p, offset } = this.#packed()!;
+    let end = offset;
     const fields = p[end++]!;
     for (let f = 0; f < fields; f++) end += 2 + 2 * p[end + 1]!;
-    return out.copy(p, this.#offset, end);
+    return out.copy(p, offset, end);
   }
 
   override get size(): number {
@@ -426,7 +644,8 @@ export class LazyTermData extends Map<number, Map<number, number>> {
     return super.delete(key);
   }
   override clear(): void {
-    this.#packed = undefined;
+    this.#source = undefined;
+    this.#view = undefined;
     this.#added = undefined;
     this.#addedPacked = undefined;
     super.clear();
@@ -589,9 +808,28 @@ export function isAnalyzedDoc(value: unknown): value is AnalyzedDoc {
 }
 
 /** A growable Uint32Array that packed postings are appended to. */
-class PackedWriter {
+export class PackedWriter {
   private buf = new Uint32Array(1 << 16);
   length = 0;
+  /** Where each term written starts, in order, and its largest number of documents in one field. */
+  readonly starts: number[] = [];
+  readonly counts: number[] = [];
+
+  /** Records the term just written at `offset` (see `starts`, `counts`); returns `offset`. */
+  term(offset: number): number {
+    const b = this.buf;
+    let i = offset;
+    const fields = b[i++]!;
+    let max = 0;
+    for (let f = 0; f < fields; f++) {
+      const count = b[i + 1]!;
+      if (count > max) max = count;
+      i += 2 + 2 * count;
+    }
+    this.starts.push(offset);
+    this.counts.push(max);
+    return offset;
+  }
 
   private reserve(n: number): void {
     if (this.length + n <= this.buf.length) return;
@@ -647,39 +885,126 @@ function hasInternals(ms: MiniSearch): boolean {
   );
 }
 
-/** A copy of the radix tree whose values are offsets of their postings packed into `out`. */
-function packTree(node: Tree, out: PackedWriter): Tree {
+/** A copy of the radix tree whose values are offsets of their postings packed into `out` (`source` reads leaves still saved as offsets). */
+function packTree(node: Tree, out: PackedWriter, source: PostingsSource | undefined): Tree {
   const copy: Tree = new Map();
   for (const [key, value] of node) {
     if (key === LEAF) {
-      copy.set(LEAF, value instanceof LazyTermData ? value.packInto(out) : out.packMap(value as TermData));
+      const data = typeof value === 'number' ? new LazyTermData(source!, value) : value;
+      copy.set(LEAF, out.term(data instanceof LazyTermData ? data.packInto(out) : out.packMap(data as TermData)));
     } else {
-      copy.set(key, packTree(value as Tree, out));
+      copy.set(key, packTree(value as Tree, out, source));
     }
   }
   return copy;
 }
 
-/** Replaces the offsets in a saved tree with lazy term data, in place; false if the tree is not one. */
-function unpackTree(node: Tree, packed: Uint32Array): boolean {
+/**
+ * MiniSearch's term index over a loaded tree whose leaves are still the offsets of their
+ * postings: a term becomes a {@link LazyTermData} when a query or an update reaches it, so
+ * opening an index makes nothing per term (a real vocabulary of 100,000 terms made 100,000
+ * Maps at every start). Reads through a prefix view or fuzzy matching wrap a term for that
+ * read; `get` and `fetch` keep the wrapper in the tree (it may then gather postings).
+ */
+export class PackedIndex extends SearchableMap<TermData> {
+  constructor(
+    tree: Tree,
+    prefix: string,
+    readonly source: PostingsSource,
+  ) {
+    super(tree as never, prefix);
+  }
+
+  #wrap(value: unknown): TermData | undefined {
+    return typeof value === 'number' ? new LazyTermData(this.source, value) : (value as TermData | undefined);
+  }
+
+  override get(key: string): TermData | undefined {
+    const value = super.get(key) as unknown;
+    if (typeof value !== 'number') return value as TermData | undefined;
+    const data = new LazyTermData(this.source, value);
+    if (this._prefix === '') super.set(key, data);
+    return data;
+  }
+
+  override fetch(key: string, initial: () => TermData): TermData {
+    const value = super.get(key) as unknown;
+    if (typeof value === 'number' && this._prefix === '') super.set(key, new LazyTermData(this.source, value));
+    return super.fetch(key, initial);
+  }
+
+  override atPrefix(prefix: string): SearchableMap<TermData> {
+    const view = super.atPrefix(prefix);
+    return new PackedIndex(view._tree as never, view._prefix, this.source);
+  }
+
+  override fuzzyGet(key: string, maxEditDistance: number): Map<string, [TermData, number]> {
+    const out = new Map<string, [TermData, number]>();
+    for (const [term, [value, distance]] of super.fuzzyGet(key, maxEditDistance)) out.set(term, [this.#wrap(value)!, distance]);
+    return out;
+  }
+
+  // Iterations wrap the leaves they yield (typed as the base class's tree iterators, which
+  // callers only iterate).
+  // Over the whole tree (a vacuum walks it and updates what it finds) the wrapper is kept.
+  *#wrapped(): Generator<[string, TermData]> {
+    for (const [term, value] of super.entries()) {
+      const data = this.#wrap(value)!;
+      if (data !== value && this._prefix === '') super.set(term, data);
+      yield [term, data];
+    }
+  }
+
+  override entries(): ReturnType<SearchableMap<TermData>['entries']> {
+    return this.#wrapped() as never;
+  }
+
+  override values(): ReturnType<SearchableMap<TermData>['values']> {
+    const entries = this.#wrapped();
+    return (function* () {
+      for (const [, value] of entries) yield value;
+    })() as never;
+  }
+
+  override forEach(fn: (key: string, value: TermData, map: SearchableMap<TermData>) => void): void {
+    for (const [term, value] of this.#wrapped()) fn(term, value, this as never);
+  }
+
+  override [Symbol.iterator](): ReturnType<SearchableMap<TermData>['entries']> {
+    return this.entries();
+  }
+}
+
+/** Checks that a saved tree's leaves are offsets below `length`; false if the tree is not one. */
+function checkTree(node: Tree, length: number): boolean {
   for (const [key, value] of node) {
     if (key === LEAF) {
-      if (typeof value !== 'number' || value >= packed.length) return false;
-      node.set(LEAF, new LazyTermData(packed, value));
-    } else if (!(value instanceof Map) || !unpackTree(value as Tree, packed)) {
+      if (typeof value !== 'number' || value >= length) return false;
+    } else if (!(value instanceof Map) || !checkTree(value as Tree, length)) {
       return false;
     }
   }
   return true;
 }
 
+
+/** The first bytes of a saved state: then the state's length (u32 LE), the state, padding to 4 bytes, the postings. */
+const STATE_MAGIC = Buffer.from('CXS\u0002', 'latin1');
+
+/** Where the postings start after a state of `length` bytes. */
+const postingsStart = (length: number) => (8 + length + 3) & ~3;
+
 /**
- * Serializes an index to bytes.
+ * Serializes an index to bytes: the state without the postings (tree, ids, lengths), then
+ * the postings as raw 32-bit words, so that {@link openSearchState} reads the state and no
+ * posting.
  *
  * @example
  * const bytes = saveSearchState(index); // later: loadSearchState(bytes, options)
  */
 export function saveSearchState(ms: MiniSearch): Buffer {
+  let state: SavedState | undefined;
+  let postings: Uint32Array = new Uint32Array(0);
   if (hasInternals(ms)) {
     const m = ms as unknown as Internals;
     const fieldCount = Object.keys(m._fieldIds as object).length;
@@ -688,37 +1013,57 @@ export function saveSearchState(ms: MiniSearch): Buffer {
       const fields: Record<string, unknown> = {};
       for (const f of PLAIN_FIELDS) fields[f] = m[f];
       const out = new PackedWriter();
-      const tree = packTree(m._index!._tree as Tree, out);
-      const ids = idColumns(m._idToShortId as Map<string, number>);
-      return serialize({ kind: 'packed', documentCount: ms.documentCount, tree, postings: out.result(), fields, ids, lengths } satisfies SavedState);
+      const index = m._index as unknown;
+      const tree = packTree(m._index!._tree as Tree, out, index instanceof PackedIndex ? index.source : undefined);
+      postings = out.result();
+      const ids = SavedIds.save(m._documentIds as Map<number, string>, m._nextId as number);
+      const termOffsets = Uint32Array.from([...out.starts, postings.length]);
+      state = { kind: 'packed', documentCount: ms.documentCount, tree, postingsLength: postings.length, termOffsets, termCounts: Uint32Array.from(out.counts), fields, ids, lengths };
     }
   }
-  return serialize({ kind: 'json', documentCount: ms.documentCount, json: ms.toJSON() } satisfies SavedState);
+  state ??= { kind: 'json', documentCount: ms.documentCount, json: ms.toJSON() };
+  return encodeState(state, postings);
 }
 
-/**
- * Restores an index saved by `saveSearchState`, or returns `undefined` when the bytes are
- * not a usable state (truncated, another format, another MiniSearch).
- */
-export function loadSearchState(bytes: Buffer, options: Options): MiniSearch | undefined {
+/** The bytes of a saved state and its postings (see {@link saveSearchState}). */
+export function encodeState(state: SavedState, postings: Uint32Array): Buffer {
+  const head = serialize(state);
+  const start = postingsStart(head.length);
+  const bytes = Buffer.alloc(start + postings.byteLength);
+  STATE_MAGIC.copy(bytes, 0);
+  bytes.writeUInt32LE(head.length, 4);
+  head.copy(bytes, 8);
+  Buffer.from(postings.buffer, postings.byteOffset, postings.byteLength).copy(bytes, start);
+  return bytes;
+}
+
+/** The saved state in `head`, checked, or undefined. */
+function parseState(head: Uint8Array): SavedState | undefined {
   let state: SavedState;
   try {
-    state = deserialize(bytes) as SavedState;
+    state = deserialize(head) as SavedState;
   } catch {
     return undefined;
   }
   if (typeof state !== 'object' || state === null || typeof state.documentCount !== 'number') return undefined;
+  return state;
+}
+
+/** A MiniSearch over a saved state whose postings `source` reads, or undefined when the state is not usable. */
+function restore(state: SavedState, source: (offsets: Uint32Array, counts: Uint32Array | undefined) => PostingsSource, options: Options): MiniSearch | undefined {
   try {
     if (state.kind === 'json') {
       const ms = MiniSearch.loadJS(state.json as never, options);
       return ms.documentCount === state.documentCount ? ms : undefined;
     }
-    if (state.kind !== 'packed' || !(state.tree instanceof Map) || !(state.postings instanceof Uint32Array) || !state.fields) return undefined;
-    const { ids, lengths } = state;
-    if (!ids || typeof ids.text !== 'string' || !(ids.ends instanceof Uint32Array) || !(ids.shortIds instanceof Uint32Array) || ids.ends.length !== ids.shortIds.length) return undefined;
-    if (ids.ends.length > 0 && ids.ends[ids.ends.length - 1] !== ids.text.length) return undefined;
+    if (state.kind !== 'packed' || !(state.tree instanceof Map) || typeof state.postingsLength !== 'number' || !state.fields) return undefined;
+    const { ids, lengths, termOffsets, termCounts } = state;
+    if (!(termOffsets instanceof Uint32Array) || termOffsets.length === 0 || termOffsets[termOffsets.length - 1] !== state.postingsLength) return undefined;
+    if (termCounts !== undefined && (!(termCounts instanceof Uint32Array) || termCounts.length !== termOffsets.length - 1)) return undefined;
+    if (!ids || typeof ids.text !== 'string' || !(ids.ends instanceof Uint32Array) || !(ids.present instanceof Uint8Array) || !(ids.order instanceof Uint32Array)) return undefined;
+    if (ids.ends.length !== ids.present.length || (ids.ends.length > 0 && ids.ends[ids.ends.length - 1] !== ids.text.length)) return undefined;
     if (!lengths || !(lengths.values instanceof Uint32Array) || !(lengths.present instanceof Uint8Array) || lengths.values.length !== lengths.fields * lengths.present.length) return undefined;
-    if (!unpackTree(state.tree, state.postings)) return undefined;
+    if (!checkTree(state.tree, state.postingsLength)) return undefined;
     const ms = new MiniSearch(options);
     if (!hasInternals(ms)) return undefined;
     const m = ms as unknown as Internals;
@@ -726,14 +1071,72 @@ export function loadSearchState(bytes: Buffer, options: Options): MiniSearch | u
       if (!(f in state.fields)) return undefined;
       (m as Record<string, unknown>)[f] = state.fields[f];
     }
-    if (lengths.present.length !== m._nextId || lengths.fields !== Object.keys(m._fieldIds as object).length) return undefined;
-    m._idToShortId = new LazyIdMap(ids);
+    if (lengths.present.length !== m._nextId || ids.present.length !== m._nextId || lengths.fields !== Object.keys(m._fieldIds as object).length) return undefined;
+    const saved = new SavedIds(ids.text, ids.ends, ids.present, ids.order);
+    m._documentIds = new LazyDocIds(saved);
+    m._idToShortId = new LazyIdMap(saved);
     m._fieldLength = new LazyFieldLengths(lengths);
-    m._index!._tree = state.tree;
-    m._index!._size = undefined;
+    (m as { _index?: unknown })._index = new PackedIndex(state.tree, '', source(termOffsets, termCounts)) as unknown;
     return ms.documentCount === state.documentCount ? ms : undefined;
   } catch {
     return undefined;
+  }
+}
+
+/**
+ * Restores an index saved by `saveSearchState`, or returns `undefined` when the bytes are
+ * not a usable state (truncated, another format, another MiniSearch).
+ */
+export function loadSearchState(bytes: Buffer, options: Options): MiniSearch | undefined {
+  if (bytes.length < 8 || !bytes.subarray(0, 4).equals(STATE_MAGIC)) return undefined;
+  const length = bytes.readUInt32LE(4);
+  if (8 + length > bytes.length) return undefined;
+  const state = parseState(bytes.subarray(8, 8 + length));
+  if (!state) return undefined;
+  const start = postingsStart(length);
+  const words = state.postingsLength ?? 0;
+  if (state.kind === 'packed' && start + words * 4 !== bytes.length) return undefined;
+  // Copied to an aligned array (a Buffer may start anywhere in its memory).
+  const postings = new Uint32Array(words);
+  new Uint8Array(postings.buffer).set(bytes.subarray(start, start + words * 4));
+  return restore(state, () => new ArrayPostings(postings), options);
+}
+
+/**
+ * Opens the state saved in the file at `path`, reading the state and none of the postings,
+ * which are read term by term as queries touch them. `undefined` when the file is missing
+ * or not a usable state.
+ */
+export function openSearchState(path: string, options: Options): MiniSearch | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch {
+    return undefined;
+  }
+  let owned = false;
+  try {
+    const prefix = Buffer.alloc(8);
+    if (readSync(fd, prefix, 0, 8, 0) !== 8 || !prefix.subarray(0, 4).equals(STATE_MAGIC)) return undefined;
+    const length = prefix.readUInt32LE(4);
+    const size = fstatSync(fd).size;
+    if (8 + length > size) return undefined;
+    const head = Buffer.allocUnsafe(length);
+    let done = 0;
+    while (done < length) {
+      const n = readSync(fd, head, done, length - done, 8 + done);
+      if (n === 0) return undefined;
+      done += n;
+    }
+    const state = parseState(head);
+    if (!state) return undefined;
+    const start = postingsStart(length);
+    if (state.kind === 'packed' && start + (state.postingsLength ?? 0) * 4 !== size) return undefined;
+    const ms = restore(state, (offsets, counts) => new FilePostings(fd, start, offsets, counts), options);
+    owned = ms !== undefined && state.kind === 'packed';
+    return ms;
+  } finally {
+    if (!owned) closeSync(fd);
   }
 }
 

@@ -1,0 +1,171 @@
+/**
+ * Building a search state without MiniSearch's Maps: a full rebuild of 100,000 memories
+ * held every posting as a Map entry (a gigabyte); here each term's postings grow in typed
+ * arrays, field by field, and the saved state is written from them.
+ *
+ * The result is the state `saveSearchState` writes for a MiniSearch that added the same
+ * analysed documents in the same order (the postings byte for byte): the same radix tree (terms inserted
+ * in the order first seen), the same postings in the same order (fields in the order each
+ * term first met them, documents ascending), the same field lengths and the same running
+ * averages, computed with MiniSearch's arithmetic. A property test checks it.
+ */
+import SearchableMap from 'minisearch/SearchableMap';
+import { MISSING_LENGTH, PLAIN_FIELDS, PackedWriter, encodeState, type AnalyzedDoc, type SavedState } from './search-state.js';
+
+/** A growable list of 32-bit words. */
+class Words {
+  data = new Uint32Array(4);
+  length = 0;
+
+  push2(a: number, b: number): void {
+    if (this.length + 2 > this.data.length) {
+      const grown = new Uint32Array(this.data.length * 2);
+      grown.set(this.data);
+      this.data = grown;
+    }
+    this.data[this.length++] = a;
+    this.data[this.length++] = b;
+  }
+}
+
+/**
+ * Collects analysed documents (see `analyzeDocument`) and encodes the search state.
+ *
+ * @example
+ * const build = new PackedBuilder(['text', 'summary']);
+ * build.add(analyzeDocument({ id: 'a', text: 'Chose SQLite' }, analyzer));
+ * writeFileSync(path, build.encode()); // later: openSearchState(path, options)
+ */
+export class PackedBuilder {
+  /** Term → its number, in the order first seen. */
+  private readonly terms = new Map<string, number>();
+  private readonly termNames: string[] = [];
+  /** Per term, its fields in the order first met, with the postings of each. */
+  private readonly postings: { field: number; words: Words }[][] = [];
+  /** The same lists by `term * fields + field`. */
+  private readonly lists: (Words | undefined)[] = [];
+  private readonly ids: string[] = [];
+  private readonly idSet = new Set<string>();
+  private lengths = new Uint32Array(0);
+  /** Per document: 1 when it has a value in some field (MiniSearch keeps no lengths otherwise). */
+  private present = new Uint8Array(0);
+  private readonly avg: number[] = [];
+
+  constructor(private readonly fields: readonly string[]) {}
+
+  get size(): number {
+    return this.ids.length;
+  }
+
+  has(id: string): boolean {
+    return this.idSet.has(id);
+  }
+
+  /** Adds a document (ids must be new: MiniSearch refuses a duplicate too). */
+  add(doc: AnalyzedDoc): void {
+    if (this.idSet.has(doc.id)) throw new Error(`duplicate ID ${doc.id}`);
+    const shortId = this.ids.length;
+    this.ids.push(doc.id);
+    this.idSet.add(doc.id);
+    const f = this.fields.length;
+    if (this.lengths.length < (shortId + 1) * f) {
+      const grown = new Uint32Array(Math.max(64 * f, this.lengths.length * 2)).fill(MISSING_LENGTH);
+      grown.set(this.lengths);
+      this.lengths = grown;
+      const present = new Uint8Array(grown.length / f);
+      present.set(this.present);
+      this.present = present;
+    }
+    const count = shortId; // MiniSearch's `_documentCount - 1` when adding (no discards here)
+    for (let field = 0; field < f; field++) {
+      const analyzed = doc.fields[field];
+      if (!analyzed) continue;
+      this.lengths[shortId * f + field] = analyzed.unique;
+      this.present[shortId] = 1;
+      // MiniSearch's addFieldLength, the same arithmetic.
+      const average = this.avg[field] || 0;
+      this.avg[field] = (average * count + analyzed.unique) / (count + 1);
+      const freqs = new Map<number, number>();
+      for (const term of analyzed.terms) {
+        let t = this.terms.get(term);
+        if (t === undefined) {
+          t = this.termNames.length;
+          this.terms.set(term, t);
+          this.termNames.push(term);
+          this.postings.push([]);
+        }
+        freqs.set(t, (freqs.get(t) ?? 0) + 1);
+      }
+      for (const [t, freq] of freqs) {
+        let words = this.lists[t * f + field];
+        if (words === undefined) {
+          words = this.lists[t * f + field] = new Words();
+          this.postings[t]!.push({ field, words });
+        }
+        words.push2(shortId, freq);
+      }
+    }
+  }
+
+  /** The state's bytes, as `saveSearchState` writes them (see the module comment). */
+  encode(options: { fieldIds: Record<string, number> }): Buffer {
+    const map = new SearchableMap<number>();
+    for (let t = 0; t < this.termNames.length; t++) map.set(this.termNames[t]!, t);
+    const out = new PackedWriter();
+    const tree = this.packTree((map as unknown as { _tree: Map<string, unknown> })._tree, out);
+    const postings = out.result();
+    const n = this.ids.length;
+    const f = this.fields.length;
+    const ends = new Uint32Array(n);
+    let end = 0;
+    for (let i = 0; i < n; i++) ends[i] = end += this.ids[i]!.length;
+    const order = Uint32Array.from(this.ids.keys()).sort((x, y) => (this.ids[x]! < this.ids[y]! ? -1 : this.ids[x]! > this.ids[y]! ? 1 : 0));
+    const plain: Record<string, unknown> = {
+      _fieldIds: options.fieldIds,
+      _avgFieldLength: this.avg,
+      _nextId: n,
+      _storedFields: new Map(),
+      _documentCount: n,
+      _dirtCount: 0,
+    };
+    const fields: Record<string, unknown> = {};
+    for (const name of PLAIN_FIELDS) fields[name] = plain[name];
+    const state: SavedState = {
+      kind: 'packed',
+      documentCount: n,
+      tree,
+      postingsLength: postings.length,
+      termOffsets: Uint32Array.from([...out.starts, postings.length]),
+      termCounts: Uint32Array.from(out.counts),
+      fields,
+      ids: { text: this.ids.join(''), ends, present: new Uint8Array(n).fill(1), order },
+      lengths: { fields: f, values: this.lengths.slice(0, n * f), present: this.present.slice(0, n) },
+    };
+    return encodeState(state, postings);
+  }
+
+  /** A copy of the tree whose leaves (term numbers) are the offsets of their packed postings. */
+  private packTree(node: Map<string, unknown>, out: PackedWriter): Map<string, unknown> {
+    const copy = new Map<string, unknown>();
+    for (const [key, value] of node) {
+      if (key === '') {
+        const lists = this.postings[value as number]!;
+        let size = 1;
+        for (const { words } of lists) size += 2 + words.length;
+        const packed = new Uint32Array(size);
+        let i = 0;
+        packed[i++] = lists.length;
+        for (const { field, words } of lists) {
+          packed[i++] = field;
+          packed[i++] = words.length / 2;
+          packed.set(words.data.subarray(0, words.length), i);
+          i += words.length;
+        }
+        copy.set('', out.term(out.copy(packed, 0, size)));
+      } else {
+        copy.set(key, this.packTree(value as Map<string, unknown>, out));
+      }
+    }
+    return copy;
+  }
+}
