@@ -27,7 +27,7 @@ import { withLock } from '../store/lock.js';
 import { MAX_MEMORY_FILE_BYTES, readMemoryById } from '../store/memory-store.js';
 import { writeMemory } from '../store/memory-write.js';
 import { memoryPath } from '../store/memory-path.js';
-import { keepForUndo, type UndoInfo } from '../services/undo.js';
+import type { UndoInfo } from '../services/undo.js';
 // Types only: auto-linking loads the similarity, edge and vector modules, which a write
 // whose linking is deferred (the Stop hook) does not need.
 import type { AutoLinkResult } from '../services/autolink.js';
@@ -374,7 +374,8 @@ async function rememberInTier(
           return { action: 'unchanged', memory: current, file: existing.file, redacted };
         }
         next.updated = input.updated ?? now;
-        const undo = input.keepUndo === true ? await keepForUndo(ctx, [{ path: memoryPath(paths, current.id), scope }], 'remember') : undefined;
+        const undo =
+          input.keepUndo === true ? await (await import('../services/undo.js')).keepForUndo(ctx, [{ path: memoryPath(paths, current.id), scope }], 'remember') : undefined;
         const result = await commit(ctx, tier, next, 'updated', redacted, input.autoLink);
         return undo !== undefined ? { ...result, undo } : result;
       }

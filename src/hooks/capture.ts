@@ -78,13 +78,10 @@ export async function stop(h: HookContext): Promise<string> {
  * already continues the turn. Costs the session one short turn.
  */
 async function reflect(h: HookContext, sessionId: string, out: CaptureOutput): Promise<string> {
-  const [{ openContext }, { readReflection, writeReflection }, { reflectionReason, shouldReflect }] = await Promise.all([
-    import('../services/context.js'),
-    import('../cache/reflection.js'),
-    import('../core/model-capture.js'),
-  ]);
+  const { openContext } = await import('../services/context.js');
   const ctx = openContext(contextOptions(h));
   if (ctx.config.capture.mode !== 'reflect') return '';
+  const [{ readReflection, writeReflection }, { reflectionReason, shouldReflect }] = await Promise.all([import('../cache/reflection.js'), import('../core/model-capture.js')]);
   const last = readReflection(h.cacheDir, sessionId);
   const ask = shouldReflect({
     stopHookActive: h.input.stopHookActive === true,
