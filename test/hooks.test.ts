@@ -19,6 +19,7 @@ import { parseMemory } from '../src/core/memory-format.js';
 import { HOOK_EVENTS } from '../src/core/hook-events.js';
 import { runHook } from '../src/hooks/run.js';
 import { captureTranscript } from '../src/api/capture.js';
+import { openCortex } from '../src/api/cortex.js';
 import { readCheckpoint } from '../src/cache/checkpoint.js';
 import { readPendingLinks } from '../src/cache/pending-links.js';
 import { CLI, REPO_ROOT, SHARED, tempRepo, type TempRepo } from './helpers/repo.js';
@@ -371,6 +372,21 @@ describe('auto-links of what Stop captures', () => {
     expect(end.log.join('\n')).toMatch(/linked 1 captured memory, 1 edge\b/);
     expect(edges(repo)).toEqual(expected);
     expect(pending(repo)).toEqual([]);
+  });
+
+  it('the library: capture with link later, then linkPending, gives the edges of capture with link now', async () => {
+    const reference = await store();
+    appendTagged(reference.repo, reference.transcript, [FIRST]);
+    await openCortex({ dir: reference.repo.dir, env: reference.repo.env, now: NOW }).capture({ sessionId: 'linking', transcriptPath: reference.transcript });
+    const { repo, transcript } = await store();
+    appendTagged(repo, transcript, [FIRST]);
+    const cortex = openCortex({ dir: repo.dir, env: repo.env, now: NOW });
+    const out = await cortex.capture({ sessionId: 'linking', transcriptPath: transcript, link: 'later' });
+    expect(out.memories.map((m) => m.summary)).toContain(FIRST);
+    expect(edges(repo)).toEqual({});
+    expect(await cortex.linkPending()).toEqual({ linked: 1, edges: 1, consolidate: 0, missing: 0, failed: [], locked: [] });
+    expect(edges(repo)).toEqual(edges(reference.repo));
+    expect(await cortex.linkPending()).toEqual({ linked: 0, edges: 0, consolidate: 0, missing: 0, failed: [], locked: [] });
   });
 
   it('keeps the list when no worker ran, links everything on it once, and adds nothing when linking again', async () => {

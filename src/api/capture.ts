@@ -59,8 +59,8 @@ export interface CaptureInput {
   /**
    * `later`: the memories are written now and auto-linked by `linkPending` (the session-end
    * worker), listed meanwhile in `.memory/pending-links`. The Stop hook's choice: linking
-   * costs it a third of its time budget, and nothing reads the new edges before the
-   * session ends. Default `now`, as `remember` does.
+   * cost it some 40 ms of CPU a turn, and the edges of a memory captured mid-session can
+   * wait for the session's end. Default `now`, as `remember` does.
    */
   link?: 'now' | 'later';
 }

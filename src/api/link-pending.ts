@@ -41,7 +41,7 @@ export const DEFAULT_LINK_PENDING: Required<LinkPendingOptions> = { lockTimeoutM
  * edge, and a pair queued already is not queued again.
  *
  * @example
- * const out = await linkPending(ctx); // { linked: 3, edges: 4, consolidate: 0, missing: 0, failed: [] }
+ * const out = await linkPending(ctx); // { linked: 3, edges: 4, consolidate: 0, missing: 0, failed: [], locked: [] }
  */
 export async function linkPending(ctx: Context, options: LinkPendingOptions = {}): Promise<LinkPendingResult> {
   const o = { ...DEFAULT_LINK_PENDING, ...options };

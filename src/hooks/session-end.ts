@@ -92,11 +92,11 @@ export async function sessionEndWorker(payloadFile: string, options: HookRunOpti
 }
 
 /**
- * The session's last extraction, the auto-links the Stop hooks left for later, then the lifecycle (archive what decayed, reactivate
- * what was used, prune old archives), the projections (decisions.md, plan.md …, so they
- * match the memories the session added before anyone commits them), then the briefing
- * cache, so the next session starts on the fast path. Each step runs even when an
- * earlier one failed.
+ * The session's last extraction, the auto-links its Stop hooks left for later, then the
+ * lifecycle (archive what decayed, reactivate what was used, prune old archives), the
+ * projections (decisions.md, plan.md …, so they match the memories the session added
+ * before anyone commits them), then the briefing cache, so the next session starts on the
+ * fast path. Each step runs even when an earlier one failed.
  */
 async function sessionEndWork(
   h: Pick<HookContext, 'root' | 'cacheDir' | 'env' | 'now' | 'log'>,
