@@ -389,6 +389,15 @@ describe('auto-links of what Stop captures', () => {
     expect(await cortex.linkPending()).toEqual({ linked: 0, edges: 0, consolidate: 0, missing: 0, failed: [], locked: [] });
   });
 
+  it('links at once when the list cannot be written', async () => {
+    const { repo, transcript } = await store();
+    mkdirSync(join(repo.dir, '.memory/pending-links'), { recursive: true });
+    appendTagged(repo, transcript, [FIRST]);
+    const r = await runHook('stop', stopInput(repo, 'linking', transcript), { env: repo.env, now: NOW });
+    expect(r.log.join('\n')).not.toMatch(/failed/);
+    expect(Object.keys(edges(repo))).toContain(`${FIRST}--relates_to--${KNOWN[0]!.summary}.md`);
+  });
+
   it('keeps the list when no worker ran, links everything on it once, and adds nothing when linking again', async () => {
     const { repo, transcript } = await store();
     appendTagged(repo, transcript, [FIRST]);

@@ -433,8 +433,13 @@ async function commit(
   if (autoLink === false) return { action, memory, file, redacted };
   if (autoLink === 'later') {
     // Under the tier's write lock, like the memory file: `linkPending` takes the same lock.
-    addPendingLinks(tier.paths.cacheDir, [memory.id]);
-    return { action, memory, file, redacted };
+    // A list that cannot be written (a directory in its place, a full disk): linked now.
+    try {
+      addPendingLinks(tier.paths.cacheDir, [memory.id]);
+      return { action, memory, file, redacted };
+    } catch {
+      // Linked below.
+    }
   }
   let links: AutoLinkResult;
   try {
