@@ -12,31 +12,44 @@
  * baseline, case …) so load from other processes hits both alike; the ratio column is the
  * case median over the baseline median of the same group.
  *
- *   node bench/hooks.mjs [--runs 15] [--memories 10000]
+ *   node bench/hooks.mjs [--runs 15] [--memories 10000] [--only stop,prompt,start] [--cli path/to/dist/cli.js …]
+ *
+ * With several `--cli` (builds before and after a change), each build gets its own
+ * repositories and transcript copies, and every case runs the builds in the same rounds
+ * (baseline, A, B, baseline, A, B …), so both see the same load. Without `--cli` it
+ * measures this checkout's `dist/cli.js`.
  *
  * Prints a markdown table on stdout and writes bench/.out/hooks.json.
  */
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pairedTimer } from './lib/paired.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const CLI = join(ROOT, 'dist', 'cli.js');
+const argv = process.argv.slice(2);
 const arg = (name, fallback) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i === -1 ? fallback : Number(process.argv[i + 1]);
+  const i = argv.indexOf(`--${name}`);
+  return i === -1 ? fallback : Number(argv[i + 1]);
 };
+const CLIS = argv.flatMap((a, i) => (a === '--cli' ? [resolve(argv[i + 1])] : []));
+if (CLIS.length === 0) CLIS.push(join(ROOT, 'dist', 'cli.js'));
+/** The row label's suffix naming the build, when there are several. */
+const tag = (k) => (CLIS.length === 1 ? '' : ` [${String.fromCharCode(65 + k)}]`);
+const onlyAt = argv.indexOf('--only');
+const ONLY = new Set((onlyAt === -1 ? 'stop,prompt,start' : argv[onlyAt + 1]).split(','));
 const RUNS = arg('runs', 15);
 const MEMORIES = arg('memories', 10_000);
 const SHARED = [process.env.CORTEX_SHARED, join(ROOT, '..', 'shared'), join(ROOT, '..', '..', 'shared')].find((p) => p && existsSync(p));
 const TRANSCRIPT = SHARED && join(SHARED, 'transcripts', '07-task-patterns-v1.0.89.jsonl');
 
-if (!existsSync(CLI)) {
-  console.error('dist/cli.js is missing: run `npm run build` first.');
-  process.exit(1);
+for (const cli of CLIS) {
+  if (!existsSync(cli)) {
+    console.error(`${cli} is missing: run \`npm run build\` first.`);
+    process.exit(1);
+  }
 }
 
 const base = mkdtempSync(join(tmpdir(), 'cortex-bench-hooks-'));
@@ -52,18 +65,18 @@ function sh(cmd, args, options = {}) {
   return r;
 }
 
-function repo(name) {
+function repo(name, cli) {
   const dir = join(base, name);
   mkdirSync(dir, { recursive: true });
   sh('git', ['init', '-q', '-b', 'main'], { cwd: dir });
   writeFileSync(join(dir, 'README.md'), '# bench\n');
   sh('git', ['add', '.'], { cwd: dir });
   sh('git', ['commit', '-q', '-m', 'init'], { cwd: dir });
-  sh(process.execPath, [CLI, 'init'], { cwd: dir });
+  sh(process.execPath, [cli, 'init'], { cwd: dir });
   return dir;
 }
 
-const { time, measure } = pairedTimer({ env, runs: RUNS });
+const { time, measureGroup } = pairedTimer({ env, runs: RUNS });
 
 // --- A store of MEMORIES memories from the shared deterministic corpus generator.
 async function writeStore(dir, count) {
@@ -74,9 +87,11 @@ async function writeStore(dir, count) {
 const rows = [];
 
 // --- Stop: cold and incremental on the 2.8 MB transcript.
-if (TRANSCRIPT && existsSync(TRANSCRIPT)) {
-  const dir = repo('stop');
-  const transcript = join(base, 'stop.jsonl');
+const lines = TRANSCRIPT && existsSync(TRANSCRIPT) ? readFileSync(TRANSCRIPT, 'utf8').trimEnd().split('\n') : [];
+/** A Stop setup for one build: its own repository and transcript copy. */
+function stopSetup(cli, k) {
+  const dir = repo(`stop-${k}`, cli);
+  const transcript = join(base, `stop-${k}.jsonl`);
   // Each run is a new delivery: the hook skips the twin of a delivery it ran less than 5 s ago
   // (hooks/dedupe.ts; a plugin and a project registration both run), and identical bytes
   // would measure that skip instead of the work. Claude Code ignores fields it does not know.
@@ -90,10 +105,7 @@ if (TRANSCRIPT && existsSync(TRANSCRIPT)) {
       mkdirSync(join(dir, '.cortex', sub), { recursive: true });
     }
   };
-  rows.push(measure('hook stop, 2.8 MB transcript, cold (no checkpoint, empty store)', [process.execPath, CLI, 'hook', 'stop'], { cwd: dir, input, before: fresh, runs: Math.min(RUNS, 8), warmup: 1 }));
-
   // One new turn per run: a prompt, a reply with a tool call, its result (same envelope as the file).
-  const lines = readFileSync(TRANSCRIPT, 'utf8').trimEnd().split('\n');
   const envelope = JSON.parse(lines.findLast((l) => l.includes('"type":"assistant"')));
   let n = 0;
   const turn = () => {
@@ -119,86 +131,116 @@ if (TRANSCRIPT && existsSync(TRANSCRIPT)) {
         line({ type: 'user', uuid: `bench-r-${n}`, message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: `bench-tool-${n}`, content: 'ok' }] } }),
     );
   };
+  const args = [process.execPath, cli, 'hook', 'stop'];
+  return { dir, transcript, input, fresh, turn, args };
+}
+
+if (ONLY.has('stop') && lines.length > 0) {
+  const setups = CLIS.map(stopSetup);
+  rows.push(
+    ...measureGroup(
+      setups.map((st, k) => ({ label: `hook stop, 2.8 MB transcript, cold (no checkpoint, empty store)${tag(k)}`, args: st.args, options: { cwd: st.dir, input: st.input, before: st.fresh, warmup: 1 } })),
+      { runs: Math.min(RUNS, 8) },
+    ),
+  );
   // DESIGN §10 sets the incremental budget on a 5 MB transcript: the real one twice over
   // (5.6 MB), read once to the end (the checkpoint), then one new turn per run.
-  fresh();
-  appendFileSync(transcript, readFileSync(TRANSCRIPT));
-  const mb = (statSync(transcript).size / 1e6).toFixed(1);
-  time([process.execPath, CLI, 'hook', 'stop'], { cwd: dir, input });
-  rows.push(measure(`hook stop, ${mb} MB transcript, incremental (one new turn)`, [process.execPath, CLI, 'hook', 'stop'], { cwd: dir, input, before: turn }));
-} else {
+  for (const st of setups) {
+    st.fresh();
+    appendFileSync(st.transcript, readFileSync(TRANSCRIPT));
+    time(st.args, { cwd: st.dir, input: st.input });
+  }
+  const mb = (statSync(setups[0].transcript).size / 1e6).toFixed(1);
+  rows.push(...measureGroup(setups.map((st, k) => ({ label: `hook stop, ${mb} MB transcript, incremental (one new turn)${tag(k)}`, args: st.args, options: { cwd: st.dir, input: st.input, before: st.turn } }))));
+} else if (ONLY.has('stop')) {
   console.error('../shared/transcripts not found: stop figures skipped.');
 }
 
 // --- 10k memories: user-prompt-submit and session-start.
-{
-  const dir = repo('store');
-  console.error(`writing ${MEMORIES} memories…`);
-  await writeStore(dir, MEMORIES);
-  sh(process.execPath, [CLI, 'index'], { cwd: dir });
+if (ONLY.has('prompt') || ONLY.has('start')) {
+  // One store written once; every build gets its own copy (caches one build writes never serve another).
+  const stores = [];
+  for (const [k, cli] of CLIS.entries()) {
+    const dir = join(base, `store-${k}`);
+    if (k === 0) {
+      repo('store-0', cli);
+      console.error(`writing ${MEMORIES} memories…`);
+      await writeStore(dir, MEMORIES);
+    } else {
+      cpSync(join(base, 'store-0'), dir, { recursive: true });
+      rmSync(join(dir, '.memory'), { recursive: true, force: true });
+    }
+    sh(process.execPath, [cli, 'index'], { cwd: dir });
+    stores.push({ cli, dir });
+  }
+  const group = (label, make, options = {}) => rows.push(...measureGroup(stores.map((st, k) => ({ label: `${label}${tag(k)}`, ...make(st) })), options));
   // A fresh session id per run: within one session, memories already shown are not repeated.
   let session = 0;
-  const prompt = (text) => () => JSON.stringify({ session_id: `bench-prompt-${++session}`, prompt: text, cwd: dir, hook_event_name: 'UserPromptSubmit' });
+  const prompt = (dir, text) => () => JSON.stringify({ session_id: `bench-prompt-${++session}`, prompt: text, cwd: dir, hook_event_name: 'UserPromptSubmit' });
   const related = 'Should the sqlite migration run before the retry policy change?';
-  rows.push(
-    measure(`hook user-prompt-submit, ${MEMORIES} memories, related prompt`, [process.execPath, CLI, 'hook', 'user-prompt-submit'], {
-      cwd: dir,
-      input: prompt(related),
-      check: (out) => {
-        if (!out.includes('additionalContext')) throw new Error(`no memories recalled for "${related}"`);
+  if (ONLY.has('prompt')) {
+    group(`hook user-prompt-submit, ${MEMORIES} memories, related prompt`, (st) => ({
+      args: [process.execPath, st.cli, 'hook', 'user-prompt-submit'],
+      options: {
+        cwd: st.dir,
+        input: prompt(st.dir, related),
+        check: (out) => {
+          if (!out.includes('additionalContext')) throw new Error(`no memories recalled for "${related}"`);
+        },
       },
-    }),
-  );
-  rows.push(
-    measure(`hook user-prompt-submit, ${MEMORIES} memories, unrelated prompt`, [process.execPath, CLI, 'hook', 'user-prompt-submit'], {
-      cwd: dir,
-      input: prompt('What a lovely afternoon in Lisbon'),
-      check: (out) => {
-        if (out !== '') throw new Error('an unrelated prompt injected memories');
+    }));
+    group(`hook user-prompt-submit, ${MEMORIES} memories, unrelated prompt`, (st) => ({
+      args: [process.execPath, st.cli, 'hook', 'user-prompt-submit'],
+      options: {
+        cwd: st.dir,
+        input: prompt(st.dir, 'What a lovely afternoon in Lisbon'),
+        check: (out) => {
+          if (out !== '') throw new Error('an unrelated prompt injected memories');
+        },
       },
-    }),
-  );
-  // After a Stop wrote a memory: one new file per run, so the anticipation index refreshes (stat all, read one).
-  let added = 0;
-  const addMemory = () => {
-    added++;
-    const id = `bench-added-memory-${added}-aaaaaa`;
-    writeFileSync(
-      join(dir, '.cortex', 'memories', `${id}.md`),
-      `---\nid: ${id}\ntype: gotcha\nsummary: The sqlite migration runner needs the retry policy lock (${added})\nscope: project\npriority: 5\nconfidence: 1\npinned: false\nstatus: active\ntags: []\ncreated: 2026-11-20T10:00:00Z\nupdated: 2026-11-20T10:00:00Z\nsource:\n  kind: extraction\n  layer: self-report\n---\nAdded by the benchmark.\n`,
-    );
-  };
-  rows.push(
-    measure(`hook user-prompt-submit, ${MEMORIES} memories, right after a memory was added`, [process.execPath, CLI, 'hook', 'user-prompt-submit'], {
-      cwd: dir,
-      input: prompt(related),
-      before: addMemory,
-    }),
-  );
-  for (let i = 1; i <= added; i++) rmSync(join(dir, '.cortex', 'memories', `bench-added-memory-${i}-aaaaaa.md`), { force: true });
+    }));
+    // After a Stop wrote a memory: one new file per run, so the anticipation index refreshes (stat all, read one).
+    let added = 0;
+    const addMemory = (dir) => () => {
+      added++;
+      const id = `bench-added-memory-${added}-aaaaaa`;
+      writeFileSync(
+        join(dir, '.cortex', 'memories', `${id}.md`),
+        `---\nid: ${id}\ntype: gotcha\nsummary: The sqlite migration runner needs the retry policy lock (${added})\nscope: project\npriority: 5\nconfidence: 1\npinned: false\nstatus: active\ntags: []\ncreated: 2026-11-20T10:00:00Z\nupdated: 2026-11-20T10:00:00Z\nsource:\n  kind: extraction\n  layer: self-report\n---\nAdded by the benchmark.\n`,
+      );
+    };
+    group(`hook user-prompt-submit, ${MEMORIES} memories, right after a memory was added`, (st) => ({
+      args: [process.execPath, st.cli, 'hook', 'user-prompt-submit'],
+      options: { cwd: st.dir, input: prompt(st.dir, related), before: addMemory(st.dir) },
+    }));
+    for (const st of stores) {
+      for (const name of readdirSync(join(st.dir, '.cortex', 'memories'))) if (name.startsWith('bench-added-memory-')) rmSync(join(st.dir, '.cortex', 'memories', name), { force: true });
+    }
+  }
 
-  // A new session per run (see the Stop case: identical bytes within 5 s are one delivery).
-  let starts = 0;
-  const start = () => JSON.stringify({ session_id: `bench-start-${++starts}`, source: 'startup', cwd: dir, hook_event_name: 'SessionStart' });
-  // The first run builds and caches the briefing; the measured runs are the cached path.
-  time([process.execPath, CLI, 'hook', 'session-start'], { cwd: dir, input: start });
-  rows.push(
-    measure(`hook session-start, ${MEMORIES} memories, cached briefing`, [process.execPath, CLI, 'hook', 'session-start'], {
-      cwd: dir,
-      input: start,
-      check: (out) => {
-        if (!out.includes('CORTEX_MEMORY_START')) throw new Error('session-start printed no briefing');
+  if (ONLY.has('start')) {
+    // A new session per run (see the Stop case: identical bytes within 5 s are one delivery).
+    let starts = 0;
+    const start = (dir, source = 'startup') => () => JSON.stringify({ session_id: `bench-start-${++starts}`, source, cwd: dir, hook_event_name: 'SessionStart' });
+    // The first run builds and caches the briefing; the measured runs are the cached path.
+    for (const st of stores) time([process.execPath, st.cli, 'hook', 'session-start'], { cwd: st.dir, input: start(st.dir) });
+    group(`hook session-start, ${MEMORIES} memories, cached briefing`, (st) => ({
+      args: [process.execPath, st.cli, 'hook', 'session-start'],
+      options: {
+        cwd: st.dir,
+        input: start(st.dir),
+        check: (out) => {
+          if (!out.includes('CORTEX_MEMORY_START')) throw new Error('session-start printed no briefing');
+        },
       },
-    }),
-  );
-  // For reference: the same cache served by `cortex surface --cached` (no stdin, no session state).
-  rows.push(measure(`surface --cached, ${MEMORIES} memories (reference)`, [process.execPath, CLI, 'surface', '--cached'], { cwd: dir }));
-  rows.push(
-    measure(`hook session-start, ${MEMORIES} memories, after compaction (cached compact variant)`, [process.execPath, CLI, 'hook', 'session-start'], {
-      cwd: dir,
-      input: () => JSON.stringify({ session_id: `bench-start-${++starts}`, source: 'compact', cwd: dir, hook_event_name: 'SessionStart' }),
-    }),
-  );
+    }));
+    // For reference: the same cache served by `cortex surface --cached` (no stdin, no session state).
+    group(`surface --cached, ${MEMORIES} memories (reference)`, (st) => ({ args: [process.execPath, st.cli, 'surface', '--cached'], options: { cwd: st.dir } }));
+    group(`hook session-start, ${MEMORIES} memories, after compaction (cached compact variant)`, (st) => ({
+      args: [process.execPath, st.cli, 'hook', 'session-start'],
+      options: { cwd: st.dir, input: start(st.dir, 'compact') },
+    }));
+  }
 }
 
 const ms = (v) => (v === undefined ? '–' : `${v.toFixed(0)} ms`);
@@ -210,5 +252,5 @@ const table = [
 console.log(table);
 mkdirSync(join(ROOT, 'bench', '.out'), { recursive: true });
 const load = (await import('node:os')).loadavg().map((x) => x.toFixed(2)).join(' / ');
-console.log(`\nNode ${process.version}, ${RUNS} runs per case, load average at the end ${load}.`);
-writeFileSync(join(ROOT, 'bench', '.out', 'hooks.json'), `${JSON.stringify({ date: new Date().toISOString(), node: process.version, runs: RUNS, memories: MEMORIES, load, rows }, null, 2)}\n`);
+console.log(`\nNode ${process.version}, ${RUNS} runs per case, load average at the end ${load}.${CLIS.length > 1 ? ` Builds: ${CLIS.map((c, k) => `[${String.fromCharCode(65 + k)}] ${c}`).join(', ')}.` : ''}`);
+writeFileSync(join(ROOT, 'bench', '.out', 'hooks.json'), `${JSON.stringify({ date: new Date().toISOString(), node: process.version, runs: RUNS, memories: MEMORIES, load, clis: CLIS, rows }, null, 2)}\n`);

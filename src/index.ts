@@ -29,6 +29,7 @@ export type { SurfaceInput, SurfaceItemInfo, SurfaceOutput, TargetWrite } from '
 export type { LifecycleChange, LifecycleInput, LifecycleOutput } from './api/lifecycle.js';
 export { readCachedSurface, type SurfaceCacheOptions, type SurfaceVariant } from './cache/surface-cache.js';
 export type { CaptureInput, CaptureOutput } from './api/capture.js';
+export type { LinkPendingOptions, LinkPendingResult } from './api/link-pending.js';
 export type { AnticipateInput, AnticipateOutput } from './api/anticipate.js';
 export type { ReviewItem } from './api/review.js';
 export { setupClaude, type ClaudeSetupOptions } from './setup/claude-setup.js';

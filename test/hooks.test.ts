@@ -18,7 +18,10 @@ import type { Memory } from '../src/core/memory.js';
 import { parseMemory } from '../src/core/memory-format.js';
 import { HOOK_EVENTS } from '../src/core/hook-events.js';
 import { runHook } from '../src/hooks/run.js';
+import { captureTranscript } from '../src/api/capture.js';
+import { openCortex } from '../src/api/cortex.js';
 import { readCheckpoint } from '../src/cache/checkpoint.js';
+import { readPendingLinks } from '../src/cache/pending-links.js';
 import { CLI, REPO_ROOT, SHARED, tempRepo, type TempRepo } from './helpers/repo.js';
 
 const FIXTURES = join(REPO_ROOT, 'test/fixtures/transcripts');
@@ -309,6 +312,115 @@ describe('session-end', () => {
     // The next session starts on the cached briefing, which shows the decision.
     const next = repo.cortex(['hook', 'session-start'], { input: JSON.stringify({ session_id: 'next', source: 'startup', cwd: repo.dir }) });
     expect(next.stdout).toContain('Chose SQLite over PostgreSQL');
+  });
+});
+
+describe('auto-links of what Stop captures', () => {
+  const NOW = () => new Date('2026-11-21T12:00:00Z');
+  /** Appends one exchange per tag: a prompt, and a reply carrying a self-report tag (confidence 1.0: a memory). */
+  function appendTagged(repo: TempRepo, path: string, tags: string[]): void {
+    const line = (o: Record<string, unknown>) => `${JSON.stringify({ sessionId: 'linking', cwd: repo.dir, gitBranch: 'main', isSidechain: false, timestamp: '2026-11-21T10:00:00.000Z', ...o })}\n`;
+    for (const tag of tags) {
+      const n = existsSync(path) ? readFileSync(path, 'utf8').split('\n').length : 0;
+      appendFileSync(
+        path,
+        line({ type: 'user', uuid: `u-${n}`, message: { role: 'user', content: 'Go on.' } }) +
+          line({ type: 'assistant', uuid: `a-${n}`, message: { id: `m-${n}`, role: 'assistant', model: 'claude', content: [{ type: 'text', text: `Done.\n\n[MEMORY: gotcha] ${tag}` }] } }),
+      );
+    }
+  }
+  const KNOWN = [
+    { summary: 'The zephyr quokka gateway drops idle sockets after a minute', type: 'gotcha' as const, autoLink: false },
+    { summary: 'Saffron tundra builds need the glyph cache warmed first', type: 'gotcha' as const, autoLink: false },
+    { summary: 'Release notes live in the changelog folder', type: 'context' as const, autoLink: false },
+  ];
+  const FIRST = 'The zephyr quokka gateway needs keepalive pings';
+  const SECOND = 'Saffron tundra builds stall behind the proxy';
+
+  async function store(): Promise<{ repo: TempRepo; transcript: string }> {
+    const repo = await cortexRepo('main');
+    await rememberMany(openContext({ dir: repo.dir, env: repo.env, now: NOW }), KNOWN);
+    return { repo, transcript: join(repo.home, 'linking.jsonl') };
+  }
+  /** Edge files by name, with each memory id replaced by its summary (ids are random). */
+  function edges(repo: TempRepo): Record<string, string> {
+    const dir = join(repo.dir, '.cortex/edges');
+    const byId = new Map(storedMemories(repo).map((s) => [s.memory.id, s.memory.summary]));
+    const named = (text: string) => [...byId].reduce((t, [id, summary]) => t.split(id).join(summary), text);
+    const files = existsSync(dir) ? readdirSync(dir).filter((n) => n.endsWith('.md')) : [];
+    return Object.fromEntries(files.map((f) => [named(f), named(readFileSync(join(dir, f), 'utf8'))]));
+  }
+  const pending = (repo: TempRepo): string[] => readPendingLinks(join(repo.dir, '.memory'));
+  const idOf = (repo: TempRepo, summary: string): string => storedMemories(repo).find((s) => s.memory.summary === summary)!.memory.id;
+
+  it('Stop writes the memory and lists it; the session-end worker writes the edges linking on write would have', async () => {
+    const reference = await store();
+    appendTagged(reference.repo, reference.transcript, [FIRST]);
+    await captureTranscript(openContext({ dir: reference.repo.dir, env: reference.repo.env, now: NOW }), { sessionId: 'linking', transcriptPath: reference.transcript });
+    const expected = edges(reference.repo);
+    // Not vacuous: the new memory is linked to the one it resembles.
+    expect(Object.keys(expected)).toContain(`${FIRST}--relates_to--${KNOWN[0]!.summary}.md`);
+
+    const { repo, transcript } = await store();
+    appendTagged(repo, transcript, [FIRST]);
+    await runHook('stop', stopInput(repo, 'linking', transcript), { env: repo.env, now: NOW });
+    expect(storedMemories(repo).map((s) => s.memory.summary)).toContain(FIRST);
+    expect(edges(repo)).toEqual({});
+    expect(pending(repo)).toEqual([idOf(repo, FIRST)]);
+
+    const end = await runHook('session-end', endInput(repo, 'linking', transcript), { env: repo.env, now: NOW, detach: false });
+    expect(end.log.join('\n')).toMatch(/linked 1 captured memory, 1 edge\b/);
+    expect(edges(repo)).toEqual(expected);
+    expect(pending(repo)).toEqual([]);
+  });
+
+  it('the library: capture with link later, then linkPending, gives the edges of capture with link now', async () => {
+    const reference = await store();
+    appendTagged(reference.repo, reference.transcript, [FIRST]);
+    await openCortex({ dir: reference.repo.dir, env: reference.repo.env, now: NOW }).capture({ sessionId: 'linking', transcriptPath: reference.transcript });
+    const { repo, transcript } = await store();
+    appendTagged(repo, transcript, [FIRST]);
+    const cortex = openCortex({ dir: repo.dir, env: repo.env, now: NOW });
+    const out = await cortex.capture({ sessionId: 'linking', transcriptPath: transcript, link: 'later' });
+    expect(out.memories.map((m) => m.summary)).toContain(FIRST);
+    expect(edges(repo)).toEqual({});
+    expect(await cortex.linkPending()).toEqual({ linked: 1, edges: 1, consolidate: 0, missing: 0, failed: [], locked: [] });
+    expect(edges(repo)).toEqual(edges(reference.repo));
+    expect(await cortex.linkPending()).toEqual({ linked: 0, edges: 0, consolidate: 0, missing: 0, failed: [], locked: [] });
+  });
+
+  it('links at once when the list cannot be written', async () => {
+    const { repo, transcript } = await store();
+    mkdirSync(join(repo.dir, '.memory/pending-links'), { recursive: true });
+    appendTagged(repo, transcript, [FIRST]);
+    const r = await runHook('stop', stopInput(repo, 'linking', transcript), { env: repo.env, now: NOW });
+    expect(r.log.join('\n')).not.toMatch(/failed/);
+    expect(Object.keys(edges(repo))).toContain(`${FIRST}--relates_to--${KNOWN[0]!.summary}.md`);
+  });
+
+  it('keeps the list when no worker ran, links everything on it once, and adds nothing when linking again', async () => {
+    const { repo, transcript } = await store();
+    appendTagged(repo, transcript, [FIRST]);
+    await runHook('stop', stopInput(repo, 'linking', transcript), { env: repo.env, now: NOW });
+    // The worker never ran (killed, or no SessionEnd): the next turn's Stop adds to the list.
+    appendTagged(repo, transcript, [SECOND]);
+    await runHook('stop', JSON.stringify({ ...(JSON.parse(stopInput(repo, 'linking', transcript)) as object), prompt_id: 'turn-2' }), { env: repo.env, now: NOW });
+    expect(edges(repo)).toEqual({});
+    expect(pending(repo)).toEqual([idOf(repo, FIRST), idOf(repo, SECOND)]);
+
+    // PreCompact links too.
+    const compact = await runHook('pre-compact', JSON.stringify({ session_id: 'linking', transcript_path: transcript, cwd: repo.dir, hook_event_name: 'PreCompact' }), { env: repo.env, now: NOW });
+    expect(compact.log.join('\n')).toMatch(/linked 2 captured memories/);
+    const linked = edges(repo);
+    expect(Object.keys(linked)).toEqual(expect.arrayContaining([`${FIRST}--relates_to--${KNOWN[0]!.summary}.md`, `${SECOND}--relates_to--${KNOWN[1]!.summary}.md`]));
+    expect(pending(repo)).toEqual([]);
+
+    // A worker killed after writing the edges, before clearing the list: the next run adds nothing.
+    writeFileSync(join(repo.dir, '.memory/pending-links'), `${idOf(repo, FIRST)}\n${idOf(repo, SECOND)}\n`);
+    const end = await runHook('session-end', endInput(repo, 'linking', transcript), { env: repo.env, now: NOW, detach: false });
+    expect(end.log.join('\n')).toMatch(/linked 2 captured memories, 0 edges/);
+    expect(edges(repo)).toEqual(linked);
+    expect(pending(repo)).toEqual([]);
   });
 });
 

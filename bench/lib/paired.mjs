@@ -20,8 +20,9 @@ const med = (xs) => {
  * A timer bound to an environment and a default number of runs.
  *
  * @example
- * const { time, measure } = pairedTimer({ env, runs: 15 });
+ * const { time, measure, measureGroup } = pairedTimer({ env, runs: 15 });
  * rows.push(measure('hook stop', [process.execPath, CLI, 'hook', 'stop'], { cwd, input, before: turn }));
+ * rows.push(...measureGroup([{ label: 'stop [A]', args: [process.execPath, A, 'hook', 'stop'], options }, { label: 'stop [B]', args: […], options: … }]));
  */
 export function pairedTimer({ env, runs: defaultRuns }) {
   /** Wall time (and CPU time, with GNU time) of one process, in ms; `input` may be a function (a fresh stdin per run). */
@@ -79,5 +80,41 @@ export function pairedTimer({ env, runs: defaultRuns }) {
     return row;
   }
 
-  return { time, measure };
+  /**
+   * Several cases measured in the same rounds: each round runs `node -e 0`, then every case
+   * once, in order. Builds compared this way (`--cli A --cli B`) see the same load; the rows
+   * are those of `measure`, each with the round's baseline.
+   */
+  function measureGroup(cases, options = {}) {
+    for (const c of cases) for (let i = 0; i < (c.options?.warmup ?? 2); i++) time(c.args, c.options);
+    const base = [];
+    const baseCpu = [];
+    const samples = cases.map(() => ({ ms: [], cpu: [], last: undefined }));
+    for (let i = 0; i < (options.runs ?? defaultRuns); i++) {
+      const b = time(BASELINE);
+      base.push(b.ms);
+      if (b.cpu !== undefined) baseCpu.push(b.cpu);
+      cases.forEach((c, k) => {
+        const r = time(c.args, c.options);
+        c.options?.check?.(r.stdout);
+        samples[k].ms.push(r.ms);
+        if (r.cpu !== undefined) samples[k].cpu.push(r.cpu);
+        samples[k].last = r;
+      });
+    }
+    const b = med(base);
+    const baseCpuMedian = baseCpu.length > 0 ? med(baseCpu).median : undefined;
+    return cases.map((c, k) => {
+      const s = samples[k];
+      const m = med(s.ms);
+      const cpuMedian = s.cpu.length > 0 ? med(s.cpu).median : undefined;
+      const row = { label: c.label, runs: s.ms.length, ...m, baseline: b.median, ratio: m.median / b.median, cpu: cpuMedian, baselineCpu: baseCpuMedian, stdoutChars: s.last?.stdout.length ?? 0 };
+      console.error(
+        `${c.label}: median ${m.median.toFixed(0)} ms, node -e 0 ${b.median.toFixed(0)} ms (${row.ratio.toFixed(2)}×)${cpuMedian !== undefined ? `, cpu ${cpuMedian.toFixed(0)} ms vs ${baseCpuMedian.toFixed(0)} ms` : ''}`,
+      );
+      return row;
+    });
+  }
+
+  return { time, measure, measureGroup };
 }

@@ -56,6 +56,13 @@ export interface CaptureInput {
    * person's reaction to it).
    */
   final?: boolean;
+  /**
+   * `later`: the memories are written now and auto-linked by `linkPending` (the session-end
+   * worker), listed meanwhile in `.memory/pending-links`. The Stop hook's choice: linking
+   * cost it some 40 ms of CPU a turn, and the edges of a memory captured mid-session can
+   * wait for the session's end. Default `now`, as `remember` does.
+   */
+  link?: 'now' | 'later';
 }
 
 export const DEFAULT_CAPTURE = {
@@ -65,6 +72,7 @@ export const DEFAULT_CAPTURE = {
   structuralEveryMs: 0,
   maxLineBytes: 64 * 1024 * 1024,
   final: false,
+  link: 'now' as 'now' | 'later',
 };
 
 export interface CaptureOutput {
@@ -232,7 +240,7 @@ export function subagentFiles(transcript: string): string[] {
  * @example
  * candidateToRememberInput(candidate, '3f2a9c1d04e7').source // { kind: 'extraction', layer: 'keyword', session, branch, commit: '3f2a9c1d04e7' }
  */
-export function candidateToRememberInput(c: Candidate, commit: string | undefined): RememberInput {
+export function candidateToRememberInput(c: Candidate, commit: string | undefined, options: { link?: 'now' | 'later' } = {}): RememberInput {
   return {
     summary: c.summary,
     body: c.body,
@@ -242,7 +250,7 @@ export function candidateToRememberInput(c: Candidate, commit: string | undefine
     ...(c.topic !== undefined ? { topic: c.topic } : {}),
     ...(c.status !== undefined ? { status: c.status } : {}),
     // Plan and progress notes change every session: linking them would churn edge files.
-    ...(c.layer === 'structural' ? { autoLink: false } : {}),
+    ...(c.layer === 'structural' ? { autoLink: false } : options.link === 'later' ? { autoLink: 'later' as const } : {}),
     // A file the session touched outside the repository is not the memory's to name; capture never fails on it.
     outsideFiles: 'drop',
     source: {
@@ -397,7 +405,7 @@ async function captureLocked(ctx: Context, opts: CaptureInput & typeof DEFAULT_C
     const structuralAt = changedStructural.length > 0 ? formatDate(now) : lastStructural;
     const toWrite = [...changedStructural, ...prose];
     const keys: Record<string, string> = restarted ? {} : { ...(checkpoint?.keys ?? {}) };
-    const written = await writeCandidates(ctx, toWrite, head.commit, keys);
+    const written = await writeCandidates(ctx, toWrite, head.commit, keys, opts.link);
     for (const c of changedStructural) if (c.topic !== undefined) writtenNow[c.topic] = structuralHash(c, head.commit);
     const queued = await queueCandidates(ctx, review, toWrite, written, head.commit);
 
@@ -482,7 +490,13 @@ export async function storeCandidates(ctx: Context, candidates: Candidate[]): Pr
  * edited again, a finding that later earned more confidence) updates that memory instead
  * of adding one; `keys` maps each key to the memory written for it.
  */
-async function writeCandidates(ctx: Context, candidates: Candidate[], commit: string | undefined, keys: Record<string, string>): Promise<RememberResult[]> {
+async function writeCandidates(
+  ctx: Context,
+  candidates: Candidate[],
+  commit: string | undefined,
+  keys: Record<string, string>,
+  link: 'now' | 'later' = 'now',
+): Promise<RememberResult[]> {
   const results: RememberResult[] = new Array(candidates.length);
   const fresh: number[] = [];
   for (let i = 0; i < candidates.length; i++) {
@@ -500,7 +514,7 @@ async function writeCandidates(ctx: Context, candidates: Candidate[], commit: st
     fresh.push(i);
   }
   if (fresh.length > 0) {
-    const stored = await (await import('./remember.js')).rememberMany(ctx, fresh.map((i) => candidateToRememberInput(candidates[i] as Candidate, commit)));
+    const stored = await (await import('./remember.js')).rememberMany(ctx, fresh.map((i) => candidateToRememberInput(candidates[i] as Candidate, commit, { link })));
     fresh.forEach((i, k) => {
       results[i] = stored[k] as RememberResult;
     });

@@ -4,6 +4,7 @@
  */
 import type { AnticipateInput, AnticipateOutput } from './anticipate.js';
 import type { CaptureInput, CaptureOutput } from './capture.js';
+import type { LinkPendingOptions, LinkPendingResult } from './link-pending.js';
 import type { ConsolidateList, MergeInput, MergeResult, ReviewPairInput, ReviewPairOutput } from './consolidate.js';
 import { openContext, type Context, type OpenCortexOptions } from '../services/context.js';
 import { openGraph, type GraphView, type OpenGraphOptions } from '../services/graph.js';
@@ -88,6 +89,8 @@ export interface Cortex {
   lifecycle(input?: LifecycleInput): Promise<LifecycleOutput>;
   /** Extracts memories from a Claude Code transcript since its checkpoint (what the Stop hook runs). */
   capture(input: CaptureInput): Promise<CaptureOutput>;
+  /** Auto-links the memories written with `autoLink: 'later'` (`capture({ link: 'later' })`): what the session-end worker runs. */
+  linkPending(options?: LinkPendingOptions): Promise<LinkPendingResult>;
   /** The memories relevant enough to volunteer for a prompt (what the UserPromptSubmit hook runs). */
   anticipate(input: AnticipateInput): Promise<AnticipateOutput>;
   /** The review queue of low-confidence extraction candidates. */
@@ -158,6 +161,7 @@ export function openCortex(options: OpenCortexOptions = {}): Cortex {
     lifecycle: async (input) => (await import('./lifecycle.js')).lifecycle(ctx, input),
     // Imported on demand, like embed: transcript parsing and extraction are large modules.
     capture: async (input) => (await import('./capture.js')).captureTranscript(ctx, input),
+    linkPending: async (options) => (await import('./link-pending.js')).linkPending(ctx, options),
     anticipate: async (input) => (await import('./anticipate.js')).anticipate(ctx, input),
     review: {
       list: async () => (await import('./review.js')).listReview(ctx),

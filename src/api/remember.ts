@@ -27,8 +27,11 @@ import { withLock } from '../store/lock.js';
 import { MAX_MEMORY_FILE_BYTES, readMemoryById } from '../store/memory-store.js';
 import { writeMemory } from '../store/memory-write.js';
 import { memoryPath } from '../store/memory-path.js';
-import { keepForUndo, type UndoInfo } from '../services/undo.js';
-import { autoLinkMemory, type AutoLinkResult } from '../services/autolink.js';
+import type { UndoInfo } from '../services/undo.js';
+// Types only: auto-linking loads the similarity, edge and vector modules, which a write
+// whose linking is deferred (the Stop hook) does not need.
+import type { AutoLinkResult } from '../services/autolink.js';
+import { addPendingLinks } from '../cache/pending-links.js';
 import { scopePaths, type Context } from '../services/context.js';
 import { LINK_EXTRACTOR, openTierIndex, saveQuietly, type TierIndex } from '../services/indexes.js';
 import { lockPath } from '../cache/layout.js';
@@ -56,8 +59,12 @@ export interface RememberInput {
   private?: boolean;
   /** Provenance; branch and commit default to the repository's HEAD. */
   source?: Partial<MemorySource>;
-  /** Link the memory to similar ones after writing (default true). */
-  autoLink?: boolean;
+  /**
+   * Link the memory to similar ones after writing (default true). `later` writes the memory
+   * only and lists it in the tier's `.memory/pending-links`, for `linkPending` (the
+   * session-end worker) to link: a hook that must return fast does not wait for it.
+   */
+  autoLink?: boolean | 'later';
   /** `archived` writes it out of the briefing and the projections (a finished plan). Default `active`. */
   status?: 'active' | 'archived';
   /**
@@ -367,7 +374,8 @@ async function rememberInTier(
           return { action: 'unchanged', memory: current, file: existing.file, redacted };
         }
         next.updated = input.updated ?? now;
-        const undo = input.keepUndo === true ? await keepForUndo(ctx, [{ path: memoryPath(paths, current.id), scope }], 'remember') : undefined;
+        const undo =
+          input.keepUndo === true ? await (await import('../services/undo.js')).keepForUndo(ctx, [{ path: memoryPath(paths, current.id), scope }], 'remember') : undefined;
         const result = await commit(ctx, tier, next, 'updated', redacted, input.autoLink);
         return undo !== undefined ? { ...result, undo } : result;
       }
@@ -410,7 +418,7 @@ async function commit(
   memory: Memory,
   action: 'created' | 'updated',
   redacted: string[],
-  autoLink: boolean | undefined,
+  autoLink: boolean | 'later' | undefined,
 ): Promise<RememberResult> {
   // The store's gate has nothing left to do here (every field was redacted above), but
   // what is indexed is what it wrote.
@@ -423,8 +431,19 @@ async function commit(
   });
   const file = tier.index.docs.get(memory.id)?.file ?? path;
   if (autoLink === false) return { action, memory, file, redacted };
+  if (autoLink === 'later') {
+    // Under the tier's write lock, like the memory file: `linkPending` takes the same lock.
+    // A list that cannot be written (a directory in its place, a full disk): linked now.
+    try {
+      addPendingLinks(tier.paths.cacheDir, [memory.id]);
+      return { action, memory, file, redacted };
+    } catch {
+      // Linked below.
+    }
+  }
   let links: AutoLinkResult;
   try {
+    const { autoLinkMemory } = await import('../services/autolink.js');
     links = await autoLinkMemory(ctx, { tier, memory });
   } catch (err) {
     // The memory is written; a failed link must not turn that into a failure.

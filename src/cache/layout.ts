@@ -23,6 +23,7 @@
  *   file-anchors-items.json      file → those memories (read only for a file in the list above)
  *   surface-cache/<variant>-<budget>.json   cached briefings (surface-cache.ts)
  *   review.jsonl                 the review queue (review-queue.ts)
+ *   pending-links                memories captured by Stop, not auto-linked yet (pending-links.ts)
  *   transcripts/<session>.json   transcript checkpoints (checkpoint.ts)
  *   sessions/<session>.json      memory ids already in a session's context (session-state.ts)
  *   sessions/<session>.reflect.json   when capture.mode reflect last asked (reflection.ts)
@@ -82,6 +83,7 @@ export const FILE_ANCHORS_FILE = 'file-anchors.json';
 export const FILE_ANCHORS_ITEMS_FILE = 'file-anchors-items.json';
 export const SURFACE_CACHE_DIR = 'surface-cache';
 export const REVIEW_QUEUE_FILE = 'review.jsonl';
+export const PENDING_LINKS_FILE = 'pending-links';
 export const TRANSCRIPTS_DIR = 'transcripts';
 export const SESSIONS_DIR = 'sessions';
 export const BRANCHES_DIR = 'branches';
@@ -114,7 +116,7 @@ export function lockPath(cacheDir: string, lock: LockName): string {
  * The caches derived from the files and rebuilt on demand: what `cortex index --rebuild`
  * deletes so every one of them is rebuilt from scratch (with the search trees, matched by
  * `SEARCH_TREE_FILE`). Not in the list: personal state (usage signals, the review queue,
- * transcript checkpoints, sessions), locks and the log, and the embedding vectors, which
+ * transcript checkpoints, sessions, the memories waiting for their links), locks and the log, and the embedding vectors, which
  * cost a model run to rebuild (`cortex index --embed --rebuild` recomputes those).
  */
 export const DERIVED_CACHES = [

@@ -5,7 +5,7 @@
  * Pure: strings in, data out.
  */
 import type { Pair, Scalar } from 'yaml';
-import { fastFrontmatter } from './fast-frontmatter.js';
+import { fastFrontmatter, renderFastFrontmatter } from './fast-frontmatter.js';
 import { loadMatter, loadYaml } from './lazy.js';
 import {
   MEMORY_KEY_ORDER,
@@ -386,8 +386,17 @@ export function memoryFrontmatter(memory: Memory): Record<string, unknown> {
   return fm;
 }
 
-/** Renders an ordered frontmatter object as YAML, with flat string lists in flow style. */
+/**
+ * Renders an ordered frontmatter object as YAML, with flat string lists in flow style. The
+ * canonical subset is written without loading `yaml` (`renderFastFrontmatter`: the same
+ * bytes, property-tested); anything else by `yaml` itself.
+ */
 export function renderFrontmatterYaml(frontmatter: Record<string, unknown>): string {
+  return renderFastFrontmatter(frontmatter) ?? renderYaml(frontmatter);
+}
+
+/** `yaml`'s rendering: the reference `renderFastFrontmatter` matches. */
+export function renderYaml(frontmatter: Record<string, unknown>): string {
   const { Document, isMap, isScalar, isSeq } = loadYaml();
   const doc = new Document(frontmatter);
   const visit = (node: unknown): void => {

@@ -9,6 +9,9 @@ import { contextOptions, type HookContext } from './context.js';
 /** Time budgets (ms): the rest is read on the next run, from the checkpoint. */
 export const HOOK_CAPTURE_BUDGETS = { stop: 5_000, 'pre-compact': 20_000, 'session-end': 60_000 } as const;
 
+/** PreCompact waits this long for the write lock to link what Stop left; the session-end worker links the rest. */
+export const PRE_COMPACT_LINK_LOCK_MS = 2_000;
+
 /** Stop refreshes the plan and progress memories at most this often; PreCompact and SessionEnd always do. */
 export const STOP_STRUCTURAL_EVERY_MS = 5 * 60_000;
 
@@ -60,6 +63,8 @@ export async function stop(h: HookContext): Promise<string> {
     lastAssistantMessage: h.input.lastAssistantMessage,
     timeBudgetMs: HOOK_CAPTURE_BUDGETS.stop,
     structuralEveryMs: STOP_STRUCTURAL_EVERY_MS,
+    // The edges wait for the session-end worker (or PreCompact): Stop returns sooner.
+    link: 'later',
   });
   if (out === undefined || out.status === 'locked') return '';
   return reflect(h, sessionId, out);
@@ -73,13 +78,10 @@ export async function stop(h: HookContext): Promise<string> {
  * already continues the turn. Costs the session one short turn.
  */
 async function reflect(h: HookContext, sessionId: string, out: CaptureOutput): Promise<string> {
-  const [{ openContext }, { readReflection, writeReflection }, { reflectionReason, shouldReflect }] = await Promise.all([
-    import('../services/context.js'),
-    import('../cache/reflection.js'),
-    import('../core/model-capture.js'),
-  ]);
+  const { openContext } = await import('../services/context.js');
   const ctx = openContext(contextOptions(h));
   if (ctx.config.capture.mode !== 'reflect') return '';
+  const [{ readReflection, writeReflection }, { reflectionReason, shouldReflect }] = await Promise.all([import('../cache/reflection.js'), import('../core/model-capture.js')]);
   const last = readReflection(h.cacheDir, sessionId);
   const ask = shouldReflect({
     stopHookActive: h.input.stopHookActive === true,
@@ -100,5 +102,26 @@ export async function preCompact(h: HookContext): Promise<string> {
   if (sessionId === undefined) return '';
   // Compaction ends what the transcript can show of the exchange: judge it now.
   await runCapture(h, { sessionId, transcriptPath: h.input.transcriptPath, timeBudgetMs: HOOK_CAPTURE_BUDGETS['pre-compact'], final: true });
+  await runLinkPending(h, PRE_COMPACT_LINK_LOCK_MS);
   return '';
+}
+
+/**
+ * Links the memories the Stop hook wrote without their edges (`.memory/pending-links`).
+ * Shared with the session-end worker; a failure is logged and the list kept for next time.
+ */
+export async function runLinkPending(h: Pick<HookContext, 'root' | 'env' | 'now' | 'log'>, lockTimeoutMs: number): Promise<void> {
+  const [{ openContext }, { linkPending }] = await Promise.all([import('../services/context.js'), import('../api/link-pending.js')]);
+  const out = await linkPending(openContext(contextOptions(h)), { lockTimeoutMs });
+  if (out.linked > 0 || out.missing > 0) {
+    const parts = [
+      `linked ${out.linked} captured memor${out.linked === 1 ? 'y' : 'ies'}`,
+      `${out.edges} edge${out.edges === 1 ? '' : 's'}`,
+      out.consolidate > 0 ? `${out.consolidate} queued for consolidation` : '',
+      out.missing > 0 ? `${out.missing} deleted since` : '',
+    ];
+    h.log(parts.filter(Boolean).join(', '));
+  }
+  for (const f of out.failed.slice(0, 3)) h.log(`linking ${f.id} failed (kept for the next run): ${f.error}`);
+  if (out.locked.length > 0) h.log(`links left for the next run: the ${out.locked.join(', ')} tier's write lock is held`);
 }

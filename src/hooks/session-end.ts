@@ -15,7 +15,7 @@ import { CACHE_DIR } from '../store/paths.js';
 import { HOOK_PAYLOADS_DIR } from '../cache/layout.js';
 import { pruneCheckpoints } from '../cache/checkpoint.js';
 import { pruneSessionStates, removeSessionState } from '../cache/session-state.js';
-import { HOOK_CAPTURE_BUDGETS, runCapture } from './capture.js';
+import { HOOK_CAPTURE_BUDGETS, runCapture, runLinkPending } from './capture.js';
 import { appendHookLog } from './log.js';
 import { contextOptions, type HookContext, type HookRunOptions } from './context.js';
 
@@ -92,11 +92,11 @@ export async function sessionEndWorker(payloadFile: string, options: HookRunOpti
 }
 
 /**
- * The session's last extraction, then the lifecycle (archive what decayed, reactivate
- * what was used, prune old archives), the projections (decisions.md, plan.md …, so they
- * match the memories the session added before anyone commits them), then the briefing
- * cache, so the next session starts on the fast path. Each step runs even when an
- * earlier one failed.
+ * The session's last extraction, the auto-links its Stop hooks left for later, then the
+ * lifecycle (archive what decayed, reactivate what was used, prune old archives), the
+ * projections (decisions.md, plan.md …, so they match the memories the session added
+ * before anyone commits them), then the briefing cache, so the next session starts on the
+ * fast path. Each step runs even when an earlier one failed.
  */
 async function sessionEndWork(
   h: Pick<HookContext, 'root' | 'cacheDir' | 'env' | 'now' | 'log'>,
@@ -118,6 +118,8 @@ async function sessionEndWork(
       final: true,
     });
   });
+  // What the session's Stop hooks captured, linked now (edges before the projections).
+  await step('links', () => runLinkPending(h, WORKER_LOCK_TIMEOUT_MS));
   const [{ openContext }, { lifecycle }, { project }, { refreshSurfaceCache }] = await Promise.all([
     import('../services/context.js'),
     import('../api/lifecycle.js'),
