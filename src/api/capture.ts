@@ -501,7 +501,7 @@ async function writeCandidates(
   const fresh: number[] = [];
   for (let i = 0; i < candidates.length; i++) {
     const c = candidates[i] as Candidate;
-    const id = c.key !== undefined ? keys[c.key] : undefined;
+    const id = c.key !== undefined ? keys[checkpointKey(c.key)] : undefined;
     if (id !== undefined && c.topic === undefined) {
       try {
         const updated = await (await import('./memories.js')).updateMemory(ctx, id, { summary: c.summary, body: c.body, type: c.type, confidence: Math.max(c.confidence, 0) });
@@ -521,9 +521,18 @@ async function writeCandidates(
   }
   candidates.forEach((c, i) => {
     const r = results[i];
-    if (c.key !== undefined && r !== undefined && c.topic === undefined) keys[c.key] = r.memory.id;
+    if (c.key !== undefined && r !== undefined && c.topic === undefined) keys[checkpointKey(c.key)] = r.memory.id;
   });
   return results;
+}
+
+/**
+ * A candidate key as the checkpoint keeps it: hashed, since a key is made of what the
+ * transcript said (a file path, a quote) and the checkpoint is written to disk, where every
+ * byte passes the redaction gate: a hash holds nothing to redact.
+ */
+function checkpointKey(key: string): string {
+  return createHash('sha256').update(key).digest('base64url');
 }
 
 /**

@@ -36,6 +36,12 @@ describe('transcript checkpoints', () => {
     expect(readCheckpoint(dir, 's1')?.gate).toBe(redactionGateStamp());
   });
 
+  it('redacts the keys and the hook fields too: nothing reaches the disk around the gate', () => {
+    const dir = cacheDir();
+    writeCheckpoint(dir, { ...base({}), transcript: `/tmp/${wrap(secret)}/t.jsonl`, keys: { [`doc:${wrap(secret)}`]: 'm1' }, written: { t: wrap(secret) } });
+    expect(raw(dir)).not.toContain(secret);
+  });
+
   it('scans again what a checkpoint another gate wrote holds, and always what a turn added', () => {
     const dir = cacheDir();
     // As an older Cortex (whose rules missed this secret) left it.

@@ -12,8 +12,8 @@ import { writeFileAtomic } from '../store/atomic.js';
 import { sessionFileName } from './session-file.js';
 import { TRANSCRIPTS_DIR } from './layout.js';
 
-/** Bump when the shape changes: older checkpoints are ignored (a re-read from 0). */
-export const CHECKPOINT_VERSION = 2;
+/** Bump when the shape changes: older checkpoints are ignored (a re-read from 0). 3: candidate keys hashed. */
+export const CHECKPOINT_VERSION = 3;
 
 export interface TranscriptCheckpoint {
   version: number;
@@ -112,12 +112,17 @@ export function findCheckpointByTranscript(cacheDir: string, transcript: string,
 export function writeCheckpoint(cacheDir: string, checkpoint: TranscriptCheckpoint, previous?: TranscriptCheckpoint): void {
   const gate = redactionGateStamp();
   // What the previous checkpoint held passed this same gate: only the new strings are scanned.
-  const clean = previous?.gate === gate ? stringsOf([previous.state, previous.written, previous.subagents]) : undefined;
+  const clean = previous?.gate === gate ? stringsOf([previous.state, previous.written, previous.subagents, previous.keys, previous.transcript, previous.session]) : undefined;
+  // Every string goes through the gate: the extraction state, the candidate keys (hashed by
+  // the capture, so nothing of the transcript is in them), and the hook's own fields.
   const redacted: TranscriptCheckpoint = {
     ...checkpoint,
+    transcript: redactDeep(checkpoint.transcript, {}, clean).value,
+    session: redactDeep(checkpoint.session, {}, clean).value,
     state: redactDeep(checkpoint.state, {}, clean).value,
     written: redactDeep(checkpoint.written, {}, clean).value,
     subagents: redactDeep(checkpoint.subagents, {}, clean).value,
+    keys: redactDeep(checkpoint.keys, {}, clean).value,
     gate,
   };
   writeFileAtomic(join(checkpointDir(cacheDir), checkpointName(checkpoint.session)), `${JSON.stringify(redacted)}\n`);
