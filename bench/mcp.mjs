@@ -16,6 +16,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { onJsonLines } from './lib/json-lines.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const CLI = join(ROOT, 'dist', 'cli.js');
@@ -100,23 +101,15 @@ function timeMcp(request) {
   return new Promise((resolvePromise, reject) => {
     const started = process.hrtime.bigint();
     const child = spawn(process.execPath, [CLI, 'mcp'], { cwd: repo, env, stdio: ['pipe', 'pipe', 'pipe'] });
-    let buffer = '';
     let stderr = '';
     child.stderr.on('data', (d) => (stderr += d));
-    child.stdout.on('data', (d) => {
-      buffer += d;
-      let nl;
-      while ((nl = buffer.indexOf('\n')) !== -1) {
-        const line = buffer.slice(0, nl);
-        buffer = buffer.slice(nl + 1);
-        const msg = JSON.parse(line);
-        if (msg.id === 1) child.stdin.write(`${JSON.stringify(INITIALIZED)}\n${JSON.stringify(request)}\n`);
-        if (msg.id === 2) {
-          const ms = Number(process.hrtime.bigint() - started) / 1e6;
-          if (msg.error || msg.result?.isError) reject(new Error(`request failed: ${line}`));
-          child.stdin.end();
-          child.on('close', () => resolvePromise(ms));
-        }
+    onJsonLines(child.stdout, (msg, line) => {
+      if (msg.id === 1) child.stdin.write(`${JSON.stringify(INITIALIZED)}\n${JSON.stringify(request)}\n`);
+      if (msg.id === 2) {
+        const ms = Number(process.hrtime.bigint() - started) / 1e6;
+        if (msg.error || msg.result?.isError) reject(new Error(`request failed: ${line}`));
+        child.stdin.end();
+        child.on('close', () => resolvePromise(ms));
       }
     });
     child.on('error', reject);

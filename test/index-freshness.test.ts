@@ -13,15 +13,11 @@ import type { Memory } from '../src/core/memory.js';
 import { KeywordIndex, directoryStamp } from '../src/cache/index/keyword-index.js';
 import { scanEntry, scanMemoryFiles } from '../src/store/memory-store.js';
 import { projectPaths, type ProjectPaths } from '../src/store/paths.js';
+import { testMemory } from './helpers/arbitrary.js';
 import { memoryFile } from './helpers/models.js';
 import { json, tempRepo } from './helpers/repo.js';
 
-function memory(id: string, summary: string): Memory {
-  return {
-    id, type: 'context', summary, scope: 'project', priority: 5, confidence: 1, pinned: false, status: 'active', tags: [],
-    created: '2026-01-01T00:00:00Z', updated: '2026-01-01T00:00:00Z', source: { kind: 'manual' }, body: '', extra: {},
-  };
-}
+const memory = (id: string, summary: string): Memory => testMemory(id, { type: 'context', summary });
 
 const dirs: string[] = [];
 afterEach(() => {

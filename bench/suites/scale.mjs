@@ -15,6 +15,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { onJsonLines } from '../lib/json-lines.mjs';
 
 /** The goals of issue 18 by corpus size. */
 export const GOALS = {
@@ -167,7 +168,6 @@ function mcpRecall(ctx, dir, query, calls) {
     const times = [];
     let started = 0n;
     let id = 1;
-    let buffer = '';
     let stderr = '';
     const send = (msg) => child.stdin.write(`${JSON.stringify(msg)}\n`);
     const ask = () => {
@@ -175,32 +175,25 @@ function mcpRecall(ctx, dir, query, calls) {
       send({ jsonrpc: '2.0', id: ++id, method: 'tools/call', params: { name: 'memory_recall', arguments: { query } } });
     };
     child.stderr.on('data', (d) => (stderr += d));
-    child.stdout.on('data', (d) => {
-      buffer += d;
-      let nl;
-      while ((nl = buffer.indexOf('\n')) !== -1) {
-        const line = buffer.slice(0, nl);
-        buffer = buffer.slice(nl + 1);
-        const msg = JSON.parse(line);
-        if (msg.id === 1) {
-          send({ jsonrpc: '2.0', method: 'notifications/initialized' });
-          ask();
-          continue;
-        }
-        if (msg.error || msg.result?.isError) {
-          reject(new Error(`memory_recall failed: ${line.slice(0, 300)}`));
-          child.kill();
-          return;
-        }
-        const ms = Number(process.hrtime.bigint() - started) / 1e6;
-        if (id > 4) times.push(ms);
-        if (times.length < calls) {
-          ask();
-        } else {
-          child.stdin.end();
-          const sorted = [...times].sort((a, b) => a - b);
-          resolvePromise({ calls, median: sorted[Math.floor((sorted.length - 1) / 2)], p90: sorted[Math.ceil(0.9 * sorted.length) - 1], min: sorted[0] });
-        }
+    onJsonLines(child.stdout, (msg, line) => {
+      if (msg.id === 1) {
+        send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+        ask();
+        return;
+      }
+      if (msg.error || msg.result?.isError) {
+        reject(new Error(`memory_recall failed: ${line.slice(0, 300)}`));
+        child.kill();
+        return;
+      }
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      if (id > 4) times.push(ms);
+      if (times.length < calls) {
+        ask();
+      } else {
+        child.stdin.end();
+        const sorted = [...times].sort((a, b) => a - b);
+        resolvePromise({ calls, median: sorted[Math.floor((sorted.length - 1) / 2)], p90: sorted[Math.ceil(0.9 * sorted.length) - 1], min: sorted[0] });
       }
     });
     child.on('error', reject);
