@@ -162,7 +162,7 @@ function statSafe(path) {
  * Starts `cortex mcp` in `dir`, asks `memory_recall` for `query` `calls` times after three
  * warm-up calls, and returns the round-trip times of the measured calls (ms).
  */
-function mcpRecall(ctx, dir, query, calls) {
+export function mcpRecall(ctx, dir, query, calls) {
   return new Promise((resolvePromise, reject) => {
     const child = spawn(ctx.node, [ctx.cli, 'mcp'], { cwd: dir, env: ctx.env, stdio: ['pipe', 'pipe', 'pipe'] });
     const times = [];

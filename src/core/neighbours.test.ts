@@ -8,6 +8,7 @@ import {
   rankWithNeighbours,
   renderSessionOrder,
   sessionLookup,
+  LOOKUPS_BEFORE_INDEX,
   updateSessionOrder,
   type SessionMember,
 } from './neighbours.js';
@@ -148,6 +149,11 @@ describe('renderSessionOrder, parseSessionOrder and sessionLookup', () => {
         expect([...parsed.none].sort()).toEqual([...none].sort());
         const around = sessionLookup(text);
         for (const m of list) expect(around(m.id, width)).toEqual(naiveAround(order, m.id, width));
+        // Past the scans, the same answers from the index.
+        const indexed = sessionLookup(text);
+        for (let k = 0; k < LOOKUPS_BEFORE_INDEX; k++) indexed('warm-up', 1);
+        for (const m of list) expect(indexed(m.id, width)).toEqual(naiveAround(order, m.id, width));
+        expect(indexed('missing', width)).toEqual([]);
       }),
     );
   });
