@@ -14,8 +14,9 @@ import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { EDGE_ORIGINS, parseEdgeFileName, type Edge, type EdgeKey, type EdgeOrigin, type EdgeStatus } from '../core/edge.js';
 import type { Diagnostic } from '../core/memory.js';
-import { isNumber, isPlainObject, isRecordOf } from '../core/shape.js';
+import { isNumber, isRecordOf } from '../core/shape.js';
 import { writeFileAtomic } from '../store/atomic.js';
+import { dirStamp, isDirStamp, sameStamp, type DirStamp } from './dir-stamp.js';
 import { listEdgeNames, readEdgeFile } from '../store/edge-store.js';
 import { displayPath } from '../store/memory-store.js';
 import type { TierPaths } from '../store/paths.js';
@@ -24,43 +25,7 @@ import { EDGE_CACHE_FILE } from './layout.js';
 /** Bump when the layout changes: old caches are rebuilt. */
 export const EDGE_CACHE_VERSION = 1;
 
-/**
- * The identity of a directory's listing. `racy` marks a stamp taken so soon after the
- * last change that another change within the same clock tick would leave the mtime
- * as it is: such a stamp is never trusted (git's "racily clean" problem).
- */
-export interface DirStamp {
-  exists: boolean;
-  mtimeMs: number;
-  ino: number;
-  racy?: boolean;
-}
-
-/** Changes closer than this to "now" may share the directory's mtime (coarse kernel clock). */
-export const RACY_WINDOW_MS = 100;
-
-/** Stamp of a directory; a missing one is `{ exists: false }`. */
-export function dirStamp(dir: string, now: number = Date.now()): DirStamp {
-  try {
-    const st = statSync(dir);
-    const stamp: DirStamp = { exists: true, mtimeMs: st.mtimeMs, ino: st.ino };
-    if (now - st.mtimeMs < RACY_WINDOW_MS) stamp.racy = true;
-    return stamp;
-  } catch {
-    return { exists: false, mtimeMs: 0, ino: 0 };
-  }
-}
-
-/**
- * True when the directory as it is now (`current`) still has the listing a cache
- * recorded (`stored`). A racy stored stamp is never trusted; whether `current` is racy
- * does not matter, it is only compared.
- */
-export function sameStamp(current: DirStamp | undefined, stored: DirStamp | undefined): boolean {
-  if (!current || !stored || stored.racy) return false;
-  if (!current.exists || !stored.exists) return current.exists === stored.exists;
-  return current.mtimeMs === stored.mtimeMs && current.ino === stored.ino;
-}
+export { RACY_WINDOW_MS, dirStamp, isDirStamp, sameStamp, type DirStamp } from './dir-stamp.js';
 
 /** The graph fields of an edge, as the cache stores them. */
 export interface CachedEdge {
@@ -78,7 +43,6 @@ export interface CachedEdge {
 /** [size, mtimeMs, strength, flags] for a usable edge; [size, mtimeMs, null, diagnostics] otherwise. */
 type FileRecord = [number, number, number, number] | [number, number, null, Diagnostic[]];
 
-const isDirStamp = (v: unknown): v is DirStamp => isPlainObject(v) && typeof v.exists === 'boolean' && isNumber(v.mtimeMs) && isNumber(v.ino);
 const isFileRecord = (v: unknown): v is FileRecord =>
   Array.isArray(v) && v.length === 4 && isNumber(v[0]) && isNumber(v[1]) && (isNumber(v[2]) ? isNumber(v[3]) : v[2] === null && Array.isArray(v[3]));
 

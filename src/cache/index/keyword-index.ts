@@ -25,6 +25,7 @@ import { PackedBuilder } from './packed-build.js';
 import { addAnalyzed, analyzeDocument, isAnalyzedDoc, loadSearchState, openSearchState, saveSearchState, termDocCount, type AnalyzedDoc, type Analyzer } from './search-state.js';
 import { displayPath, readMemoryFile, scanEntry, scanMemoryFiles, type MemoryFileEntry, type MemoryFileScan } from '../../store/memory-store.js';
 import { FileTable, type FileEntry } from './file-table.js';
+import { dirStamp, isDirStamp, sameStamp, type DirStamp } from '../dir-stamp.js';
 import type { TierPaths } from '../../store/paths.js';
 import { DOCS_FILE, FILES_FILE, KEYWORD_INDEX_FILE, RECORDS_FILE, SEARCH_TREE_FILE, docsFileName, filesFileName, recordsFileName, searchTreeName } from '../layout.js';
 
@@ -98,8 +99,8 @@ interface IndexFile {
   filesFile: string;
   /** Changes to the file table since `filesFile` was written: an entry, or null for a file gone. */
   fileJournal: [string, FileEntry | null][];
-  /** The memories directory's change stamp when the file table last matched it (see {@link directoryStamp}); null: sweep next time. */
-  stamp: string | null;
+  /** The memories directory's change stamp when the file table last matched it (see dir-stamp.ts); null: sweep next time. */
+  stamp: DirStamp | null;
   /** The problems of broken files found by the last sweep (reported again without one). */
   diagnostics: Diagnostic[];
   /** Name of the file in `.memory/` that holds the doc table's columns (see doc-table.ts). */
@@ -146,23 +147,6 @@ export const FILE_JOURNAL_LIMIT = 256;
  * see docs/design.md, "Knowing the index is current".
  */
 export const SWEEP_ALWAYS_BELOW = 5_000;
-
-/**
- * The memories directory's change stamp: its inode and the nanosecond times of its last
- * change, which move whenever an entry is added, removed or renamed in it. `null` when it
- * cannot be trusted: the directory is missing, or its filesystem keeps whole seconds and the
- * last change was under two seconds ago (a file added in the same second would not move it).
- */
-export function directoryStamp(dir: string): string | null {
-  let st: import('node:fs').BigIntStats | undefined;
-  try {
-    st = statSync(dir, { bigint: true });
-  } catch {
-    return null;
-  }
-  if (st.mtimeNs % 1_000_000_000n === 0n && Date.now() - Number(st.mtimeMs) < 2_000) return null;
-  return `${st.dev}:${st.ino}:${st.mtimeNs}:${st.ctimeNs}`;
-}
 
 /** The first bytes of `index.v8`: then the header's length (u32 LE) and the header. */
 const INDEX_MAGIC = Buffer.from('CXI\u0002', 'latin1');
@@ -462,15 +446,15 @@ export class KeywordIndex {
   /** Changes to the file table since `filesFile` was written (see `IndexFile.fileJournal`). */
   private readonly fileJournal = new Map<string, FileEntry | null>();
   /** See `IndexFile.stamp`. */
-  private stamp: string | null = null;
+  private stamp: DirStamp | null = null;
   /** See `IndexFile.diagnostics`. */
   private knownDiagnostics: Diagnostic[] = [];
   /**
-   * The directory's stamp this process found the index current at (by its last refresh);
-   * its own writes since then ({@link upsert}, {@link remove}) move the stamp, and a save
-   * takes the new one when nothing else could have (see {@link save}).
+   * This process's last refresh found the index current at a trusted (not racy) stamp: its
+   * own writes since then ({@link upsert}, {@link remove}) move the stamp, and a save takes
+   * the new one (see {@link save}).
    */
-  private ownWritesSince: string | null | undefined;
+  private currentAtStamp = false;
   /** This process wrote or removed memory files since its refresh. */
   private ownWrites = false;
   /** The file table changed more than its journal should hold (a sweep found changes): write it anew. */
@@ -657,7 +641,7 @@ export class KeywordIndex {
         typeof parsed.filesFile === 'string' &&
         FILES_FILE.test(parsed.filesFile) &&
         Array.isArray(parsed.fileJournal) &&
-        (parsed.stamp === null || typeof parsed.stamp === 'string') &&
+        (parsed.stamp === null || isDirStamp(parsed.stamp)) &&
         Array.isArray(parsed.diagnostics) &&
         isJournal(parsed.journal) &&
         SEARCH_TREE_FILE.test(parsed.searchFile) &&
@@ -710,10 +694,12 @@ export class KeywordIndex {
    */
   refresh(paths: TierPaths, options: { base: string; links?: LinkExtractor; scan?: MemoryFileScan; sweep?: boolean; sweepBelow?: number }): RefreshReport {
     this.lastRefresh = { paths, options: { base: options.base, ...(options.links ? { links: options.links } : {}) } };
-    const stamp = options.scan ? null : directoryStamp(paths.memoriesDir);
-    this.ownWritesSince = undefined;
-    if (options.sweep !== true && stamp !== null && stamp === this.stamp && this.docs.size >= (options.sweepBelow ?? SWEEP_ALWAYS_BELOW)) {
-      this.ownWritesSince = stamp;
+    // Taken before the listing: a change while the sweep runs moves it, and the next refresh
+    // sweeps again. A stamp taken within the racy window of a change is kept but never trusted.
+    const stamp = options.scan ? null : dirStamp(paths.memoriesDir);
+    this.currentAtStamp = false;
+    if (options.sweep !== true && stamp !== null && sameStamp(stamp, this.stamp ?? undefined) && this.docs.size >= (options.sweepBelow ?? SWEEP_ALWAYS_BELOW)) {
+      this.currentAtStamp = true;
       return { added: 0, updated: 0, removed: 0, diagnostics: [...this.knownDiagnostics] };
     }
     const links = options.links ?? NO_LINKS;
@@ -772,7 +758,7 @@ export class KeywordIndex {
     }
     // In file order, whatever order the directory listed them in.
     report.diagnostics.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
-    if (stamp !== this.stamp) {
+    if (JSON.stringify(stamp) !== JSON.stringify(this.stamp)) {
       this.stamp = stamp;
       this.dirty = true;
     }
@@ -780,7 +766,7 @@ export class KeywordIndex {
       this.knownDiagnostics = report.diagnostics;
       this.dirty = true;
     }
-    this.ownWritesSince = stamp;
+    this.currentAtStamp = stamp !== null && stamp.exists && stamp.racy !== true;
     return report;
   }
 
@@ -981,13 +967,14 @@ export class KeywordIndex {
       this.fileJournal.clear();
       this.filesChanged = false;
     }
-    // This process's own writes moved the directory's stamp: when the index was current
-    // at the stamp its refresh found, the stamp now is that of those writes (the write lock
-    // keeps other cortex writers out; a change by another program in the same moments is
-    // missed until the next sweep).
-    if (this.ownWrites && this.ownWritesSince !== undefined && this.ownWritesSince !== null && this.ownWritesSince === this.stamp) {
-      this.stamp = directoryStamp(paths.memoriesDir);
-      this.ownWritesSince = this.stamp;
+    // This process's own writes moved the directory's stamp: when its refresh found the index
+    // current at a trusted stamp, the new stamp is that of those writes, and is trusted although
+    // it is fresh (the write lock keeps other cortex writers out; a change by another program
+    // in the same moments is missed until the next sweep) — as the edge cache adopts its own.
+    if (this.ownWrites && this.currentAtStamp) {
+      const adopted = dirStamp(paths.memoriesDir);
+      delete adopted.racy;
+      this.stamp = adopted;
     }
     this.ownWrites = false;
     const data: IndexFile = {
