@@ -172,6 +172,26 @@ export function readAt(fd: number, position: number, length: number): Buffer {
   return buffer.subarray(0, filled);
 }
 
+const closeOnCollect = new FinalizationRegistry<number>((fd) => {
+  try {
+    closeSync(fd);
+  } catch {
+    // Closed already.
+  }
+});
+
+/**
+ * Closes `fd` once `owner` is garbage-collected: for a reader that keeps a file open while
+ * it lives (the index's records and postings, read by position), in a process that may
+ * open many over its life (the MCP server).
+ *
+ * @example
+ * closeWhenCollected(this, openSync(path, 'r'));
+ */
+export function closeWhenCollected(owner: object, fd: number): void {
+  closeOnCollect.register(owner, fd);
+}
+
 /**
  * Reads a whole regular file inside `boundary`, refusing one larger than `maxBytes`
  * (by its size, and by what a read returns: a file growing meanwhile is cut, not trusted).

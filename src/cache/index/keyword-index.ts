@@ -9,7 +9,8 @@
  * query, whose postings unpack term by term (search-state.ts).
  */
 import * as crypto from 'node:crypto';
-import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, fstatSync, openSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { closeWhenCollected, readAt } from '../../store/safe-read.js';
 import { basename, isAbsolute, join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import MiniSearch from 'minisearch';
@@ -169,14 +170,6 @@ function unpackIndexFile(bytes: Buffer): IndexFile {
   return header;
 }
 
-const closeOnCollect = new FinalizationRegistry<number>((fd) => {
-  try {
-    closeSync(fd);
-  } catch {
-    // Closed already.
-  }
-});
-
 /**
  * The records file, read record by record by position: a query reads the records of the
  * memories it shows, not the file (80 MB at 100,000 memories). Open while the table lives;
@@ -187,7 +180,7 @@ class FileRecords implements RecordSource {
 
   private constructor(private readonly fd: number) {
     this.size = fstatSync(fd).size;
-    closeOnCollect.register(this, fd);
+    closeWhenCollected(this, fd);
   }
 
   static open(path: string): FileRecords {
@@ -195,13 +188,8 @@ class FileRecords implements RecordSource {
   }
 
   read(start: number, end: number): Uint8Array {
-    const bytes = Buffer.allocUnsafe(end - start);
-    let done = 0;
-    while (done < bytes.length) {
-      const n = readSync(this.fd, bytes, done, bytes.length - done, start + done);
-      if (n === 0) throw new RangeError('the records file is shorter than the index says');
-      done += n;
-    }
+    const bytes = readAt(this.fd, start, end - start);
+    if (bytes.length !== end - start) throw new RangeError('the records file is shorter than the index says');
     return bytes;
   }
 }
@@ -806,6 +794,11 @@ export class KeywordIndex {
     return this.setFile(name, fileEntry, row);
   }
 
+  /** File `name`'s row when the file table is at hand (-1 otherwise: 100,000 rows are not read for one file). */
+  private rowIfLoaded(name: string): number {
+    return this.filesTable !== undefined || this.filesFile === undefined ? this.files.rowOf(name) : -1;
+  }
+
   /**
    * What the index knows of file `name` without its file table: the memory of the same name
    * whose record points at that file (a file named after its memory, as cortex writes them).
@@ -831,8 +824,7 @@ export class KeywordIndex {
     for (const name of [...new Set(names)].sort()) {
       const path = join(dir, name);
       const st = statSync(path, { throwIfNoEntry: false });
-      // The file table only when it is at hand (100,000 rows to read otherwise).
-      const row = this.filesTable !== undefined || this.filesFile === undefined ? this.files.rowOf(name) : -1;
+      const row = this.rowIfLoaded(name);
       const known = row >= 0 ? this.files.entryAt(row) : this.knownFile(name);
       if (!st?.isFile()) {
         if (known === undefined) continue;
@@ -878,7 +870,7 @@ export class KeywordIndex {
         continue;
       }
       // A file touched but not changed only gets its new stat: nothing to ask again.
-      const row = this.filesTable !== undefined || this.filesFile === undefined ? this.files.rowOf(name) : -1;
+      const row = this.rowIfLoaded(name);
       this.readFile({ path, id: name.slice(0, -3), size: st.size, mtimeMs: st.mtimeMs }, name, row, last.options.base, last.options.links ?? NO_LINKS, report, row >= 0 ? undefined : { ...known, hash: '', id });
     }
     return changed || report.added + report.updated + report.removed > 0;

@@ -15,7 +15,8 @@
  * own JSON form instead, and a state that does not restore to the same document count is
  * rejected (the caller rebuilds the index).
  */
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync } from 'node:fs';
+import { closeWhenCollected, readAt } from '../../store/safe-read.js';
 import { deserialize, serialize } from 'node:v8';
 import MiniSearch, { type Options } from 'minisearch';
 import SearchableMap from 'minisearch/SearchableMap';
@@ -450,14 +451,6 @@ function offsetIndex(offsets: Uint32Array, offset: number): number {
   return -1;
 }
 
-const closeOnCollect = new FinalizationRegistry<number>((fd) => {
-  try {
-    closeSync(fd);
-  } catch {
-    // Closed already.
-  }
-});
-
 /**
  * Postings read from the state's file, one term at a time, by position: opening an index of
  * 100,000 memories reads none of its tens of megabytes of postings, a query those of the
@@ -472,20 +465,17 @@ class FilePostings implements PostingsSource {
     private readonly offsets: Uint32Array,
     private readonly counts: Uint32Array | undefined,
   ) {
-    closeOnCollect.register(this, fd);
+    closeWhenCollected(this, fd);
   }
 
   read(offset: number): { packed: Uint32Array; offset: number } {
     const i = offsetIndex(this.offsets, offset);
     if (i < 0) throw new RangeError(`no term's postings start at ${offset}`);
     const packed = new Uint32Array(this.offsets[i + 1]! - offset);
-    const bytes = new Uint8Array(packed.buffer);
-    let done = 0;
-    while (done < bytes.length) {
-      const n = readSync(this.fd, bytes, done, bytes.length - done, this.start + offset * 4 + done);
-      if (n === 0) throw new RangeError('the search state file is shorter than its postings');
-      done += n;
-    }
+    const bytes = readAt(this.fd, this.start + offset * 4, packed.byteLength);
+    if (bytes.length !== packed.byteLength) throw new RangeError('the search state file is shorter than its postings');
+    // Copied into an aligned array (a Buffer may start anywhere in its memory).
+    new Uint8Array(packed.buffer).set(bytes);
     return { packed, offset: 0 };
   }
 
@@ -1116,18 +1106,13 @@ export function openSearchState(path: string, options: Options): MiniSearch | un
   }
   let owned = false;
   try {
-    const prefix = Buffer.alloc(8);
-    if (readSync(fd, prefix, 0, 8, 0) !== 8 || !prefix.subarray(0, 4).equals(STATE_MAGIC)) return undefined;
+    const prefix = readAt(fd, 0, 8);
+    if (prefix.length !== 8 || !prefix.subarray(0, 4).equals(STATE_MAGIC)) return undefined;
     const length = prefix.readUInt32LE(4);
     const size = fstatSync(fd).size;
     if (8 + length > size) return undefined;
-    const head = Buffer.allocUnsafe(length);
-    let done = 0;
-    while (done < length) {
-      const n = readSync(fd, head, done, length - done, 8 + done);
-      if (n === 0) return undefined;
-      done += n;
-    }
+    const head = readAt(fd, 8, length);
+    if (head.length !== length) return undefined;
     const state = parseState(head);
     if (!state) return undefined;
     const start = postingsStart(length);
