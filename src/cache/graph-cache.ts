@@ -6,7 +6,7 @@
  * builds adjacency lazily, only for the nodes a walk touches.
  * A missing, corrupt or mismatched cache is simply rebuilt by the caller.
  */
-import { readFileSync, rmSync, statSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import { EDGE_ORIGINS, RELATIONS } from '../core/edge.js';
@@ -16,6 +16,7 @@ import { writeFileAtomic } from '../store/atomic.js';
 import type { DirStamp } from './edge-cache.js';
 import { sameStamp } from './edge-cache.js';
 import { GRAPH_CACHE_FILE } from './layout.js';
+import { FileMemo, fileSignature } from './file-memo.js';
 
 /** Bump when the layout changes. */
 export const GRAPH_CACHE_VERSION = 3;
@@ -106,9 +107,9 @@ export function loadGraphCache(cacheDir: string, key: GraphCacheKey): CachedGrap
   const path = graphCachePath(cacheDir);
   // A long-lived process (the MCP server) asks for the graph on every call: the file read
   // last time is kept while it is unchanged (12 MB at 100,000 memories).
-  const st = statSync(path, { throwIfNoEntry: false });
-  const kept = loaded.get(path);
-  if (st && kept && kept.mtimeMs === st.mtimeMs && kept.size === st.size && kept.ino === st.ino && sameKey(kept.key, key)) return kept.data;
+  const signature = fileSignature(path);
+  const kept = graphs.get(path, signature, key);
+  if (kept) return kept;
   let data: GraphCacheFile;
   try {
     data = deserialize(readFileSync(path)) as GraphCacheFile;
@@ -116,12 +117,12 @@ export function loadGraphCache(cacheDir: string, key: GraphCacheKey): CachedGrap
     return undefined;
   }
   const result = fromFile(data, key);
-  if (result && st) loaded.set(path, { mtimeMs: st.mtimeMs, size: st.size, ino: st.ino, key: data.key, data: result });
+  if (result) graphs.set(path, signature, data.key, result);
   return result;
 }
 
-/** The graph files this process read, by path, with the stat they had. */
-const loaded = new Map<string, { mtimeMs: number; size: number; ino: number; key: GraphCacheKey; data: CachedGraphData }>();
+/** The graph files this process read. */
+const graphs = new FileMemo<GraphCacheKey, CachedGraphData>(sameKey);
 
 function fromFile(data: GraphCacheFile, key: GraphCacheKey): CachedGraphData | undefined {
   if (

@@ -9,13 +9,14 @@
  * unreadable file is rebuilt from every record, once. A session or date edited by hand in a
  * memory's frontmatter is taken up by `cortex index --rebuild` (the file is a derived cache).
  */
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fingerprintText } from '../core/fingerprint.js';
 import { parseSessionOrder, renderSessionOrder, sessionLookup, updateSessionOrder } from '../core/neighbours.js';
 import { writeFileAtomic } from '../store/atomic.js';
 import type { KeywordIndex } from './index/keyword-index.js';
 import { SESSION_ORDER_FILE } from './layout.js';
+import { FileMemo, fileSignature } from './file-memo.js';
 
 /** Bump when the layout changes: an older file is rebuilt. */
 export const SESSION_ORDER_VERSION = 1;
@@ -38,15 +39,17 @@ export function loadSessionOrder(index: Pick<KeywordIndex, 'docs'>, cacheDir: st
   const header = `${MAGIC} ${SESSION_ORDER_VERSION} ${fingerprint}\n`;
   // A long-lived process keeps the lookup (and the index it builds) while the memories and
   // the file are unchanged.
-  const kept = lookups.get(cacheDir);
-  if (kept?.header === header && sameFile(kept.stat, statOf(sessionOrderPath(cacheDir)))) return kept.lookup;
+  const path = sessionOrderPath(cacheDir);
+  const signature = fileSignature(path);
+  const kept = lookups.get(path, signature, header);
+  if (kept) return kept;
   let text: string | undefined;
   try {
-    text = readFileSync(sessionOrderPath(cacheDir), 'utf8');
+    text = readFileSync(path, 'utf8');
   } catch {
     text = undefined;
   }
-  if (text?.startsWith(header)) return keep(cacheDir, header, sessionLookup(text.slice(header.length)));
+  if (text?.startsWith(header)) return lookups.set(path, signature, header, sessionLookup(text.slice(header.length)));
   // Stale or missing: update what it had (same version), reading only what is new.
   const previous = text?.startsWith(`${MAGIC} ${SESSION_ORDER_VERSION} `) ? parseSessionOrder(text.slice(text.indexOf('\n') + 1)) : undefined;
   const ids: string[] = [];
@@ -57,26 +60,12 @@ export function loadSessionOrder(index: Pick<KeywordIndex, 'docs'>, cacheDir: st
   });
   const body = renderSessionOrder(next.order, next.none);
   try {
-    writeFileAtomic(sessionOrderPath(cacheDir), header + body);
+    writeFileAtomic(path, header + body);
   } catch {
     // A read-only checkout: rebuilt next time.
   }
-  return keep(cacheDir, header, sessionLookup(body));
+  return lookups.set(path, fileSignature(path), header, sessionLookup(body));
 }
 
-type FileStat = { mtimeMs: number; size: number; ino: number } | undefined;
-
-/** The lookups this process made, by tier cache directory, with the header and the file's stat they were made for. */
-const lookups = new Map<string, { header: string; stat: FileStat; lookup: (id: string, width: number) => string[] }>();
-
-function statOf(path: string): FileStat {
-  const st = statSync(path, { throwIfNoEntry: false });
-  return st ? { mtimeMs: st.mtimeMs, size: st.size, ino: st.ino } : undefined;
-}
-
-const sameFile = (a: FileStat, b: FileStat) => a !== undefined && b !== undefined && a.mtimeMs === b.mtimeMs && a.size === b.size && a.ino === b.ino;
-
-function keep(cacheDir: string, header: string, lookup: (id: string, width: number) => string[]): (id: string, width: number) => string[] {
-  lookups.set(cacheDir, { header, stat: statOf(sessionOrderPath(cacheDir)), lookup });
-  return lookup;
-}
+/** The lookups this process made, by file, for the header (memories) they were made for. */
+const lookups = new FileMemo<string, (id: string, width: number) => string[]>((a, b) => a === b);
