@@ -1,7 +1,7 @@
-#!/usr/bin/env node
 /**
  * The `cortex` command: a dispatch table of lazily imported commands, and the only
- * place that turns errors into messages and exit codes.
+ * place that turns errors into messages and exit codes. `cli.ts` (the executable) runs it
+ * from a bundle of this module and everything it imports (see scripts/bundle.mjs).
  */
 import { readFileSync, realpathSync } from 'node:fs';
 import nodeModule from 'node:module';
@@ -82,6 +82,7 @@ function mainHelp(io: IO): string {
     'Exit codes: 0 success, 1 failure, 2 usage error, 70 internal error (a bug), 130 interrupted.',
     '',
     'Memories are markdown files in .cortex/memories/; the search index lives in .memory/ (gitignored).',
+    'Compiled code is cached in ~/.cache/cortex/code for a faster start (CORTEX_CODE_CACHE=<dir> or off; README, "Start-up").',
   ];
   return `${lines.join('\n')}\n`;
 }
@@ -227,16 +228,11 @@ function report(err: unknown, io: IO, json: boolean): number {
   return code;
 }
 
-// Run when executed directly (not when imported by tests).
-const invokedDirectly = (() => {
-  try {
-    return process.argv[1] !== undefined && realpathSync(process.argv[1]) === realpathSync(fileURLToPath(import.meta.url));
-  } catch {
-    return false;
-  }
-})();
-
-if (invokedDirectly) {
+/**
+ * Runs the command line `argv` as the process's own: Ctrl-C, a closed stdout pipe and the
+ * exit code are handled here (the executable, `cli.ts`, calls this).
+ */
+export function start(argv: string[]): void {
   process.on('SIGINT', onSigint);
   // `cortex list | head` closes the pipe early: that is the reader's choice, not an error.
   for (const stream of [process.stdout, process.stderr]) {
@@ -245,7 +241,7 @@ if (invokedDirectly) {
       process.exit(typeof process.exitCode === 'number' ? process.exitCode : 0);
     });
   }
-  run(process.argv.slice(2), processIO()).then(
+  run(argv, processIO()).then(
     (code) => {
       process.exitCode = code;
     },
@@ -254,3 +250,14 @@ if (invokedDirectly) {
     },
   );
 }
+
+// `node dist/main.js …` runs the CLI without the bundle (not when imported by tests).
+const invokedDirectly = (() => {
+  try {
+    return process.argv[1] !== undefined && realpathSync(process.argv[1]) === realpathSync(fileURLToPath(import.meta.url));
+  } catch {
+    return false;
+  }
+})();
+
+if (invokedDirectly) start(process.argv.slice(2));

@@ -44,6 +44,7 @@ const LAYERS: Record<string, number> = {
   mcp: 7,
   serve: 7,
   'cli.ts': 7,
+  'main.ts': 7,
   'index.ts': 7,
 };
 
