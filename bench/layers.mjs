@@ -75,6 +75,7 @@ for (const [k, { cli, vars }] of variants.entries()) {
   const start = JSON.stringify({ session_id: 'bench-start', source: 'startup', cwd: dir, hook_event_name: 'SessionStart' });
   sh(process.execPath, [cli, 'hook', 'session-start'], dir, start, env);
   let added = 0;
+  let sessions = 0;
   cases.push(
     {
       name: `hook session-start, cached${label}`,
@@ -82,7 +83,10 @@ for (const [k, { cli, vars }] of variants.entries()) {
       args: [cli, 'hook', 'session-start'],
       cwd: dir,
       env,
-      input: start,
+      // A new session each run: the same delivery twice within seconds is injected once (hooks/dedupe.ts).
+      get input() {
+        return JSON.stringify({ session_id: `bench-start-${++sessions}`, source: 'startup', cwd: dir, hook_event_name: 'SessionStart' });
+      },
       check: (out) => (out.includes('CORTEX_MEMORY_START') || out.includes('additionalContext') ? undefined : 'no briefing'),
     },
     { name: `recall warm "sqlite migration"${label}`, cmd: process.execPath, args: [cli, 'recall', 'sqlite migration'], cwd: reading, env, check: (out) => (out.trim() === '' ? 'no results' : undefined) },
