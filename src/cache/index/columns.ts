@@ -76,6 +76,12 @@ export class StringColumn {
     return this.text.slice(row === 0 ? 0 : this.ends[row - 1]!, this.ends[row]!);
   }
 
+  /** The value row `row` was loaded with ('' for a row added since), whatever was set since. */
+  loadedAt(row: number): string {
+    if (row >= this.ends.length) return '';
+    return this.text.slice(row === 0 ? 0 : this.ends[row - 1]!, this.ends[row]!);
+  }
+
   /** True when row `row` holds `value`, without cutting the row's value out. */
   equals(row: number, value: string): boolean {
     const set = this.changed[row];

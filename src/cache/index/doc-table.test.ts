@@ -2,20 +2,43 @@ import fc from 'fast-check';
 import { deserialize, serialize } from 'node:v8';
 import { describe, expect, it } from 'vitest';
 import { fingerprintText } from '../../core/fingerprint.js';
+import { buildSessionOrder } from '../../core/neighbours.js';
 import { memoryFingerprint } from '../../services/graph-view.js';
 import { DocTable, isDocJournal, type IndexedDoc } from './doc-table.js';
 
-function doc(id: string, summary: string, links?: string[]): IndexedDoc {
+function doc(id: string, summary: string, links?: string[], session?: string, minute = 0): IndexedDoc {
   return {
     id, type: 'decision', summary, status: 'active', scope: 'project', tags: ['db'], priority: 5, confidence: 1, pinned: false,
-    created: '2026-01-01T00:00:00Z', updated: '2026-01-02T00:00:00Z', contentKey: `k-${id}-${summary}`, bodyLength: 3, preview: 'é ✓ body',
-    file: `.cortex/memories/${id}.md`, ...(links ? { links } : {}),
+    created: `2026-01-01T00:0${minute}:00Z`, updated: '2026-01-02T00:00:00Z', contentKey: `k-${id}-${summary}`, bodyLength: 3, preview: 'é ✓ body',
+    file: `.cortex/memories/${id}.md`, ...(links ? { links } : {}), ...(session !== undefined ? { session } : {}),
   };
 }
 
+/** The naive oracle of `sessionNeighbours`: the session's list (core's order), both ways, nearest first. */
+function naiveNeighbours(docs: Iterable<IndexedDoc>, id: string, width: number): string[] {
+  for (const list of buildSessionOrder([...docs]).values()) {
+    const i = list.indexOf(id);
+    if (i === -1) continue;
+    const out: string[] = [];
+    for (let d = 1; d <= width; d++) {
+      if (list[i - d] !== undefined) out.push(list[i - d]!);
+      if (list[i + d] !== undefined) out.push(list[i + d]!);
+    }
+    return out;
+  }
+  return [];
+}
+
 const op = fc.oneof(
-  fc.record({ kind: fc.constant('set' as const), id: fc.constantFrom('a', 'b', 'c', 'd', 'e'), summary: fc.string({ maxLength: 8 }), links: fc.option(fc.array(fc.constantFrom('a', 'b'), { minLength: 1, maxLength: 2 }), { nil: undefined }) }),
-  fc.record({ kind: fc.constant('delete' as const), id: fc.constantFrom('a', 'b', 'c', 'd', 'e') }),
+  fc.record({
+    kind: fc.constant('set' as const),
+    id: fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f', 'g'),
+    summary: fc.string({ maxLength: 8 }),
+    links: fc.option(fc.array(fc.constantFrom('a', 'b'), { minLength: 1, maxLength: 2 }), { nil: undefined }),
+    session: fc.option(fc.constantFrom('s1', 's2', 's10', 'é'), { nil: undefined }),
+    minute: fc.integer({ min: 0, max: 3 }),
+  }),
+  fc.record({ kind: fc.constant('delete' as const), id: fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f', 'g') }),
   fc.record({ kind: fc.constant('save' as const), rewrite: fc.boolean() }),
   fc.record({ kind: fc.constant('journal' as const) }),
 );
@@ -32,7 +55,7 @@ describe('DocTable', () => {
         const model = new Map<string, IndexedDoc>();
         for (const o of ops) {
           if (o.kind === 'set') {
-            const d = doc(o.id, o.summary, o.links);
+            const d = doc(o.id, o.summary, o.links, o.session, o.minute);
             table.set(o.id, d);
             model.set(o.id, d);
           } else if (o.kind === 'delete') {
@@ -56,6 +79,11 @@ describe('DocTable', () => {
             expect(table.facets(id)).toEqual({ id, type: d.type, status: d.status, scope: d.scope, contentKey: d.contentKey, ...(d.links ? { links: d.links } : {}) });
           }
           expect(new Set(table.keys())).toEqual(new Set(model.keys()));
+          // Conversation neighbours: as core orders each session, through saves and journals.
+          for (const id of model.keys()) {
+            for (const width of [1, 2]) expect(table.sessionNeighbours(id, width)).toEqual(naiveNeighbours(model.values(), id, width));
+          }
+          expect(table.sessionNeighbours('missing', 2)).toEqual([]);
           // The graph cache's key, kept as rows change, is the one computed from the records.
           const print = table.fingerprint();
           expect(fingerprintText(print)).toBe(

@@ -105,6 +105,15 @@ export interface SavedDocs {
   topics: SavedStrings;
   /** The `[[links]]`, space-separated; '' for none. */
   links: SavedStrings;
+  /** `source.session`; '' for none. */
+  sessions: SavedStrings;
+  /** `created`: the order within a session. */
+  created: SavedStrings;
+  /**
+   * The rows of the memories in a session, ordered as recall's conversation neighbours read
+   * them (by session, then `created`, then id): a memory's neighbours are next to it here.
+   */
+  sessionOrder: Uint32Array;
   /**
    * Where each row's record (UTF-8 JSON) is: `[start, end)` in the records file, or, when
    * `start` is -1, `fresh[end]`: records written since the records file, kept with the table.
@@ -123,6 +132,7 @@ function isSavedDocs(value: unknown): value is SavedDocs {
   const n = v.ids.ends.length;
   if (!(v.order instanceof Uint32Array) || v.order.length !== n || !(v.spans instanceof Float64Array) || v.spans.length !== 2 * n) return false;
   if (!(v.stats instanceof Float64Array) || v.stats.length !== 2 * n) return false;
+  if (!(v.sessionOrder instanceof Uint32Array) || v.sessionOrder.length > n || !isSavedStrings(v.sessions, n) || !isSavedStrings(v.created, n)) return false;
   if (!Array.isArray(v.fresh) || !v.fresh.every((r) => r instanceof Uint8Array)) return false;
   if (!Array.isArray(v.fingerprint) || v.fingerprint.length !== 3 || v.fingerprint[0] !== n) return false;
   return isSavedCodes(v.types, n) && isSavedCodes(v.statuses, n) && isSavedCodes(v.scopes, n) && isSavedStrings(v.contentKeys, n) && isSavedStrings(v.topics, n) && isSavedStrings(v.links, n);
@@ -168,6 +178,10 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
   private contentKeys = new StringColumn();
   private topics = new StringColumn();
   private links = new StringColumn();
+  private sessions = new StringColumn();
+  private created = new StringColumn();
+  /** See `SavedDocs.sessionOrder`: the loaded rows (rows set since are found through `fresh`). */
+  private sessionOrder: Uint32Array = new Uint32Array(0);
   private source: RecordSource = new BytesRecords(new Uint8Array(0));
   /** Loaded rows' spans (see `SavedDocs.spans`). */
   private spans: Float64Array = new Float64Array(0);
@@ -207,6 +221,9 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
     table.contentKeys = StringColumn.fromSaved(saved.contentKeys);
     table.topics = StringColumn.fromSaved(saved.topics);
     table.links = StringColumn.fromSaved(saved.links);
+    table.sessions = StringColumn.fromSaved(saved.sessions);
+    table.created = StringColumn.fromSaved(saved.created);
+    table.sessionOrder = saved.sessionOrder;
     table.source = source;
     table.spans = saved.spans;
     table.stats = saved.stats;
@@ -330,6 +347,9 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
       contentKeys: this.contentKeys.saveRows(rows),
       topics: this.topics.saveRows(rows),
       links: this.links.saveRows(rows),
+      sessions: this.sessions.saveRows(rows),
+      created: this.created.saveRows(rows),
+      sessionOrder: this.savedSessionOrder(rows),
       spans,
       fresh,
       stats: this.statsOf(rows),
@@ -374,6 +394,94 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
       if (at !== -1) out[k++] = at;
     }
     while (j < added.length) out[k++] = position[added[j++]!]!;
+    return out;
+  }
+
+  /** Orders rows as `SavedDocs.sessionOrder` does: by session, then created, then id. */
+  private compareInSession(x: number, y: number): number {
+    const a = this.sessions.at(x);
+    const b = this.sessions.at(y);
+    if (a !== b) return a < b ? -1 : 1;
+    const ca = this.created.at(x);
+    const cb = this.created.at(y);
+    if (ca !== cb) return ca < cb ? -1 : 1;
+    const ia = this.ids.at(x);
+    const ib = this.ids.at(y);
+    return ia < ib ? -1 : ia > ib ? 1 : 0;
+  }
+
+  /**
+   * `SavedDocs.sessionOrder` for the positions in `rows`: the loaded order without the rows
+   * deleted or set since, merged with the rows set since (sorted among themselves), as
+   * {@link savedOrder} does, so that a save after one `remember` does not sort 100,000 rows.
+   */
+  private savedSessionOrder(rows: readonly number[]): Uint32Array {
+    const position = new Int32Array(this.ids.length).fill(-1);
+    rows.forEach((row, i) => (position[row] = i));
+    const loaded = this.order.length;
+    const changed = (row: number) => row >= loaded || this.fresh.has(row);
+    const kept: number[] = [];
+    for (const row of this.sessionOrder) if (position[row] !== -1 && !changed(row)) kept.push(row);
+    // Each row's values cut out once (a rebuild sorts them all).
+    const added = rows
+      .filter((row) => changed(row) && this.sessions.at(row) !== '')
+      .map((row) => ({ row, session: this.sessions.at(row), created: this.created.at(row), id: this.ids.at(row) }))
+      .sort((a, b) => (a.session !== b.session ? (a.session < b.session ? -1 : 1) : a.created !== b.created ? (a.created < b.created ? -1 : 1) : a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+      .map((a) => a.row);
+    const out = new Uint32Array(kept.length + added.length);
+    let k = 0;
+    let j = 0;
+    for (const row of added) {
+      // Where it goes among the kept rows: a binary search.
+      let lo = j;
+      let hi = kept.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (this.compareInSession(kept[mid]!, row) < 0) lo = mid + 1;
+        else hi = mid;
+      }
+      while (j < lo) out[k++] = position[kept[j++]!]!;
+      out[k++] = position[row]!;
+    }
+    while (j < kept.length) out[k++] = position[kept[j++]!]!;
+    return out;
+  }
+
+  /**
+   * The memories within `width` places of `id` in its session (by `created`, then id), nearest
+   * first (before, then after, at each distance); none for a memory in no session. Reads the
+   * session's rows, found by binary search in the saved order, and the rows set since the load.
+   *
+   * @example
+   * docs.sessionNeighbours('fence-answer-bbbbbb', 1) // ['fence-question-aaaaaa', 'tea-after-cccccc']
+   */
+  sessionNeighbours(id: string, width: number): string[] {
+    const row = this.rowOf(id);
+    if (row === undefined) return [];
+    const session = this.sessions.at(row);
+    if (session === '') return [];
+    const members: number[] = [];
+    const order = this.sessionOrder;
+    let lo = 0;
+    let hi = order.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.sessions.loadedAt(order[mid]!) < session) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let k = lo; k < order.length && this.sessions.loadedAt(order[k]!) === session; k++) {
+      const r = order[k]!;
+      if (!this.fresh.has(r) && !this.dead.has(r)) members.push(r);
+    }
+    // Rows set since the load (new, or changed: their session may be another now).
+    for (const r of this.fresh.keys()) if (!this.dead.has(r) && this.sessions.at(r) === session) members.push(r);
+    members.sort((x, y) => this.compareInSession(x, y));
+    const at = members.indexOf(row);
+    const out: string[] = [];
+    for (let d = 1; d <= width; d++) {
+      if (at - d >= 0) out.push(this.ids.at(members[at - d]!));
+      if (at + d < members.length) out.push(this.ids.at(members[at + d]!));
+    }
     return out;
   }
 
@@ -488,6 +596,8 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
     this.contentKeys.set(row, doc.contentKey);
     this.topics.set(row, doc.topic ?? '');
     this.links.set(row, doc.links?.join(' ') ?? '');
+    this.sessions.set(row, doc.session ?? '');
+    this.created.set(row, doc.created);
     addLine(this.print, this.lineAt(row));
     // Kept encoded, not as the object: a rebuild sets 100,000 records (as objects, hundreds of
     // megabytes), and a save needs their bytes anyway; `get` parses one again when asked.
@@ -546,6 +656,9 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
     this.contentKeys = new StringColumn();
     this.topics = new StringColumn();
     this.links = new StringColumn();
+    this.sessions = new StringColumn();
+    this.created = new StringColumn();
+    this.sessionOrder = new Uint32Array(0);
     this.source = new BytesRecords(new Uint8Array(0));
     this.spans = new Float64Array(0);
     this.stats = new Float64Array(0);

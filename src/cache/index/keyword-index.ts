@@ -28,7 +28,7 @@ import { displayPath, readMemoryFile, scanEntry, scanMemoryFiles, type MemoryFil
 import { FileTable, type FileEntry } from './file-table.js';
 import { dirStamp, isDirStamp, sameStamp, type DirStamp } from '../dir-stamp.js';
 import type { TierPaths } from '../../store/paths.js';
-import { DOCS_FILE, FILES_FILE, KEYWORD_INDEX_FILE, RECORDS_FILE, SEARCH_TREE_FILE, docsFileName, filesFileName, recordsFileName, searchTreeName } from '../layout.js';
+import { DOCS_FILE, FILES_FILE, KEYWORD_INDEX_FILE, RECORDS_FILE, SEARCH_TREE_FILE, SESSION_ORDER_FILE, docsFileName, filesFileName, recordsFileName, searchTreeName } from '../layout.js';
 
 /** Bump when the cache layout or the text analysis changes: old caches are rebuilt. */
 // 6: `[[links]]` are indexed (graph), on top of 5 (field weights). 7: the search tree in its own file.
@@ -37,7 +37,8 @@ import { DOCS_FILE, FILES_FILE, KEYWORD_INDEX_FILE, RECORDS_FILE, SEARCH_TREE_FI
 // saved as one string each (columns.ts); the search state's id map and field lengths as columns;
 // the journal keeps memories analysed. 10: any language (CJK/Thai/Korean bigrams, diacritics folded,
 // emoji and snake_case identifiers kept as words). 11: postings read from the search file term by term; ids as columns.
-export const INDEX_FORMAT_VERSION = 11;
+// 12: sessions, creation dates and the session order in the doc table (recall's conversation neighbours).
+export const INDEX_FORMAT_VERSION = 12;
 
 export type { DocFacets, IndexedDoc };
 
@@ -989,6 +990,7 @@ export class KeywordIndex {
     if (newFiles) removeStaleFiles(paths.cacheDir, FILES_FILE, this.filesFile!);
     if (newDocs) removeStaleFiles(paths.cacheDir, DOCS_FILE, this.docsFile!);
     rmSync(join(paths.cacheDir, 'index.json'), { force: true }); // the cache of format ≤ 7
+    if (newDocs) rmSync(join(paths.cacheDir, SESSION_ORDER_FILE), { force: true }); // the session order of format ≤ 11
     this.dirty = false;
   }
 
