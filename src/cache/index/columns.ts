@@ -76,6 +76,13 @@ export class StringColumn {
     return this.text.slice(row === 0 ? 0 : this.ends[row - 1]!, this.ends[row]!);
   }
 
+  /** True when row `row` holds '', without cutting its value out. */
+  isEmpty(row: number): boolean {
+    const set = this.changed[row];
+    if (set !== undefined || row >= this.ends.length) return (set ?? '') === '';
+    return this.ends[row] === (row === 0 ? 0 : this.ends[row - 1]);
+  }
+
   /** The value row `row` was loaded with ('' for a row added since), whatever was set since. */
   loadedAt(row: number): string {
     if (row >= this.ends.length) return '';

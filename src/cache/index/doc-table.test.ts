@@ -84,6 +84,7 @@ describe('DocTable', () => {
             for (const width of [1, 2]) expect(table.sessionNeighbours(id, width)).toEqual(naiveNeighbours(model.values(), id, width));
           }
           expect(table.sessionNeighbours('missing', 2)).toEqual([]);
+          expect(new Map(table.linked())).toEqual(new Map([...model].filter(([, d]) => d.links).map(([id, d]) => [id, d.links!])));
           // The graph cache's key, kept as rows change, is the one computed from the records.
           const print = table.fingerprint();
           expect(fingerprintText(print)).toBe(

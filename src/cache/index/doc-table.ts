@@ -555,6 +555,14 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
     for (const row of this.liveRows()) yield this.facetsAt(row);
   }
 
+  /** The `[[links]]` of the memories that have any, by id (one column scanned, only those rows read). */
+  *linked(): IterableIterator<[string, string[]]> {
+    for (let row = 0; row < this.ids.length; row++) {
+      if (this.links.isEmpty(row) || this.dead.has(row)) continue;
+      yield [this.ids.at(row), this.links.at(row).split(' ')];
+    }
+  }
+
   /** The id of the memory whose content key is `key`, if any (a scan of one column). */
   idWithContentKey(key: string): string | undefined {
     for (const row of this.liveRows()) if (this.contentKeys.equals(row, key)) return this.ids.at(row);
