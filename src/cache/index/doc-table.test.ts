@@ -1,10 +1,23 @@
 import fc from 'fast-check';
 import { deserialize, serialize } from 'node:v8';
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { fingerprintText } from '../../core/fingerprint.js';
 import { buildSessionOrder } from '../../core/neighbours.js';
 import { memoryFingerprint } from '../../services/graph-view.js';
-import { DocTable, isDocJournal, type IndexedDoc } from './doc-table.js';
+import { BytesRecords, DocTable, isDocJournal, type IndexedDoc, type SavedDocs } from './doc-table.js';
+import { WHOLE_AFTER, encodeDocs, openDocs } from './docs-file.js';
+
+/** Writes a doc table's file to a temporary directory; returns its path. */
+function writeDocs(saved: SavedDocs, bytes: Uint8Array = encodeDocs(saved)): string {
+  const dir = mkdtempSync(join(tmpdir(), 'cortex-docs-'));
+  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+  const path = join(dir, 'index-docs-0.v8');
+  writeFileSync(path, bytes);
+  return path;
+}
 
 function doc(id: string, summary: string, links?: string[], session?: string, minute = 0): IndexedDoc {
   return {
@@ -64,7 +77,8 @@ describe('DocTable', () => {
             const { saved, records } = table.toSaved({ rewrite: o.rewrite });
             if (records) file = records;
             base = saved;
-            table = DocTable.fromSaved(deserialize(serialize(saved)), file);
+            // Read back from its file, by position, as the index does.
+            table = DocTable.open(openDocs(writeDocs(saved)), new BytesRecords(file));
           } else if (o.kind === 'journal') {
             // A save that keeps the columns: what changed since them, replayed after a load.
             const journal = deserialize(serialize(table.journal()));
@@ -121,5 +135,35 @@ describe('DocTable', () => {
     const kept = table.toSaved();
     expect(kept.records).toBeUndefined();
     expect(DocTable.fromSaved(kept.saved, new Uint8Array(0)).get('a')).toEqual(doc('a', 'x'));
+  });
+
+  it('reads its file by position, value by value and then whole, with any characters', () => {
+    const table = new DocTable();
+    const n = 3 * WHOLE_AFTER;
+    const model = new Map<string, IndexedDoc>();
+    for (let i = 0; i < n; i++) {
+      const id = `m${String(i).padStart(5, '0')}-${i % 7 === 0 ? 'é✓' : 'x'}`;
+      const d = doc(id, `summary ${i}`, i % 5 === 0 ? ['m00000-é✓'] : undefined, i % 3 === 0 ? undefined : `s${i % 11}`, i % 4);
+      table.set(id, d);
+      model.set(id, d);
+    }
+    const { saved, records } = table.toSaved({ rewrite: true });
+    const opened = DocTable.open(openDocs(writeDocs(saved)), new BytesRecords(records!));
+    for (const [id, d] of model) {
+      expect(opened.get(id)).toEqual(d);
+      expect(opened.facets(id)?.contentKey).toBe(d.contentKey);
+    }
+    expect(opened.sessionNeighbours('m00001-x', 2)).toEqual(naiveNeighbours(model.values(), 'm00001-x', 2));
+    expect(opened.has('m99999-x')).toBe(false);
+  });
+
+  it('refuses a file that is not a doc table or does not hold its columns (the index is then rebuilt)', () => {
+    const table = new DocTable();
+    table.set('a', doc('a', 'x'));
+    const { saved } = table.toSaved({ rewrite: true });
+    const bytes = encodeDocs(saved);
+    expect(() => openDocs(writeDocs(saved, bytes.subarray(0, bytes.length - 9)))).toThrow();
+    expect(() => openDocs(writeDocs(saved, Buffer.from('not a doc table at all')))).toThrow();
+    expect(() => openDocs(writeDocs(saved, serialize(saved)))).toThrow();
   });
 });

@@ -7,6 +7,7 @@
  */
 import { addLine, emptyFingerprint, memoryLine, type FingerprintParts } from '../../core/fingerprint.js';
 import { CodeColumn, StringColumn, isSavedCodes, isSavedStrings, type SavedCodes, type SavedStrings } from './columns.js';
+import type { CodeColumnName, DocsFile, StringColumnName } from './docs-file.js';
 import type { MemoryStatus, MemoryType, Scope } from '../../core/memory.js';
 
 /** What the index keeps of each memory: enough to list and filter without reading files. */
@@ -138,6 +139,17 @@ function isSavedDocs(value: unknown): value is SavedDocs {
   return isSavedCodes(v.types, n) && isSavedCodes(v.statuses, n) && isSavedCodes(v.scopes, n) && isSavedStrings(v.contentKeys, n) && isSavedStrings(v.topics, n) && isSavedStrings(v.links, n);
 }
 
+/** Throws unless every span (see `SavedDocs.spans`) lies in the records or among the `fresh` ones. */
+function checkSpans(spans: Float64Array, fresh: number, size: number): void {
+  for (let row = 0; 2 * row < spans.length; row++) {
+    const start = spans[2 * row]!;
+    const end = spans[2 * row + 1]!;
+    if (start === -1 ? !(end >= 0 && end < fresh) : !(start >= 0 && end >= start && end <= size)) {
+      throw new TypeError('the records do not line up with the doc table');
+    }
+  }
+}
+
 /** The row of `id` among the saved rows sorted by id, by binary search. */
 function findRow(ids: StringColumn, order: Uint32Array, id: string): number | undefined {
   let lo = 0;
@@ -165,8 +177,10 @@ function findRow(ids: StringColumn, order: Uint32Array, id: string): number | un
  */
 export class DocTable implements ReadonlyMap<string, IndexedDoc> {
   private ids = new StringColumn();
-  /** The saved rows sorted by id (rows added since are in `added`). */
-  private order: Uint32Array = new Uint32Array(0);
+  /** The number of rows loaded (rows past it were added since). */
+  private loadedRows = 0;
+  /** The saved rows sorted by id (rows added since are in `added`), or what reads them. */
+  private orderOf: Uint32Array | (() => Uint32Array) = new Uint32Array(0);
   /** Rows added or re-pointed since the load, by id (`undefined`: the id was deleted). */
   private readonly changedRows = new Map<string, number | undefined>();
   /** Rows of deleted memories (dropped when saved). */
@@ -180,13 +194,13 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
   private links = new StringColumn();
   private sessions = new StringColumn();
   private created = new StringColumn();
-  /** See `SavedDocs.sessionOrder`: the loaded rows (rows set since are found through `fresh`). */
-  private sessionOrder: Uint32Array = new Uint32Array(0);
+  /** See `SavedDocs.sessionOrder`: the loaded rows (rows set since are found through `fresh`), or what reads them. */
+  private sessionOrderOf: Uint32Array | (() => Uint32Array) = new Uint32Array(0);
   private source: RecordSource = new BytesRecords(new Uint8Array(0));
-  /** Loaded rows' spans (see `SavedDocs.spans`). */
-  private spans: Float64Array = new Float64Array(0);
-  /** Rows' file stats (see `SavedDocs.stats`): the loaded ones, then rows set since. */
-  private stats: Float64Array = new Float64Array(0);
+  /** Loaded rows' spans (see `SavedDocs.spans`), or what reads them. */
+  private spansOf: Float64Array | (() => Float64Array) = new Float64Array(0);
+  /** Rows' file stats (see `SavedDocs.stats`): the loaded ones, then rows set since; or what reads the loaded ones. */
+  private statsOf_: Float64Array | (() => Float64Array) = new Float64Array(0);
   private freshLoaded: Uint8Array[] = [];
   /**
    * Rows whose record was set since the table was loaded (its JSON is not in the source),
@@ -199,21 +213,81 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
   /** The fingerprint of the live rows, kept up to date by `set` and `delete`. */
   private print: FingerprintParts = emptyFingerprint();
 
+  // The columns of a table opened from its file are read when first used (see docs-file.ts).
+  private get order(): Uint32Array {
+    const v = this.orderOf;
+    return typeof v === 'function' ? (this.orderOf = v()) : v;
+  }
+
+  private get sessionOrder(): Uint32Array {
+    const v = this.sessionOrderOf;
+    return typeof v === 'function' ? (this.sessionOrderOf = v()) : v;
+  }
+
+  private get spans(): Float64Array {
+    const v = this.spansOf;
+    return typeof v === 'function' ? (this.spansOf = v()) : v;
+  }
+
+  private get stats(): Float64Array {
+    const v = this.statsOf_;
+    return typeof v === 'function' ? (this.statsOf_ = v()) : v;
+  }
+
+  /**
+   * A table reading its columns from its file by position (see docs-file.ts): opening it
+   * reads nothing per memory. Throws when the records do not fit (the caller rebuilds).
+   */
+  static open(file: DocsFile, records: RecordSource): DocTable {
+    const table = new DocTable();
+    const n = file.rows;
+    const strings = (name: StringColumnName) => {
+      const { text, ends } = file.strings(name);
+      return StringColumn.lazy(n, text, ends);
+    };
+    const codes = (name: CodeColumnName) => {
+      const { values, codes } = file.codes(name);
+      return CodeColumn.lazy(n, values, codes);
+    };
+    table.ids = strings('ids');
+    table.loadedRows = n;
+    table.orderOf = file.u32('order');
+    table.live = n;
+    table.types = codes('types');
+    table.statuses = codes('statuses');
+    table.scopes = codes('scopes');
+    table.contentKeys = strings('contentKeys');
+    table.topics = strings('topics');
+    table.links = strings('links');
+    table.sessions = strings('sessions');
+    table.created = strings('created');
+    table.sessionOrderOf = file.u32('sessionOrder');
+    table.source = records;
+    const spans = file.f64('spans');
+    // Every record must lie in the records file: checked when the spans are first read.
+    table.spansOf = () => {
+      const loaded = spans();
+      checkSpans(loaded, file.fresh.length, records.size);
+      return loaded;
+    };
+    table.statsOf_ = file.f64('stats');
+    table.freshLoaded = file.fresh;
+    table.parsed = new Array<IndexedDoc | undefined>(n);
+    const [count, a, b] = file.fingerprint;
+    table.print = { count, a, b };
+    return table;
+  }
+
   /** A table from saved columns; throws when they are not (the caller rebuilds). */
   static fromSaved(saved: unknown, records: RecordSource | Uint8Array): DocTable {
     if (!isSavedDocs(saved)) throw new TypeError('not a saved doc table');
     const source = records instanceof Uint8Array ? new BytesRecords(records) : records;
     const n = saved.ids.ends.length;
-    for (let row = 0; row < n; row++) {
-      const start = saved.spans[2 * row]!;
-      const end = saved.spans[2 * row + 1]!;
-      if (start === -1 ? !(end >= 0 && end < saved.fresh.length) : !(start >= 0 && end >= start && end <= source.size)) {
-        throw new TypeError('the records do not line up with the doc table');
-      }
-    }
+    checkSpans(saved.spans, saved.fresh.length, source.size);
     const table = new DocTable();
     table.ids = StringColumn.fromSaved(saved.ids);
-    table.order = saved.order;
+    table.loadedRows = n;
+    table.orderOf = saved.order;
     table.live = n;
     table.types = CodeColumn.fromSaved(saved.types);
     table.statuses = CodeColumn.fromSaved(saved.statuses);
@@ -223,10 +297,10 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
     table.links = StringColumn.fromSaved(saved.links);
     table.sessions = StringColumn.fromSaved(saved.sessions);
     table.created = StringColumn.fromSaved(saved.created);
-    table.sessionOrder = saved.sessionOrder;
+    table.sessionOrderOf = saved.sessionOrder;
     table.source = source;
-    table.spans = saved.spans;
-    table.stats = saved.stats;
+    table.spansOf = saved.spans;
+    table.statsOf_ = saved.stats;
     table.freshLoaded = saved.fresh;
     table.parsed = new Array<IndexedDoc | undefined>(n);
     const [count, a, b] = saved.fingerprint;
@@ -248,7 +322,7 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
       journal.set.push({ id, record: this.recordBytes(row), size: this.stats[2 * row] ?? Number.NaN, mtimeMs: this.stats[2 * row + 1] ?? Number.NaN });
     }
     for (const row of this.fresh.keys()) {
-      if (row >= this.order.length || this.dead.has(row)) continue; // added, or deleted: above
+      if (row >= this.loadedRows || this.dead.has(row)) continue; // added, or deleted: above
       const id = this.ids.at(row);
       journal.set.push({ id, record: this.recordBytes(row), size: this.stats[2 * row] ?? Number.NaN, mtimeMs: this.stats[2 * row + 1] ?? Number.NaN });
     }
@@ -267,7 +341,7 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
   /** The number of changes {@link journal} would list. */
   get journalSize(): number {
     let n = this.changedRows.size;
-    for (const row of this.fresh.keys()) if (row < this.order.length && !this.dead.has(row)) n++;
+    for (const row of this.fresh.keys()) if (row < this.loadedRows && !this.dead.has(row)) n++;
     return n;
   }
 
@@ -366,7 +440,7 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
   private savedOrder(rows: readonly number[]): Uint32Array {
     const position = new Int32Array(this.ids.length).fill(-1);
     rows.forEach((row, i) => (position[row] = i));
-    const loaded = this.order.length;
+    const loaded = this.loadedRows;
     const added = rows.filter((row) => row >= loaded).sort((x, y) => {
       const a = this.ids.at(x);
       const b = this.ids.at(y);
@@ -418,7 +492,7 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
   private savedSessionOrder(rows: readonly number[]): Uint32Array {
     const position = new Int32Array(this.ids.length).fill(-1);
     rows.forEach((row, i) => (position[row] = i));
-    const loaded = this.order.length;
+    const loaded = this.loadedRows;
     const changed = (row: number) => row >= loaded || this.fresh.has(row);
     const kept: number[] = [];
     for (const row of this.sessionOrder) if (position[row] !== -1 && !changed(row)) kept.push(row);
@@ -500,7 +574,7 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
 
   /** True when the row's record is not in the records file (set since the load, or kept with the table). */
   private isKept(row: number): boolean {
-    return this.fresh.has(row) || row >= this.spans.length / 2 || this.spans[2 * row] === -1;
+    return this.fresh.has(row) || row >= this.loadedRows || this.spans[2 * row] === -1;
   }
 
   get size(): number {
@@ -570,7 +644,7 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
   }
 
   private recordBytes(row: number): Uint8Array {
-    if (this.fresh.has(row) || row >= this.spans.length / 2) {
+    if (this.fresh.has(row) || row >= this.loadedRows) {
       let bytes = this.fresh.get(row);
       if (bytes === undefined) this.fresh.set(row, (bytes = Buffer.from(JSON.stringify(this.parsed[row]))));
       return bytes;
@@ -615,13 +689,14 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
   }
 
   private setStatAt(row: number, size: number, mtimeMs: number): void {
-    if (this.stats.length < 2 * row + 2) {
-      const grown = new Float64Array(Math.max(32, 2 * row + 2, this.stats.length * 2)).fill(Number.NaN);
-      grown.set(this.stats);
-      this.stats = grown;
+    let stats = this.stats;
+    if (stats.length < 2 * row + 2) {
+      const grown = new Float64Array(Math.max(32, 2 * row + 2, stats.length * 2)).fill(Number.NaN);
+      grown.set(stats);
+      this.statsOf_ = stats = grown;
     }
-    this.stats[2 * row] = size;
-    this.stats[2 * row + 1] = mtimeMs;
+    stats[2 * row] = size;
+    stats[2 * row + 1] = mtimeMs;
   }
 
   /** Records the size and mtime of the memory's file as it was read. */
@@ -629,7 +704,7 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
     const row = this.rowOf(id);
     if (row === undefined) return;
     // A loaded row whose stat changes is a change to save (in the journal, with its record).
-    if (!this.fresh.has(row) && row < this.order.length) this.fresh.set(row, this.recordBytes(row));
+    if (!this.fresh.has(row) && row < this.loadedRows) this.fresh.set(row, this.recordBytes(row));
     this.setStatAt(row, size, mtimeMs);
   }
 
@@ -654,7 +729,8 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
 
   clear(): void {
     this.ids = new StringColumn();
-    this.order = new Uint32Array(0);
+    this.loadedRows = 0;
+    this.orderOf = new Uint32Array(0);
     this.changedRows.clear();
     this.dead.clear();
     this.live = 0;
@@ -666,10 +742,10 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
     this.links = new StringColumn();
     this.sessions = new StringColumn();
     this.created = new StringColumn();
-    this.sessionOrder = new Uint32Array(0);
+    this.sessionOrderOf = new Uint32Array(0);
     this.source = new BytesRecords(new Uint8Array(0));
-    this.spans = new Float64Array(0);
-    this.stats = new Float64Array(0);
+    this.spansOf = new Float64Array(0);
+    this.statsOf_ = new Float64Array(0);
     this.freshLoaded = [];
     this.fresh.clear();
     this.parsed = [];

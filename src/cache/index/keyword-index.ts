@@ -15,6 +15,7 @@ import { basename, isAbsolute, join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import MiniSearch from 'minisearch';
 import type { Diagnostic, Memory, MemoryStatus, MemoryType, Scope } from '../../core/memory.js';
+import { encodeDocs, openDocs } from './docs-file.js';
 import { DocTable, isDocJournal, type DocFacets, type DocJournal, type IndexedDoc, type RecordSource } from './doc-table.js';
 import { normalizeBody } from '../../core/memory-format.js';
 import { feedbackTerms, planQuery } from '../../core/query.js';
@@ -37,7 +38,8 @@ import { DOCS_FILE, FILES_FILE, KEYWORD_INDEX_FILE, RECORDS_FILE, SEARCH_TREE_FI
 // saved as one string each (columns.ts); the search state's id map and field lengths as columns;
 // the journal keeps memories analysed. 10: any language (CJK/Thai/Korean bigrams, diacritics folded,
 // emoji and snake_case identifiers kept as words). 11: postings read from the search file term by term; ids as columns.
-// 12: sessions, creation dates and the session order in the doc table (recall's conversation neighbours).
+// 12: sessions, creation dates and the session order in the doc table (recall's conversation neighbours);
+// the doc table's file read by position, column by column (docs-file.ts).
 export const INDEX_FORMAT_VERSION = 12;
 
 export type { DocFacets, IndexedDoc };
@@ -477,7 +479,7 @@ export class KeywordIndex {
       for (const [name, entry] of data.fileJournal) this.fileJournal.set(name, entry);
       this.stamp = data.stamp;
       this.knownDiagnostics = data.diagnostics;
-      this.docs = DocTable.fromSaved(deserialize(readFileSync(join(cacheDir!, data.docsFile))), FileRecords.open(join(cacheDir!, data.recordsFile)));
+      this.docs = DocTable.open(openDocs(join(cacheDir!, data.docsFile)), FileRecords.open(join(cacheDir!, data.recordsFile)));
       this.docs.applyJournal(data.docJournal);
       this.docsFile = data.docsFile;
       this.recordsFile = data.recordsFile;
@@ -945,7 +947,7 @@ export class KeywordIndex {
         newRecords = true;
       }
       const name = docsFileName(crypto.randomBytes(6).toString('hex'));
-      writeFileAtomic(join(paths.cacheDir, name), serialize(docs.saved));
+      writeFileAtomic(join(paths.cacheDir, name), encodeDocs(docs.saved));
       this.docsFile = name;
       // The table as saved, reading the records file it now points to.
       this.docs = DocTable.fromSaved(docs.saved, FileRecords.open(join(paths.cacheDir, this.recordsFile!)));
