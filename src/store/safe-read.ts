@@ -193,6 +193,19 @@ export function closeWhenCollected(owner: object, fd: number): void {
 }
 
 /**
+ * A file kept open for reading by position by several readers (the columns of one file):
+ * closed once none of them holds it any more (see {@link closeWhenCollected}).
+ *
+ * @example
+ * const file = new OpenFile(openSync(path, 'r')); readAt(file.fd, 0, 8);
+ */
+export class OpenFile {
+  constructor(readonly fd: number) {
+    closeWhenCollected(this, fd);
+  }
+}
+
+/**
  * Reads a whole regular file inside `boundary`, refusing one larger than `maxBytes`
  * (by its size, and by what a read returns: a file growing meanwhile is cut, not trusted).
  *

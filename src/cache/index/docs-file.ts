@@ -9,7 +9,7 @@
  */
 import { closeSync, fstatSync, openSync } from 'node:fs';
 import { deserialize, serialize } from 'node:v8';
-import { closeWhenCollected, readAt } from '../../store/safe-read.js';
+import { OpenFile, readAt } from '../../store/safe-read.js';
 import type { SavedStrings, TextSource } from './columns.js';
 import type { SavedDocs } from './doc-table.js';
 
@@ -129,7 +129,9 @@ class FileColumns implements DocsFile {
   /** Byte position of the first column. */
   private readonly start: number;
 
-  constructor(private readonly fd: number) {
+  private readonly file: OpenFile;
+
+  constructor(fd: number) {
     const prefix = readAt(fd, 0, 8);
     if (prefix.length !== 8 || !prefix.subarray(0, 4).equals(MAGIC)) throw new TypeError('not a doc table file');
     const length = prefix.readUInt32LE(4);
@@ -163,12 +165,13 @@ class FileColumns implements DocsFile {
       fits('spans', 16 * n) &&
       fits('stats', 16 * n);
     if (!ok) throw new TypeError('the doc table file does not hold its columns');
-    closeWhenCollected(this, fd);
+    // Closed once neither this nor a column's text reading it is left.
+    this.file = new OpenFile(fd);
   }
 
   private bytes(name: string): Uint8Array {
     const [offset, length] = this.sections[name]!;
-    const bytes = readAt(this.fd, this.start + offset, length);
+    const bytes = readAt(this.file.fd, this.start + offset, length);
     if (bytes.length !== length) throw new RangeError('the doc table file is shorter than its header says');
     return bytes;
   }
@@ -177,7 +180,7 @@ class FileColumns implements DocsFile {
     const [offset, , encoding, chars] = this.sections[`${name}.text`] as [number, number, 'latin1' | 'utf16le', number];
     const rows = this.rows;
     return {
-      text: new FileText(this.fd, this.start + offset, encoding, chars),
+      text: new FileText(this.file, this.start + offset, encoding, chars),
       ends: () => {
         const ends = this.u32Of(`${name}.ends`, 4 * rows);
         if (rows > 0 && ends[rows - 1] !== chars) throw new RangeError('the doc table file does not line up');
@@ -216,12 +219,13 @@ class FileColumns implements DocsFile {
  * A column's text in the file, cut out value by value; past {@link WHOLE_AFTER} reads (a scan,
  * a type boost over thousands of matches) it is read whole once.
  */
-class FileText implements TextSource {
+export class FileText implements TextSource {
   private whole: string | undefined;
   private reads = 0;
 
   constructor(
-    private readonly fd: number,
+    /** Held open while this text may be read. */
+    private readonly file: OpenFile,
     private readonly position: number,
     private readonly encoding: 'latin1' | 'utf16le',
     readonly length: number,
@@ -231,13 +235,13 @@ class FileText implements TextSource {
     if (this.whole !== undefined) return this.whole.slice(start, end);
     const width = this.encoding === 'latin1' ? 1 : 2;
     if (++this.reads > WHOLE_AFTER) {
-      const bytes = readAt(this.fd, this.position, this.length * width);
+      const bytes = readAt(this.file.fd, this.position, this.length * width);
       if (bytes.length !== this.length * width) throw new RangeError('the doc table file is shorter than its header says');
       this.whole = bytes.toString(this.encoding);
       return this.whole.slice(start, end);
     }
     if (!(start >= 0 && end >= start && end <= this.length)) throw new RangeError('a value past the end of its column');
-    const bytes = readAt(this.fd, this.position + start * width, (end - start) * width);
+    const bytes = readAt(this.file.fd, this.position + start * width, (end - start) * width);
     if (bytes.length !== (end - start) * width) throw new RangeError('the doc table file is shorter than its header says');
     return bytes.toString(this.encoding);
   }
