@@ -90,6 +90,7 @@ describe('DocTable', () => {
           for (const [id, d] of model) {
             expect(table.get(id)).toEqual(d);
             expect(table.typeOf(id)).toBe(d.type);
+            expect(table.filterFacets(id)).toEqual({ type: d.type, status: d.status, scope: d.scope });
             expect(table.facets(id)).toEqual({ id, type: d.type, status: d.status, scope: d.scope, contentKey: d.contentKey, ...(d.links ? { links: d.links } : {}) });
           }
           expect(new Set(table.keys())).toEqual(new Set(model.keys()));

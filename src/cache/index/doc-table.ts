@@ -618,6 +618,13 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
     return facets;
   }
 
+  /** The memory's type, status and scope (what the filters of a search read), from three code columns. */
+  filterFacets(id: string): Pick<DocFacets, 'type' | 'status' | 'scope'> | undefined {
+    const row = this.rowOf(id);
+    if (row === undefined) return undefined;
+    return { type: this.types.at(row) as MemoryType, status: this.statuses.at(row) as MemoryStatus, scope: this.scopes.at(row) as Scope };
+  }
+
   /** The unpacked fields of a memory, without parsing its record. */
   facets(id: string): DocFacets | undefined {
     const row = this.rowOf(id);

@@ -14,14 +14,14 @@ import { closeWhenCollected, readAt } from '../../store/safe-read.js';
 import { basename, isAbsolute, join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import MiniSearch from 'minisearch';
-import type { Diagnostic, Memory, MemoryStatus, MemoryType, Scope } from '../../core/memory.js';
+import { MEMORY_TYPES, type Diagnostic, type Memory, type MemoryStatus, type MemoryType, type Scope } from '../../core/memory.js';
 import { encodeDocs, openDocs } from './docs-file.js';
 import { DocTable, isDocJournal, type DocFacets, type DocJournal, type IndexedDoc, type RecordSource } from './doc-table.js';
 import { normalizeBody } from '../../core/memory-format.js';
 import { feedbackTerms, planQuery } from '../../core/query.js';
 import { processTerm, tokenize } from '../../core/text.js';
 import { writeFileAtomic } from '../../store/atomic.js';
-import { DocNumbering, packResults, ranksBefore, searchPacked, type PackedResults, type TermSpec } from './packed-search.js';
+import { DocNumbering, documentsWithTerm, packResults, ranksBefore, searchPacked, type PackedResults, type TermSpec } from './packed-search.js';
 import { LazyRanking } from './lazy-ranking.js';
 import { PackedBuilder } from './packed-build.js';
 import { addAnalyzed, analyzeDocument, isAnalyzedDoc, loadSearchState, openSearchState, saveSearchState, termDocCount, type AnalyzedDoc, type Analyzer } from './search-state.js';
@@ -997,7 +997,7 @@ export class KeywordIndex {
   }
 
   /** The filters on unpacked fields (status, type, scope). */
-  private static matchesFacets(doc: DocFacets, options: SearchOptions): boolean {
+  private static matchesFacets(doc: Pick<DocFacets, 'type' | 'status' | 'scope'>, options: SearchOptions): boolean {
     const statuses = options.statuses ?? DEFAULT_SEARCH.statuses;
     if (!statuses.includes(doc.status)) return false;
     if (options.types && options.types.length > 0 && !options.types.includes(doc.type)) return false;
@@ -1018,7 +1018,7 @@ export class KeywordIndex {
 
   /** True when the memory `id` passes the filters, reading its record only when a filter needs it. */
   private passes(id: string, options: SearchOptions, needsRecord: boolean): boolean {
-    const facets = this.docs.facets(id);
+    const facets = this.docs.filterFacets(id);
     if (facets === undefined || !KeywordIndex.matchesFacets(facets, options)) return false;
     return !needsRecord || KeywordIndex.matchesRecord(this.docs.get(id)!, options);
   }
@@ -1059,8 +1059,11 @@ export class KeywordIndex {
             const type = this.docs.typeOf(id);
             return type !== undefined && hinted.has(type) ? TYPE_HINT_BOOST : 1;
           };
+    // The same by document number, from the postings of the `type` field (no id is looked up
+    // per matched memory: a question with a type hint matches tens of thousands).
+    const boostDoc = hinted.size === 0 ? undefined : this.typeBoost(hinted);
     const numbering = new DocNumbering();
-    const first = this.run(specs, boostDocument, numbering, expansions);
+    const first = this.run(specs, boostDocument, numbering, expansions, boostDoc);
     const ranked = coordinate(first, expansions);
     /** The first `n` results of the first pass that pass the filters. */
     const firstHits = (n: number): SearchHit[] => {
@@ -1086,6 +1089,8 @@ export class KeywordIndex {
       [...added].map(([term, weight]) => ({ term, prefix: false, fuzzy: false, boost: weight })),
       boostDocument,
       numbering,
+      undefined,
+      boostDoc,
     );
     const { docs, final, firstAt, moreAt } = mergeFeedback(first, ranked.counts, more);
     // Best first; ties: the first pass's results in its ranking, then feedback's own in its.
@@ -1127,8 +1132,14 @@ export class KeywordIndex {
    * The OR query of `specs`, unfiltered, from the packed postings (MiniSearch's own search if
    * its internals are not as expected).
    */
-  private run(specs: TermSpec[], boostDocument: ((id: string) => number) | undefined, numbering: DocNumbering, uncounted?: ReadonlySet<string>): PackedResults {
-    const packed = searchPacked(this.search, specs, { boost: FIELD_BOOSTS, bm25: BM25, maxFuzzy: 2, boostDocument, uncounted });
+  private run(
+    specs: TermSpec[],
+    boostDocument: ((id: string) => number) | undefined,
+    numbering: DocNumbering,
+    uncounted?: ReadonlySet<string>,
+    boostDoc?: (doc: number) => number,
+  ): PackedResults {
+    const packed = searchPacked(this.search, specs, { boost: FIELD_BOOSTS, bm25: BM25, maxFuzzy: 2, boostDocument, boostDoc, uncounted });
     if (packed) return packed;
     return packResults(
       this.search.search({ combineWith: 'OR', queries: specs.map((s) => ({ queries: [s.term], prefix: s.prefix, fuzzy: s.fuzzy, boostTerm: () => s.boost })) } as never, {
@@ -1141,6 +1152,29 @@ export class KeywordIndex {
       }),
       numbering,
     );
+  }
+
+  /**
+   * {@link TYPE_HINT_BOOST} for the memories of the `hinted` types, by document number: the
+   * documents with the analysed type name in the search tree's `type` field, which holds the
+   * memory's type. Only when the analysis tells the types apart (each hinted type has a term
+   * that no other type's name gives); `undefined` otherwise, and the caller looks up each
+   * document's type in the doc table.
+   */
+  private typeBoost(hinted: ReadonlySet<string>): ((doc: number) => number) | undefined {
+    const termsOf = (type: string): string[] =>
+      ANALYZER.tokenize(type).flatMap((word) => {
+        const t = ANALYZER.processTerm(word);
+        return typeof t === 'string' ? [t] : Array.isArray(t) ? [...(t as string[])] : [];
+      });
+    const boosted = new Uint8Array((this.search as unknown as { _nextId: number })._nextId);
+    for (const type of hinted) {
+      const own = termsOf(type).find((term) => MEMORY_TYPES.every((other) => hinted.has(other) || !termsOf(other).includes(term)));
+      const docs = own === undefined ? undefined : documentsWithTerm(this.search, own, 'type');
+      if (docs === undefined || docs.length !== boosted.length) return undefined;
+      for (let doc = 0; doc < docs.length; doc++) boosted[doc]! |= docs[doc]!;
+    }
+    return (doc) => (boosted[doc] === 1 ? TYPE_HINT_BOOST : 1);
   }
 
   /** What feedback reads of a memory: its summary and the start of its body, the summary once. */
