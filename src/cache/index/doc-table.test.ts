@@ -91,6 +91,8 @@ describe('DocTable', () => {
             expect(table.get(id)).toEqual(d);
             expect(table.typeOf(id)).toBe(d.type);
             expect(table.filterFacets(id)).toEqual({ type: d.type, status: d.status, scope: d.scope });
+            // A row hint (a search's document number) is only a guess: right or wrong, the same answer.
+            for (const hint of [0, 1, 2, 5, 99]) expect(table.get(id, hint)).toEqual(d);
             expect(table.facets(id)).toEqual({ id, type: d.type, status: d.status, scope: d.scope, contentKey: d.contentKey, ...(d.links ? { links: d.links } : {}) });
           }
           expect(new Set(table.keys())).toEqual(new Set(model.keys()));
@@ -99,6 +101,7 @@ describe('DocTable', () => {
             for (const width of [1, 2]) expect(table.sessionNeighbours(id, width)).toEqual(naiveNeighbours(model.values(), id, width));
           }
           expect(table.sessionNeighbours('missing', 2)).toEqual([]);
+          expect(table.get('missing', 0)).toBeUndefined();
           expect(new Map(table.linked())).toEqual(new Map([...model].filter(([, d]) => d.links).map(([id, d]) => [id, d.links!])));
           // The graph cache's key, kept as rows change, is the one computed from the records.
           const print = table.fingerprint();

@@ -183,6 +183,8 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
   private orderOf: Uint32Array | (() => Uint32Array) = new Uint32Array(0);
   /** Rows added or re-pointed since the load, by id (`undefined`: the id was deleted). */
   private readonly changedRows = new Map<string, number | undefined>();
+  /** Loaded rows found by id (see `rowOf`). */
+  private readonly found = new Map<string, number>();
   /** Rows of deleted memories (dropped when saved). */
   private readonly dead = new Set<number>();
   private live = 0;
@@ -345,10 +347,19 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
     return n;
   }
 
-  /** The row of `id`, if it is in the table. */
-  private rowOf(id: string): number | undefined {
+  /**
+   * The row of `id`, if it is in the table. `hint`: a row it may be at (a search's document
+   * number: a fresh build numbers both alike), checked with one read before a binary search.
+   * A loaded row found is remembered: a query's results are looked up several times each.
+   */
+  private rowOf(id: string, hint?: number): number | undefined {
     if (this.changedRows.has(id)) return this.changedRows.get(id);
-    return findRow(this.ids, this.order, id);
+    // Loaded rows never move; a deleted or re-added id is in `changedRows`, asked first.
+    let row = this.found.get(id);
+    if (row !== undefined) return row;
+    row = hint !== undefined && hint < this.loadedRows && this.ids.equals(hint, id) ? hint : findRow(this.ids, this.order, id);
+    if (row !== undefined) this.found.set(id, row);
+    return row;
   }
 
   /** The live rows, in row order. */
@@ -619,8 +630,8 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
   }
 
   /** The memory's type, status and scope (what the filters of a search read), from three code columns. */
-  filterFacets(id: string): Pick<DocFacets, 'type' | 'status' | 'scope'> | undefined {
-    const row = this.rowOf(id);
+  filterFacets(id: string, hint?: number): Pick<DocFacets, 'type' | 'status' | 'scope'> | undefined {
+    const row = this.rowOf(id, hint);
     if (row === undefined) return undefined;
     return { type: this.types.at(row) as MemoryType, status: this.statuses.at(row) as MemoryStatus, scope: this.scopes.at(row) as Scope };
   }
@@ -661,8 +672,9 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
     return start === -1 ? this.freshLoaded[end]! : this.source.read(start, end);
   }
 
-  get(id: string): IndexedDoc | undefined {
-    const row = this.rowOf(id);
+  /** The memory's record (see {@link rowOf} for `hint`). */
+  get(id: string, hint?: number): IndexedDoc | undefined {
+    const row = this.rowOf(id, hint);
     if (row === undefined) return undefined;
     let doc = this.parsed[row];
     if (doc === undefined) doc = this.parsed[row] = JSON.parse(DECODER.decode(this.recordBytes(row))) as IndexedDoc;
@@ -735,6 +747,7 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
   }
 
   clear(): void {
+    this.found.clear();
     this.ids = new StringColumn();
     this.loadedRows = 0;
     this.orderOf = new Uint32Array(0);

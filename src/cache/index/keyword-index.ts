@@ -1016,9 +1016,12 @@ export class KeywordIndex {
     return (options.tags !== undefined && options.tags.length > 0) || options.since !== undefined;
   }
 
-  /** True when the memory `id` passes the filters, reading its record only when a filter needs it. */
-  private passes(id: string, options: SearchOptions, needsRecord: boolean): boolean {
-    const facets = this.docs.filterFacets(id);
+  /**
+   * True when the memory `id` passes the filters, reading its record only when a filter needs
+   * it; `doc`: its number in the search tree, where the doc table may well have it too.
+   */
+  private passes(id: string, options: SearchOptions, needsRecord: boolean, doc?: number): boolean {
+    const facets = this.docs.filterFacets(id, doc);
     if (facets === undefined || !KeywordIndex.matchesFacets(facets, options)) return false;
     return !needsRecord || KeywordIndex.matchesRecord(this.docs.get(id)!, options);
   }
@@ -1050,7 +1053,7 @@ export class KeywordIndex {
     }));
     // Filters are applied as the ranked lists are read (they do not change the order of
     // what passes), so a question matching thousands of memories checks only the head.
-    const passes = (id: string) => this.passes(id, opts, needsRecord);
+    const passes = (id: string, doc?: number) => this.passes(id, opts, needsRecord, doc);
     const boostDocument =
       // Skipped when the question hints at no type.
       hinted.size === 0
@@ -1071,7 +1074,7 @@ export class KeywordIndex {
       for (let k = 0; k < ranked.order.length && out.length < n; k++) {
         const i = ranked.order.at(k)!;
         const id = first.id(first.docs[i]!);
-        if (passes(id)) out.push({ id, score: ranked.scores[i]!, terms: first.terms(i), queryTerms: first.queryTerms(i) });
+        if (passes(id, first.docs[i])) out.push({ id, score: ranked.scores[i]!, terms: first.terms(i), queryTerms: first.queryTerms(i) });
       }
       return out;
     };
@@ -1118,7 +1121,7 @@ export class KeywordIndex {
       const x = ranking.at(k)!;
       const doc = docs[x]!;
       const id = (firstAt[doc] !== -1 ? first : more).id(doc);
-      if (!passes(id)) continue;
+      if (!passes(id, doc)) continue;
       // Scaled against the best result that passes the filters, as if only those were ranked.
       scale ??= final[x]! > 0 ? (floor * 0.999) / final[x]! : 0;
       if (seen.has(id)) continue;
