@@ -102,6 +102,8 @@ describe('DocTable', () => {
           }
           expect(table.sessionNeighbours('missing', 2)).toEqual([]);
           expect(table.get('missing', 0)).toBeUndefined();
+          for (const [id, d] of model) expect(table.idWithContentKey(d.contentKey)).toBe(id);
+          expect(table.idWithContentKey('k-none')).toBeUndefined();
           expect(new Map(table.linked())).toEqual(new Map([...model].filter(([, d]) => d.links).map(([id, d]) => [id, d.links!])));
           // The graph cache's key, kept as rows change, is the one computed from the records.
           const print = table.fingerprint();
@@ -169,5 +171,22 @@ describe('DocTable', () => {
     expect(() => openDocs(writeDocs(saved, bytes.subarray(0, bytes.length - 9)))).toThrow();
     expect(() => openDocs(writeDocs(saved, Buffer.from('not a doc table at all')))).toThrow();
     expect(() => openDocs(writeDocs(saved, serialize(saved)))).toThrow();
+  });
+
+  it('finds the first memory with a content key, in row order, through edits and deletions', () => {
+    const table = new DocTable();
+    const same = (id: string) => ({ ...doc(id, 'x'), contentKey: 'same' });
+    for (const id of ['a', 'b', 'c']) table.set(id, same(id));
+    const { saved, records } = table.toSaved({ rewrite: true });
+    const opened = DocTable.open(openDocs(writeDocs(saved)), new BytesRecords(records!));
+    expect(opened.idWithContentKey('same')).toBe('a');
+    opened.delete('a');
+    expect(opened.idWithContentKey('same')).toBe('b');
+    opened.set('b', doc('b', 'y'));
+    expect(opened.idWithContentKey('same')).toBe('c');
+    opened.set('a', same('a'));
+    expect(opened.idWithContentKey('same')).toBe('c');
+    opened.set('b', same('b'));
+    expect(opened.idWithContentKey('same')).toBe('b');
   });
 });

@@ -655,10 +655,12 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
     }
   }
 
-  /** The id of the memory whose content key is `key`, if any (a scan of one column). */
+  /** The id of the first memory (in row order) whose content key is `key`, if any: one search of one column. */
   idWithContentKey(key: string): string | undefined {
-    for (const row of this.liveRows()) if (this.contentKeys.equals(row, key)) return this.ids.at(row);
-    return undefined;
+    let row = this.contentKeys.firstLoaded(key, (r) => !this.dead.has(r));
+    // Rows set since the load (their key may be another now, or new).
+    for (const r of this.fresh.keys()) if (!this.dead.has(r) && (row === -1 || r < row) && this.contentKeys.at(r) === key) row = r;
+    return row === -1 ? undefined : this.ids.at(row);
   }
 
   private recordBytes(row: number): Uint8Array {

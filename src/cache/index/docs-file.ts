@@ -220,7 +220,8 @@ class FileColumns implements DocsFile {
  * a type boost over thousands of matches) it is read whole once.
  */
 export class FileText implements TextSource {
-  private whole: string | undefined;
+  /** The whole text, once read. */
+  private text: string | undefined;
   private reads = 0;
 
   constructor(
@@ -231,15 +232,20 @@ export class FileText implements TextSource {
     readonly length: number,
   ) {}
 
-  slice(start: number, end: number): string {
-    if (this.whole !== undefined) return this.whole.slice(start, end);
-    const width = this.encoding === 'latin1' ? 1 : 2;
-    if (++this.reads > WHOLE_AFTER) {
+  whole(): string {
+    if (this.text === undefined) {
+      const width = this.encoding === 'latin1' ? 1 : 2;
       const bytes = readAt(this.file.fd, this.position, this.length * width);
       if (bytes.length !== this.length * width) throw new RangeError('the doc table file is shorter than its header says');
-      this.whole = bytes.toString(this.encoding);
-      return this.whole.slice(start, end);
+      this.text = bytes.toString(this.encoding);
     }
+    return this.text;
+  }
+
+  slice(start: number, end: number): string {
+    if (this.text !== undefined) return this.text.slice(start, end);
+    const width = this.encoding === 'latin1' ? 1 : 2;
+    if (++this.reads > WHOLE_AFTER) return this.whole().slice(start, end);
     if (!(start >= 0 && end >= start && end <= this.length)) throw new RangeError('a value past the end of its column');
     const bytes = readAt(this.file.fd, this.position + start * width, (end - start) * width);
     if (bytes.length !== (end - start) * width) throw new RangeError('the doc table file is shorter than its header says');
