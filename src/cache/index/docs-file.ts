@@ -10,8 +10,7 @@
 import { closeSync, fstatSync, openSync } from 'node:fs';
 import { deserialize, serialize } from 'node:v8';
 import { OpenFile, readAt } from '../../store/safe-read.js';
-import type { SavedStrings, TextSource } from './columns.js';
-import type { SavedDocs } from './doc-table.js';
+import type { SavedCodes, SavedStrings, TextSource } from './columns.js';
 
 /** The first bytes of the file: then the header's length (u32 LE), the header, padding to 8 bytes, the columns. */
 const MAGIC = Buffer.from('CXD\u0001', 'latin1');
@@ -22,6 +21,17 @@ export type StringColumnName = (typeof STRING_COLUMNS)[number];
 /** The code columns (a few distinct values and a code per row). */
 export const CODE_COLUMNS = ['types', 'statuses', 'scopes'] as const;
 export type CodeColumnName = (typeof CODE_COLUMNS)[number];
+
+/** The columns a doc table saves (doc-table.ts's `SavedDocs`, which it reads back as such). */
+export type DocColumns = Record<StringColumnName, SavedStrings> &
+  Record<CodeColumnName, SavedCodes> & {
+    order: Uint32Array;
+    sessionOrder: Uint32Array;
+    spans: Float64Array;
+    stats: Float64Array;
+    fresh: Uint8Array[];
+    fingerprint: [number, number, number];
+  };
 
 /** Where a column lies in the file: byte offset and length; for a text, its encoding and length in UTF-16 code units. */
 type Section = [offset: number, bytes: number] | [offset: number, bytes: number, encoding: 'latin1' | 'utf16le', chars: number];
@@ -35,11 +45,11 @@ interface Header {
 }
 
 /** The table's columns in the file's layout. */
-export function encodeDocs(saved: SavedDocs): Buffer {
+export function encodeDocs(saved: DocColumns): Buffer {
   const parts: { name: string; bytes: Uint8Array; encoding?: 'latin1' | 'utf16le'; chars?: number }[] = [];
   const typed = (name: string, array: Uint32Array | Float64Array) => parts.push({ name, bytes: new Uint8Array(array.buffer, array.byteOffset, array.byteLength) });
   for (const name of STRING_COLUMNS) {
-    const column = saved[name] as SavedStrings;
+    const column = saved[name];
     typed(`${name}.ends`, column.ends);
     // One byte per character when every character fits (ids, keys and dates always do).
     const encoding = /[^\u0000-\u00ff]/.test(column.text) ? 'utf16le' : 'latin1';
