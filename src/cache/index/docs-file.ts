@@ -9,7 +9,7 @@
  */
 import { closeSync, fstatSync, openSync } from 'node:fs';
 import { deserialize, serialize } from 'node:v8';
-import { OpenFile, readAt } from '../../store/safe-read.js';
+import { OpenFile, readAt, readInto } from '../../store/safe-read.js';
 import type { SavedCodes, SavedStrings, TextSource } from './columns.js';
 
 /** The first bytes of the file: then the header's length (u32 LE), the header, padding to 8 bytes, the columns. */
@@ -179,11 +179,10 @@ class FileColumns implements DocsFile {
     this.file = new OpenFile(fd);
   }
 
-  private bytes(name: string): Uint8Array {
-    const [offset, length] = this.sections[name]!;
-    const bytes = readAt(this.file.fd, this.start + offset, length);
-    if (bytes.length !== length) throw new RangeError('the doc table file is shorter than its header says');
-    return bytes;
+  /** Column `name` read into `view` (its whole length); throws when the file is shorter. */
+  private readColumn<T extends Uint32Array | Float64Array>(name: string, view: T): T {
+    if (readInto(this.file.fd, view, this.start + this.sections[name]![0]) !== view.byteLength) throw new RangeError('the doc table file is shorter than its header says');
+    return view;
   }
 
   strings(name: StringColumnName): { text: TextSource; ends: () => Uint32Array } {
@@ -208,20 +207,11 @@ class FileColumns implements DocsFile {
   }
 
   f64(name: 'spans' | 'stats'): () => Float64Array {
-    return () => {
-      const bytes = this.bytes(name);
-      // Copied into an aligned array (a Buffer may start anywhere in its memory).
-      const out = new Float64Array(bytes.length / 8);
-      new Uint8Array(out.buffer).set(bytes);
-      return out;
-    };
+    return () => this.readColumn(name, new Float64Array(this.sections[name]![1] / 8));
   }
 
   private u32Of(name: string, length: number): Uint32Array {
-    const bytes = this.bytes(name);
-    const out = new Uint32Array(length / 4);
-    new Uint8Array(out.buffer).set(bytes);
-    return out;
+    return this.readColumn(name, new Uint32Array(length / 4));
   }
 }
 

@@ -16,7 +16,7 @@
  * rejected (the caller rebuilds the index).
  */
 import { closeSync, fstatSync, openSync } from 'node:fs';
-import { OpenFile, readAt } from '../../store/safe-read.js';
+import { OpenFile, readAt, readInto } from '../../store/safe-read.js';
 import type { TextSource } from './columns.js';
 import { FileText } from './docs-file.js';
 import { deserialize, serialize } from 'node:v8';
@@ -474,10 +474,7 @@ class FilePostings implements PostingsSource {
     const i = offsetIndex(this.offsets, offset);
     if (i < 0) throw new RangeError(`no term's postings start at ${offset}`);
     const packed = new Uint32Array(this.offsets[i + 1]! - offset);
-    const bytes = readAt(this.file.fd, this.start + offset * 4, packed.byteLength);
-    if (bytes.length !== packed.byteLength) throw new RangeError('the search state file is shorter than its postings');
-    // Copied into an aligned array (a Buffer may start anywhere in its memory).
-    new Uint8Array(packed.buffer).set(bytes);
+    if (readInto(this.file.fd, packed, this.start + offset * 4) !== packed.byteLength) throw new RangeError('the search state file is shorter than its postings');
     return { packed, offset: 0 };
   }
 
@@ -1105,7 +1102,7 @@ function parseState(head: Uint8Array): (SavedState & { raw?: RawColumns }) | und
  * Puts the raw columns back into the state (`SavedState.ids` and `.lengths`): `read(offset,
  * length)` gives the bytes at `offset` after the postings, and `text` the ids' text.
  */
-function withColumns(state: SavedState & { raw?: RawColumns }, read: (offset: number, length: number) => Uint8Array, text: (offset: number, raw: RawColumns) => string | TextSource): SavedState {
+function withColumns(state: SavedState & { raw?: RawColumns }, read: <T extends Uint8Array | Uint32Array>(offset: number, into: T) => T, text: (offset: number, raw: RawColumns) => string | TextSource): SavedState {
   const raw = state.raw;
   if (raw === undefined) return state;
   const sizes = rawSizes(raw);
@@ -1115,13 +1112,8 @@ function withColumns(state: SavedState & { raw?: RawColumns }, read: (offset: nu
     offsets.push(at);
     at += pad4(size);
   }
-  // Copied into aligned arrays (a Buffer may start anywhere in its memory).
-  const u32 = (k: number) => {
-    const out = new Uint32Array(sizes[k]! / 4);
-    new Uint8Array(out.buffer).set(read(offsets[k]!, sizes[k]!));
-    return out;
-  };
-  const u8 = (k: number) => Uint8Array.from(read(offsets[k]!, sizes[k]!));
+  const u32 = (k: number) => read(offsets[k]!, new Uint32Array(sizes[k]! / 4));
+  const u8 = (k: number) => read(offsets[k]!, new Uint8Array(sizes[k]!));
   return {
     ...state,
     ids: { text: text(offsets[0]!, raw), ends: u32(1), present: u8(2), order: u32(3) },
@@ -1184,7 +1176,11 @@ export function loadSearchState(bytes: Buffer, options: Options): MiniSearch | u
   const after = start + words * 4;
   const state = withColumns(
     parsed,
-    (offset, n) => bytes.subarray(after + offset, after + offset + n),
+    (offset, into) => {
+      // Copied into aligned arrays (a Buffer may start anywhere in its memory).
+      new Uint8Array(into.buffer, into.byteOffset, into.byteLength).set(bytes.subarray(after + offset, after + offset + into.byteLength));
+      return into;
+    },
     (offset, raw) => bytes.toString(raw.encoding, after + offset, after + offset + rawSizes(raw)[0]!),
   );
   // Copied to an aligned array (a Buffer may start anywhere in its memory).
@@ -1225,10 +1221,9 @@ export function openSearchState(path: string, options: Options): MiniSearch | un
     owned = true;
     const state = withColumns(
       parsed,
-      (offset, n) => {
-        const bytes = readAt(fd, after + offset, n);
-        if (bytes.length !== n) throw new RangeError('the search state file is shorter than its columns');
-        return bytes;
+      (offset, into) => {
+        if (readInto(fd, into, after + offset) !== into.byteLength) throw new RangeError('the search state file is shorter than its columns');
+        return into;
       },
       (offset, raw) => new FileText(file, after + offset, raw.encoding, raw.chars),
     );
