@@ -560,12 +560,15 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
     }
     // Rows set since the load (new, or changed: their session may be another now).
     for (const r of this.fresh.keys()) if (!this.dead.has(r) && this.sessions.at(r) === session) members.push(r);
-    members.sort((x, y) => this.compareInSession(x, y));
-    const at = members.indexOf(row);
+    // Each member's date and id cut out once.
+    const sorted = members
+      .map((r) => ({ row: r, created: this.created.at(r), id: this.ids.at(r) }))
+      .sort((a, b) => (a.created !== b.created ? (a.created < b.created ? -1 : 1) : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    const at = sorted.findIndex((m) => m.row === row);
     const out: string[] = [];
     for (let d = 1; d <= width; d++) {
-      if (at - d >= 0) out.push(this.ids.at(members[at - d]!));
-      if (at + d < members.length) out.push(this.ids.at(members[at + d]!));
+      if (at - d >= 0) out.push(sorted[at - d]!.id);
+      if (at + d < sorted.length) out.push(sorted[at + d]!.id);
     }
     return out;
   }

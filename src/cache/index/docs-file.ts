@@ -245,7 +245,9 @@ export class FileText implements TextSource {
   slice(start: number, end: number): string {
     if (this.text !== undefined) return this.text.slice(start, end);
     const width = this.encoding === 'latin1' ? 1 : 2;
-    if (++this.reads > WHOLE_AFTER) return this.whole().slice(start, end);
+    // Past as many reads as the column has 16 kB (a read costs about what copying that does),
+    // at least 4 and at most WHOLE_AFTER, the column is read whole.
+    if (++this.reads > Math.min(WHOLE_AFTER, Math.max(4, (this.length * width) >>> 14))) return this.whole().slice(start, end);
     if (!(start >= 0 && end >= start && end <= this.length)) throw new RangeError('a value past the end of its column');
     const bytes = readAt(this.file.fd, this.position + start * width, (end - start) * width);
     if (bytes.length !== (end - start) * width) throw new RangeError('the doc table file is shorter than its header says');
@@ -253,5 +255,5 @@ export class FileText implements TextSource {
   }
 }
 
-/** Values cut out of one column by position before the column's text is read whole. */
+/** Values cut out of one column by position, at most, before the column's text is read whole. */
 export const WHOLE_AFTER = 512;
