@@ -302,24 +302,35 @@ export class LazyFieldLengths extends Map<number, number[]> {
   #values: Uint32Array | undefined;
   readonly #present: Uint8Array;
   readonly #fields: number;
-  /** How many documents are still only in the columns. */
-  #pending: number;
+  /** How many documents are still only in the columns; counted when first asked (a query never asks). */
+  #pendingCount: number | undefined;
 
   constructor(saved: { fields: number; values: Uint32Array; present: Uint8Array }) {
     super();
     this.#values = saved.values;
     this.#present = saved.present;
     this.#fields = saved.fields;
-    let pending = 0;
-    for (let i = 0; i < saved.present.length; i++) pending += saved.present[i]!;
-    this.#pending = pending;
+  }
+
+  get #pending(): number {
+    if (this.#pendingCount === undefined) {
+      let pending = 0;
+      if (this.#values !== undefined) for (let i = 0; i < this.#present.length; i++) pending += this.#present[i]!;
+      this.#pendingCount = pending;
+    }
+    return this.#pendingCount;
+  }
+
+  /** One document fewer only in the columns (its `present` entry was just cleared). */
+  #taken(): void {
+    if (this.#pendingCount !== undefined) this.#pendingCount--;
   }
 
   /** Moves document `id`'s lengths from the columns into the Map. */
   #take(id: number): number[] | undefined {
     if (this.#values === undefined || this.#present[id] !== 1) return undefined;
     this.#present[id] = 0;
-    this.#pending--;
+    this.#taken();
     const lengths: number[] = [];
     for (let f = 0, at = id * this.#fields; f < this.#fields; f++) {
       const v = this.#values[at + f]!;
@@ -365,7 +376,7 @@ export class LazyFieldLengths extends Map<number, number[]> {
   override set(id: number, lengths: number[]): this {
     if (this.#values !== undefined && this.#present[id] === 1) {
       this.#present[id] = 0;
-      this.#pending--;
+      this.#taken();
     }
     return super.set(id, lengths);
   }
@@ -373,14 +384,14 @@ export class LazyFieldLengths extends Map<number, number[]> {
     let had = false;
     if (this.#values !== undefined && this.#present[id] === 1) {
       this.#present[id] = 0;
-      this.#pending--;
+      this.#taken();
       had = true;
     }
     return super.delete(id) || had;
   }
   override clear(): void {
     this.#values = undefined;
-    this.#pending = 0;
+    this.#pendingCount = 0;
     super.clear();
   }
   override forEach(fn: (value: number[], key: number, map: Map<number, number[]>) => void, thisArg?: unknown): void {
