@@ -18,6 +18,17 @@ export interface SavedCodes {
   codes: Uint32Array;
 }
 
+/**
+ * A column's text where it is not one string in memory: cut out by position from a file
+ * (see docs-file.ts). `length` is in UTF-16 code units, as the column's offsets are.
+ */
+export interface TextSource {
+  readonly length: number;
+  slice(start: number, end: number): string;
+  /** The whole text (read once). */
+  whole(): string;
+}
+
 /** True when `value` is a saved string column of `rows` rows. */
 export function isSavedStrings(value: unknown, rows: number): value is SavedStrings {
   const v = value as SavedStrings;
@@ -44,18 +55,35 @@ export function isSavedCodes(value: unknown, rows: number): value is SavedCodes 
  * const ids = StringColumn.fromSaved(saved.ids); ids.at(3); ids.equals(3, 'a.md');
  */
 export class StringColumn {
-  private text = '';
-  private ends: Uint32Array = new Uint32Array(0);
+  private text: string | TextSource = '';
+  /** The offsets, or what reads them when first needed (a column read from a file). */
+  private endsOf: Uint32Array | (() => Uint32Array) = new Uint32Array(0);
+  /** Rows loaded (those past it were appended since). */
+  private loaded = 0;
   /** Values set since the load, by row (`undefined`: the loaded value stands). */
   private changed: (string | undefined)[] = [];
   private rows = 0;
 
   static fromSaved(saved: SavedStrings): StringColumn {
+    return StringColumn.lazy(saved.ends.length, saved.text, saved.ends);
+  }
+
+  /**
+   * A column of `rows` rows over `text`, which may be read by position, and offsets that may
+   * be read when first needed (`rows` of them, the last one `text.length`).
+   */
+  static lazy(rows: number, text: string | TextSource, ends: Uint32Array | (() => Uint32Array)): StringColumn {
     const column = new StringColumn();
-    column.text = saved.text;
-    column.ends = saved.ends;
-    column.rows = saved.ends.length;
+    column.text = text;
+    column.endsOf = ends;
+    column.loaded = rows;
+    column.rows = rows;
     return column;
+  }
+
+  private get ends(): Uint32Array {
+    const ends = this.endsOf;
+    return typeof ends === 'function' ? (this.endsOf = ends()) : ends;
   }
 
   /** The saved form of `values`. */
@@ -72,16 +100,59 @@ export class StringColumn {
 
   at(row: number): string {
     const value = this.changed[row];
-    if (value !== undefined || row >= this.ends.length) return value ?? '';
-    return this.text.slice(row === 0 ? 0 : this.ends[row - 1]!, this.ends[row]!);
+    if (value !== undefined || row >= this.loaded) return value ?? '';
+    const ends = this.ends;
+    return this.text.slice(row === 0 ? 0 : ends[row - 1]!, ends[row]!);
   }
 
-  /** True when row `row` holds `value`, without cutting the row's value out. */
+  /** True when row `row` holds '', without cutting its value out. */
+  isEmpty(row: number): boolean {
+    const set = this.changed[row];
+    if (set !== undefined || row >= this.loaded) return (set ?? '') === '';
+    const ends = this.ends;
+    return ends[row] === (row === 0 ? 0 : ends[row - 1]);
+  }
+
+  /** The value row `row` was loaded with ('' for a row added since), whatever was set since. */
+  loadedAt(row: number): string {
+    if (row >= this.loaded) return '';
+    const ends = this.ends;
+    return this.text.slice(row === 0 ? 0 : ends[row - 1]!, ends[row]!);
+  }
+
+  /**
+   * The first loaded row (in row order) that still holds its loaded value `value` and that
+   * `accept`s, or -1: one search of the loaded text, not a value cut out per row. Rows set
+   * since the load are the caller's to check.
+   */
+  firstLoaded(value: string, accept: (row: number) => boolean): number {
+    if (value === '' || this.loaded === 0) return -1;
+    const text = typeof this.text === 'string' ? this.text : this.text.whole();
+    const ends = this.ends;
+    for (let at = text.indexOf(value); at !== -1; at = text.indexOf(value, at + 1)) {
+      // The row holding character `at`: the first whose end is past it.
+      let lo = 0;
+      let hi = this.loaded - 1;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (ends[mid]! > at) hi = mid;
+        else lo = mid + 1;
+      }
+      const start = lo === 0 ? 0 : ends[lo - 1]!;
+      if (start === at && ends[lo] === at + value.length && this.changed[lo] === undefined && accept(lo)) return lo;
+    }
+    return -1;
+  }
+
+  /** True when row `row` holds `value`, without cutting the row's value out (when the text is in memory). */
   equals(row: number, value: string): boolean {
     const set = this.changed[row];
-    if (set !== undefined || row >= this.ends.length) return (set ?? '') === value;
-    const start = row === 0 ? 0 : this.ends[row - 1]!;
-    return this.ends[row]! - start === value.length && this.text.startsWith(value, start);
+    if (set !== undefined || row >= this.loaded) return (set ?? '') === value;
+    const ends = this.ends;
+    const start = row === 0 ? 0 : ends[row - 1]!;
+    if (ends[row]! - start !== value.length) return false;
+    const text = this.text;
+    return typeof text === 'string' ? text.startsWith(value, start) : text.slice(start, ends[row]!) === value;
   }
 
   /** Sets row `row` (at most one past the last). */
@@ -98,12 +169,13 @@ export class StringColumn {
   saveRows(rows: readonly number[]): SavedStrings {
     const parts: string[] = [];
     const ends = new Uint32Array(rows.length);
-    const loaded = this.ends.length;
+    const loaded = this.loaded;
+    const saved = loaded > 0 ? this.ends : new Uint32Array(0);
     let end = 0;
     let runFrom = -1;
     let runTo = -1;
     const flush = () => {
-      if (runFrom >= 0) parts.push(this.text.slice(runFrom === 0 ? 0 : this.ends[runFrom - 1]!, this.ends[runTo]!));
+      if (runFrom >= 0) parts.push(this.text.slice(runFrom === 0 ? 0 : saved[runFrom - 1]!, saved[runTo]!));
       runFrom = -1;
     };
     for (let i = 0; i < rows.length; i++) {
@@ -114,7 +186,7 @@ export class StringColumn {
           flush();
           runFrom = runTo = row;
         }
-        end += this.ends[row]! - (row === 0 ? 0 : this.ends[row - 1]!);
+        end += saved[row]! - (row === 0 ? 0 : saved[row - 1]!);
       } else {
         flush();
         const value = this.at(row);
@@ -136,17 +208,31 @@ export class StringColumn {
  */
 export class CodeColumn {
   private values: string[] = [];
-  /** The rows' codes, in a typed array that may be longer than the column ({@link count}). */
-  private codes: Uint32Array = new Uint32Array(0);
+  /** The rows' codes, in a typed array that may be longer than the column ({@link count}), or what reads them when first needed. */
+  private codesOf: Uint32Array | (() => Uint32Array) = new Uint32Array(0);
   private count = 0;
   private index: Map<string, number> | undefined;
 
   static fromSaved(saved: SavedCodes): CodeColumn {
+    return CodeColumn.lazy(saved.codes.length, saved.values, saved.codes);
+  }
+
+  /** A column of `rows` rows whose codes may be read when first needed (`rows` of them). */
+  static lazy(rows: number, values: string[], codes: Uint32Array | (() => Uint32Array)): CodeColumn {
     const column = new CodeColumn();
-    column.values = saved.values;
-    column.codes = saved.codes;
-    column.count = saved.codes.length;
+    column.values = values;
+    column.codesOf = codes;
+    column.count = rows;
     return column;
+  }
+
+  private get codes(): Uint32Array {
+    const codes = this.codesOf;
+    return typeof codes === 'function' ? (this.codesOf = codes()) : codes;
+  }
+
+  private set codes(codes: Uint32Array) {
+    this.codesOf = codes;
   }
 
   get length(): number {
