@@ -5,6 +5,7 @@
  * where each value ends (a value is cut out only when read); a {@link CodeColumn} is a few
  * distinct values and a number per row (types, statuses, scopes).
  */
+import { detachString } from '../../core/detach-string.js';
 
 /** A string column as saved: the values joined, and where each one ends. */
 export interface SavedStrings {
@@ -84,10 +85,13 @@ export class StringColumn {
     return this.ends[row]! - start === value.length && this.text.startsWith(value, start);
   }
 
-  /** Sets row `row` (at most one past the last). */
+  /**
+   * Sets row `row` (at most one past the last). The column keeps a copy of the value: one
+   * cut from a file's text (an id, a topic) would keep that whole text alive.
+   */
   set(row: number, value: string): void {
     if (row > this.rows) throw new RangeError(`row ${row} is past the end (${this.rows})`);
-    this.changed[row] = value;
+    this.changed[row] = detachString(value);
     if (row === this.rows) this.rows++;
   }
 

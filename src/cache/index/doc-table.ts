@@ -8,6 +8,7 @@
 import { addLine, emptyFingerprint, memoryLine, type FingerprintParts } from '../../core/fingerprint.js';
 import { CodeColumn, StringColumn, isSavedCodes, isSavedStrings, type SavedCodes, type SavedStrings } from './columns.js';
 import type { MemoryStatus, MemoryType, Scope } from '../../core/memory.js';
+import { detachString } from '../../core/detach-string.js';
 
 /** What the index keeps of each memory: enough to list and filter without reading files. */
 export interface IndexedDoc {
@@ -476,7 +477,8 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
     let row = this.rowOf(id);
     if (row === undefined) {
       row = this.ids.length;
-      this.changedRows.set(id, row);
+      // A copy: the id may be cut from the file's text, which it would keep alive.
+      this.changedRows.set(detachString(id), row);
       this.live++;
     } else {
       addLine(this.print, this.lineAt(row), -1);

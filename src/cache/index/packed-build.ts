@@ -10,6 +10,7 @@
  * averages, computed with MiniSearch's arithmetic. A property test checks it.
  */
 import SearchableMap from 'minisearch/SearchableMap';
+import { detachString } from '../../core/detach-string.js';
 import { MISSING_LENGTH, PLAIN_FIELDS, PackedWriter, encodeState, type AnalyzedDoc, type SavedState } from './search-state.js';
 
 /** A growable list of 32-bit words. */
@@ -65,8 +66,10 @@ export class PackedBuilder {
   add(doc: AnalyzedDoc): void {
     if (this.idSet.has(doc.id)) throw new Error(`duplicate ID ${doc.id}`);
     const shortId = this.ids.length;
-    this.ids.push(doc.id);
-    this.idSet.add(doc.id);
+    // Ids and terms are kept as copies: cut from a memory file's text, they would keep it alive.
+    const id = detachString(doc.id);
+    this.ids.push(id);
+    this.idSet.add(id);
     const f = this.fields.length;
     if (this.lengths.length < (shortId + 1) * f) {
       const grown = new Uint32Array(Math.max(64 * f, this.lengths.length * 2)).fill(MISSING_LENGTH);
@@ -90,8 +93,9 @@ export class PackedBuilder {
         let t = this.terms.get(term);
         if (t === undefined) {
           t = this.termNames.length;
-          this.terms.set(term, t);
-          this.termNames.push(term);
+          const name = detachString(term);
+          this.terms.set(name, t);
+          this.termNames.push(name);
           this.postings.push([]);
         }
         freqs.set(t, (freqs.get(t) ?? 0) + 1);
