@@ -3,7 +3,7 @@ import { deserialize, serialize } from 'node:v8';
 import { describe, expect, it } from 'vitest';
 import { fingerprintText } from '../../core/fingerprint.js';
 import { memoryFingerprint } from '../../services/graph-view.js';
-import { DocTable, isDocJournal, type IndexedDoc } from './doc-table.js';
+import { DocTable, isDocJournal, type IndexedDoc, type NewRecords, type RecordLog } from './doc-table.js';
 
 function doc(id: string, summary: string, links?: string[]): IndexedDoc {
   return {
@@ -11,6 +11,27 @@ function doc(id: string, summary: string, links?: string[]): IndexedDoc {
     created: '2026-01-01T00:00:00Z', updated: '2026-01-02T00:00:00Z', contentKey: `k-${id}-${summary}`, bodyLength: 3, preview: 'é ✓ body',
     file: `.cortex/memories/${id}.md`, ...(links ? { links } : {}),
   };
+}
+
+/** A records file being written, in memory. */
+class MemoryLog implements RecordLog {
+  private bytes = Buffer.alloc(0);
+  write(bytes: Uint8Array): void {
+    this.bytes = Buffer.concat([this.bytes, bytes]);
+  }
+  read(start: number, end: number): Uint8Array {
+    if (end > this.bytes.length) throw new RangeError('past the end');
+    return this.bytes.subarray(start, end);
+  }
+  get size(): number {
+    return this.bytes.length;
+  }
+}
+
+/** The bytes of a new records file. */
+function bytesOf(records: NewRecords | undefined): Buffer {
+  if (records === undefined) throw new Error('no new records file');
+  return 'log' in records ? Buffer.from(records.log.read(0, records.log.size)) : Buffer.concat([...records.blocks]);
 }
 
 const op = fc.oneof(
@@ -23,8 +44,10 @@ const op = fc.oneof(
 describe('DocTable', () => {
   it('behaves like a Map of records through sets, deletes and save/load round trips', () => {
     fc.assert(
-      fc.property(fc.array(op, { maxLength: 30, size: 'max' }), (ops) => {
+      fc.property(fc.array(op, { maxLength: 30, size: 'max' }), fc.boolean(), (ops, logged) => {
         let table = new DocTable();
+        // A fresh build writes its records to a log from the first row.
+        if (logged) table.logTo(new MemoryLog());
         // The records file as the index keeps it: replaced only when a save writes a new one.
         let file: Uint8Array = new Uint8Array(0);
         // The columns last saved: a journal is replayed onto them.
@@ -39,7 +62,7 @@ describe('DocTable', () => {
             expect(table.delete(o.id)).toBe(model.delete(o.id));
           } else if (o.kind === 'save') {
             const { saved, records } = table.toSaved({ rewrite: o.rewrite });
-            if (records) file = records;
+            if (records) file = bytesOf(records);
             base = saved;
             table = DocTable.fromSaved(deserialize(serialize(saved)), file);
           } else if (o.kind === 'journal') {
@@ -70,11 +93,12 @@ describe('DocTable', () => {
     const table = new DocTable();
     table.set('a', doc('a', 'x'));
     table.setStat('a', 10, 1000);
-    const { saved, records } = table.toSaved({ rewrite: true });
-    const loaded = DocTable.fromSaved(deserialize(serialize(saved)), records!);
+    const { saved } = table.toSaved({ rewrite: true });
+    const records = bytesOf(table.toSaved({ rewrite: true }).records);
+    const loaded = DocTable.fromSaved(deserialize(serialize(saved)), records);
     expect(loaded.statOf('a')).toEqual({ size: 10, mtimeMs: 1000 });
     loaded.setStat('a', 10, 2000);
-    const again = DocTable.fromSaved(deserialize(serialize(saved)), records!);
+    const again = DocTable.fromSaved(deserialize(serialize(saved)), records);
     again.applyJournal(deserialize(serialize(loaded.journal())));
     expect(again.statOf('a')).toEqual({ size: 10, mtimeMs: 2000 });
     expect(again.get('a')).toEqual(doc('a', 'x'));
@@ -83,14 +107,37 @@ describe('DocTable', () => {
   it('refuses saved columns that do not line up (the index is then rebuilt)', () => {
     const table = new DocTable();
     table.set('a', doc('a', 'x'));
-    const { saved, records } = table.toSaved({ rewrite: true });
-    expect(DocTable.fromSaved(saved, records!).get('a')).toEqual(doc('a', 'x'));
-    expect(() => DocTable.fromSaved(saved, records!.subarray(1))).toThrow();
-    expect(() => DocTable.fromSaved({ ...saved, types: [] }, records!)).toThrow();
-    expect(() => DocTable.fromSaved([], records!)).toThrow();
+    const { saved } = table.toSaved({ rewrite: true });
+    const records = bytesOf(table.toSaved({ rewrite: true }).records);
+    expect(DocTable.fromSaved(saved, records).get('a')).toEqual(doc('a', 'x'));
+    expect(() => DocTable.fromSaved(saved, records.subarray(1))).toThrow();
+    expect(() => DocTable.fromSaved({ ...saved, types: [] }, records)).toThrow();
+    expect(() => DocTable.fromSaved([], records)).toThrow();
     // Kept with the table (no new records file): the records file is not needed to read it.
     const kept = table.toSaved();
     expect(kept.records).toBeUndefined();
     expect(DocTable.fromSaved(kept.saved, new Uint8Array(0)).get('a')).toEqual(doc('a', 'x'));
+  });
+
+  it('takes its log as the records file when it holds exactly the live records, and copies them otherwise', () => {
+    const table = new DocTable();
+    const log = new MemoryLog();
+    table.logTo(log);
+    table.set('b', doc('b', 'x'));
+    table.set('a', doc('a', 'y', ['b']));
+    expect(log.size).toBeGreaterThan(0);
+    expect(table.get('a')).toEqual(doc('a', 'y', ['b']));
+    const whole = table.toSaved({ rewrite: true });
+    expect(whole.records && 'log' in whole.records && whole.records.log).toBe(log);
+    expect(DocTable.fromSaved(whole.saved, bytesOf(whole.records)).get('b')).toEqual(doc('b', 'x'));
+    // A record replaced (two files with one id) or deleted: the live ones are copied.
+    table.set('b', doc('b', 'z'));
+    table.delete('a');
+    const copied = table.toSaved({ rewrite: true });
+    expect(copied.records && 'blocks' in copied.records).toBe(true);
+    const loaded = DocTable.fromSaved(copied.saved, bytesOf(copied.records));
+    expect([...loaded.keys()]).toEqual(['b']);
+    expect(loaded.get('b')).toEqual(doc('b', 'z'));
+    expect(() => new DocTable().logTo(log) ?? table.logTo(log)).toThrow(/first row/);
   });
 });

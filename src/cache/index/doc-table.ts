@@ -56,6 +56,24 @@ export interface RecordSource {
   readonly size: number;
 }
 
+/**
+ * A records file being written (see `AtomicFileWriter`): a table that builds a new index
+ * appends each record to it as it is set, rather than keeping 100,000 of them in memory.
+ */
+export interface RecordLog extends RecordSource {
+  write(bytes: Uint8Array): void;
+}
+
+/**
+ * A new records file as {@link DocTable.toSaved} lays it out: its bytes block by block (read
+ * from the current records as they are asked for), or the table's {@link RecordLog}, which
+ * holds exactly these records in this order.
+ */
+export type NewRecords = { blocks: Iterable<Uint8Array> } | { log: RecordLog };
+
+/** Largest block of consecutive records read at once when records are copied to a new file. */
+const COPY_BLOCK_BYTES = 1 << 20;
+
 /** Changes to a table since its saved columns: records set (JSON, with the file's size and mtime) and ids deleted. */
 export interface DocJournal {
   set: { id: string; record: Uint8Array; size: number; mtimeMs: number }[];
@@ -170,8 +188,12 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
   private topics = new StringColumn();
   private links = new StringColumn();
   private source: RecordSource = new BytesRecords(new Uint8Array(0));
-  /** Loaded rows' spans (see `SavedDocs.spans`). */
+  /** Where records set are appended (see {@link logTo}); the source then. */
+  private log: RecordLog | undefined;
+  /** Rows' spans (see `SavedDocs.spans`): the loaded rows', then those of rows logged since. */
   private spans: Float64Array = new Float64Array(0);
+  /** Rows with a span: `spans` may be longer. */
+  private spanned = 0;
   /** Rows' file stats (see `SavedDocs.stats`): the loaded ones, then rows set since. */
   private stats: Float64Array = new Float64Array(0);
   private freshLoaded: Uint8Array[] = [];
@@ -210,6 +232,7 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
     table.links = StringColumn.fromSaved(saved.links);
     table.source = source;
     table.spans = saved.spans;
+    table.spanned = n;
     table.stats = saved.stats;
     table.freshLoaded = saved.fresh;
     table.parsed = new Array<IndexedDoc | undefined>(n);
@@ -248,6 +271,22 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
     }
   }
 
+  /**
+   * From now on, records set are appended to `log` rather than kept in memory, and read back
+   * from it (an empty table only: a fresh build). A save then takes the log as the records
+   * file when it holds exactly the live records (see {@link toSaved}).
+   */
+  logTo(log: RecordLog): void {
+    if (this.ids.length > 0) throw new Error('a table logs its records from its first row');
+    this.log = log;
+    this.source = log;
+  }
+
+  /** True when records set are appended to a log (see {@link logTo}). */
+  get logging(): boolean {
+    return this.log !== undefined;
+  }
+
   /** The number of changes {@link journal} would list. */
   get journalSize(): number {
     let n = this.changedRows.size;
@@ -269,46 +308,30 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
   /**
    * The live rows as columns. Their records stay where they are (in the records file, or
    * kept with the table) unless those kept with the table pass {@link RECORDS_JOURNAL_BYTES}
-   * or `rewrite` is set: then `records` is a new records file holding them all.
+   * or `rewrite` is set (or the table logs): then `records` is a new records file holding them all (see
+   * {@link NewRecords}; its blocks are read as they are asked for, before the table changes).
    */
-  toSaved(options: { rewrite?: boolean } = {}): { saved: SavedDocs; records: Buffer | undefined } {
+  toSaved(options: { rewrite?: boolean } = {}): { saved: SavedDocs; records: NewRecords | undefined } {
     const rows = [...this.liveRows()];
     let kept = 0;
     for (const row of rows) if (this.isKept(row)) kept += this.recordBytes(row).length;
-    const rewrite = options.rewrite === true || kept > RECORDS_JOURNAL_BYTES;
-    const spans = new Float64Array(2 * rows.length);
+    // A log is not a records file until a save takes it: a logging table always writes one.
+    const rewrite = options.rewrite === true || kept > RECORDS_JOURNAL_BYTES || this.log !== undefined;
+    let spans = new Float64Array(2 * rows.length);
     const fresh: Uint8Array[] = [];
-    let records: Buffer | undefined;
-    if (rewrite) {
-      const parts: Uint8Array[] = [];
+    let records: NewRecords | undefined;
+    if (rewrite && this.log !== undefined && this.isWholeLog(rows)) {
+      // A fresh build: the log is the records file, in row order, nothing replaced.
+      spans = this.spans.slice(0, 2 * rows.length);
+      records = { log: this.log };
+    } else if (rewrite) {
       let end = 0;
-      // Consecutive records of the file are read as one block.
-      let blockFrom = -1;
-      let blockTo = -1;
-      const flush = () => {
-        if (blockFrom >= 0) parts.push(this.source.read(blockFrom, blockTo));
-        blockFrom = -1;
-      };
       rows.forEach((row, i) => {
-        const inFile = !this.isKept(row);
-        const bytes = inFile ? undefined : this.recordBytes(row);
-        const length = inFile ? this.spans[2 * row + 1]! - this.spans[2 * row]! : bytes!.length;
-        if (inFile && blockFrom >= 0 && this.spans[2 * row] === blockTo) {
-          blockTo = this.spans[2 * row + 1]!;
-        } else {
-          flush();
-          if (inFile) {
-            blockFrom = this.spans[2 * row]!;
-            blockTo = this.spans[2 * row + 1]!;
-          } else {
-            parts.push(bytes!);
-          }
-        }
+        const length = this.isKept(row) ? this.recordBytes(row).length : this.spans[2 * row + 1]! - this.spans[2 * row]!;
         spans[2 * i] = end;
         spans[2 * i + 1] = end += length;
       });
-      flush();
-      records = Buffer.concat(parts, end);
+      records = { blocks: this.recordBlocks(rows) };
     } else {
       rows.forEach((row, i) => {
         if (this.isKept(row)) {
@@ -337,6 +360,44 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
       fingerprint: [this.print.count, this.print.a, this.print.b],
     };
     return { saved, records };
+  }
+
+  /** True when the log holds exactly the records of `rows` (every row, in order, none replaced). */
+  private isWholeLog(rows: readonly number[]): boolean {
+    if (this.fresh.size > 0 || rows.length !== this.spanned || rows.length !== this.ids.length) return false;
+    let end = 0;
+    for (let row = 0; row < rows.length; row++) {
+      if (this.spans[2 * row] !== end) return false;
+      end = this.spans[2 * row + 1]!;
+    }
+    return end === this.log!.size;
+  }
+
+  /**
+   * The records of `rows`, in order, as blocks: consecutive records of the source are read
+   * together, up to {@link COPY_BLOCK_BYTES} at a time.
+   */
+  private *recordBlocks(rows: readonly number[]): Generator<Uint8Array> {
+    let blockFrom = -1;
+    let blockTo = -1;
+    for (const row of rows) {
+      if (this.isKept(row)) {
+        if (blockFrom >= 0) yield this.source.read(blockFrom, blockTo);
+        blockFrom = -1;
+        yield this.recordBytes(row);
+        continue;
+      }
+      const start = this.spans[2 * row]!;
+      const end = this.spans[2 * row + 1]!;
+      if (blockFrom >= 0 && start === blockTo && end - blockFrom <= COPY_BLOCK_BYTES) {
+        blockTo = end;
+        continue;
+      }
+      if (blockFrom >= 0) yield this.source.read(blockFrom, blockTo);
+      blockFrom = start;
+      blockTo = end;
+    }
+    if (blockFrom >= 0) yield this.source.read(blockFrom, blockTo);
   }
 
   /**
@@ -393,7 +454,7 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
 
   /** True when the row's record is not in the records file (set since the load, or kept with the table). */
   private isKept(row: number): boolean {
-    return this.fresh.has(row) || row >= this.spans.length / 2 || this.spans[2 * row] === -1;
+    return this.fresh.has(row) || row >= this.spanned || this.spans[2 * row] === -1;
   }
 
   get size(): number {
@@ -455,7 +516,7 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
   }
 
   private recordBytes(row: number): Uint8Array {
-    if (this.fresh.has(row) || row >= this.spans.length / 2) {
+    if (this.fresh.has(row) || row >= this.spanned) {
       let bytes = this.fresh.get(row);
       if (bytes === undefined) this.fresh.set(row, (bytes = Buffer.from(JSON.stringify(this.parsed[row]))));
       return bytes;
@@ -493,9 +554,29 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
     addLine(this.print, this.lineAt(row));
     // Kept encoded, not as the object: a rebuild sets 100,000 records (as objects, hundreds of
     // megabytes), and a save needs their bytes anyway; `get` parses one again when asked.
-    this.fresh.set(row, Buffer.from(JSON.stringify(doc)));
+    // A new row of a logging table goes to the log (not kept in memory at all).
+    const bytes = Buffer.from(JSON.stringify(doc));
+    if (this.log !== undefined && row === this.spanned) {
+      this.spanAt(row, this.log.size, this.log.size + bytes.length);
+      this.log.write(bytes);
+      this.fresh.delete(row);
+    } else {
+      this.fresh.set(row, bytes);
+    }
     this.parsed[row] = undefined;
     this.setStatAt(row, Number.NaN, Number.NaN);
+  }
+
+  /** Gives the next row its span in the log. */
+  private spanAt(row: number, start: number, end: number): void {
+    if (this.spans.length < 2 * row + 2) {
+      const grown = new Float64Array(Math.max(32, 2 * row + 2, this.spans.length * 2));
+      grown.set(this.spans);
+      this.spans = grown;
+    }
+    this.spans[2 * row] = start;
+    this.spans[2 * row + 1] = end;
+    this.spanned = row + 1;
   }
 
   private setStatAt(row: number, size: number, mtimeMs: number): void {
@@ -549,7 +630,9 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
     this.topics = new StringColumn();
     this.links = new StringColumn();
     this.source = new BytesRecords(new Uint8Array(0));
+    this.log = undefined;
     this.spans = new Float64Array(0);
+    this.spanned = 0;
     this.stats = new Float64Array(0);
     this.freshLoaded = [];
     this.fresh.clear();

@@ -11,15 +11,15 @@
 import * as crypto from 'node:crypto';
 import { existsSync, fstatSync, openSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { closeWhenCollected, readAt } from '../../store/safe-read.js';
-import { basename, isAbsolute, join } from 'node:path';
+import { basename, dirname, isAbsolute, join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import MiniSearch from 'minisearch';
 import type { Diagnostic, Memory, MemoryStatus, MemoryType, Scope } from '../../core/memory.js';
-import { DocTable, isDocJournal, type DocFacets, type DocJournal, type IndexedDoc, type RecordSource } from './doc-table.js';
+import { DocTable, isDocJournal, type DocFacets, type DocJournal, type IndexedDoc, type NewRecords, type RecordSource } from './doc-table.js';
 import { normalizeBody } from '../../core/memory-format.js';
 import { feedbackTerms, planQuery } from '../../core/query.js';
 import { processTerm, tokenize } from '../../core/text.js';
-import { writeFileAtomic } from '../../store/atomic.js';
+import { AtomicFileWriter, removeStaleTempFiles, writeFileAtomic } from '../../store/atomic.js';
 import { DocNumbering, packResults, ranksBefore, searchPacked, type PackedResults, type TermSpec } from './packed-search.js';
 import { LazyRanking } from './lazy-ranking.js';
 import { PackedBuilder } from './packed-build.js';
@@ -148,6 +148,13 @@ export const FILE_JOURNAL_LIMIT = 256;
  * see docs/design.md, "Knowing the index is current".
  */
 export const SWEEP_ALWAYS_BELOW = 5_000;
+
+/**
+ * A fresh build that reads at least this many files writes their records to the new records
+ * file as it reads them (see `DocTable.logTo`) instead of keeping them until the save: 80 MB
+ * at 100,000 memories, and the largest thing a rebuild held.
+ */
+export const LOG_RECORDS_FROM = 5_000;
 
 /** The first bytes of `index.v8`: then the header's length (u32 LE) and the header. */
 const INDEX_MAGIC = Buffer.from('CXI\u0002', 'latin1');
@@ -398,6 +405,18 @@ function mergeFeedback(first: PackedResults, firstCounts: Int32Array, more: Pack
   return { docs, final, firstAt, moreAt };
 }
 
+/** Writes the file at `path` atomically, piece by piece (see `AtomicFileWriter`). */
+function writeStreamed(path: string, write: (out: AtomicFileWriter) => void): void {
+  const out = new AtomicFileWriter(path);
+  try {
+    write(out);
+    out.commit();
+  } catch (err) {
+    out.abort();
+    throw err;
+  }
+}
+
 function removeStaleFiles(dir: string, pattern: RegExp, keep: string): void {
   const now = Date.now();
   const others: { name: string; mtimeMs: number }[] = [];
@@ -496,6 +515,25 @@ export class KeywordIndex {
 
   /** A fresh build's search state until it is saved or queried (see packed-build.ts). */
   private builder: PackedBuilder | undefined;
+  /** The records file a fresh build writes as it reads (see {@link LOG_RECORDS_FROM}), until saved. */
+  private recordLog: AtomicFileWriter | undefined;
+
+  /** Starts writing the records of a fresh build to a new records file in `cacheDir`. */
+  private logRecords(cacheDir: string): void {
+    try {
+      const log = new AtomicFileWriter(join(cacheDir, recordsFileName(crypto.randomBytes(6).toString('hex'))));
+      this.docs.logTo(log);
+      this.recordLog = log;
+    } catch {
+      // A directory that cannot be written: the records are kept in memory (and not saved).
+    }
+  }
+
+  /** Forgets the records file a fresh build was writing (its table was cleared or saved otherwise). */
+  private dropRecordLog(): void {
+    this.recordLog?.abort();
+    this.recordLog = undefined;
+  }
 
   /** The fresh build as a MiniSearch (from here on, changes go to it). */
   private finishBuild(): MiniSearch {
@@ -536,6 +574,7 @@ export class KeywordIndex {
         this.fileJournal.clear();
         this.stamp = null;
         this.docs.clear();
+        this.dropRecordLog();
         this.docsFile = undefined;
         this.dirty = true;
         if (this.lastRefresh) this.refresh(this.lastRefresh.paths, { ...this.lastRefresh.options, sweep: true });
@@ -680,7 +719,7 @@ export class KeywordIndex {
    * directory's change stamp moved since the index last matched it (or `sweep` is set): see
    * {@link verify} for how the memories a command shows are checked all the same.
    */
-  refresh(paths: TierPaths, options: { base: string; links?: LinkExtractor; scan?: MemoryFileScan; sweep?: boolean; sweepBelow?: number }): RefreshReport {
+  refresh(paths: TierPaths, options: { base: string; links?: LinkExtractor; scan?: MemoryFileScan; sweep?: boolean; sweepBelow?: number; logRecordsFrom?: number }): RefreshReport {
     this.lastRefresh = { paths, options: { base: options.base, ...(options.links ? { links: options.links } : {}) } };
     // Taken before the listing: a change while the sweep runs moves it, and the next refresh
     // sweeps again. A stamp taken within the racy window of a change is kept but never trusted.
@@ -720,6 +759,7 @@ export class KeywordIndex {
     // Read in name order, whatever the directory's order: memories are added to the search
     // tree in the same order on every machine (ties rank in that order).
     changed.sort((a, b) => (scan.names[a]! < scan.names[b]! ? -1 : scan.names[a]! > scan.names[b]! ? 1 : 0));
+    if (this.builder && this.docs.size === 0 && !this.docs.logging && changed.length >= (options.logRecordsFrom ?? LOG_RECORDS_FROM)) this.logRecords(paths.cacheDir);
     for (const i of changed) {
       rowAt[i] = this.readFile(scanEntry(scan, i), scan.names[i]!, rowAt[i]!, options.base, links, report);
     }
@@ -917,10 +957,15 @@ export class KeywordIndex {
     const newTree = this.searchFile === undefined || this.journal.size > journalLimit(this.docs.size);
     if (newTree) {
       const name = searchTreeName(crypto.randomBytes(6).toString('hex'));
-      // A fresh build not queried yet is written straight from its builder.
-      const bytes = this.builder ? this.builder.encode({ fieldIds: fieldIds() }) : saveSearchState(this.search);
-      this.builder = undefined;
-      writeFileAtomic(join(paths.cacheDir, name), bytes);
+      const path = join(paths.cacheDir, name);
+      if (this.builder) {
+        // A fresh build not queried yet is written straight from its builder, term by term.
+        const builder = this.builder;
+        this.builder = undefined;
+        writeStreamed(path, (out) => builder.encodeTo(out, { fieldIds: fieldIds() }));
+      } else {
+        writeFileAtomic(path, saveSearchState(this.search));
+      }
       this.searchFile = name;
       this.journal.clear();
     }
@@ -938,9 +983,7 @@ export class KeywordIndex {
     if (newDocs) {
       const docs = this.docs.toSaved({ rewrite: this.recordsFile === undefined || moved });
       if (docs.records) {
-        const name = recordsFileName(crypto.randomBytes(6).toString('hex'));
-        writeFileAtomic(join(paths.cacheDir, name), docs.records);
-        this.recordsFile = name;
+        this.recordsFile = this.writeRecords(docs.records, paths.cacheDir);
         newRecords = true;
       }
       const name = docsFileName(crypto.randomBytes(6).toString('hex'));
@@ -948,6 +991,7 @@ export class KeywordIndex {
       this.docsFile = name;
       // The table as saved, reading the records file it now points to.
       this.docs = DocTable.fromSaved(docs.saved, FileRecords.open(join(paths.cacheDir, this.recordsFile!)));
+      this.dropRecordLog();
     } else {
       docJournal = this.docs.journal();
     }
@@ -985,11 +1029,37 @@ export class KeywordIndex {
     writeFileAtomic(KeywordIndex.indexPath(paths), packIndexFile(data));
     this.cacheDir = paths.cacheDir;
     if (newTree) removeStaleFiles(paths.cacheDir, SEARCH_TREE_FILE, this.searchFile!);
-    if (newRecords) removeStaleFiles(paths.cacheDir, RECORDS_FILE, this.recordsFile!);
+    if (newRecords) {
+      removeStaleFiles(paths.cacheDir, RECORDS_FILE, this.recordsFile!);
+      // A build interrupted before its save leaves the records file it was writing.
+      removeStaleTempFiles(paths.cacheDir, { now: Date.now() });
+    }
     if (newFiles) removeStaleFiles(paths.cacheDir, FILES_FILE, this.filesFile!);
     if (newDocs) removeStaleFiles(paths.cacheDir, DOCS_FILE, this.docsFile!);
     rmSync(join(paths.cacheDir, 'index.json'), { force: true }); // the cache of format ≤ 7
     this.dirty = false;
+  }
+
+  /**
+   * Writes a new records file in `cacheDir` (see `DocTable.toSaved`); returns its name. A
+   * fresh build's log that holds them is the file, renamed into place.
+   */
+  private writeRecords(records: NewRecords, cacheDir: string): string {
+    const log = this.recordLog;
+    if ('log' in records && log !== undefined && records.log === log && dirname(log.path) === cacheDir) {
+      log.commit();
+      this.recordLog = undefined;
+      return basename(log.path);
+    }
+    const name = recordsFileName(crypto.randomBytes(6).toString('hex'));
+    writeStreamed(join(cacheDir, name), (out) => {
+      if ('blocks' in records) {
+        for (const block of records.blocks) out.write(block);
+        return;
+      }
+      for (let at = 0; at < records.log.size; at += 1 << 20) out.write(records.log.read(at, Math.min(records.log.size, at + (1 << 20))));
+    });
+    return name;
   }
 
   /** The filters on unpacked fields (status, type, scope). */

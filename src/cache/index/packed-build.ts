@@ -11,7 +11,7 @@
  */
 import SearchableMap from 'minisearch/SearchableMap';
 import { detachString } from '../../core/detach-string.js';
-import { MISSING_LENGTH, PLAIN_FIELDS, PackedWriter, encodeState, type AnalyzedDoc, type SavedState } from './search-state.js';
+import { MISSING_LENGTH, PLAIN_FIELDS, stateHead, type AnalyzedDoc, type SavedState } from './search-state.js';
 
 /** A growable list of 32-bit words. */
 class Words {
@@ -51,6 +51,8 @@ export class PackedBuilder {
   /** Per document: 1 when it has a value in some field (MiniSearch keeps no lengths otherwise). */
   private present = new Uint8Array(0);
   private readonly avg: number[] = [];
+  /** Encoded (see {@link encodeTo}): the postings are gone. */
+  private spent = false;
 
   constructor(private readonly fields: readonly string[]) {}
 
@@ -64,6 +66,7 @@ export class PackedBuilder {
 
   /** Adds a document (ids must be new: MiniSearch refuses a duplicate too). */
   add(doc: AnalyzedDoc): void {
+    if (this.spent) throw new Error('a PackedBuilder takes no documents once encoded');
     if (this.idSet.has(doc.id)) throw new Error(`duplicate ID ${doc.id}`);
     const shortId = this.ids.length;
     // Ids and terms are kept as copies: cut from a memory file's text, they would keep it alive.
@@ -111,19 +114,52 @@ export class PackedBuilder {
     }
   }
 
-  /** The state's bytes, as `saveSearchState` writes them (see the module comment). */
+  /**
+   * The state's bytes, as `saveSearchState` writes them (see the module comment). Once: the
+   * builder releases its postings as it writes them.
+   */
   encode(options: { fieldIds: Record<string, number> }): Buffer {
+    const parts: Buffer[] = [];
+    this.encodeTo({ write: (bytes) => parts.push(Buffer.from(bytes)) }, options);
+    return Buffer.concat(parts);
+  }
+
+  /**
+   * Writes the state's bytes (those of {@link encode}) to `out` piece by piece: the state,
+   * then each term's postings, released as they are written, so that the postings are never
+   * held twice (a rebuild of 100,000 memories: 46 MB of them). Once. `out.write` gets bytes
+   * that are only valid during the call.
+   */
+  encodeTo(out: { write(bytes: Uint8Array): void }, options: { fieldIds: Record<string, number> }): void {
+    if (this.spent) throw new Error('a PackedBuilder encodes once');
+    this.spent = true;
     const map = new SearchableMap<number>();
     for (let t = 0; t < this.termNames.length; t++) map.set(this.termNames[t]!, t);
-    const out = new PackedWriter();
-    const tree = this.packTree((map as unknown as { _tree: Map<string, unknown> })._tree, out);
-    const postings = out.result();
+    // Each term's offset in the order saveSearchState packs the tree in, before any is written.
+    const order: number[] = [];
+    const starts: number[] = [];
+    const counts: number[] = [];
+    let postingsLength = 0;
+    const tree = this.offsetTree((map as unknown as { _tree: Map<string, unknown> })._tree, (t) => {
+      let size = 1;
+      let max = 0;
+      for (const { words } of this.postings[t]!) {
+        size += 2 + words.length;
+        max = Math.max(max, words.length / 2);
+      }
+      const offset = postingsLength;
+      order.push(t);
+      starts.push(offset);
+      counts.push(max);
+      postingsLength += size;
+      return offset;
+    });
     const n = this.ids.length;
     const f = this.fields.length;
     const ends = new Uint32Array(n);
     let end = 0;
     for (let i = 0; i < n; i++) ends[i] = end += this.ids[i]!.length;
-    const order = Uint32Array.from(this.ids.keys()).sort((x, y) => (this.ids[x]! < this.ids[y]! ? -1 : this.ids[x]! > this.ids[y]! ? 1 : 0));
+    const sortedIds = Uint32Array.from(this.ids.keys()).sort((x, y) => (this.ids[x]! < this.ids[y]! ? -1 : this.ids[x]! > this.ids[y]! ? 1 : 0));
     const plain: Record<string, unknown> = {
       _fieldIds: options.fieldIds,
       _avgFieldLength: this.avg,
@@ -138,37 +174,51 @@ export class PackedBuilder {
       kind: 'packed',
       documentCount: n,
       tree,
-      postingsLength: postings.length,
-      termOffsets: Uint32Array.from([...out.starts, postings.length]),
-      termCounts: Uint32Array.from(out.counts),
+      postingsLength,
+      termOffsets: Uint32Array.from([...starts, postingsLength]),
+      termCounts: Uint32Array.from(counts),
       fields,
-      ids: { text: this.ids.join(''), ends, present: new Uint8Array(n).fill(1), order },
+      ids: { text: this.ids.join(''), ends, present: new Uint8Array(n).fill(1), order: sortedIds },
       lengths: { fields: f, values: this.lengths.slice(0, n * f), present: this.present.slice(0, n) },
     };
-    return encodeState(state, postings);
+    out.write(stateHead(state));
+    // The postings in that order, a chunk at a time (little-endian words, as saveSearchState's).
+    const chunk = new Uint32Array(1 << 16);
+    let used = 0;
+    const flush = () => {
+      if (used > 0) out.write(new Uint8Array(chunk.buffer, 0, used * 4));
+      used = 0;
+    };
+    const put = (words: Uint32Array) => {
+      for (let i = 0; i < words.length; ) {
+        if (used === chunk.length) flush();
+        const take = Math.min(words.length - i, chunk.length - used);
+        chunk.set(words.subarray(i, i + take), used);
+        used += take;
+        i += take;
+      }
+    };
+    const head = new Uint32Array(2);
+    for (const t of order) {
+      const lists = this.postings[t]!;
+      put(Uint32Array.of(lists.length));
+      for (const { field, words } of lists) {
+        head[0] = field;
+        head[1] = words.length / 2;
+        put(head);
+        put(words.data.subarray(0, words.length));
+        this.lists[t * f + field] = undefined;
+      }
+      this.postings[t] = [];
+    }
+    flush();
   }
 
-  /** A copy of the tree whose leaves (term numbers) are the offsets of their packed postings. */
-  private packTree(node: Map<string, unknown>, out: PackedWriter): Map<string, unknown> {
+  /** A copy of the tree whose leaves (term numbers) are the offsets `offsetOf` gives them, in the tree's order. */
+  private offsetTree(node: Map<string, unknown>, offsetOf: (term: number) => number): Map<string, unknown> {
     const copy = new Map<string, unknown>();
     for (const [key, value] of node) {
-      if (key === '') {
-        const lists = this.postings[value as number]!;
-        let size = 1;
-        for (const { words } of lists) size += 2 + words.length;
-        const packed = new Uint32Array(size);
-        let i = 0;
-        packed[i++] = lists.length;
-        for (const { field, words } of lists) {
-          packed[i++] = field;
-          packed[i++] = words.length / 2;
-          packed.set(words.data.subarray(0, words.length), i);
-          i += words.length;
-        }
-        copy.set('', out.term(out.copy(packed, 0, size)));
-      } else {
-        copy.set(key, this.packTree(value as Map<string, unknown>, out));
-      }
+      copy.set(key, key === '' ? offsetOf(value as number) : this.offsetTree(value as Map<string, unknown>, offsetOf));
     }
     return copy;
   }

@@ -1017,13 +1017,23 @@ export function saveSearchState(ms: MiniSearch): Buffer {
 
 /** The bytes of a saved state and its postings (see {@link saveSearchState}). */
 export function encodeState(state: SavedState, postings: Uint32Array): Buffer {
+  const head = stateHead(state);
+  const bytes = Buffer.alloc(head.length + postings.byteLength);
+  head.copy(bytes, 0);
+  Buffer.from(postings.buffer, postings.byteOffset, postings.byteLength).copy(bytes, head.length);
+  return bytes;
+}
+
+/**
+ * The bytes of a saved state up to its postings (magic, length, state, padding): what
+ * {@link encodeState} writes before them, for a writer that streams the postings after it.
+ */
+export function stateHead(state: SavedState): Buffer {
   const head = serialize(state);
-  const start = postingsStart(head.length);
-  const bytes = Buffer.alloc(start + postings.byteLength);
+  const bytes = Buffer.alloc(postingsStart(head.length));
   STATE_MAGIC.copy(bytes, 0);
   bytes.writeUInt32LE(head.length, 4);
   head.copy(bytes, 8);
-  Buffer.from(postings.buffer, postings.byteOffset, postings.byteLength).copy(bytes, start);
   return bytes;
 }
 
