@@ -8,7 +8,6 @@
 import { addLine, emptyFingerprint, memoryLine, type FingerprintParts } from '../../core/fingerprint.js';
 import { CodeColumn, StringColumn, isSavedCodes, isSavedStrings, type SavedCodes, type SavedStrings } from './columns.js';
 import type { MemoryStatus, MemoryType, Scope } from '../../core/memory.js';
-import { detachString } from '../../core/detach-string.js';
 
 /** What the index keeps of each memory: enough to list and filter without reading files. */
 export interface IndexedDoc {
@@ -534,12 +533,15 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
     return doc;
   }
 
+  /**
+   * Sets the record of memory `id`. The id is kept as given: one cut from a file's text
+   * keeps that text alive (see `detachString`).
+   */
   set(id: string, doc: IndexedDoc): void {
     let row = this.rowOf(id);
     if (row === undefined) {
       row = this.ids.length;
-      // A copy: the id may be cut from the file's text, which it would keep alive.
-      this.changedRows.set(detachString(id), row);
+      this.changedRows.set(id, row);
       this.live++;
     } else {
       addLine(this.print, this.lineAt(row), -1);

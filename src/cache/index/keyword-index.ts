@@ -19,6 +19,7 @@ import { DocTable, isDocJournal, type DocFacets, type DocJournal, type IndexedDo
 import { normalizeBody } from '../../core/memory-format.js';
 import { feedbackTerms, planQuery } from '../../core/query.js';
 import { processTerm, tokenize } from '../../core/text.js';
+import { detachString } from '../../core/detach-string.js';
 import { AtomicFileWriter, removeStaleTempFiles, writeFileAtomic } from '../../store/atomic.js';
 import { DocNumbering, packResults, ranksBefore, searchPacked, type PackedResults, type TermSpec } from './packed-search.js';
 import { LazyRanking } from './lazy-ranking.js';
@@ -820,6 +821,9 @@ export class KeywordIndex {
     if (read.diagnostics.length > 0) fileEntry.diagnostics = read.diagnostics;
     if (read.memory) {
       const memory = read.memory;
+      // The index keeps the id (in its tables, its search state): as a copy, not as a view of
+      // the file's text, which it would keep alive (100,000 memories: 93 MB).
+      memory.id = detachString(memory.id);
       if (this.docs.has(memory.id)) this.removeDoc(memory.id);
       this.docs.set(memory.id, toDoc(memory, shown, links(memory.body)));
       this.docs.setStat(memory.id, entry.size, entry.mtimeMs);
@@ -923,7 +927,9 @@ export class KeywordIndex {
   }
 
   /** Records a memory just written by this process, so the index need not re-read it. */
-  upsert(memory: Memory, entry: MemoryFileEntry, text: string, options: { base: string; links?: LinkExtractor }): void {
+  upsert(written: Memory, entry: MemoryFileEntry, text: string, options: { base: string; links?: LinkExtractor }): void {
+    // The id as a copy, as `readFile` keeps it.
+    const memory = { ...written, id: detachString(written.id) };
     const name = `${entry.id}.md`;
     // The memory the file held before, when the table is at hand (a file whose id differs
     // from its name, rare: a shown memory is checked by `verify` otherwise).

@@ -69,10 +69,10 @@ export class PackedBuilder {
     if (this.spent) throw new Error('a PackedBuilder takes no documents once encoded');
     if (this.idSet.has(doc.id)) throw new Error(`duplicate ID ${doc.id}`);
     const shortId = this.ids.length;
-    // Ids and terms are kept as copies: cut from a memory file's text, they would keep it alive.
-    const id = detachString(doc.id);
-    this.ids.push(id);
-    this.idSet.add(id);
+    // The id is kept as given (see `detachString`); a new term as a copy, which costs little
+    // (a term cut from a memory file's text would keep that text alive).
+    this.ids.push(doc.id);
+    this.idSet.add(doc.id);
     const f = this.fields.length;
     if (this.lengths.length < (shortId + 1) * f) {
       const grown = new Uint32Array(Math.max(64 * f, this.lengths.length * 2)).fill(MISSING_LENGTH);
