@@ -91,7 +91,8 @@ function bigrams(run: string, out: string[]): void {
  */
 export function tokenize(text: string): string[] {
   const out: string[] = [];
-  for (const [raw] of text.matchAll(TOKEN)) {
+  // `match` gives the words alone (matchAll made an array per word, with its index and input).
+  for (const raw of text.match(TOKEN) ?? []) {
     // Most words have no apostrophe at either end: skip the replace for them.
     const word = raw.charCodeAt(0) === 39 || raw.charCodeAt(raw.length - 1) === 39 ? raw.replace(/^'+|'+$/g, '') : raw;
     if (word === '') continue;
