@@ -51,6 +51,10 @@ export class PackedBuilder {
   /** Per document: 1 when it has a value in some field (MiniSearch keeps no lengths otherwise). */
   private present = new Uint8Array(0);
   private readonly avg: number[] = [];
+  /** Scratch for {@link add}: each term's frequency in the field being added (0 otherwise) … */
+  private freqs = new Uint32Array(1024);
+  /** … and the terms it holds, in the order first met. */
+  private touched = new Uint32Array(256);
   /** Encoded (see {@link encodeTo}): the postings are gone. */
   private spent = false;
 
@@ -91,8 +95,14 @@ export class PackedBuilder {
       // MiniSearch's addFieldLength, the same arithmetic.
       const average = this.avg[field] || 0;
       this.avg[field] = (average * count + analyzed.unique) / (count + 1);
-      const freqs = new Map<number, number>();
-      for (const term of analyzed.terms) {
+      // Each term's frequency in the field, the terms in the order first met (as a Map of
+      // them would iterate), in scratch arrays: a Map per field was most of a build's time here.
+      const terms = analyzed.terms;
+      if (this.touched.length < terms.length) this.touched = new Uint32Array(Math.max(terms.length, 2 * this.touched.length));
+      const touched = this.touched;
+      let distinct = 0;
+      for (let i = 0; i < terms.length; i++) {
+        const term = terms[i]!;
         let t = this.terms.get(term);
         if (t === undefined) {
           t = this.termNames.length;
@@ -100,10 +110,18 @@ export class PackedBuilder {
           this.terms.set(name, t);
           this.termNames.push(name);
           this.postings.push([]);
+          if (t >= this.freqs.length) {
+            const grown = new Uint32Array(2 * this.freqs.length);
+            grown.set(this.freqs);
+            this.freqs = grown;
+          }
         }
-        freqs.set(t, (freqs.get(t) ?? 0) + 1);
+        if (this.freqs[t]!++ === 0) touched[distinct++] = t;
       }
-      for (const [t, freq] of freqs) {
+      for (let i = 0; i < distinct; i++) {
+        const t = touched[i]!;
+        const freq = this.freqs[t]!;
+        this.freqs[t] = 0;
         let words = this.lists[t * f + field];
         if (words === undefined) {
           words = this.lists[t * f + field] = new Words();
