@@ -16,15 +16,15 @@ import { deserialize, serialize } from 'node:v8';
 import MiniSearch from 'minisearch';
 import type { Diagnostic, Memory, MemoryStatus, MemoryType, Scope } from '../../core/memory.js';
 import { DocTable, isDocJournal, type DocFacets, type DocJournal, type IndexedDoc, type NewRecords, type RecordSource } from './doc-table.js';
-import { normalizeBody } from '../../core/memory-format.js';
 import { feedbackTerms, planQuery } from '../../core/query.js';
 import { processTerm, tokenize } from '../../core/text.js';
 import { detachString } from '../../core/detach-string.js';
+import { ANALYZER, INDEXED_FIELDS, NO_LINKS, indexedDocOf, prepareFile, searchDocOf, sha1, type LinkExtractor, type PreparedFile } from './prepare-file.js';
 import { AtomicFileWriter, removeStaleTempFiles, writeFileAtomic } from '../../store/atomic.js';
 import { DocNumbering, packResults, ranksBefore, searchPacked, type PackedResults, type TermSpec } from './packed-search.js';
 import { LazyRanking } from './lazy-ranking.js';
 import { PackedBuilder } from './packed-build.js';
-import { addAnalyzed, analyzeDocument, isAnalyzedDoc, loadSearchState, openSearchState, saveSearchState, termDocCount, type AnalyzedDoc, type Analyzer } from './search-state.js';
+import { addAnalyzed, analyzeDocument, isAnalyzedDoc, loadSearchState, openSearchState, saveSearchState, termDocCount, type AnalyzedDoc } from './search-state.js';
 import { displayPath, readMemoryFile, scanEntry, scanMemoryFiles, type MemoryFileEntry, type MemoryFileScan } from '../../store/memory-store.js';
 import { FileTable, type FileEntry } from './file-table.js';
 import { dirStamp, isDirStamp, sameStamp, type DirStamp } from '../dir-stamp.js';
@@ -49,8 +49,8 @@ export type { DocFacets, IndexedDoc };
  * (3 × a body word, as before) let a memory whose text all fits in its summary outrank longer
  * memories saying the same thing (LoCoMo R@5 51.7 → 59.0, bench/locomo/README.md).
  */
-export const FIELD_BOOSTS = { text: 1, summary: 0.5, tags: 1.4, topic: 1.5, files: 1, type: 0.5 } as const;
-const FIELDS = Object.keys(FIELD_BOOSTS);
+export const FIELD_BOOSTS = { text: 1, summary: 0.5, tags: 1.4, topic: 1.5, files: 1, type: 0.5 } as const satisfies Record<(typeof INDEXED_FIELDS)[number], number>;
+const FIELDS: string[] = [...INDEXED_FIELDS];
 
 /**
  * BM25+ parameters (MiniSearch's defaults are k 1.2, b 0.7, d 0.5). Memories are short and
@@ -81,7 +81,7 @@ export const TYPE_HINT_BOOST = 1.25;
 export const FEEDBACK = { docs: 5, terms: 10, weight: 0.3, keep: 3 } as const;
 
 /** A memory as the search tree indexes it. */
-type SearchDoc = ReturnType<typeof searchDoc>;
+type SearchDoc = ReturnType<typeof searchDocOf>;
 
 /**
  * Changes to the search tree since its file was written: memories to take out of it and
@@ -226,8 +226,6 @@ function fieldIds(): Record<string, number> {
   return (fieldIdsOnce ??= (new MiniSearch(MINISEARCH_OPTIONS) as unknown as { _fieldIds: Record<string, number> })._fieldIds);
 }
 
-/** The analysis of MINISEARCH_OPTIONS, for the journal (see search-state.ts). */
-const ANALYZER: Analyzer = { fields: FIELDS, idField: 'id', tokenize: MINISEARCH_OPTIONS.tokenize, processTerm: MINISEARCH_OPTIONS.processTerm };
 
 const OPTIONS_HASH = crypto.createHash('sha1')
   .update(JSON.stringify({ fields: FIELDS, analysis: 'porter+stop+camel+irregular/v2', text: 'summary+body/v1' }))
@@ -273,75 +271,6 @@ export const DEFAULT_SEARCH: Required<Omit<SearchOptions, 'types' | 'tags' | 'sc
   feedback: true,
 };
 
-/** `crypto.hash` (Node ≥ 20.12): one call, no Hash object; a rebuild hashes 20,000 texts. */
-const oneShotHash = (crypto as { hash?: (algorithm: string, data: string, encoding: 'hex') => string }).hash;
-
-function sha1(text: string): string {
-  return oneShotHash ? oneShotHash('sha1', text, 'hex') : crypto.createHash('sha1').update(text).digest('hex');
-}
-
-/** Hash of what a memory says, ignoring metadata: equal keys mean identical content. */
-export function contentKeyOf(memory: Pick<Memory, 'type' | 'summary' | 'body'>): string {
-  return contentKeyFor(memory, normalizeBody(memory.body));
-}
-
-function contentKeyFor(memory: Pick<Memory, 'type' | 'summary'>, normalizedBody: string): string {
-  return sha1(`${memory.type}\n${memory.summary.trim().toLowerCase()}\n${normalizedBody}`);
-}
-
-function toDoc(memory: Memory, file: string, links: string[]): IndexedDoc {
-  const body = normalizeBody(memory.body);
-  return {
-    id: memory.id,
-    type: memory.type,
-    summary: memory.summary,
-    status: memory.status,
-    scope: memory.scope,
-    tags: memory.tags,
-    priority: memory.priority,
-    confidence: memory.confidence,
-    pinned: memory.pinned,
-    topic: memory.topic,
-    created: memory.created,
-    updated: memory.updated,
-    branch: memory.source.branch,
-    commit: memory.source.commit,
-    session: memory.source.session,
-    files: memory.source.files,
-    links: links.length > 0 ? links : undefined,
-    contentKey: contentKeyFor(memory, body),
-    bodyLength: body.length,
-    preview: body.slice(0, 240),
-    file,
-  };
-}
-
-/**
- * Summary and body as one text. A long note saved as free text keeps its first sentence as
- * the summary and the whole note as the body; the summary is then not repeated.
- */
-export function fullText(memory: Pick<Memory, 'summary' | 'body'>): string {
-  const flat = (s: string) => s.replace(/\s+/g, ' ').trim();
-  const summary = flat(memory.summary);
-  const wanted = summary.replace(/…$/, '');
-  // Whitespace aside, does the body start with the summary? Its head says (a rebuild would
-  // otherwise rewrite every body); the text is only tokenized, so it keeps its whitespace.
-  let head = flat(memory.body.slice(0, 2 * wanted.length + 64));
-  if (head.length < wanted.length) head = flat(memory.body);
-  return head.startsWith(wanted) ? memory.body : `${summary} ${memory.body}`;
-}
-
-function searchDoc(memory: Memory) {
-  return {
-    id: memory.id,
-    text: fullText(memory),
-    summary: memory.summary,
-    tags: memory.tags.join(' '),
-    topic: memory.topic ?? '',
-    files: (memory.source.files ?? []).join(' '),
-    type: memory.type,
-  };
-}
 
 /**
  * MiniSearch multiplies a result's score by the number of query terms it matched. A thesaurus
@@ -418,6 +347,17 @@ function writeStreamed(path: string, write: (out: AtomicFileWriter) => void): vo
   }
 }
 
+/**
+ * The search document of the memory in `entry`'s file, read again: what MiniSearch's own
+ * `add` needs if its internals are not the expected ones (never with the version this
+ * package pins), for a file that was prepared as analysed fields only.
+ */
+function searchDocAgain(entry: MemoryFileEntry): SearchDoc {
+  const memory = readMemoryFile(entry, entry.path).memory;
+  if (!memory) throw new Error(`${entry.path} changed while it was being indexed`);
+  return searchDocOf(memory);
+}
+
 function removeStaleFiles(dir: string, pattern: RegExp, keep: string): void {
   const now = Date.now();
   const others: { name: string; mtimeMs: number }[] = [];
@@ -436,9 +376,8 @@ function removeStaleFiles(dir: string, pattern: RegExp, keep: string): void {
   }
 }
 
-/** Extracts `[[id]]` links; replaced by the graph module's parser when present. */
-export type LinkExtractor = (body: string) => string[];
-const NO_LINKS: LinkExtractor = () => [];
+export type { LinkExtractor };
+export { contentKeyOf, fullText } from './prepare-file.js';
 
 /**
  * One tier's keyword index, loaded from `.memory/index.v8` (or built fresh).
@@ -626,9 +565,8 @@ export class KeywordIndex {
    * tree when it is loaded, and in the journal when the tree is saved, so that a refresh
    * never needs to load the tree.
    */
-  private changeSearch(id: string, doc: SearchDoc | undefined): void {
+  private changeSearch(id: string, analyzed: AnalyzedDoc | undefined, doc: () => SearchDoc): void {
     // Analysed once, for the tree and for the journal (when the tree is saved).
-    const analyzed = doc ? analyzeDocument(doc, ANALYZER) : undefined;
     if (this.builder) {
       if (!this.builder.has(id)) {
         if (analyzed) this.builder.add(analyzed);
@@ -643,7 +581,7 @@ export class KeywordIndex {
       if (this.searchIndex.has(id)) this.searchIndex.discard(id);
       // addAnalyzed keeps a loaded tree's terms packed, and finds each term of a build in the
       // cache rather than walking the radix tree for every word of every memory.
-      if (analyzed && !addAnalyzed(this.searchIndex, analyzed, termCacheOf(this.searchIndex))) this.searchIndex.add(doc!);
+      if (analyzed && !addAnalyzed(this.searchIndex, analyzed, termCacheOf(this.searchIndex))) this.searchIndex.add(doc());
     }
     if (this.searchFile !== undefined) this.journal.set(id, analyzed);
     this.dirty = true;
@@ -806,9 +744,16 @@ export class KeywordIndex {
   private readFile(entry: MemoryFileEntry, name: string, row: number, base: string, links: LinkExtractor, report: RefreshReport, known?: FileEntry): number {
     // What the file held before: its row in the file table, or (without the table) `known`.
     const before = row < 0 ? known : this.files.entryAt(row);
-    const shown = displayPath(entry.path, base);
-    const read = readMemoryFile(entry, shown);
-    const hash = read.text === undefined ? '' : sha1(read.text);
+    const prepared = prepareFile(entry, { base, links, ...(before !== undefined && before.hash !== '' ? { unchangedHash: before.hash } : {}) });
+    return this.takeFile(prepared, entry, name, row, report, before);
+  }
+
+  /**
+   * Takes in a file prepared by `prepareFile` (here or in a worker): `before` is what the
+   * index held of it. Returns its row in the file table.
+   */
+  private takeFile(prepared: PreparedFile, entry: MemoryFileEntry, name: string, row: number, report: RefreshReport, before: FileEntry | undefined): number {
+    const { hash, doc, analyzed } = prepared;
     this.dirty = true;
     if (before && before.hash === hash && hash !== '') {
       this.setFile(name, { ...before, size: entry.size, mtimeMs: entry.mtimeMs }, row);
@@ -818,23 +763,19 @@ export class KeywordIndex {
     }
     if (before?.id !== undefined) this.removeDoc(before.id);
     const fileEntry: FileEntry = { size: entry.size, mtimeMs: entry.mtimeMs, hash };
-    if (read.diagnostics.length > 0) fileEntry.diagnostics = read.diagnostics;
-    if (read.memory) {
-      const memory = read.memory;
-      // The index keeps the id (in its tables, its search state): as a copy, not as a view of
-      // the file's text, which it would keep alive (100,000 memories: 93 MB).
-      memory.id = detachString(memory.id);
-      if (this.docs.has(memory.id)) this.removeDoc(memory.id);
-      this.docs.set(memory.id, toDoc(memory, shown, links(memory.body)));
-      this.docs.setStat(memory.id, entry.size, entry.mtimeMs);
-      this.changeSearch(memory.id, searchDoc(memory));
-      fileEntry.id = memory.id;
+    if (prepared.diagnostics.length > 0) fileEntry.diagnostics = prepared.diagnostics;
+    if (doc && analyzed) {
+      if (this.docs.has(doc.id)) this.removeDoc(doc.id);
+      this.docs.set(doc.id, doc);
+      this.docs.setStat(doc.id, entry.size, entry.mtimeMs);
+      this.changeSearch(doc.id, analyzed, () => searchDocAgain(entry));
+      fileEntry.id = doc.id;
       if (before) report.updated++;
       else report.added++;
     } else if (before?.id !== undefined) {
       report.removed++;
     }
-    report.diagnostics.push(...read.diagnostics);
+    report.diagnostics.push(...prepared.diagnostics);
     return this.setFile(name, fileEntry, row);
   }
 
@@ -923,7 +864,9 @@ export class KeywordIndex {
   private removeDoc(id: string): void {
     if (!this.docs.has(id)) return;
     this.docs.delete(id);
-    this.changeSearch(id, undefined);
+    this.changeSearch(id, undefined, () => {
+      throw new Error('no document to add');
+    });
   }
 
   /** Records a memory just written by this process, so the index need not re-read it. */
@@ -937,9 +880,10 @@ export class KeywordIndex {
     if (known?.id !== undefined) this.removeDoc(known.id);
     this.removeDoc(memory.id);
     const shown = displayPath(entry.path, options.base);
-    this.docs.set(memory.id, toDoc(memory, shown, (options.links ?? NO_LINKS)(memory.body)));
+    this.docs.set(memory.id, indexedDocOf(memory, shown, (options.links ?? NO_LINKS)(memory.body)));
     this.docs.setStat(memory.id, entry.size, entry.mtimeMs);
-    this.changeSearch(memory.id, searchDoc(memory));
+    const search = searchDocOf(memory);
+    this.changeSearch(memory.id, analyzeDocument(search, ANALYZER), () => search);
     this.setFile(name, { size: entry.size, mtimeMs: entry.mtimeMs, hash: sha1(text), id: memory.id });
     this.ownWrites = true;
   }
