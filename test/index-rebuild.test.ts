@@ -6,11 +6,14 @@
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { deserialize } from 'node:v8';
 import { afterEach, describe, expect, it } from 'vitest';
 import { renderMemory } from '../src/core/memory-format.js';
 import type { Memory } from '../src/core/memory.js';
 import { KeywordIndex } from '../src/cache/index/keyword-index.js';
 import { projectPaths, type ProjectPaths } from '../src/store/paths.js';
+import { REPO_ROOT } from './helpers/repo.js';
 
 const WORDS = ['sqlite', 'widgets', 'migration', 'retry', 'policy', 'cache', 'hooks', 'gears', 'naïve', 'café', '日本語'];
 
@@ -119,5 +122,37 @@ describe('a fresh build of the keyword index', () => {
     expect(readdirSync(paths.cacheDir).filter((f) => f.endsWith('.tmp'))).toHaveLength(2);
     index.save(paths);
     expect(readdirSync(paths.cacheDir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('builds the same files with its files prepared in a worker thread (the built package: the worker is a built file)', async () => {
+    const built = (await import(pathToFileURL(join(REPO_ROOT, 'dist/cache/index/keyword-index.js')).href)) as typeof import('../src/cache/index/keyword-index.js');
+    const { LINK_EXTRACTOR } = (await import(pathToFileURL(join(REPO_ROOT, 'dist/services/indexes.js')).href)) as typeof import('../src/services/indexes.js');
+    const { dir, paths } = project(700, { 'broken-cccccc.md': '---\nid: broken-cccccc\ntype: [oops\n---\nbody\n', 'twin-bbbbbb.md': renderMemory(memory('m3-aaaaaa', 3)) });
+    const run = (workerFrom: number) => {
+      rmSync(paths.cacheDir, { recursive: true, force: true });
+      const index = built.KeywordIndex.empty();
+      const report = index.refresh(paths, { base: dir, links: LINK_EXTRACTOR, logRecordsFrom: 0, workerFrom });
+      index.save(paths);
+      return { report, files: savedFiles(paths), answers: index.query('sqlite migration', { limit: 30 }) };
+    };
+    const alone = run(Number.POSITIVE_INFINITY);
+    const helped = run(0);
+    expect(helped.report).toEqual(alone.report);
+    expect(helped.report.added).toBe(700);
+    expect(helped.report.diagnostics.map((d) => d.ruleId).sort()).toEqual(['id-mismatch', 'yaml-syntax']);
+    // The same records, byte for byte; the same tables and search state, and the same postings
+    // byte for byte. (V8 writes a string in one or two bytes a character as it holds it, and
+    // a word first met in a text with characters past Latin-1 is held in two: which thread
+    // met it first may change the bytes, not what they say.)
+    expect(helped.files['index-records']!.equals(alone.files['index-records']!)).toBe(true);
+    for (const kind of ['index-docs', 'index-files']) expect(deserialize(helped.files[kind]!), kind).toEqual(deserialize(alone.files[kind]!));
+    const split = (b: Buffer) => {
+      const length = b.readUInt32LE(4);
+      return { state: deserialize(b.subarray(8, 8 + length)) as unknown, postings: b.subarray((8 + length + 3) & ~3) };
+    };
+    const [mine, theirs] = [split(helped.files['index-search']!), split(alone.files['index-search']!)];
+    expect(mine.state).toEqual(theirs.state);
+    expect(mine.postings.equals(theirs.postings)).toBe(true);
+    expect(helped.answers).toEqual(alone.answers);
   });
 });

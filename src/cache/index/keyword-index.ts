@@ -19,6 +19,7 @@ import { DocTable, isDocJournal, type DocFacets, type DocJournal, type IndexedDo
 import { feedbackTerms, planQuery } from '../../core/query.js';
 import { processTerm, tokenize } from '../../core/text.js';
 import { detachString } from '../../core/detach-string.js';
+import { FilePreparer } from './parallel-prepare.js';
 import { ANALYZER, INDEXED_FIELDS, NO_LINKS, indexedDocOf, prepareFile, searchDocOf, sha1, type LinkExtractor, type PreparedFile } from './prepare-file.js';
 import { AtomicFileWriter, removeStaleTempFiles, writeFileAtomic } from '../../store/atomic.js';
 import { DocNumbering, packResults, ranksBefore, searchPacked, type PackedResults, type TermSpec } from './packed-search.js';
@@ -156,6 +157,16 @@ export const SWEEP_ALWAYS_BELOW = 5_000;
  * at 100,000 memories, and the largest thing a rebuild held.
  */
 export const LOG_RECORDS_FROM = 5_000;
+
+/**
+ * A fresh build that reads at least this many files prepares most of them in a worker
+ * thread (see parallel-prepare.ts), where there is a second core.
+ */
+export const PREPARE_IN_WORKER_FROM = 2_000;
+
+/** Files per batch a worker prepares, and batches sent ahead of the one taken in. */
+const WORKER_BATCH = 128;
+const WORKER_AHEAD = 4;
 
 /** The first bytes of `index.v8`: then the header's length (u32 LE) and the header. */
 const INDEX_MAGIC = Buffer.from('CXI\u0002', 'latin1');
@@ -658,7 +669,7 @@ export class KeywordIndex {
    * directory's change stamp moved since the index last matched it (or `sweep` is set): see
    * {@link verify} for how the memories a command shows are checked all the same.
    */
-  refresh(paths: TierPaths, options: { base: string; links?: LinkExtractor; scan?: MemoryFileScan; sweep?: boolean; sweepBelow?: number; logRecordsFrom?: number }): RefreshReport {
+  refresh(paths: TierPaths, options: { base: string; links?: LinkExtractor; scan?: MemoryFileScan; sweep?: boolean; sweepBelow?: number; logRecordsFrom?: number; workerFrom?: number }): RefreshReport {
     this.lastRefresh = { paths, options: { base: options.base, ...(options.links ? { links: options.links } : {}) } };
     // Taken before the listing: a change while the sweep runs moves it, and the next refresh
     // sweeps again. A stamp taken within the racy window of a change is kept but never trusted.
@@ -699,8 +710,17 @@ export class KeywordIndex {
     // tree in the same order on every machine (ties rank in that order).
     changed.sort((a, b) => (scan.names[a]! < scan.names[b]! ? -1 : scan.names[a]! > scan.names[b]! ? 1 : 0));
     if (this.builder && this.docs.size === 0 && !this.docs.logging && changed.length >= (options.logRecordsFrom ?? LOG_RECORDS_FROM)) this.logRecords(paths.cacheDir);
-    for (const i of changed) {
-      rowAt[i] = this.readFile(scanEntry(scan, i), scan.names[i]!, rowAt[i]!, options.base, links, report);
+    // A fresh build of many files: prepared in a worker as well (every file is new).
+    const worker =
+      this.builder && known === 0 && changed.length >= (options.workerFrom ?? PREPARE_IN_WORKER_FROM) && (links === NO_LINKS || links.inWorker === 'wikilinks')
+        ? FilePreparer.start({ base: options.base, wikilinks: links !== NO_LINKS })
+        : undefined;
+    if (worker) {
+      this.readWithWorker(worker, scan, changed, rowAt, options.base, links, report);
+    } else {
+      for (const i of changed) {
+        rowAt[i] = this.readFile(scanEntry(scan, i), scan.names[i]!, rowAt[i]!, options.base, links, report);
+      }
     }
     if (changed.length > 0) this.filesChanged = true;
     for (let row = 0; row < known; row++) {
@@ -746,6 +766,71 @@ export class KeywordIndex {
     const before = row < 0 ? known : this.files.entryAt(row);
     const prepared = prepareFile(entry, { base, links, ...(before !== undefined && before.hash !== '' ? { unchangedHash: before.hash } : {}) });
     return this.takeFile(prepared, entry, name, row, report, before);
+  }
+
+  /**
+   * Reads the new files at `changed` (listing positions, in name order) of a fresh build, in
+   * batches prepared by `worker` or here, and takes every batch in here, in order. The worker
+   * is kept {@link WORKER_AHEAD} batches ahead; while the batch due is not back, this thread
+   * prepares the next batch nobody has taken yet (so a busy machine shifts the work here).
+   * A worker that fails leaves the rest to this thread.
+   */
+  private readWithWorker(worker: FilePreparer, scan: MemoryFileScan, changed: readonly number[], rowAt: Int32Array, base: string, links: LinkExtractor, report: RefreshReport): void {
+    const batches = Math.ceil(changed.length / WORKER_BATCH);
+    const entriesOf = (b: number) => changed.slice(b * WORKER_BATCH, (b + 1) * WORKER_BATCH).map((i) => scanEntry(scan, i));
+    const prepareHere = (b: number) => entriesOf(b).map((entry) => prepareFile(entry, { base, links }));
+    /** Batches prepared, until their turn; batches the worker has; the first batch nobody has. */
+    const ready = new Map<number, PreparedFile[]>();
+    const atWorker = new Set<number>();
+    let next = 0;
+    let working = true;
+    const stop = () => {
+      if (working) worker.close();
+      working = false;
+      atWorker.clear();
+    };
+    const feed = () => {
+      for (; working && atWorker.size < WORKER_AHEAD && next < batches; next++) {
+        worker.send(next, entriesOf(next));
+        atWorker.add(next);
+      }
+    };
+    try {
+      feed();
+      for (let b = 0; b < batches; b++) {
+        while (!ready.has(b)) {
+          if (!atWorker.has(b)) {
+            ready.set(b, prepareHere(b));
+            next = Math.max(next, b + 1);
+            continue;
+          }
+          const posted = worker.posted();
+          const back = worker.poll();
+          if (back) {
+            if (back.files === undefined || !atWorker.has(back.id)) stop();
+            else {
+              atWorker.delete(back.id);
+              ready.set(back.id, back.files);
+            }
+          } else if (next < batches) {
+            ready.set(next, prepareHere(next));
+            next++;
+          } else if (!worker.waitAfter(posted)) {
+            stop();
+          }
+        }
+        const prepared = ready.get(b)!;
+        ready.delete(b);
+        feed();
+        const first = b * WORKER_BATCH;
+        for (let k = 0; k < prepared.length; k++) {
+          const i = changed[first + k]!;
+          rowAt[i] = this.takeFile(prepared[k]!, scanEntry(scan, i), scan.names[i]!, rowAt[i]!, report, undefined);
+        }
+      }
+    } finally {
+      stop();
+    }
   }
 
   /**

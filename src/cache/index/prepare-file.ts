@@ -13,8 +13,11 @@ import { readMemoryFile, displayPath, type MemoryFileEntry } from '../../store/m
 import type { IndexedDoc } from './doc-table.js';
 import { analyzeDocument, type AnalyzedDoc, type Analyzer } from './search-state.js';
 
-/** Extracts `[[id]]` links; replaced by the graph module's parser when present. */
-export type LinkExtractor = (body: string) => string[];
+/**
+ * Extracts `[[id]]` links; replaced by the graph module's parser when present. One that a
+ * worker thread can run as well names itself in `inWorker` (see parallel-prepare.ts).
+ */
+export type LinkExtractor = ((body: string) => string[]) & { readonly inWorker?: 'wikilinks' };
 export const NO_LINKS: LinkExtractor = () => [];
 
 /** The search state's fields, in its order: each a key of {@link searchDocOf}'s documents. */
