@@ -13,14 +13,17 @@ import SearchableMap from 'minisearch/SearchableMap';
 import { detachString } from '../../core/detach-string.js';
 import { MISSING_LENGTH, PLAIN_FIELDS, stateHead, type AnalyzedDoc, type SavedState } from './search-state.js';
 
-/** A growable list of 32-bit words. */
+/**
+ * A growable list of 32-bit words. Grown by half again, not doubled: a rebuild of 100,000
+ * memories holds 46 MB of postings, which doubling made 66.
+ */
 class Words {
   data = new Uint32Array(4);
   length = 0;
 
   push2(a: number, b: number): void {
     if (this.length + 2 > this.data.length) {
-      const grown = new Uint32Array(this.data.length * 2);
+      const grown = new Uint32Array(this.data.length + ((this.data.length >>> 1) & ~1));
       grown.set(this.data);
       this.data = grown;
     }

@@ -104,13 +104,13 @@ export class FilePreparer {
 
   /**
    * The next batch back from the worker, if one is there (without waiting): its id and
-   * files, or no files when the worker failed it.
+   * files as posted (see {@link unpackPrepared}), or no files when the worker failed it.
    */
-  poll(): { id: number; files: PreparedFile[] | undefined } | undefined {
+  poll(): { id: number; files: PackedFile[] | undefined } | undefined {
     const received = receiveMessageOnPort(this.port);
     if (!received) return undefined;
     const reply = received.message as PrepareReply;
-    return { id: reply.id, files: 'error' in reply ? undefined : reply.files.map(unpackPrepared) };
+    return { id: reply.id, files: 'error' in reply ? undefined : reply.files };
   }
 
   /** Waits until the worker posts past `posted` (see {@link posted}); false when it failed or went quiet. */
