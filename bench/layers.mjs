@@ -8,7 +8,10 @@
  *   - `cortex remember` of one new memory (the file, the index, the projections' cache).
  *
  *   node bench/layers.mjs [--runs 11] [--n 10000] [--only session,recall,remember] [--cli path/to/dist/cli.js …]
+ *   node bench/layers.mjs --cli dist/cli.js --cli 'dist/cli.js CORTEX_CODE_CACHE=off' --cli 'dist/cli.js CORTEX_BUNDLE=0'
  *
+ * A `--cli` may carry `NAME=value` words after the path: that variant runs with them in its
+ * environment (the start-up modes of cli.ts above: code cache, bundle without it, ES modules).
  * Every `--cli` gets its own copies of the corpus (caches written by one build never serve
  * another; the briefing, recall and remember each have one, so none invalidates another's
  * cache); without `--cli` it measures this checkout's `dist/cli.js`. Prints a markdown
@@ -28,8 +31,14 @@ const option = (name, fallback) => {
   const i = args.indexOf(`--${name}`);
   return i === -1 ? fallback : args[i + 1];
 };
-const clis = args.flatMap((a, i) => (a === '--cli' ? [resolve(args[i + 1])] : []));
-if (clis.length === 0) clis.push(join(ROOT, 'dist', 'cli.js'));
+/** Each variant: the CLI's path and the environment variables it runs with. */
+const variants = args.flatMap((a, i) => {
+  if (a !== '--cli') return [];
+  const [path, ...vars] = args[i + 1].trim().split(/\s+/);
+  return [{ cli: resolve(path), vars: Object.fromEntries(vars.map((v) => [v.slice(0, v.indexOf('=')), v.slice(v.indexOf('=') + 1)])), text: args[i + 1] }];
+});
+if (variants.length === 0) variants.push({ cli: join(ROOT, 'dist', 'cli.js'), vars: {}, text: 'dist/cli.js' });
+const clis = variants.map((v) => v.cli);
 const RUNS = Number(option('runs', 11));
 const N = Number(option('n', 10_000));
 const ONLY = new Set(String(option('only', 'session,recall,remember')).split(','));
@@ -37,20 +46,21 @@ const OUT = join(ROOT, 'bench', '.out');
 
 for (const cli of clis) if (!existsSync(cli)) throw new Error(`${cli} is missing: build it first.`);
 
-const env = benchEnv(OUT);
+const baseEnv = benchEnv(OUT);
 const base = mkdtempSync(join(tmpdir(), 'cortex-bench-layers-'));
 process.on('exit', () => rmSync(base, { recursive: true, force: true }));
 const corpus = ensureCorpus({ out: OUT, n: N, log: (m) => console.error(m) });
 
-function sh(cmd, argv, cwd, input) {
+function sh(cmd, argv, cwd, input, env = baseEnv) {
   const r = spawnSync(cmd, argv, { cwd, env, input, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
   if (r.status !== 0) throw new Error(`${cmd} ${argv.join(' ')} failed (${r.status}): ${r.stderr}`);
   return r;
 }
 
 const cases = [];
-for (const [k, cli] of clis.entries()) {
+for (const [k, { cli, vars }] of variants.entries()) {
   const label = clis.length === 1 ? '' : ` [${k === 0 ? 'A' : String.fromCharCode(65 + k)}]`;
+  const env = { ...baseEnv, ...vars };
   // Three copies: the briefing's (nothing changes it, so it stays cached), recall's (a
   // recall records access in the usage signals, which the briefing's cache key covers), and
   // the one remember writes to.
@@ -60,11 +70,12 @@ for (const [k, cli] of clis.entries()) {
     cpSync(corpus.dir, d, { recursive: true });
     rmSync(join(d, '.memory'), { recursive: true, force: true });
     sh('git', ['init', '-q', '-b', 'main'], d);
-    sh(process.execPath, [cli, 'index'], d);
+    sh(process.execPath, [cli, 'index'], d, undefined, env);
   }
   const start = JSON.stringify({ session_id: 'bench-start', source: 'startup', cwd: dir, hook_event_name: 'SessionStart' });
-  sh(process.execPath, [cli, 'hook', 'session-start'], dir, start);
+  sh(process.execPath, [cli, 'hook', 'session-start'], dir, start, env);
   let added = 0;
+  let sessions = 0;
   cases.push(
     {
       name: `hook session-start, cached${label}`,
@@ -72,7 +83,10 @@ for (const [k, cli] of clis.entries()) {
       args: [cli, 'hook', 'session-start'],
       cwd: dir,
       env,
-      input: start,
+      // A new session each run: the same delivery twice within seconds is injected once (hooks/dedupe.ts).
+      get input() {
+        return JSON.stringify({ session_id: `bench-start-${++sessions}`, source: 'startup', cwd: dir, hook_event_name: 'SessionStart' });
+      },
       check: (out) => (out.includes('CORTEX_MEMORY_START') || out.includes('additionalContext') ? undefined : 'no briefing'),
     },
     { name: `recall warm "sqlite migration"${label}`, cmd: process.execPath, args: [cli, 'recall', 'sqlite migration'], cwd: reading, env, check: (out) => (out.trim() === '' ? 'no results' : undefined) },
@@ -95,4 +109,4 @@ console.log(`| case | median | p90 | min | cpu | × node -e 0 | peak RSS |`);
 console.log(`|---|---|---|---|---|---|---|`);
 const ms = (v) => (v === undefined ? '' : `${Math.round(v)} ms`);
 for (const r of rows) console.log(`| ${r.name} | ${ms(r.medianMs)} | ${ms(r.p90Ms)} | ${ms(r.minMs)} | ${ms(r.cpuMedianMs)} | ${r.ratio.toFixed(2)}× | ${r.peakRssMb?.toFixed(0) ?? ''} MB |`);
-console.error(`clis: ${clis.map((c, k) => `[${String.fromCharCode(65 + k)}] ${c}`).join('  ')}`);
+console.error(`clis: ${variants.map((v, k) => `[${String.fromCharCode(65 + k)}] ${v.text}`).join('  ')}`);

@@ -1,233 +1,185 @@
 #!/usr/bin/env node
 /**
- * The `cortex` command: a dispatch table of lazily imported commands, and the only
- * place that turns errors into messages and exit codes.
+ * The `cortex` executable. It runs the CLI (main.ts) from `cli.bundle.cjs`, one file holding
+ * main.ts and everything it imports (scripts/bundle.mjs makes it at build time), compiled
+ * with V8's code cache: the compiled code of the functions a command ran is kept on disk
+ * after its first run, so that the next run of that command skips parsing and compiling
+ * them. For a process that lives a fifth of a second that is a third of its time: loading
+ * sixty ES modules and compiling them cost a warm `recall` about 75 ms (bench/README.md,
+ * "Start-up"). Node 22 does the same for ES modules (`module.enableCompileCache`); Node 20,
+ * which Cortex supports, does not.
+ *
+ * Anything unusual — no bundle (a build without it), no V8 support, `CORTEX_CODE_CACHE=off`,
+ * a cache that cannot be read or written — falls back to less: the bundle without a cache,
+ * or main.ts as ES modules. A cache is only ever a copy of what V8 compiled from the
+ * bundle itself, keyed by the bundle's size and time, Node's version and the command; V8
+ * rejects one made by another version or with other flags, and it is then made again.
  */
-import { readFileSync, realpathSync } from 'node:fs';
-import nodeModule from 'node:module';
-import { createInterface, type Interface } from 'node:readline';
+import { mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, statSync, unlinkSync, writeFileSync, type Stats } from 'node:fs';
+import { createRequire } from 'node:module';
+import { homedir, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isDebug } from './env.js';
-import { CortexError, ISSUES_URL, InternalError, UsageError } from './errors.js';
-import { closest, commandHelp, hoistGlobalOptions, parseInvocation, type CommandDef, type IO } from './term/args.js';
-import { painter, shouldColor } from './term/color.js';
+import vm from 'node:vm';
 
-// Node ≥ 22.1 keeps compiled code of the modules a command loads on disk (os.tmpdir()), so
-// that the next run skips compiling them; a no-op on Node 20, and never an error (a cache
-// that cannot be written is simply not used; NODE_DISABLE_COMPILE_CACHE=1 turns it off).
-(nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.();
-
-interface Entry {
-  summary: string;
-  load: () => Promise<{ default: CommandDef }>;
+interface Main {
+  start(argv: string[]): void;
 }
 
-/** Commands, in the order `cortex --help` lists them. Each module is imported only when run. */
-export const COMMANDS: Record<string, Entry> = {
-  init: { summary: 'Set up .cortex/ in this repository (safe to re-run)', load: () => import('./commands/init.js') },
-  remember: { summary: 'Store a memory (text, stdin or $EDITOR)', load: () => import('./commands/remember.js') },
-  recall: { summary: 'Find the memories relevant to a query', load: () => import('./commands/recall.js') },
-  show: { summary: 'Print one memory in full', load: () => import('./commands/show.js') },
-  list: { summary: 'List memories, with filters', load: () => import('./commands/list.js') },
-  edit: { summary: 'Edit a memory in $EDITOR or with flags', load: () => import('./commands/edit.js') },
-  forget: { summary: 'Archive (or delete) memories by id; --query to search', load: () => import('./commands/forget.js') },
-  link: { summary: 'Link two memories with a relation (an edge file)', load: () => import('./commands/link.js') },
-  unlink: { summary: 'Remove the edge files between two memories', load: () => import('./commands/unlink.js') },
-  traverse: { summary: 'Walk the graph from a memory, level by level', load: () => import('./commands/traverse.js') },
-  consolidate: { summary: 'Review likely duplicates and suggested links; merge two memories', load: () => import('./commands/consolidate.js') },
-  lint: { summary: 'Check every file in .cortex/ and explain each problem', load: () => import('./commands/lint.js') },
-  status: { summary: 'Counts by type and status, and index health', load: () => import('./commands/status.js') },
-  index: { summary: 'Rebuild or refresh the local search index', load: () => import('./commands/index.js') },
-  'index-code': { summary: 'Parse the source into a symbol table and resolve the memories\' code anchors', load: () => import('./commands/index-code.js') },
-  surface: { summary: 'Print the session briefing (what the SessionStart hook injects)', load: () => import('./commands/surface.js') },
-  lifecycle: { summary: 'Archive decayed memories, reactivate accessed ones, prune old archives', load: () => import('./commands/lifecycle.js') },
-  project: { summary: 'Regenerate the decisions and plan projections (--check for CI)', load: () => import('./commands/project.js') },
-  import: { summary: 'Import memories from Claude Code, CLAUDE.md/AGENTS.md, a memory bank, MCP memory, basic-memory or JSONL', load: () => import('./commands/import.js') },
-  export: { summary: 'Export memories as JSONL, Claude Code auto memory, a memory bank, AGENTS.md or MCP memory', load: () => import('./commands/export.js') },
-  diff: { summary: 'What a revision range changes in memory (for pull requests)', load: () => import('./commands/diff.js') },
-  doctor: { summary: 'Check the git integration, projections and index, with fixes', load: () => import('./commands/doctor.js') },
-  'merge-driver': { summary: 'Git merge driver for .cortex/ files (set up by init)', load: () => import('./commands/merge-driver.js') },
-  'git-hook': { summary: 'Run a git hook event (installed by init)', load: () => import('./commands/git-hook.js') },
-  review: { summary: 'Accept or reject the low-confidence memories extraction queued', load: () => import('./commands/review.js') },
-  hook: { summary: 'Run a Claude Code hook (reads the hook JSON on stdin)', load: () => import('./commands/hook.js') },
-  mcp: { summary: 'Serve the memory tools to an assistant over MCP (stdio)', load: () => import('./commands/mcp.js') },
-  serve: { summary: 'Browse and edit memories in a local web viewer (and a JSON API)', load: () => import('./commands/serve.js') },
-};
+/** `CORTEX_CODE_CACHE`: a directory for the code cache, or `off` (also `0`, `false`) for none. */
+export const CODE_CACHE_ENV = 'CORTEX_CODE_CACHE';
 
+/** Commands whose second word picks what runs (`hook stop`, `git-hook post-merge`): each gets a cache of its own. */
+const WITH_EVENT: ReadonlySet<string> = new Set(['hook', 'git-hook']);
 
-function version(): string {
-  try {
-    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version?: string };
-    return pkg.version ?? '0.0.0';
-  } catch {
-    return '0.0.0';
+/** Hook events that set V8 flags (commands/hook.ts): set before compiling, so that the cache's flags match. */
+const REGEXP_EAGER: ReadonlySet<string> = new Set(['hook stop', 'hook pre-compact', 'hook session-end']);
+
+/** Global options that may come before the command (term/args.ts, `hoistGlobalOptions`), and whether each takes a value. */
+const GLOBAL_OPTIONS: ReadonlyMap<string, boolean> = new Map([
+  ['-C', true],
+  ['--dir', true],
+  ['--json', false],
+  ['--quiet', false],
+  ['-q', false],
+]);
+
+/**
+ * The name a command's cache is kept under: the command word (and the event, for hooks),
+ * after any global options; `undefined` for anything else (no command, help, an unknown
+ * option, odd characters).
+ *
+ * @example
+ * cacheKeyOf(['recall', 'sqlite migration']) // 'recall'
+ * cacheKeyOf(['-C', '../repo', 'hook', 'stop']) // 'hook stop'
+ */
+export function cacheKeyOf(argv: readonly string[]): string | undefined {
+  const word = /^[a-z][a-z-]{0,30}$/;
+  let at = 0;
+  while (at < argv.length && argv[at]!.startsWith('-')) {
+    const arg = argv[at]!;
+    const takesValue = GLOBAL_OPTIONS.get(arg);
+    if (takesValue === undefined && !arg.startsWith('--dir=')) return undefined;
+    at += takesValue === true ? 2 : 1;
   }
-}
-
-function mainHelp(io: IO): string {
-  const p = io.paint;
-  const width = Math.max(...Object.keys(COMMANDS).map((n) => n.length)) + 2;
-  const lines = [
-    `${p.bold('cortex')} — persistent, git-native memory for AI coding assistants`,
-    '',
-    p.bold('Usage:'),
-    '  cortex <command> [options]',
-    '  cortex <command> --help',
-    '',
-    p.bold('Commands:'),
-    ...Object.entries(COMMANDS).map(([name, e]) => `  ${name.padEnd(width)}${e.summary}`),
-    '',
-    'Every command accepts --json (one JSON document on stdout), --dir <path> (-C), --quiet and --help,',
-    'before or after the command name (cortex -C ../repo status).',
-    'Exit codes: 0 success, 1 failure, 2 usage error, 70 internal error (a bug), 130 interrupted.',
-    '',
-    'Memories are markdown files in .cortex/memories/; the search index lives in .memory/ (gitignored).',
-  ];
-  return `${lines.join('\n')}\n`;
-}
-
-/** Set when a command trapped Ctrl-C (see `IO.trapInterrupt`). */
-let interrupt: AbortController | undefined;
-
-function onSigint(): void {
-  if (interrupt && !interrupt.signal.aborted) {
-    interrupt.abort();
-    return;
-  }
-  // git (2.42+) takes a merge driver exit above 128 for a crash and aborts the whole merge;
-  // an interrupted driver reports a conflict instead (%A still holds our side).
-  process.exit(process.argv[2] === 'merge-driver' ? 1 : 130);
-}
-
-/** Piped stdin, read line by line for `IO.ask` and kept open across questions (closed by `run`). */
-let piped: { rl: Interface; lines: AsyncIterator<string> } | undefined;
-
-async function ask(question: string): Promise<string | undefined> {
-  process.stderr.write(question);
-  if (!process.stdin.isTTY) {
-    piped ??= (() => {
-      const rl = createInterface({ input: process.stdin, terminal: false });
-      return { rl, lines: rl[Symbol.asyncIterator]() };
-    })();
-    const next = await piped.lines.next();
-    return next.done ? undefined : next.value;
-  }
-  // A terminal: one reader per question, closed before anything else (an editor) uses it.
-  const rl = createInterface({ input: process.stdin, terminal: false });
-  try {
-    return await new Promise<string | undefined>((resolve) => {
-      rl.once('line', resolve);
-      rl.once('close', () => resolve(undefined));
-    });
-  } finally {
-    rl.close();
-    process.stdin.pause();
-  }
-}
-
-export function processIO(): IO {
-  const env = process.env;
-  return {
-    out: (text) => void process.stdout.write(text),
-    err: (text) => void process.stderr.write(text),
-    readStdin: async () => {
-      if (process.stdin.isTTY) return '';
-      const chunks: Buffer[] = [];
-      for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-      return Buffer.concat(chunks).toString('utf8');
-    },
-    stdinIsTTY: process.stdin.isTTY === true,
-    stdoutIsTTY: process.stdout.isTTY === true,
-    stderrIsTTY: process.stderr.isTTY === true,
-    paint: painter(shouldColor(process.stdout, env)),
-    env,
-    cwd: process.cwd(),
-    trapInterrupt: () => (interrupt ??= new AbortController()).signal,
-    ask,
-  };
+  const command = argv[at];
+  const event = argv[at + 1];
+  if (command === undefined || !word.test(command) || command === 'help') return undefined;
+  if (WITH_EVENT.has(command)) return event !== undefined && word.test(event) ? `${command} ${event}` : command;
+  return command;
 }
 
 /**
- * Runs one command line and returns the exit code. Never throws.
+ * The directory of the code cache: `CORTEX_CODE_CACHE`, else the user's cache directory
+ * (`$XDG_CACHE_HOME`, `~/Library/Caches` on macOS, `%LOCALAPPDATA%` on Windows, `~/.cache`)
+ * under `cortex/code`; `undefined` when turned off.
+ *
+ * @example
+ * codeCacheDir({ XDG_CACHE_HOME: '/c' }, 'linux', '/home/a') // '/c/cortex/code'
  */
-export async function run(argv: string[], io: IO): Promise<number> {
-  const wantsJson = argv.includes('--json');
-  let def: CommandDef | undefined;
+export function codeCacheDir(env: NodeJS.ProcessEnv, platform: NodeJS.Platform, home: string): string | undefined {
+  const set = env[CODE_CACHE_ENV]?.trim();
+  if (set !== undefined && set !== '') return /^(off|0|false|no)$/i.test(set) ? undefined : set;
+  const base =
+    env.XDG_CACHE_HOME?.trim() ||
+    (platform === 'darwin' ? join(home, 'Library', 'Caches') : platform === 'win32' ? env.LOCALAPPDATA?.trim() || join(home, 'AppData', 'Local') : join(home, '.cache'));
+  return join(base, 'cortex', 'code');
+}
+
+/**
+ * The stamp of one bundle build under one Node: caches of other stamps are stale. The
+ * content hash is on the bundle's first line (`// cortex bundle <hash>`); npm gives every
+ * installed file the same time, and V8 checks only a source's length.
+ */
+function stampOf(source: string, bundle: Stats): string | undefined {
+  const hash = /^\/\/ cortex bundle ([0-9a-f]{16})\n/.exec(source.slice(0, 40))?.[1];
+  return hash === undefined ? undefined : `${process.version}-${process.arch}-${hash}-${bundle.size}-${Math.trunc(bundle.mtimeMs)}`;
+}
+
+function cacheFileName(stamp: string, key: string): string {
+  return `${stamp}-${key.replace(' ', '.')}.bin`;
+}
+
+/** Writes the cache atomically and removes the caches of other stamps; never throws. */
+function saveCache(script: vm.Script, dir: string, stamp: string, key: string): void {
   try {
-    const hoisted = hoistGlobalOptions(argv);
-    // Only global options and no command (`cortex -C repo`): the same as no command at all.
-    const onlyGlobals = hoisted.length > 0 && hoisted[0]!.startsWith('-') && hoistGlobalOptions([...hoisted, 'x'])[0] === 'x';
-    const [name, ...rest] = onlyGlobals && !hoisted.some((a) => a === '--help' || a === '-h') ? [] : hoisted;
-    if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-      if (name === 'help' && rest[0] && COMMANDS[rest[0]]) {
-        const def = (await COMMANDS[rest[0]]!.load()).default;
-        io.out(commandHelp(def, io.paint));
-        return 0;
-      }
-      io.out(mainHelp(io));
-      return name === undefined ? 2 : 0;
+    const data = script.createCachedData();
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const file = join(dir, cacheFileName(stamp, key));
+    const temporary = `${file}.${process.pid}.tmp`;
+    writeFileSync(temporary, data, { mode: 0o600 });
+    renameSync(temporary, file);
+    for (const name of readdirSync(dir)) {
+      if (name.endsWith('.bin') && !name.startsWith(`${stamp}-`)) unlinkSync(join(dir, name));
     }
-    if (name === '--version' || name === '-v' || name === 'version') {
-      io.out(`${version()}\n`);
-      return 0;
-    }
-    const entry = COMMANDS[name];
-    if (!entry && name.startsWith('-') && hoistGlobalOptions([name, 'x', 'y'])[0] !== name) {
-      throw new UsageError(`${name} needs its value and then a command.`, { hint: 'Example: cortex -C ../repo status' });
-    }
-    if (!entry && name.startsWith('-')) {
-      throw new UsageError(`Unknown option "${name}" before the command.`, {
-        hint: 'Before the command only --dir (-C), --json, --quiet (-q) and --help are understood; put the others after it.',
-      });
-    }
-    if (!entry) {
-      const guess = closest(name, Object.keys(COMMANDS));
-      throw new UsageError(`Unknown command "${name}".`, {
-        hint: guess ? `Did you mean \`cortex ${guess}\`? Run \`cortex --help\` for the list.` : 'Run `cortex --help` for the list of commands.',
-      });
-    }
-    def = (await entry.load()).default;
-    const inv = parseInvocation(def, rest, io.cwd);
-    if (inv.help) {
-      io.out(commandHelp(def, io.paint));
-      return 0;
-    }
-    const quietIO: IO = inv.quiet ? { ...io, err: () => {} } : io;
-    // Without require(esm) (Node < 20.19) the secret rules cannot load on first use: load
-    // them before any command can write (see core/secretlint-scan.ts).
-    if ((process.features as { require_module?: boolean }).require_module !== true) {
-      await (await import('./core/secretlint-scan.js')).loadSecretlintRules();
-    }
-    return (await def.run(inv, quietIO)) ?? 0;
-  } catch (err) {
-    const code = report(err, io, wantsJson);
-    return def?.alwaysExitZero ? 0 : code;
-  } finally {
-    piped?.rl.close();
-    piped = undefined;
+  } catch {
+    // No cache: the next run compiles, as this one did.
   }
 }
 
-function report(err: unknown, io: IO, json: boolean): number {
-  const error =
-    err instanceof CortexError
-      ? err
-      : new InternalError(`Unexpected error: ${(err as Error)?.message ?? String(err)}`, { cause: err });
-  const code = error instanceof UsageError ? 2 : error instanceof InternalError ? 70 : 1;
-  if (json) {
-    io.out(`${JSON.stringify({ schemaVersion: 1, error: { code: error.code, message: error.message, hint: error.hint } }, null, 2)}\n`);
+/** The bundled CLI, compiled with the code cache where there is one; `undefined` when it cannot be used. */
+function loadBundle(here: string, argv: readonly string[]): Main | undefined {
+  // Node ≥ 20.? (21.7): without it, import() in the bundle (of the optional packages) could not run.
+  const loader = (vm.constants as Partial<typeof vm.constants> | undefined)?.USE_MAIN_CONTEXT_DEFAULT_LOADER;
+  if (loader === undefined) return undefined;
+  const bundle = join(here, 'cli.bundle.cjs');
+  let stat: Stats;
+  let source: string;
+  try {
+    stat = statSync(bundle);
+    // The bundle is ASCII (scripts/bundle.mjs checks): latin1 is the cheapest exact decoding.
+    source = readFileSync(bundle, 'latin1');
+  } catch {
+    return undefined;
   }
-  io.err(`${io.paint.red('error')}: ${error.message}\n`);
-  if (error.hint) io.err(`hint: ${error.hint}\n`);
-  if (code === 70) {
-    io.err(`This is a bug in cortex. Please report it at ${ISSUES_URL} with the command you ran.\n`);
-    const stack = (error.cause as Error | undefined)?.stack ?? error.stack;
-    if (stack && isDebug(io.env)) io.err(`${stack}\n`);
+  const key = cacheKeyOf(argv);
+  if (key !== undefined && REGEXP_EAGER.has(key)) {
+    try {
+      // Set before compiling: V8 keeps the flags a cache was made with and rejects it under others.
+      (createRequire(import.meta.url)('node:v8') as typeof import('node:v8')).setFlagsFromString('--no-regexp-tier-up');
+    } catch {
+      // The default tiering.
+    }
   }
-  return code;
+  const stamp = stampOf(source, stat);
+  const dir = key === undefined || stamp === undefined ? undefined : codeCacheDir(process.env, process.platform, safeHome());
+  let cachedData: Buffer | undefined;
+  if (dir !== undefined) {
+    try {
+      cachedData = readFileSync(join(dir, cacheFileName(stamp!, key!)));
+    } catch {
+      cachedData = undefined;
+    }
+  }
+  const script = new vm.Script(source, { filename: bundle, cachedData, importModuleDynamically: loader });
+  const rejected = cachedData !== undefined && script.cachedDataRejected === true;
+  if (process.env.CORTEX_DEBUG) process.stderr.write(`cortex: code cache ${dir === undefined ? 'off' : cachedData === undefined ? 'missing' : rejected ? 'rejected' : 'used'}\n`);
+  if (dir !== undefined && (cachedData === undefined || rejected)) {
+    // After the command ran, so that the cache holds every function it compiled; only
+    // after a success (a typo's usage error is not worth a file).
+    process.once('exit', (code) => {
+      if (code === 0) saveCache(script, dir, stamp!, key!);
+    });
+  }
+  const module = { exports: {} as Main };
+  // The bundle's import() of the packages outside it (scripts/bundle.mjs) is this module's.
+  const load = (specifier: string, options?: ImportCallOptions): Promise<unknown> => import(specifier, options);
+  (script.runInThisContext() as (e: object, r: NodeJS.Require, m: object, f: string, d: string, i: typeof load) => void)(module.exports, createRequire(bundle), module, bundle, here, load);
+  return module.exports;
 }
 
-// Run when executed directly (not when imported by tests).
+function safeHome(): string {
+  try {
+    return homedir();
+  } catch {
+    return tmpdir();
+  }
+}
+
+function off(env: NodeJS.ProcessEnv): boolean {
+  return env.CORTEX_BUNDLE === '0';
+}
+
 const invokedDirectly = (() => {
   try {
     return process.argv[1] !== undefined && realpathSync(process.argv[1]) === realpathSync(fileURLToPath(import.meta.url));
@@ -237,20 +189,9 @@ const invokedDirectly = (() => {
 })();
 
 if (invokedDirectly) {
-  process.on('SIGINT', onSigint);
-  // `cortex list | head` closes the pipe early: that is the reader's choice, not an error.
-  for (const stream of [process.stdout, process.stderr]) {
-    stream.on('error', (err: NodeJS.ErrnoException) => {
-      if (err.code !== 'EPIPE') throw err;
-      process.exit(typeof process.exitCode === 'number' ? process.exitCode : 0);
-    });
-  }
-  run(process.argv.slice(2), processIO()).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    () => {
-      process.exitCode = 70;
-    },
-  );
+  const here = dirname(fileURLToPath(import.meta.url));
+  const argv = process.argv.slice(2);
+  const main = off(process.env) ? undefined : loadBundle(here, argv);
+  if (main) main.start(argv);
+  else (await import('./main.js')).start(argv);
 }

@@ -44,6 +44,7 @@ const LAYERS: Record<string, number> = {
   mcp: 7,
   serve: 7,
   'cli.ts': 7,
+  'main.ts': 7,
   'index.ts': 7,
 };
 
@@ -180,7 +181,7 @@ describe('the layers of src/', () => {
   });
 
   it('gives the use cases, the caches and the store no way to print or exit', () => {
-    // Only cli.ts turns errors into output and exit codes (STYLE.md, "Errors").
+    // Only main.ts turns errors into output and exit codes (STYLE.md, "Errors").
     const below = files.filter((f) => /\/src\/(core|store|git|cache|services|api|setup)\//.test(f.split('\\').join('/')));
     const printing = below.filter((f) => /\bprocess\.exit\(|console\.log\(/.test(readFileSync(f, 'utf8'))).map((f) => relative(SRC, f));
     expect(printing).toEqual([]);

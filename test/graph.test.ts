@@ -6,7 +6,7 @@ import { readdirSync, readFileSync, renameSync, statSync, utimesSync, writeFileS
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openCortex } from '../src/api/cortex.js';
-import { graphTierLocations, loadGraph, memoryFingerprint } from '../src/services/graph-view.js';
+import { graphMemories, graphTierLocations, loadGraph } from '../src/services/graph-view.js';
 import { centralityOf } from '../src/services/rank-inputs.js';
 import { loadMemories } from '../src/api/surface.js';
 import { extractWikilinks } from '../src/core/wikilinks.js';
@@ -143,7 +143,7 @@ describe('centrality', () => {
     // The same memories read from files give the same cache key as the index gave.
     const nodes = memories.map((m) => ({ scope: m.scope, id: m.id, links: extractWikilinks(m.body) }));
     const reversed = nodes.reverse();
-    expect(loadGraph(cortex.context, graphTierLocations(cortex.context), { fingerprint: memoryFingerprint(reversed), nodes: () => reversed }).rebuilt).toBe(false);
+    expect(loadGraph(cortex.context, graphTierLocations(cortex.context), graphMemories(reversed)).rebuilt).toBe(false);
     expect({ ...centralityOf(cortex.context, memories) }).toEqual(expected.centrality);
   });
 

@@ -22,7 +22,7 @@ function memory(id: string, i: number): Memory {
   return {
     id, type: i % 3 === 0 ? 'decision' : 'gotcha', summary: `Memory ${i} on ${words(3)}`, scope: 'project', priority: 1 + (i % 10), confidence: 1,
     pinned: false, status: i % 5 === 0 ? 'archived' : 'active', tags: i % 2 ? ['db'] : [], ...(i % 4 === 0 ? { topic: `t/${i % 3}` } : {}),
-    created: '2026-01-01T00:00:00Z', updated: '2026-01-01T00:00:00Z', source: { kind: 'manual' }, body: `${words(5 + (i % 9))}\n\nSee [[m${Math.max(0, i - 1)}-aaaaaa]].`, extra: {},
+    created: `2026-01-01T00:0${i % 7}:00Z`, updated: '2026-01-01T00:00:00Z', source: { kind: 'manual', ...(i % 6 === 0 ? { session: `s${i % 4}` } : {}) }, body: `${words(5 + (i % 9))}\n\nSee [[m${Math.max(0, i - 1)}-aaaaaa]].`, extra: {},
   };
 }
 
@@ -133,7 +133,7 @@ describe('a fresh build of the keyword index', () => {
       const index = built.KeywordIndex.empty();
       const report = index.refresh(paths, { base: dir, links: LINK_EXTRACTOR, logRecordsFrom: 0, workerFrom });
       index.save(paths);
-      return { report, files: savedFiles(paths), answers: index.query('sqlite migration', { limit: 30 }) };
+      return { report, files: savedFiles(paths), answers: index.query('sqlite migration', { limit: 30 }), neighbours: index.docs.sessionNeighbours('m6-aaaaaa', 2) };
     };
     const alone = run(Number.POSITIVE_INFINITY);
     const helped = run(0);
@@ -141,11 +141,20 @@ describe('a fresh build of the keyword index', () => {
     expect(helped.report.added).toBe(700);
     expect(helped.report.diagnostics.map((d) => d.ruleId).sort()).toEqual(['id-mismatch', 'yaml-syntax']);
     // The same records, byte for byte; the same tables and search state, and the same postings
-    // byte for byte. (V8 writes a string in one or two bytes a character as it holds it, and
+    // byte for byte, with the raw columns of ids and field lengths after them. (V8 writes a string in one or two bytes a character as it holds it, and
     // a word first met in a text with characters past Latin-1 is held in two: which thread
     // met it first may change the bytes, not what they say.)
     expect(helped.files['index-records']!.equals(alone.files['index-records']!)).toBe(true);
-    for (const kind of ['index-docs', 'index-files']) expect(deserialize(helped.files[kind]!), kind).toEqual(deserialize(alone.files[kind]!));
+    expect(deserialize(helped.files['index-files']!)).toEqual(deserialize(alone.files['index-files']!));
+    // The doc table's file (format 12): a V8-serialized header, then its columns as raw bytes
+    // (sessions and dates among them), byte for byte.
+    const splitDocs = (b: Buffer) => {
+      const length = b.readUInt32LE(4);
+      return { header: deserialize(b.subarray(8, 8 + length)) as unknown, columns: b.subarray((8 + length + 7) & ~7) };
+    };
+    const [myDocs, theirDocs] = [splitDocs(helped.files['index-docs']!), splitDocs(alone.files['index-docs']!)];
+    expect(myDocs.header).toEqual(theirDocs.header);
+    expect(myDocs.columns.equals(theirDocs.columns)).toBe(true);
     const split = (b: Buffer) => {
       const length = b.readUInt32LE(4);
       return { state: deserialize(b.subarray(8, 8 + length)) as unknown, postings: b.subarray((8 + length + 3) & ~3) };
@@ -154,5 +163,7 @@ describe('a fresh build of the keyword index', () => {
     expect(mine.state).toEqual(theirs.state);
     expect(mine.postings.equals(theirs.postings)).toBe(true);
     expect(helped.answers).toEqual(alone.answers);
+    expect(helped.neighbours).toEqual(alone.neighbours);
+    expect(helped.neighbours).toHaveLength(4);
   });
 });

@@ -1,10 +1,10 @@
 /**
  * Conversation neighbours in recall (core/neighbours.ts, api/recall/keyword.ts), against real
  * memory files in a temporary project: a match next to a better match in its session moves
- * up, nothing the query did not find is added, and the session order cached in
- * `.memory/session-order.txt` follows the memories as they come and go.
+ * up, nothing the query did not find is added, and the session order the index keeps
+ * follows the memories as they come and go.
  */
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openCortex } from '../src/api/cortex.js';
@@ -66,34 +66,34 @@ describe('recall with conversation neighbours', () => {
     }
   });
 
-  it('keeps the session order in .memory/session-order.txt, follows new and deleted memories, and rebuilds a damaged file', async () => {
+  it('follows new, edited and deleted memories through the index, and writes no file of its own', async () => {
     const { files: tree, ids } = files();
     const repo = tempRepo(tree, { git: false });
-    const orderFile = join(repo.dir, '.memory', 'session-order.txt');
-    await ranking(repo.dir, repo.home);
-    const first = readFileSync(orderFile, 'utf8');
-    expect(first).toMatch(/^cortex-session-order 1 \S+\n/);
-    expect(first).toContain(`s1\t${ids.question} ${ids.answer} ${ids.after}\n`);
-    expect(first).toContain(`s2\t${ids.hose} ${ids.bike}\n`);
-    expect(first).toMatch(new RegExp(`^-\\t${ids.loose}$`, 'm'));
+    const cortex = openCortex({ dir: repo.dir, includeGlobal: false, env: { CORTEX_HOME: repo.home } });
+    const around = async (id: string) => {
+      await ranking(repo.dir, repo.home);
+      const tier = (await import('../src/services/indexes.js')).openTierIndex(cortex.context, 'project');
+      return tier.index.docs.sessionNeighbours(id, 2);
+    };
+    expect(await around(ids.answer)).toEqual([ids.question, ids.after]);
+    expect(await around(ids.hose)).toEqual([ids.bike]);
+    expect(await around(ids.loose)).toEqual([]);
 
     // A memory made between the question and the answer (created earlier than the answer).
     const [path, text] = memoryFile({ id: 'fence-aside-gggggg', type: 'context', summary: 'Aside: the fence posts are oak', created: `2026-11-01T10:00:30Z`, source: { kind: 'extraction', session: 's1' } });
     writeFileSync(join(repo.dir, path), text);
     rmSync(join(repo.dir, '.cortex', 'memories', `${ids.bike}.md`));
-    await ranking(repo.dir, repo.home);
-    const second = readFileSync(orderFile, 'utf8');
-    expect(second).toContain(`s1\t${ids.question} fence-aside-gggggg ${ids.answer} ${ids.after}\n`);
-    expect(second).toContain(`s2\t${ids.hose}\n`);
-    expect(second).not.toContain(ids.bike);
-
-    writeFileSync(orderFile, 'cortex-session-order 1 0-00000000-00000000\n\u0000 garbage\n');
-    const again = await ranking(repo.dir, repo.home);
-    expect(again.indexOf(ids.answer)).toBeLessThan(again.indexOf(ids.hose));
-    expect(readFileSync(orderFile, 'utf8')).toContain(`s1\t${ids.question} fence-aside-gggggg ${ids.answer} ${ids.after}\n`);
+    expect(await around(ids.question)).toEqual(['fence-aside-gggggg', ids.answer]);
+    expect(await around(ids.hose)).toEqual([]);
+    // Moved to another session by hand: taken up at once (no rebuild).
+    const tea = join(repo.dir, '.cortex', 'memories', `${ids.after}.md`);
+    writeFileSync(tea, readFileSync(tea, 'utf8').replace('session: s1', 'session: s2'));
+    expect(await around(ids.hose)).toEqual([ids.after]);
+    expect(await around(ids.answer)).toEqual(['fence-aside-gggggg', ids.question]);
+    expect(existsSync(join(repo.dir, '.memory', 'session-order.txt'))).toBe(false);
   });
 
-  it('is a derived cache: cortex index --rebuild deletes it with the others', () => {
+  it('counts the session order of older indexes among the derived caches: cortex index --rebuild deletes it', () => {
     expect(isDerivedCache('session-order.txt')).toBe(true);
   });
 });

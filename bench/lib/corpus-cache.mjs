@@ -36,9 +36,13 @@ export function ensureCorpus({ out, n, seed = 1, log = () => {} }) {
   };
 }
 
-/** The environment every benchmark child gets: no global tier, no colour, no inherited NODE_OPTIONS. */
+/**
+ * The environment every benchmark child gets: no global tier, no colour, no inherited
+ * NODE_OPTIONS, and a code cache of its own (src/cli.ts; `CORTEX_CODE_CACHE=off` in the
+ * caller's environment measures without it).
+ */
 export function benchEnv(out) {
-  const env = { ...process.env, CORTEX_HOME: join(out, 'cortex-home-empty'), NO_COLOR: '1' };
+  const env = { ...process.env, CORTEX_HOME: join(out, 'cortex-home-empty'), CORTEX_CODE_CACHE: process.env.CORTEX_CODE_CACHE ?? join(out, 'code-cache'), NO_COLOR: '1' };
   // Inherited flags (a debugger, --max-old-space-size) would change what is measured.
   delete env.NODE_OPTIONS;
   delete env.FORCE_COLOR;

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -16,6 +16,7 @@ function tempDir(): string {
 const KEY: GraphCacheKey = { stamps: [{ exists: true, mtimeMs: 1000, ino: 7 }], memories: 'abc' };
 
 const ids = ['a', 'b', 'c', 'd', 'e', 'f'];
+const NODES: ReadonlySet<string> = new Set(ids);
 const edgeArb = fc.record({
   source: fc.constantFrom(...ids, 'ghost'),
   target: fc.constantFrom(...ids),
@@ -34,14 +35,17 @@ describe('saveGraphCache / loadGraphCache', () => {
       fc.property(fc.array(edgeArb, { maxLength: 25 }), linksArb, (edges: GraphEdgeInput[], wikilinks) => {
         const graph = buildGraph({ memoryIds: ids, edges, wikilinks });
         const c = centrality(graph);
-        saveGraphCache(dir, KEY, graph, c, []);
-        const loaded = loadGraphCache(dir, KEY)!;
+        saveGraphCache(dir, KEY, graph, []);
+        const loaded = loadGraphCache(dir, KEY, new Set(ids))!;
         expect(loaded).toBeDefined();
         expect([...loaded.graph.nodes]).toEqual([...graph.nodes]);
         for (const id of [...ids, 'ghost', '', 'a\u0000']) expect(loaded.graph.nodes.has(id)).toBe(graph.nodes.has(id));
         expect(loaded.graph.nodes.size).toBe(graph.nodes.size);
         expect(loaded.graph.edges).toEqual(graph.edges);
         expect({ ...loaded.centrality }).toEqual({ ...c });
+        // The file holds the edges' ends, not every memory: its size follows the edges.
+        const ends = new Set(graph.edges.flatMap((e) => [e.source, e.target]));
+        for (const id of ids) if (!ends.has(id)) expect(readFileSync(graphCachePath(dir), 'latin1').includes(`${id}\n`)).toBe(false);
         for (const id of ids) {
           for (const direction of ['out', 'in', 'both'] as const) {
             expect(traverse(loaded.graph, id, { depth: 3, direction, includeSuggested: true })).toEqual(
@@ -62,30 +66,30 @@ describe('saveGraphCache / loadGraphCache', () => {
   it('refuses a cache saved under another key: other memories, or an edge directory that changed', () => {
     const dir = tempDir();
     const graph = buildGraph({ memoryIds: ['a', 'b'], edges: [], wikilinks: { a: ['b'] } });
-    saveGraphCache(dir, KEY, graph, centrality(graph), []);
-    expect(loadGraphCache(dir, KEY)).toBeDefined();
-    expect(loadGraphCache(dir, { ...KEY, memories: 'other' })).toBeUndefined();
-    expect(loadGraphCache(dir, { ...KEY, stamps: [{ exists: true, mtimeMs: 1001, ino: 7 }] })).toBeUndefined();
-    expect(loadGraphCache(dir, { ...KEY, stamps: [] })).toBeUndefined();
+    saveGraphCache(dir, KEY, graph, []);
+    expect(loadGraphCache(dir, KEY, NODES)).toBeDefined();
+    expect(loadGraphCache(dir, { ...KEY, memories: 'other' }, NODES)).toBeUndefined();
+    expect(loadGraphCache(dir, { ...KEY, stamps: [{ exists: true, mtimeMs: 1001, ino: 7 }] }, NODES)).toBeUndefined();
+    expect(loadGraphCache(dir, { ...KEY, stamps: [] }, NODES)).toBeUndefined();
   });
 
   it('never trusts a racy stamp: one taken right after the directory changed', () => {
     const dir = tempDir();
     const graph = buildGraph({ memoryIds: ['a'], edges: [] });
     const racy: GraphCacheKey = { stamps: [{ exists: true, mtimeMs: 1000, ino: 7, racy: true }], memories: 'abc' };
-    saveGraphCache(dir, racy, graph, centrality(graph), []);
-    expect(loadGraphCache(dir, KEY)).toBeUndefined();
+    saveGraphCache(dir, racy, graph, []);
+    expect(loadGraphCache(dir, KEY, NODES)).toBeUndefined();
   });
 
   it('treats a corrupt or foreign file as no cache', () => {
     const dir = tempDir();
     writeFileSync(graphCachePath(dir), '{"version":1,"key":');
-    expect(loadGraphCache(dir, KEY)).toBeUndefined();
+    expect(loadGraphCache(dir, KEY, NODES)).toBeUndefined();
     writeFileSync(graphCachePath(dir), JSON.stringify({ version: 2, key: KEY, nodes: 'a', sorted: [0], edges: [0, 0, 0], centrality: [0] }));
-    expect(loadGraphCache(dir, KEY)).toBeUndefined();
+    expect(loadGraphCache(dir, KEY, NODES)).toBeUndefined();
     writeFileSync(graphCachePath(dir), JSON.stringify({ version: 2, key: KEY, nodes: 'a\nb', sorted: [0, 1], edges: [0, 5, 0, 1], centrality: [0, 0] }));
-    expect(loadGraphCache(dir, KEY)).toBeUndefined();
+    expect(loadGraphCache(dir, KEY, NODES)).toBeUndefined();
     writeFileSync(graphCachePath(dir), JSON.stringify({ version: 99, key: KEY, nodes: [], edges: [], centrality: [] }));
-    expect(loadGraphCache(dir, KEY)).toBeUndefined();
+    expect(loadGraphCache(dir, KEY, NODES)).toBeUndefined();
   });
 });

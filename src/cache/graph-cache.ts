@@ -1,16 +1,18 @@
 /**
- * The graph cache, `.memory/graph.v8`: the sanitised graph (memory ids, valid edges
- * and wikilinks) and its centrality, computed once per refresh. A warm run checks the
- * key (the edge directories' stamps and a fingerprint of the memory index), reads one
- * compact file (V8-serialized columns: 100,000 memories as JSON took 30 ms to parse) and
- * builds adjacency lazily, only for the nodes a walk touches.
- * A missing, corrupt or mismatched cache is simply rebuilt by the caller.
+ * The graph cache, `.memory/graph.v8`: the sanitised edges (valid edge files and wikilinks)
+ * and the centrality of the memories they touch, computed once per change. The memories
+ * themselves are not in it: the graph's nodes are the caller's (the indexes' doc tables), so
+ * the file grows with the edges, not with the store, and a write that adds a memory rebuilds
+ * it from the edge caches and the memories' `[[links]]` without listing every memory. A warm
+ * run checks the key (the edge directories' stamps and a fingerprint of the memory index),
+ * reads one compact file (V8-serialized columns) and builds adjacency lazily, only for the
+ * nodes a walk touches. A missing, corrupt or mismatched cache is simply rebuilt by the caller.
  */
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import { EDGE_ORIGINS, RELATIONS } from '../core/edge.js';
-import type { Graph, GraphEdge } from '../core/graph.js';
+import { centrality as computeCentrality, type Graph, type GraphEdge } from '../core/graph.js';
 import type { Diagnostic } from '../core/memory.js';
 import { writeFileAtomic } from '../store/atomic.js';
 import type { DirStamp } from './edge-cache.js';
@@ -18,8 +20,8 @@ import { sameStamp } from './edge-cache.js';
 import { GRAPH_CACHE_FILE } from './layout.js';
 import { FileMemo, fileSignature } from './file-memo.js';
 
-/** Bump when the layout changes. */
-export const GRAPH_CACHE_VERSION = 3;
+/** Bump when the layout changes. 4: the edges' endpoints only, not every memory. */
+export const GRAPH_CACHE_VERSION = 4;
 
 export interface GraphCacheKey {
   /** One stamp per tier's edge directory, in tier order. */
@@ -31,18 +33,15 @@ export interface GraphCacheKey {
 interface GraphCacheFile {
   version: number;
   key: GraphCacheKey;
-  /**
-   * The memory ids, one per line (ids never hold a newline): one string to parse, not
-   * 10,000, and a warm recall looks up the ten it shows.
-   */
-  nodes: string;
-  /** Where each id starts in `nodes`, then `nodes.length + 1`. */
+  /** The ids the edges link, one per line (ids never hold a newline), in order of first use. */
+  ends: string;
+  /** Where each id starts in `ends`, then `ends.length + 1`. */
   starts: Uint32Array;
-  /** Node numbers in id order, for lookups by id (binary search). */
+  /** Id numbers in id order, for lookups by id (binary search). */
   sorted: Uint32Array;
-  /** Stride 4: source index, target index, flags, strength. */
+  /** Stride 4: source number, target number, flags, strength. */
   edges: Float64Array;
-  /** Centrality per node, aligned with `nodes`. */
+  /** Centrality per id of `ends` (every other memory has 0). */
   centrality: Float64Array;
   /** Problems of edge files that could not be used. */
   diagnostics: Diagnostic[];
@@ -68,30 +67,48 @@ export function sameKey(stored: GraphCacheKey, current: GraphCacheKey): boolean 
 
 export interface CachedGraphData {
   graph: Graph;
-  /** Centrality by memory id (null prototype). */
+  /** Centrality by memory id (null prototype), every node's: made when first read. */
   centrality: Record<string, number>;
   diagnostics: Diagnostic[];
 }
 
-/** Saves the graph and its centrality. Failing to save never fails the command. */
-export function saveGraphCache(cacheDir: string, key: GraphCacheKey, graph: Graph, centrality: Record<string, number>, diagnostics: Diagnostic[]): void {
-  const nodes = [...graph.nodes];
-  if (nodes.some((id) => id.includes('\n'))) return; // not a memory id: no cache
+/**
+ * Saves the graph's edges and the centrality of the memories they link (core's `centrality`:
+ * a memory no edge touches has 0). Failing to save never fails the command.
+ */
+export function saveGraphCache(cacheDir: string, key: GraphCacheKey, graph: Pick<Graph, 'edges'>, diagnostics: Diagnostic[]): void {
   const index = new Map<string, number>();
-  nodes.forEach((id, i) => index.set(id, i));
-  const edges: number[] = [];
-  for (const e of graph.edges) edges.push(index.get(e.source)!, index.get(e.target)!, pack(e), e.strength);
-  const sorted = nodes.map((_, i) => i).sort((a, b) => (nodes[a]! < nodes[b]! ? -1 : nodes[a]! > nodes[b]! ? 1 : 0));
-  const starts = new Uint32Array(nodes.length + 1);
-  for (let i = 0; i < nodes.length; i++) starts[i + 1] = starts[i]! + nodes[i]!.length + 1;
+  const ends: string[] = [];
+  const numberOf = (id: string): number => {
+    let i = index.get(id);
+    if (i === undefined) {
+      i = ends.length;
+      index.set(id, i);
+      ends.push(id);
+    }
+    return i;
+  };
+  const edges = new Float64Array(4 * graph.edges.length);
+  graph.edges.forEach((e, k) => {
+    edges[4 * k] = numberOf(e.source);
+    edges[4 * k + 1] = numberOf(e.target);
+    edges[4 * k + 2] = pack(e);
+    edges[4 * k + 3] = e.strength;
+  });
+  if (ends.some((id) => id.includes('\n'))) return; // not a memory id: no cache
+  // Centrality over the linked memories alone: the others have no edge, hence 0.
+  const centrality = computeCentrality({ nodes: new Set(ends), edges: graph.edges, out: new Map(), in: new Map() });
+  const sorted = ends.map((_, i) => i).sort((a, b) => (ends[a]! < ends[b]! ? -1 : ends[a]! > ends[b]! ? 1 : 0));
+  const starts = new Uint32Array(ends.length + 1);
+  for (let i = 0; i < ends.length; i++) starts[i + 1] = starts[i]! + ends[i]!.length + 1;
   const data: GraphCacheFile = {
     version: GRAPH_CACHE_VERSION,
     key,
-    nodes: nodes.join('\n'),
+    ends: ends.join('\n'),
     starts,
     sorted: Uint32Array.from(sorted),
-    edges: Float64Array.from(edges),
-    centrality: Float64Array.from(nodes, (id) => centrality[id] ?? 0),
+    edges,
+    centrality: Float64Array.from(ends, (id) => centrality[id] ?? 0),
     diagnostics,
   };
   try {
@@ -102,66 +119,70 @@ export function saveGraphCache(cacheDir: string, key: GraphCacheKey, graph: Grap
   }
 }
 
-/** The cached graph when its key matches `key`, else `undefined`. */
-export function loadGraphCache(cacheDir: string, key: GraphCacheKey): CachedGraphData | undefined {
+/** The cached graph over `nodes` (the memories the key's fingerprint describes) when its key matches `key`, else `undefined`. */
+export function loadGraphCache(cacheDir: string, key: GraphCacheKey, nodes: ReadonlySet<string>): CachedGraphData | undefined {
   const path = graphCachePath(cacheDir);
   // A long-lived process (the MCP server) asks for the graph on every call: the file read
-  // last time is kept while it is unchanged (12 MB at 100,000 memories).
+  // last time is kept while it is unchanged.
   const signature = fileSignature(path);
-  const kept = graphs.get(path, signature, key);
-  if (kept) return kept;
-  let data: GraphCacheFile;
-  try {
-    data = deserialize(readFileSync(path)) as GraphCacheFile;
-  } catch {
-    return undefined;
+  let data = files.get(path, signature, key);
+  if (!data) {
+    try {
+      data = checked(deserialize(readFileSync(path)) as GraphCacheFile, key);
+    } catch {
+      return undefined;
+    }
+    if (!data) return undefined;
+    files.set(path, signature, data.key, data);
   }
-  const result = fromFile(data, key);
-  if (result) graphs.set(path, signature, data.key, result);
-  return result;
-}
-
-/** The graph files this process read. */
-const graphs = new FileMemo<GraphCacheKey, CachedGraphData>(sameKey);
-
-function fromFile(data: GraphCacheFile, key: GraphCacheKey): CachedGraphData | undefined {
-  if (
-    data?.version !== GRAPH_CACHE_VERSION ||
-    !data.key ||
-    typeof data.nodes !== 'string' ||
-    !(data.starts instanceof Uint32Array) ||
-    !(data.sorted instanceof Uint32Array) ||
-    !(data.edges instanceof Float64Array) ||
-    !(data.centrality instanceof Float64Array) ||
-    data.edges.length % 4 !== 0 ||
-    data.starts.length !== data.sorted.length + 1 ||
-    data.starts[data.sorted.length] !== data.nodes.length + (data.sorted.length > 0 ? 1 : 0) ||
-    !sameKey(data.key, key)
-  ) {
-    return undefined;
-  }
-  const ids = new NodeIds(data.nodes, data.starts, data.sorted);
-  if (ids.size !== data.sorted.length || data.centrality.length !== ids.size) return undefined;
-  for (let i = 0; i < data.edges.length; i += 4) if (!(data.edges[i]! < ids.size && data.edges[i + 1]! < ids.size)) return undefined;
-  const graph = new PackedGraph(ids, data.edges);
+  const ids = new NodeIds(data.ends, data.starts, data.sorted);
+  const graph = new PackedGraph(nodes, ids, data.edges);
+  const values = data.centrality;
   let centrality: Record<string, number> | undefined;
   return {
     graph,
     get centrality() {
       if (!centrality) {
         centrality = Object.create(null) as Record<string, number>;
-        for (let i = 0; i < ids.size; i++) centrality[ids.at(i)] = data.centrality[i] ?? 0;
+        for (const id of nodes) centrality[id] = 0;
+        for (let i = 0; i < ids.size; i++) centrality[ids.at(i)] = values[i] ?? 0;
       }
       return centrality;
     },
-    diagnostics: Array.isArray(data.diagnostics) ? data.diagnostics : [],
+    diagnostics: data.diagnostics,
   };
+}
+
+/** The graph files this process read, checked. */
+const files = new FileMemo<GraphCacheKey, GraphCacheFile>(sameKey);
+
+function checked(data: GraphCacheFile, key: GraphCacheKey): GraphCacheFile | undefined {
+  if (
+    data?.version !== GRAPH_CACHE_VERSION ||
+    !data.key ||
+    typeof data.ends !== 'string' ||
+    !(data.starts instanceof Uint32Array) ||
+    !(data.sorted instanceof Uint32Array) ||
+    !(data.edges instanceof Float64Array) ||
+    !(data.centrality instanceof Float64Array) ||
+    data.edges.length % 4 !== 0 ||
+    data.starts.length !== data.sorted.length + 1 ||
+    data.starts[data.sorted.length] !== data.ends.length + (data.sorted.length > 0 ? 1 : 0) ||
+    !sameKey(data.key, key)
+  ) {
+    return undefined;
+  }
+  const size = data.sorted.length;
+  if (data.centrality.length !== size) return undefined;
+  for (let i = 0; i < data.edges.length; i += 4) if (!(data.edges[i]! < size && data.edges[i + 1]! < size)) return undefined;
+  return { ...data, diagnostics: Array.isArray(data.diagnostics) ? data.diagnostics : [] };
 }
 
 /**
  * A read-only graph over packed edges: compressed adjacency (one offsets array per
  * direction) built in one pass on first use, edge objects materialised only for the
- * nodes a walk visits. Satisfies the `Graph` interface the pure core walks.
+ * nodes a walk visits. Satisfies the `Graph` interface the pure core walks; its nodes are
+ * the caller's, its edges' ends numbered among the ids the edges link.
  */
 class PackedGraph implements Graph {
   readonly nodes: ReadonlySet<string>;
@@ -172,10 +193,10 @@ class PackedGraph implements Graph {
   private outView: AdjacencyView | undefined;
   private inView: AdjacencyView | undefined;
 
-  constructor(ids: NodeIds, packed: ArrayLike<number>) {
+  constructor(nodes: ReadonlySet<string>, ids: NodeIds, packed: ArrayLike<number>) {
     this.ids = ids;
     this.packed = packed;
-    this.nodes = ids;
+    this.nodes = nodes;
     this.objects = new Array<GraphEdge | undefined>(packed.length / 4);
   }
 
@@ -297,7 +318,7 @@ class AdjacencyView implements ReadonlyMap<string, readonly GraphEdge[]> {
 }
 
 /**
- * The graph's memory ids as saved: one string, cut into ids only when one is read, and a
+ * The ids the edges link, as saved: one string, cut into ids only when one is read, and a
  * permutation in id order for lookups. A read-only Set of the ids, in saved order.
  */
 class NodeIds implements ReadonlySet<string> {

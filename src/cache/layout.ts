@@ -14,7 +14,6 @@
  *   signals.json                 usage signals (signals.ts)
  *   edges.json                   edge-file cache (edge-cache.ts)
  *   graph.v8                     graph and centrality (graph-cache.ts)
- *   session-order.txt            each session's memories in order, for recall's neighbours (session-order.ts)
  *   projections.json             rendered projection entries (projection-cache.ts)
  *   anticipation.json            the prompt hook's small index (anticipation-cache.ts)
  *   staleness.json               reality checks from git (staleness.ts)
@@ -74,6 +73,7 @@ export const VECTORS_FILE = 'vectors.bin';
 export const SIGNALS_FILE = 'signals.json';
 export const EDGE_CACHE_FILE = 'edges.json';
 export const GRAPH_CACHE_FILE = 'graph.v8';
+/** The session order of index format ≤ 11 (now a column of the doc table): deleted with the derived caches. */
 export const SESSION_ORDER_FILE = 'session-order.txt';
 export const PROJECTION_CACHE_FILE = 'projections.json';
 export const ANTICIPATION_FILE = 'anticipation.json';

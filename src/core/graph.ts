@@ -41,7 +41,8 @@ export interface Graph {
 }
 
 export interface BuildGraphOptions {
-  memoryIds: Iterable<string>;
+  /** The memory ids; a set (anything with `has` and `size`) is used as it is, not copied. */
+  memoryIds: Iterable<string> | ReadonlySet<string>;
   edges: readonly GraphEdgeInput[];
   /** Ids linked from each memory's body (`extractWikilinks`), keyed by memory id. */
   wikilinks?: Readonly<Record<string, readonly string[]>>;
@@ -117,9 +118,14 @@ function better(a: Candidate, b: Candidate): boolean {
   return a.index < b.index;
 }
 
-function sanitize(options: BuildGraphOptions, collect: boolean): { nodes: Set<string>; edges: GraphEdge[]; diagnostics: Diagnostic[] } {
-  const o = withDefaults({ ...DEFAULT_BUILD_GRAPH, memoryIds: [] as Iterable<string>, edges: [] as readonly GraphEdgeInput[] }, options);
-  const nodes = new Set(o.memoryIds);
+/** True for a set of ids, such as the indexes' view of every memory: used without copying it. */
+function isIdSet(ids: Iterable<string> | ReadonlySet<string>): ids is ReadonlySet<string> {
+  return typeof (ids as ReadonlySet<string>).has === 'function' && typeof (ids as ReadonlySet<string>).size === 'number';
+}
+
+function sanitize(options: BuildGraphOptions, collect: boolean): { nodes: ReadonlySet<string>; edges: GraphEdge[]; diagnostics: Diagnostic[] } {
+  const o = withDefaults({ ...DEFAULT_BUILD_GRAPH, memoryIds: [] as Iterable<string> | ReadonlySet<string>, edges: [] as readonly GraphEdgeInput[] }, options);
+  const nodes = isIdSet(o.memoryIds) ? o.memoryIds : new Set(o.memoryIds);
   const diagnostics: Diagnostic[] = [];
   const index = new EdgeIndex();
   const kept: Candidate[] = [];

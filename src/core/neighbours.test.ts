@@ -4,12 +4,7 @@ import {
   DEFAULT_NEIGHBOURS,
   buildSessionOrder,
   neighbourBonus,
-  parseSessionOrder,
   rankWithNeighbours,
-  renderSessionOrder,
-  sessionLookup,
-  LOOKUPS_BEFORE_INDEX,
-  updateSessionOrder,
   type SessionMember,
 } from './neighbours.js';
 
@@ -134,78 +129,5 @@ describe('rankWithNeighbours', () => {
         },
       ),
     );
-  });
-});
-
-describe('renderSessionOrder, parseSessionOrder and sessionLookup', () => {
-  it('reads back what it writes, and the lookup agrees with the sessions’ lists', () => {
-    fc.assert(
-      fc.property(members, fc.integer({ min: 1, max: 3 }), (list, width) => {
-        const order = buildSessionOrder(list);
-        const none = list.filter((m) => !m.session).map((m) => m.id);
-        const text = renderSessionOrder(order, none);
-        const parsed = parseSessionOrder(text)!;
-        expect([...parsed.order]).toEqual([...order]);
-        expect([...parsed.none].sort()).toEqual([...none].sort());
-        const around = sessionLookup(text);
-        for (const m of list) expect(around(m.id, width)).toEqual(naiveAround(order, m.id, width));
-        // Past the scans, the same answers from the index.
-        const indexed = sessionLookup(text);
-        for (let k = 0; k < LOOKUPS_BEFORE_INDEX; k++) indexed('warm-up', 1);
-        for (const m of list) expect(indexed(m.id, width)).toEqual(naiveAround(order, m.id, width));
-        expect(indexed('missing', width)).toEqual([]);
-      }),
-    );
-  });
-
-  it('finds an id that begins another id or a session name, and nothing for an unknown or sessionless id', () => {
-    const text = renderSessionOrder(new Map([['ab', ['abc', 'a', 'ab']], ['z', ['b']]]), ['lonely']);
-    const around = sessionLookup(text);
-    expect(around('a', 1)).toEqual(['abc', 'ab']);
-    expect(around('ab', 2)).toEqual(['a', 'abc']);
-    expect(around('b', 2)).toEqual([]);
-    expect(around('lonely', 2)).toEqual([]);
-    expect(around('missing', 2)).toEqual([]);
-    expect(around('', 2)).toEqual([]);
-  });
-
-  it('leaves out sessions it cannot store and rejects text that is not a session order', () => {
-    expect(renderSessionOrder(new Map([['a b', ['x']], ['-', ['y']], ['ok', ['z']]]), [])).toBe('-\t\nok\tz\n');
-    expect(parseSessionOrder('not an order')).toBeUndefined();
-    expect(parseSessionOrder('s\ta b\n')).toBeUndefined();
-  });
-});
-
-describe('updateSessionOrder', () => {
-  it('equals a fresh build after any additions and removals, reading only what is new', () => {
-    fc.assert(
-      fc.property(members, fc.array(fc.boolean(), { maxLength: 30 }), fc.array(fc.boolean(), { maxLength: 30 }), (list, before, after) => {
-        const byId = new Map(list.map((m) => [m.id, m]));
-        const first = list.filter((_, i) => before[i] ?? true);
-        const second = list.filter((_, i) => after[i] ?? true);
-        const previous = updateSessionOrder(undefined, first.map((m) => m.id), (id) => byId.get(id));
-        const reads: string[] = [];
-        const next = updateSessionOrder(previous, second.map((m) => m.id), (id) => (reads.push(id), byId.get(id)));
-        expect([...next.order].sort()).toEqual([...buildSessionOrder(second)].sort());
-        expect([...next.none].sort()).toEqual(second.filter((m) => !m.session).map((m) => m.id).sort());
-        // What it reads: the memories it had not seen, and the members of the sessions they join.
-        const known = new Set(first.map((m) => m.id));
-        const added = second.filter((m) => !known.has(m.id));
-        const joined = new Set(added.map((m) => m.session).filter(Boolean));
-        const allowed = new Set([...added.map((m) => m.id), ...second.filter((m) => m.session && joined.has(m.session)).map((m) => m.id)]);
-        for (const id of reads) expect(allowed.has(id), id).toBe(true);
-      }),
-    );
-  });
-
-  it('reads nothing when nothing changed', () => {
-    const list: SessionMember[] = [
-      { id: 'a', session: 's', created: at(1) },
-      { id: 'b', created: at(2) },
-    ];
-    const previous = updateSessionOrder(undefined, ['a', 'b'], (id) => list.find((m) => m.id === id));
-    let reads = 0;
-    updateSessionOrder(previous, ['a', 'b'], () => (reads++, undefined));
-    expect(reads).toBe(0);
   });
 });

@@ -63,12 +63,32 @@ export function memoryFingerprint(nodes: Iterable<GraphNodeInput>): string {
   return fingerprintText(parts);
 }
 
-/** The memories a graph is built over: their fingerprint, and the memories themselves on demand. */
+/** The memories a graph is built over: their fingerprint, their ids, and their links on demand. */
 export interface GraphMemories {
-  /** {@link memoryFingerprint} of `nodes()`. */
+  /** {@link memoryFingerprint} of the memories. */
   fingerprint: string;
-  /** Called only when the cached graph cannot be used. */
-  nodes(): GraphNodeInput[];
+  /** The memory ids, as a set the graph keeps as its nodes (not copied: a view of the indexes will do). */
+  ids: ReadonlySet<string>;
+  /** The ids linked from each memory's body (only memories that link any); called only when the cached graph cannot be used. */
+  wikilinks(): Record<string, readonly string[]>;
+}
+
+/**
+ * The memories of `nodes` as a graph source (a set of their ids, their links).
+ *
+ * @example
+ * loadGraph(ctx, graphTierLocations(ctx), graphMemories([{ scope: 'project', id: 'a' }])).centrality.a // 0
+ */
+export function graphMemories(nodes: readonly GraphNodeInput[]): GraphMemories {
+  return {
+    fingerprint: memoryFingerprint(nodes),
+    ids: new Set(nodes.map((n) => n.id)),
+    wikilinks: () => {
+      const out = Object.create(null) as Record<string, readonly string[]>;
+      for (const n of nodes) if (n.links && n.links.length > 0) out[n.id] = n.links;
+      return out;
+    },
+  };
 }
 
 /**
@@ -105,7 +125,7 @@ export function saveEdgeCacheQuietly(cache: EdgeCache, paths: TierPaths): void {
  *
  * @example
  * const nodes = [{ scope: 'project', id: 'a' }];
- * loadGraph(ctx, graphTierLocations(ctx), { fingerprint: memoryFingerprint(nodes), nodes: () => nodes }).centrality.a // 0
+ * loadGraph(ctx, graphTierLocations(ctx), graphMemories(nodes)).centrality.a // 0
  */
 export function loadGraph(ctx: Context, tiers: GraphTier[], source: GraphMemories, verify = false): LoadedGraph {
   const memories = source.fingerprint;
@@ -122,7 +142,7 @@ export function loadGraph(ctx: Context, tiers: GraphTier[], source: GraphMemorie
     });
   }
   if (!changed) {
-    const cached = loadGraphCache(ctx.paths.cacheDir, { stamps: tiers.map((t) => dirStamp(t.paths.edgesDir)), memories });
+    const cached = loadGraphCache(ctx.paths.cacheDir, { stamps: tiers.map((t) => dirStamp(t.paths.edgesDir)), memories }, source.ids);
     // Centrality is read from the cache only when asked for (recall's enrichment never is).
     if (cached) {
       return {
@@ -144,13 +164,18 @@ export function loadGraph(ctx: Context, tiers: GraphTier[], source: GraphMemorie
     edges.push(...cache.edges(tier.paths, tier.base));
     diagnostics.push(...cache.diagnostics());
   });
-  const nodes = source.nodes();
-  const wikilinks = Object.create(null) as Record<string, readonly string[]>;
-  for (const n of nodes) if (n.links && n.links.length > 0) wikilinks[n.id] = n.links;
-  const graph = buildGraph({ memoryIds: nodes.map((n) => n.id), edges, wikilinks });
-  const centrality = computeCentrality(graph);
-  saveGraphCache(ctx.paths.cacheDir, { stamps, memories }, graph, centrality, diagnostics);
-  return { graph, centrality, diagnostics, rebuilt: true };
+  // Over the memories as the caller holds them: the graph's work grows with the edges.
+  const graph = buildGraph({ memoryIds: source.ids, edges, wikilinks: source.wikilinks() });
+  saveGraphCache(ctx.paths.cacheDir, { stamps, memories }, graph, diagnostics);
+  let centrality: Record<string, number> | undefined;
+  return {
+    graph,
+    get centrality() {
+      return (centrality ??= computeCentrality(graph));
+    },
+    diagnostics,
+    rebuilt: true,
+  };
 }
 
 /**
@@ -165,5 +190,5 @@ export function centralityFor(ctx: Context, memories: readonly Memory[]): Record
   const scopes = new Set(tiers.map((t) => t.scope));
   const nodes: GraphNodeInput[] = [];
   for (const m of memories) if (scopes.has(m.scope)) nodes.push({ scope: m.scope, id: m.id, links: extractWikilinks(m.body) });
-  return loadGraph(ctx, tiers, { fingerprint: memoryFingerprint(nodes), nodes: () => nodes }).centrality;
+  return loadGraph(ctx, tiers, graphMemories(nodes)).centrality;
 }

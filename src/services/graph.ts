@@ -17,7 +17,7 @@ import { withLock } from '../store/lock.js';
 import { displayPath } from '../store/memory-store.js';
 import { type TierPaths } from '../store/paths.js';
 import type { Context } from './context.js';
-import { graphTierLocations, loadGraph, refreshEdgeCache, saveEdgeCacheQuietly, type GraphNodeInput } from './graph-view.js';
+import { graphTierLocations, loadGraph, refreshEdgeCache, saveEdgeCacheQuietly } from './graph-view.js';
 import { openTierIndex, type TierIndex } from './indexes.js';
 import { lockPath } from '../cache/layout.js';
 
@@ -60,12 +60,12 @@ export function openGraph(ctx: Context, options: OpenGraphOptions = {}): GraphVi
   const tiers = graphTiers(ctx, options.tiers);
   // The indexes keep the fingerprint of their memories: a warm run lists none of them.
   const fingerprint = fingerprintText(tiers.map((t) => t.index.docs.fingerprint()).reduce(combineFingerprints, emptyFingerprint()));
-  const nodes = (): GraphNodeInput[] => {
-    const out: GraphNodeInput[] = [];
-    for (const tier of tiers) for (const doc of tier.index.docs.allFacets()) out.push({ scope: doc.scope, id: doc.id, links: doc.links });
+  const wikilinks = (): Record<string, readonly string[]> => {
+    const out = Object.create(null) as Record<string, readonly string[]>;
+    for (const tier of tiers) for (const [id, links] of tier.index.docs.linked()) out[id] = links;
     return out;
   };
-  const loaded = loadGraph(ctx, tiers, { fingerprint, nodes }, options.verify === true);
+  const loaded = loadGraph(ctx, tiers, { fingerprint, ids: new IndexedIds(tiers), wikilinks }, options.verify === true);
   return {
     graph: loaded.graph,
     get centrality() {
@@ -75,6 +75,53 @@ export function openGraph(ctx: Context, options: OpenGraphOptions = {}): GraphVi
     rebuilt: loaded.rebuilt,
     tiers,
   };
+}
+
+/**
+ * The ids of the memories of some indexes, as a read-only set: `has` asks the doc tables (a
+ * binary search each), and the ids are listed only when the set is walked or counted.
+ */
+class IndexedIds implements ReadonlySet<string> {
+  private all: Set<string> | undefined;
+
+  constructor(private readonly tiers: readonly TierIndex[]) {}
+
+  has(id: string): boolean {
+    return this.all ? this.all.has(id) : this.tiers.some((t) => t.index.docs.has(id));
+  }
+
+  /** Every id once (the same id in two tiers is one memory of the graph), in tier order. */
+  private list(): Set<string> {
+    if (!this.all) {
+      this.all = new Set();
+      for (const tier of this.tiers) for (const id of tier.index.docs.keys()) this.all.add(id);
+    }
+    return this.all;
+  }
+
+  get size(): number {
+    return this.tiers.length === 1 ? this.tiers[0]!.index.docs.size : this.list().size;
+  }
+
+  values(): SetIterator<string> {
+    return this.list().values();
+  }
+
+  keys(): SetIterator<string> {
+    return this.list().keys();
+  }
+
+  entries(): SetIterator<[string, string]> {
+    return this.list().entries();
+  }
+
+  [Symbol.iterator](): SetIterator<string> {
+    return this.list().values();
+  }
+
+  forEach(fn: (value: string, key: string, set: ReadonlySet<string>) => void, thisArg?: unknown): void {
+    for (const id of this) fn.call(thisArg, id, id, this);
+  }
 }
 
 /**

@@ -172,6 +172,23 @@ export function readAt(fd: number, position: number, length: number): Buffer {
   return buffer.subarray(0, filled);
 }
 
+/**
+ * Fills `view` (a typed array: its whole byte length) with the bytes at `position`, straight
+ * into its memory (no buffer to copy from); returns the bytes read (fewer at the end of the file).
+ *
+ * @example
+ * const ends = new Uint32Array(rows); readInto(fd, ends, offset) === ends.byteLength
+ */
+export function readInto(fd: number, view: NodeJS.TypedArray, position: number): number {
+  let filled = 0;
+  while (filled < view.byteLength) {
+    const n = readSync(fd, view, filled, view.byteLength - filled, position + filled);
+    if (n === 0) break;
+    filled += n;
+  }
+  return filled;
+}
+
 const closeOnCollect = new FinalizationRegistry<number>((fd) => {
   try {
     closeSync(fd);
@@ -190,6 +207,19 @@ const closeOnCollect = new FinalizationRegistry<number>((fd) => {
  */
 export function closeWhenCollected(owner: object, fd: number): void {
   closeOnCollect.register(owner, fd);
+}
+
+/**
+ * A file kept open for reading by position by several readers (the columns of one file):
+ * closed once none of them holds it any more (see {@link closeWhenCollected}).
+ *
+ * @example
+ * const file = new OpenFile(openSync(path, 'r')); readAt(file.fd, 0, 8);
+ */
+export class OpenFile {
+  constructor(readonly fd: number) {
+    closeWhenCollected(this, fd);
+  }
 }
 
 /**

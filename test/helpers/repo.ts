@@ -52,6 +52,9 @@ export function gitEnv(home: string): NodeJS.ProcessEnv {
     GIT_CONFIG_GLOBAL: join(home, 'gitconfig'),
     HOME: home,
     CORTEX_HOME: join(home, 'cortex-home'),
+    // One code cache for the whole run (cli.ts): shared by every test's processes, as a
+    // user's is by all their repositories.
+    CORTEX_CODE_CACHE: process.env.CORTEX_CODE_CACHE ?? join(tmpdir(), 'cortex-test-code-cache'),
     NO_COLOR: '1',
     FORCE_COLOR: '',
     EDITOR: '',

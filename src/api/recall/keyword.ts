@@ -6,7 +6,6 @@
 import { DEFAULT_NEIGHBOURS, neighbourBonus, rankWithNeighbours } from '../../core/neighbours.js';
 import { expansionsOf, planQuery } from '../../core/query.js';
 import { idf } from '../../core/relevance.js';
-import { loadSessionOrder } from '../../cache/session-order.js';
 import { EXPANSION_WEIGHT, type SearchOptions } from '../../cache/index/keyword-index.js';
 import type { TierIndex } from '../../services/indexes.js';
 import { GLOBAL_SCORE_FACTOR, toResult, type RecallResult } from './results.js';
@@ -74,23 +73,17 @@ export function keywordResults(
 }
 
 /**
- * The ranking re-ranked by conversation neighbours, each tier's memories by that tier's
- * session order, read only when one of the first results comes from a session of that tier.
+ * The ranking re-ranked by conversation neighbours, each tier's memories by the session
+ * order its doc table keeps (read only for the sessions of the first results).
  */
 function withNeighbours(tiers: TierIndex[], ranked: RecallResult[], weight: number): RecallResult[] {
   const tierOf = new Map(tiers.map((t) => [t.scope as string, t]));
   const seeds = ranked.slice(0, DEFAULT_NEIGHBOURS.seeds).filter((r) => tierOf.get(r.scope)?.index.docs.get(r.id)?.session);
   if (seeds.length === 0) return ranked;
-  const lookups = new Map<string, (id: string, width: number) => string[]>();
   const around = (key: string, width: number): string[] => {
     const [scope, id] = splitKey(key);
-    let lookup = lookups.get(scope);
-    if (!lookup) {
-      const tier = tierOf.get(scope);
-      lookup = tier ? loadSessionOrder(tier.index, tier.paths.cacheDir) : () => [];
-      lookups.set(scope, lookup);
-    }
-    return lookup(id, width).map((n) => keyOf(scope, n));
+    const docs = tierOf.get(scope)?.index.docs;
+    return docs ? docs.sessionNeighbours(id, width).map((n) => keyOf(scope, n)) : [];
   };
   const bonus = neighbourBonus(seeds.map((r) => ({ id: keyOf(r.scope, r.id), score: r.score })), around, { weight });
   const keyed = ranked.map((result) => ({ id: keyOf(result.scope, result.id), score: result.score, result }));

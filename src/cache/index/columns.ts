@@ -19,6 +19,17 @@ export interface SavedCodes {
   codes: Uint32Array;
 }
 
+/**
+ * A column's text where it is not one string in memory: cut out by position from a file
+ * (see docs-file.ts). `length` is in UTF-16 code units, as the column's offsets are.
+ */
+export interface TextSource {
+  readonly length: number;
+  slice(start: number, end: number): string;
+  /** The whole text (read once). */
+  whole(): string;
+}
+
 /** True when `value` is a saved string column of `rows` rows. */
 export function isSavedStrings(value: unknown, rows: number): value is SavedStrings {
   const v = value as SavedStrings;
@@ -41,7 +52,8 @@ export function isSavedCodes(value: unknown, rows: number): value is SavedCodes 
 const BLOCK_ROWS = 256;
 
 /**
- * Strings by row: the loaded ones in one string, cut out when read; those appended since
+ * Strings by row: the loaded ones in one string (or read by position from a file, see
+ * docs-file.ts), cut out when read; those appended since
  * packed into one string per {@link BLOCK_ROWS} rows (a fresh build appends 100,000 ids, names
  * and hashes per table: a string each, with its header, was tens of megabytes); rows set again
  * since, one string each.
@@ -50,8 +62,12 @@ const BLOCK_ROWS = 256;
  * const ids = StringColumn.fromSaved(saved.ids); ids.at(3); ids.equals(3, 'a.md');
  */
 export class StringColumn {
-  private text = '';
-  private ends: Uint32Array = new Uint32Array(0);
+  /** The loaded rows' text, in memory or read by position from a file. */
+  private text: string | TextSource = '';
+  /** The loaded rows' offsets, or what reads them when first needed (a column read from a file). */
+  private endsOf: Uint32Array | (() => Uint32Array) = new Uint32Array(0);
+  /** Rows loaded (those past it were appended since). */
+  private loaded = 0;
   /** Rows set again since they were loaded or appended (one string each), by row. */
   private readonly changed = new Map<number, string>();
   /** The appended rows, packed: each block holds {@link BLOCK_ROWS} rows … */
@@ -62,16 +78,30 @@ export class StringColumn {
   private tail: string[] = [];
   private rows = 0;
   /** Where {@link spanOf} found a row's value: `spanText.slice(spanStart, spanEnd)`. */
-  private spanText = '';
+  private spanText: string | TextSource = '';
   private spanStart = 0;
   private spanEnd = 0;
 
   static fromSaved(saved: SavedStrings): StringColumn {
+    return StringColumn.lazy(saved.ends.length, saved.text, saved.ends);
+  }
+
+  /**
+   * A column of `rows` rows over `text`, which may be read by position, and offsets that may
+   * be read when first needed (`rows` of them, the last one `text.length`).
+   */
+  static lazy(rows: number, text: string | TextSource, ends: Uint32Array | (() => Uint32Array)): StringColumn {
     const column = new StringColumn();
-    column.text = saved.text;
-    column.ends = saved.ends;
-    column.rows = saved.ends.length;
+    column.text = text;
+    column.endsOf = ends;
+    column.loaded = rows;
+    column.rows = rows;
     return column;
+  }
+
+  private get ends(): Uint32Array {
+    const ends = this.endsOf;
+    return typeof ends === 'function' ? (this.endsOf = ends()) : ends;
   }
 
   /** The saved form of `values`. */
@@ -87,20 +117,20 @@ export class StringColumn {
   }
 
   /**
-   * True when row `row`'s value lies in a packed string (the loaded text or a block), which
+   * True when row `row`'s value lies in a packed text (the loaded text or a block), which
    * {@link spanText}, {@link spanStart} and {@link spanEnd} then name; false for a row set
    * again or not packed yet.
    */
   private spanOf(row: number): boolean {
     if (row >= this.rows || (this.changed.size > 0 && this.changed.has(row))) return false;
-    const loaded = this.ends.length;
-    if (row < loaded) {
+    if (row < this.loaded) {
+      const ends = this.ends;
       this.spanText = this.text;
-      this.spanStart = row === 0 ? 0 : this.ends[row - 1]!;
-      this.spanEnd = this.ends[row]!;
+      this.spanStart = row === 0 ? 0 : ends[row - 1]!;
+      this.spanEnd = ends[row]!;
       return true;
     }
-    const a = row - loaded;
+    const a = row - this.loaded;
     const block = Math.floor(a / BLOCK_ROWS);
     if (block >= this.blocks.length) return false;
     this.spanText = this.blocks[block]!;
@@ -109,20 +139,58 @@ export class StringColumn {
     return true;
   }
 
-  /** The value of a row that {@link spanOf} does not find in a packed string. */
+  /** The value of a row that {@link spanOf} does not find in a packed text. */
   private loose(row: number): string {
     if (row >= this.rows) return '';
-    return this.changed.get(row) ?? this.tail[row - this.ends.length - this.blocks.length * BLOCK_ROWS] ?? '';
+    return this.changed.get(row) ?? this.tail[row - this.loaded - this.blocks.length * BLOCK_ROWS] ?? '';
   }
 
   at(row: number): string {
     return this.spanOf(row) ? this.spanText.slice(this.spanStart, this.spanEnd) : this.loose(row);
   }
 
-  /** True when row `row` holds `value`, without cutting the row's value out. */
+  /** True when row `row` holds '', without cutting its value out. */
+  isEmpty(row: number): boolean {
+    return this.spanOf(row) ? this.spanEnd === this.spanStart : this.loose(row) === '';
+  }
+
+  /** The value row `row` was loaded with ('' for a row added since), whatever was set since. */
+  loadedAt(row: number): string {
+    if (row >= this.loaded) return '';
+    const ends = this.ends;
+    return this.text.slice(row === 0 ? 0 : ends[row - 1]!, ends[row]!);
+  }
+
+  /**
+   * The first loaded row (in row order) that still holds its loaded value `value` and that
+   * `accept`s, or -1: one search of the loaded text, not a value cut out per row. Rows set
+   * since the load are the caller's to check.
+   */
+  firstLoaded(value: string, accept: (row: number) => boolean): number {
+    if (value === '' || this.loaded === 0) return -1;
+    const text = typeof this.text === 'string' ? this.text : this.text.whole();
+    const ends = this.ends;
+    for (let at = text.indexOf(value); at !== -1; at = text.indexOf(value, at + 1)) {
+      // The row holding character `at`: the first whose end is past it.
+      let lo = 0;
+      let hi = this.loaded - 1;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (ends[mid]! > at) hi = mid;
+        else lo = mid + 1;
+      }
+      const start = lo === 0 ? 0 : ends[lo - 1]!;
+      if (start === at && ends[lo] === at + value.length && !this.changed.has(lo) && accept(lo)) return lo;
+    }
+    return -1;
+  }
+
+  /** True when row `row` holds `value`, without cutting the row's value out (when its text is in memory). */
   equals(row: number, value: string): boolean {
     if (!this.spanOf(row)) return this.loose(row) === value;
-    return this.spanEnd - this.spanStart === value.length && this.spanText.startsWith(value, this.spanStart);
+    if (this.spanEnd - this.spanStart !== value.length) return false;
+    const text = this.spanText;
+    return typeof text === 'string' ? text.startsWith(value, this.spanStart) : text.slice(this.spanStart, this.spanEnd) === value;
   }
 
   /**
@@ -131,7 +199,7 @@ export class StringColumn {
    */
   set(row: number, value: string): void {
     if (row > this.rows) throw new RangeError(`row ${row} is past the end (${this.rows})`);
-    const a = row - this.ends.length - this.blocks.length * BLOCK_ROWS;
+    const a = row - this.loaded - this.blocks.length * BLOCK_ROWS;
     if (row === this.rows) {
       // Appended: copied when its block is packed.
       this.tail.push(value);
@@ -159,7 +227,7 @@ export class StringColumn {
   }
 
   /**
-   * The values of `rows`, saved. Runs of consecutive rows of one packed string (the loaded
+   * The values of `rows`, saved. Runs of consecutive rows of one packed text (the loaded
    * text, a block) are copied as one slice of it, so saving after a small change costs a few
    * slices, not one per row.
    */
@@ -167,7 +235,7 @@ export class StringColumn {
     const parts: string[] = [];
     const ends = new Uint32Array(rows.length);
     let end = 0;
-    let runText: string | undefined;
+    let runText: string | TextSource | undefined;
     let runFrom = 0;
     let runTo = 0;
     const flush = () => {
@@ -207,17 +275,31 @@ export class StringColumn {
  */
 export class CodeColumn {
   private values: string[] = [];
-  /** The rows' codes, in a typed array that may be longer than the column ({@link count}). */
-  private codes: Uint32Array = new Uint32Array(0);
+  /** The rows' codes, in a typed array that may be longer than the column ({@link count}), or what reads them when first needed. */
+  private codesOf: Uint32Array | (() => Uint32Array) = new Uint32Array(0);
   private count = 0;
   private index: Map<string, number> | undefined;
 
   static fromSaved(saved: SavedCodes): CodeColumn {
+    return CodeColumn.lazy(saved.codes.length, saved.values, saved.codes);
+  }
+
+  /** A column of `rows` rows whose codes may be read when first needed (`rows` of them). */
+  static lazy(rows: number, values: string[], codes: Uint32Array | (() => Uint32Array)): CodeColumn {
     const column = new CodeColumn();
-    column.values = saved.values;
-    column.codes = saved.codes;
-    column.count = saved.codes.length;
+    column.values = values;
+    column.codesOf = codes;
+    column.count = rows;
     return column;
+  }
+
+  private get codes(): Uint32Array {
+    const codes = this.codesOf;
+    return typeof codes === 'function' ? (this.codesOf = codes()) : codes;
+  }
+
+  private set codes(codes: Uint32Array) {
+    this.codesOf = codes;
   }
 
   get length(): number {

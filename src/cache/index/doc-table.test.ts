@@ -1,15 +1,29 @@
 import fc from 'fast-check';
 import { deserialize, serialize } from 'node:v8';
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { fingerprintText } from '../../core/fingerprint.js';
+import { buildSessionOrder } from '../../core/neighbours.js';
 import { memoryFingerprint } from '../../services/graph-view.js';
-import { DocTable, isDocJournal, type IndexedDoc, type NewRecords, type RecordLog } from './doc-table.js';
+import { BytesRecords, DocTable, isDocJournal, type IndexedDoc, type NewRecords, type RecordLog, type SavedDocs } from './doc-table.js';
+import { WHOLE_AFTER, encodeDocs, openDocs } from './docs-file.js';
 
-function doc(id: string, summary: string, links?: string[]): IndexedDoc {
+/** Writes a doc table's file to a temporary directory; returns its path. */
+function writeDocs(saved: SavedDocs, bytes: Uint8Array = encodeDocs(saved)): string {
+  const dir = mkdtempSync(join(tmpdir(), 'cortex-docs-'));
+  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+  const path = join(dir, 'index-docs-0.v8');
+  writeFileSync(path, bytes);
+  return path;
+}
+
+function doc(id: string, summary: string, links?: string[], session?: string, minute = 0): IndexedDoc {
   return {
     id, type: 'decision', summary, status: 'active', scope: 'project', tags: ['db'], priority: 5, confidence: 1, pinned: false,
-    created: '2026-01-01T00:00:00Z', updated: '2026-01-02T00:00:00Z', contentKey: `k-${id}-${summary}`, bodyLength: 3, preview: 'é ✓ body',
-    file: `.cortex/memories/${id}.md`, ...(links ? { links } : {}),
+    created: `2026-01-01T00:0${minute}:00Z`, updated: '2026-01-02T00:00:00Z', contentKey: `k-${id}-${summary}`, bodyLength: 3, preview: 'é ✓ body',
+    file: `.cortex/memories/${id}.md`, ...(links ? { links } : {}), ...(session !== undefined ? { session } : {}),
   };
 }
 
@@ -34,9 +48,31 @@ function bytesOf(records: NewRecords | undefined): Buffer {
   return 'log' in records ? Buffer.from(records.log.read(0, records.log.size)) : Buffer.concat([...records.blocks]);
 }
 
+/** The naive oracle of `sessionNeighbours`: the session's list (core's order), both ways, nearest first. */
+function naiveNeighbours(docs: Iterable<IndexedDoc>, id: string, width: number): string[] {
+  for (const list of buildSessionOrder([...docs]).values()) {
+    const i = list.indexOf(id);
+    if (i === -1) continue;
+    const out: string[] = [];
+    for (let d = 1; d <= width; d++) {
+      if (list[i - d] !== undefined) out.push(list[i - d]!);
+      if (list[i + d] !== undefined) out.push(list[i + d]!);
+    }
+    return out;
+  }
+  return [];
+}
+
 const op = fc.oneof(
-  fc.record({ kind: fc.constant('set' as const), id: fc.constantFrom('a', 'b', 'c', 'd', 'e'), summary: fc.string({ maxLength: 8 }), links: fc.option(fc.array(fc.constantFrom('a', 'b'), { minLength: 1, maxLength: 2 }), { nil: undefined }) }),
-  fc.record({ kind: fc.constant('delete' as const), id: fc.constantFrom('a', 'b', 'c', 'd', 'e') }),
+  fc.record({
+    kind: fc.constant('set' as const),
+    id: fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f', 'g'),
+    summary: fc.string({ maxLength: 8 }),
+    links: fc.option(fc.array(fc.constantFrom('a', 'b'), { minLength: 1, maxLength: 2 }), { nil: undefined }),
+    session: fc.option(fc.constantFrom('s1', 's2', 's10', 'é'), { nil: undefined }),
+    minute: fc.integer({ min: 0, max: 3 }),
+  }),
+  fc.record({ kind: fc.constant('delete' as const), id: fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f', 'g') }),
   fc.record({ kind: fc.constant('save' as const), rewrite: fc.boolean() }),
   fc.record({ kind: fc.constant('journal' as const) }),
 );
@@ -55,7 +91,7 @@ describe('DocTable', () => {
         const model = new Map<string, IndexedDoc>();
         for (const o of ops) {
           if (o.kind === 'set') {
-            const d = doc(o.id, o.summary, o.links);
+            const d = doc(o.id, o.summary, o.links, o.session, o.minute);
             table.set(o.id, d);
             model.set(o.id, d);
           } else if (o.kind === 'delete') {
@@ -64,7 +100,8 @@ describe('DocTable', () => {
             const { saved, records } = table.toSaved({ rewrite: o.rewrite });
             if (records) file = bytesOf(records);
             base = saved;
-            table = DocTable.fromSaved(deserialize(serialize(saved)), file);
+            // Read back from its file, by position, as the index does.
+            table = DocTable.open(openDocs(writeDocs(saved)), new BytesRecords(file));
           } else if (o.kind === 'journal') {
             // A save that keeps the columns: what changed since them, replayed after a load.
             const journal = deserialize(serialize(table.journal()));
@@ -76,9 +113,21 @@ describe('DocTable', () => {
           for (const [id, d] of model) {
             expect(table.get(id)).toEqual(d);
             expect(table.typeOf(id)).toBe(d.type);
+            expect(table.filterFacets(id)).toEqual({ type: d.type, status: d.status, scope: d.scope });
+            // A row hint (a search's document number) is only a guess: right or wrong, the same answer.
+            for (const hint of [0, 1, 2, 5, 99]) expect(table.get(id, hint)).toEqual(d);
             expect(table.facets(id)).toEqual({ id, type: d.type, status: d.status, scope: d.scope, contentKey: d.contentKey, ...(d.links ? { links: d.links } : {}) });
           }
           expect(new Set(table.keys())).toEqual(new Set(model.keys()));
+          // Conversation neighbours: as core orders each session, through saves and journals.
+          for (const id of model.keys()) {
+            for (const width of [1, 2]) expect(table.sessionNeighbours(id, width)).toEqual(naiveNeighbours(model.values(), id, width));
+          }
+          expect(table.sessionNeighbours('missing', 2)).toEqual([]);
+          expect(table.get('missing', 0)).toBeUndefined();
+          for (const [id, d] of model) expect(table.idWithContentKey(d.contentKey)).toBe(id);
+          expect(table.idWithContentKey('k-none')).toBeUndefined();
+          expect(new Map(table.linked())).toEqual(new Map([...model].filter(([, d]) => d.links).map(([id, d]) => [id, d.links!])));
           // The graph cache's key, kept as rows change, is the one computed from the records.
           const print = table.fingerprint();
           expect(fingerprintText(print)).toBe(
@@ -139,5 +188,52 @@ describe('DocTable', () => {
     expect([...loaded.keys()]).toEqual(['b']);
     expect(loaded.get('b')).toEqual(doc('b', 'z'));
     expect(() => new DocTable().logTo(log) ?? table.logTo(log)).toThrow(/first row/);
+  });
+
+  it('reads its file by position, value by value and then whole, with any characters', () => {
+    const table = new DocTable();
+    const n = 3 * WHOLE_AFTER;
+    const model = new Map<string, IndexedDoc>();
+    for (let i = 0; i < n; i++) {
+      const id = `m${String(i).padStart(5, '0')}-${i % 7 === 0 ? 'é✓' : 'x'}`;
+      const d = doc(id, `summary ${i}`, i % 5 === 0 ? ['m00000-é✓'] : undefined, i % 3 === 0 ? undefined : `s${i % 11}`, i % 4);
+      table.set(id, d);
+      model.set(id, d);
+    }
+    const { saved, records } = table.toSaved({ rewrite: true });
+    const opened = DocTable.open(openDocs(writeDocs(saved)), new BytesRecords(bytesOf(records)));
+    for (const [id, d] of model) {
+      expect(opened.get(id)).toEqual(d);
+      expect(opened.facets(id)?.contentKey).toBe(d.contentKey);
+    }
+    expect(opened.sessionNeighbours('m00001-x', 2)).toEqual(naiveNeighbours(model.values(), 'm00001-x', 2));
+    expect(opened.has('m99999-x')).toBe(false);
+  });
+
+  it('refuses a file that is not a doc table or does not hold its columns (the index is then rebuilt)', () => {
+    const table = new DocTable();
+    table.set('a', doc('a', 'x'));
+    const { saved } = table.toSaved({ rewrite: true });
+    const bytes = encodeDocs(saved);
+    expect(() => openDocs(writeDocs(saved, bytes.subarray(0, bytes.length - 9)))).toThrow();
+    expect(() => openDocs(writeDocs(saved, Buffer.from('not a doc table at all')))).toThrow();
+    expect(() => openDocs(writeDocs(saved, serialize(saved)))).toThrow();
+  });
+
+  it('finds the first memory with a content key, in row order, through edits and deletions', () => {
+    const table = new DocTable();
+    const same = (id: string) => ({ ...doc(id, 'x'), contentKey: 'same' });
+    for (const id of ['a', 'b', 'c']) table.set(id, same(id));
+    const { saved, records } = table.toSaved({ rewrite: true });
+    const opened = DocTable.open(openDocs(writeDocs(saved)), new BytesRecords(bytesOf(records)));
+    expect(opened.idWithContentKey('same')).toBe('a');
+    opened.delete('a');
+    expect(opened.idWithContentKey('same')).toBe('b');
+    opened.set('b', doc('b', 'y'));
+    expect(opened.idWithContentKey('same')).toBe('c');
+    opened.set('a', same('a'));
+    expect(opened.idWithContentKey('same')).toBe('c');
+    opened.set('b', same('b'));
+    expect(opened.idWithContentKey('same')).toBe('b');
   });
 });

@@ -7,6 +7,7 @@
  */
 import { addLine, emptyFingerprint, memoryLine, type FingerprintParts } from '../../core/fingerprint.js';
 import { CodeColumn, StringColumn, isSavedCodes, isSavedStrings, type SavedCodes, type SavedStrings } from './columns.js';
+import type { CodeColumnName, DocsFile, StringColumnName } from './docs-file.js';
 import type { MemoryStatus, MemoryType, Scope } from '../../core/memory.js';
 
 /** What the index keeps of each memory: enough to list and filter without reading files. */
@@ -123,6 +124,15 @@ export interface SavedDocs {
   topics: SavedStrings;
   /** The `[[links]]`, space-separated; '' for none. */
   links: SavedStrings;
+  /** `source.session`; '' for none. */
+  sessions: SavedStrings;
+  /** `created`: the order within a session. */
+  created: SavedStrings;
+  /**
+   * The rows of the memories in a session, ordered as recall's conversation neighbours read
+   * them (by session, then `created`, then id): a memory's neighbours are next to it here.
+   */
+  sessionOrder: Uint32Array;
   /**
    * Where each row's record (UTF-8 JSON) is: `[start, end)` in the records file, or, when
    * `start` is -1, `fresh[end]`: records written since the records file, kept with the table.
@@ -141,9 +151,21 @@ function isSavedDocs(value: unknown): value is SavedDocs {
   const n = v.ids.ends.length;
   if (!(v.order instanceof Uint32Array) || v.order.length !== n || !(v.spans instanceof Float64Array) || v.spans.length !== 2 * n) return false;
   if (!(v.stats instanceof Float64Array) || v.stats.length !== 2 * n) return false;
+  if (!(v.sessionOrder instanceof Uint32Array) || v.sessionOrder.length > n || !isSavedStrings(v.sessions, n) || !isSavedStrings(v.created, n)) return false;
   if (!Array.isArray(v.fresh) || !v.fresh.every((r) => r instanceof Uint8Array)) return false;
   if (!Array.isArray(v.fingerprint) || v.fingerprint.length !== 3 || v.fingerprint[0] !== n) return false;
   return isSavedCodes(v.types, n) && isSavedCodes(v.statuses, n) && isSavedCodes(v.scopes, n) && isSavedStrings(v.contentKeys, n) && isSavedStrings(v.topics, n) && isSavedStrings(v.links, n);
+}
+
+/** Throws unless every span (see `SavedDocs.spans`) lies in the records or among the `fresh` ones. */
+function checkSpans(spans: Float64Array, fresh: number, size: number): void {
+  for (let row = 0; 2 * row < spans.length; row++) {
+    const start = spans[2 * row]!;
+    const end = spans[2 * row + 1]!;
+    if (start === -1 ? !(end >= 0 && end < fresh) : !(start >= 0 && end >= start && end <= size)) {
+      throw new TypeError('the records do not line up with the doc table');
+    }
+  }
 }
 
 /** The row of `id` among the saved rows sorted by id, by binary search. */
@@ -173,10 +195,14 @@ function findRow(ids: StringColumn, order: Uint32Array, id: string): number | un
  */
 export class DocTable implements ReadonlyMap<string, IndexedDoc> {
   private ids = new StringColumn();
-  /** The saved rows sorted by id (rows added since are in `added`). */
-  private order: Uint32Array = new Uint32Array(0);
+  /** The number of rows loaded (rows past it were added since). */
+  private loadedRows = 0;
+  /** The saved rows sorted by id (rows added since are in `added`), or what reads them. */
+  private orderOf: Uint32Array | (() => Uint32Array) = new Uint32Array(0);
   /** Rows added or re-pointed since the load, by id (`undefined`: the id was deleted). */
   private readonly changedRows = new Map<string, number | undefined>();
+  /** Loaded rows found by id (see `rowOf`). */
+  private readonly found = new Map<string, number>();
   /** Rows of deleted memories (dropped when saved). */
   private readonly dead = new Set<number>();
   private live = 0;
@@ -186,15 +212,19 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
   private contentKeys = new StringColumn();
   private topics = new StringColumn();
   private links = new StringColumn();
+  private sessions = new StringColumn();
+  private created = new StringColumn();
+  /** See `SavedDocs.sessionOrder`: the loaded rows (rows set since are found through `fresh`), or what reads them. */
+  private sessionOrderOf: Uint32Array | (() => Uint32Array) = new Uint32Array(0);
   private source: RecordSource = new BytesRecords(new Uint8Array(0));
   /** Where records set are appended (see {@link logTo}); the source then. */
   private log: RecordLog | undefined;
-  /** Rows' spans (see `SavedDocs.spans`): the loaded rows', then those of rows logged since. */
-  private spans: Float64Array = new Float64Array(0);
+  /** Rows' spans (see `SavedDocs.spans`): the loaded rows', then those of rows logged since; or what reads the loaded ones. */
+  private spansOf: Float64Array | (() => Float64Array) = new Float64Array(0);
   /** Rows with a span: `spans` may be longer. */
   private spanned = 0;
-  /** Rows' file stats (see `SavedDocs.stats`): the loaded ones, then rows set since. */
-  private stats: Float64Array = new Float64Array(0);
+  /** Rows' file stats (see `SavedDocs.stats`): the loaded ones, then rows set since; or what reads the loaded ones. */
+  private statsOf_: Float64Array | (() => Float64Array) = new Float64Array(0);
   private freshLoaded: Uint8Array[] = [];
   /**
    * Rows whose record was set since the table was loaded (its JSON is not in the source),
@@ -207,21 +237,82 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
   /** The fingerprint of the live rows, kept up to date by `set` and `delete`. */
   private print: FingerprintParts = emptyFingerprint();
 
+  // The columns of a table opened from its file are read when first used (see docs-file.ts).
+  private get order(): Uint32Array {
+    const v = this.orderOf;
+    return typeof v === 'function' ? (this.orderOf = v()) : v;
+  }
+
+  private get sessionOrder(): Uint32Array {
+    const v = this.sessionOrderOf;
+    return typeof v === 'function' ? (this.sessionOrderOf = v()) : v;
+  }
+
+  private get spans(): Float64Array {
+    const v = this.spansOf;
+    return typeof v === 'function' ? (this.spansOf = v()) : v;
+  }
+
+  private get stats(): Float64Array {
+    const v = this.statsOf_;
+    return typeof v === 'function' ? (this.statsOf_ = v()) : v;
+  }
+
+  /**
+   * A table reading its columns from its file by position (see docs-file.ts): opening it
+   * reads nothing per memory. Throws when the records do not fit (the caller rebuilds).
+   */
+  static open(file: DocsFile, records: RecordSource): DocTable {
+    const table = new DocTable();
+    const n = file.rows;
+    const strings = (name: StringColumnName) => {
+      const { text, ends } = file.strings(name);
+      return StringColumn.lazy(n, text, ends);
+    };
+    const codes = (name: CodeColumnName) => {
+      const { values, codes } = file.codes(name);
+      return CodeColumn.lazy(n, values, codes);
+    };
+    table.ids = strings('ids');
+    table.loadedRows = n;
+    table.orderOf = file.u32('order');
+    table.live = n;
+    table.types = codes('types');
+    table.statuses = codes('statuses');
+    table.scopes = codes('scopes');
+    table.contentKeys = strings('contentKeys');
+    table.topics = strings('topics');
+    table.links = strings('links');
+    table.sessions = strings('sessions');
+    table.created = strings('created');
+    table.sessionOrderOf = file.u32('sessionOrder');
+    table.source = records;
+    const spans = file.f64('spans');
+    // Every record must lie in the records file: checked when the spans are first read.
+    table.spanned = n;
+    table.spansOf = () => {
+      const loaded = spans();
+      checkSpans(loaded, file.fresh.length, records.size);
+      return loaded;
+    };
+    table.statsOf_ = file.f64('stats');
+    table.freshLoaded = file.fresh;
+    table.parsed = new Array<IndexedDoc | undefined>(n);
+    const [count, a, b] = file.fingerprint;
+    table.print = { count, a, b };
+    return table;
+  }
+
   /** A table from saved columns; throws when they are not (the caller rebuilds). */
   static fromSaved(saved: unknown, records: RecordSource | Uint8Array): DocTable {
     if (!isSavedDocs(saved)) throw new TypeError('not a saved doc table');
     const source = records instanceof Uint8Array ? new BytesRecords(records) : records;
     const n = saved.ids.ends.length;
-    for (let row = 0; row < n; row++) {
-      const start = saved.spans[2 * row]!;
-      const end = saved.spans[2 * row + 1]!;
-      if (start === -1 ? !(end >= 0 && end < saved.fresh.length) : !(start >= 0 && end >= start && end <= source.size)) {
-        throw new TypeError('the records do not line up with the doc table');
-      }
-    }
+    checkSpans(saved.spans, saved.fresh.length, source.size);
     const table = new DocTable();
     table.ids = StringColumn.fromSaved(saved.ids);
-    table.order = saved.order;
+    table.loadedRows = n;
+    table.orderOf = saved.order;
     table.live = n;
     table.types = CodeColumn.fromSaved(saved.types);
     table.statuses = CodeColumn.fromSaved(saved.statuses);
@@ -229,10 +320,13 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
     table.contentKeys = StringColumn.fromSaved(saved.contentKeys);
     table.topics = StringColumn.fromSaved(saved.topics);
     table.links = StringColumn.fromSaved(saved.links);
+    table.sessions = StringColumn.fromSaved(saved.sessions);
+    table.created = StringColumn.fromSaved(saved.created);
+    table.sessionOrderOf = saved.sessionOrder;
     table.source = source;
-    table.spans = saved.spans;
+    table.spansOf = saved.spans;
     table.spanned = n;
-    table.stats = saved.stats;
+    table.statsOf_ = saved.stats;
     table.freshLoaded = saved.fresh;
     table.parsed = new Array<IndexedDoc | undefined>(n);
     const [count, a, b] = saved.fingerprint;
@@ -254,7 +348,7 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
       journal.set.push({ id, record: this.recordBytes(row), size: this.stats[2 * row] ?? Number.NaN, mtimeMs: this.stats[2 * row + 1] ?? Number.NaN });
     }
     for (const row of this.fresh.keys()) {
-      if (row >= this.order.length || this.dead.has(row)) continue; // added, or deleted: above
+      if (row >= this.loadedRows || this.dead.has(row)) continue; // added, or deleted: above
       const id = this.ids.at(row);
       journal.set.push({ id, record: this.recordBytes(row), size: this.stats[2 * row] ?? Number.NaN, mtimeMs: this.stats[2 * row + 1] ?? Number.NaN });
     }
@@ -289,14 +383,23 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
   /** The number of changes {@link journal} would list. */
   get journalSize(): number {
     let n = this.changedRows.size;
-    for (const row of this.fresh.keys()) if (row < this.order.length && !this.dead.has(row)) n++;
+    for (const row of this.fresh.keys()) if (row < this.loadedRows && !this.dead.has(row)) n++;
     return n;
   }
 
-  /** The row of `id`, if it is in the table. */
-  private rowOf(id: string): number | undefined {
+  /**
+   * The row of `id`, if it is in the table. `hint`: a row it may be at (a search's document
+   * number: a fresh build numbers both alike), checked with one read before a binary search.
+   * A loaded row found is remembered: a query's results are looked up several times each.
+   */
+  private rowOf(id: string, hint?: number): number | undefined {
     if (this.changedRows.has(id)) return this.changedRows.get(id);
-    return findRow(this.ids, this.order, id);
+    // Loaded rows never move; a deleted or re-added id is in `changedRows`, asked first.
+    let row = this.found.get(id);
+    if (row !== undefined) return row;
+    row = hint !== undefined && hint < this.loadedRows && this.ids.equals(hint, id) ? hint : findRow(this.ids, this.order, id);
+    if (row !== undefined) this.found.set(id, row);
+    return row;
   }
 
   /** The live rows, in row order. */
@@ -353,6 +456,9 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
       contentKeys: this.contentKeys.saveRows(rows),
       topics: this.topics.saveRows(rows),
       links: this.links.saveRows(rows),
+      sessions: this.sessions.saveRows(rows),
+      created: this.created.saveRows(rows),
+      sessionOrder: this.savedSessionOrder(rows),
       spans,
       fresh,
       stats: this.statsOf(rows),
@@ -407,7 +513,7 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
   private savedOrder(rows: readonly number[]): Uint32Array {
     const position = new Int32Array(this.ids.length).fill(-1);
     rows.forEach((row, i) => (position[row] = i));
-    const loaded = this.order.length;
+    const loaded = this.loadedRows;
     const added = rows.filter((row) => row >= loaded).sort((x, y) => {
       const a = this.ids.at(x);
       const b = this.ids.at(y);
@@ -435,6 +541,97 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
       if (at !== -1) out[k++] = at;
     }
     while (j < added.length) out[k++] = position[added[j++]!]!;
+    return out;
+  }
+
+  /** Orders rows as `SavedDocs.sessionOrder` does: by session, then created, then id. */
+  private compareInSession(x: number, y: number): number {
+    const a = this.sessions.at(x);
+    const b = this.sessions.at(y);
+    if (a !== b) return a < b ? -1 : 1;
+    const ca = this.created.at(x);
+    const cb = this.created.at(y);
+    if (ca !== cb) return ca < cb ? -1 : 1;
+    const ia = this.ids.at(x);
+    const ib = this.ids.at(y);
+    return ia < ib ? -1 : ia > ib ? 1 : 0;
+  }
+
+  /**
+   * `SavedDocs.sessionOrder` for the positions in `rows`: the loaded order without the rows
+   * deleted or set since, merged with the rows set since (sorted among themselves), as
+   * {@link savedOrder} does, so that a save after one `remember` does not sort 100,000 rows.
+   */
+  private savedSessionOrder(rows: readonly number[]): Uint32Array {
+    const position = new Int32Array(this.ids.length).fill(-1);
+    rows.forEach((row, i) => (position[row] = i));
+    const loaded = this.loadedRows;
+    const changed = (row: number) => row >= loaded || this.fresh.has(row);
+    const kept: number[] = [];
+    for (const row of this.sessionOrder) if (position[row] !== -1 && !changed(row)) kept.push(row);
+    // Each row's values cut out once (a rebuild sorts them all).
+    const added = rows
+      .filter((row) => changed(row) && this.sessions.at(row) !== '')
+      .map((row) => ({ row, session: this.sessions.at(row), created: this.created.at(row), id: this.ids.at(row) }))
+      .sort((a, b) => (a.session !== b.session ? (a.session < b.session ? -1 : 1) : a.created !== b.created ? (a.created < b.created ? -1 : 1) : a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+      .map((a) => a.row);
+    const out = new Uint32Array(kept.length + added.length);
+    let k = 0;
+    let j = 0;
+    for (const row of added) {
+      // Where it goes among the kept rows: a binary search.
+      let lo = j;
+      let hi = kept.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (this.compareInSession(kept[mid]!, row) < 0) lo = mid + 1;
+        else hi = mid;
+      }
+      while (j < lo) out[k++] = position[kept[j++]!]!;
+      out[k++] = position[row]!;
+    }
+    while (j < kept.length) out[k++] = position[kept[j++]!]!;
+    return out;
+  }
+
+  /**
+   * The memories within `width` places of `id` in its session (by `created`, then id), nearest
+   * first (before, then after, at each distance); none for a memory in no session. Reads the
+   * session's rows, found by binary search in the saved order, and the rows set since the load.
+   *
+   * @example
+   * docs.sessionNeighbours('fence-answer-bbbbbb', 1) // ['fence-question-aaaaaa', 'tea-after-cccccc']
+   */
+  sessionNeighbours(id: string, width: number): string[] {
+    const row = this.rowOf(id);
+    if (row === undefined) return [];
+    const session = this.sessions.at(row);
+    if (session === '') return [];
+    const members: number[] = [];
+    const order = this.sessionOrder;
+    let lo = 0;
+    let hi = order.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.sessions.loadedAt(order[mid]!) < session) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let k = lo; k < order.length && this.sessions.loadedAt(order[k]!) === session; k++) {
+      const r = order[k]!;
+      if (!this.fresh.has(r) && !this.dead.has(r)) members.push(r);
+    }
+    // Rows set since the load (new, or changed: their session may be another now).
+    for (const r of this.setSinceLoad()) if (!this.dead.has(r) && this.sessions.at(r) === session) members.push(r);
+    // Each member's date and id cut out once.
+    const sorted = members
+      .map((r) => ({ row: r, created: this.created.at(r), id: this.ids.at(r) }))
+      .sort((a, b) => (a.created !== b.created ? (a.created < b.created ? -1 : 1) : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    const at = sorted.findIndex((m) => m.row === row);
+    const out: string[] = [];
+    for (let d = 1; d <= width; d++) {
+      if (at - d >= 0) out.push(sorted[at - d]!.id);
+      if (at + d < sorted.length) out.push(sorted[at + d]!.id);
+    }
     return out;
   }
 
@@ -497,6 +694,13 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
     return facets;
   }
 
+  /** The memory's type, status and scope (what the filters of a search read), from three code columns. */
+  filterFacets(id: string, hint?: number): Pick<DocFacets, 'type' | 'status' | 'scope'> | undefined {
+    const row = this.rowOf(id, hint);
+    if (row === undefined) return undefined;
+    return { type: this.types.at(row) as MemoryType, status: this.statuses.at(row) as MemoryStatus, scope: this.scopes.at(row) as Scope };
+  }
+
   /** The unpacked fields of a memory, without parsing its record. */
   facets(id: string): DocFacets | undefined {
     const row = this.rowOf(id);
@@ -508,10 +712,29 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
     for (const row of this.liveRows()) yield this.facetsAt(row);
   }
 
-  /** The id of the memory whose content key is `key`, if any (a scan of one column). */
+  /** The `[[links]]` of the memories that have any, by id (one column scanned, only those rows read). */
+  *linked(): IterableIterator<[string, string[]]> {
+    for (let row = 0; row < this.ids.length; row++) {
+      if (this.links.isEmpty(row) || this.dead.has(row)) continue;
+      yield [this.ids.at(row), this.links.at(row).split(' ')];
+    }
+  }
+
+  /** The id of the first memory (in row order) whose content key is `key`, if any: one search of one column. */
   idWithContentKey(key: string): string | undefined {
-    for (const row of this.liveRows()) if (this.contentKeys.equals(row, key)) return this.ids.at(row);
-    return undefined;
+    let row = this.contentKeys.firstLoaded(key, (r) => !this.dead.has(r));
+    // Rows set since the load (their key may be another now, or new).
+    for (const r of this.setSinceLoad()) if (!this.dead.has(r) && (row === -1 || r < row) && this.contentKeys.at(r) === key) row = r;
+    return row === -1 ? undefined : this.ids.at(row);
+  }
+
+  /**
+   * The rows set since the load: loaded rows set again (in `fresh`) and every row added since,
+   * whether its record is in `fresh` or was written to the log (see {@link logTo}).
+   */
+  private *setSinceLoad(): IterableIterator<number> {
+    for (const r of this.fresh.keys()) if (r < this.loadedRows) yield r;
+    for (let r = this.loadedRows; r < this.ids.length; r++) yield r;
   }
 
   private recordBytes(row: number): Uint8Array {
@@ -525,8 +748,9 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
     return start === -1 ? this.freshLoaded[end]! : this.source.read(start, end);
   }
 
-  get(id: string): IndexedDoc | undefined {
-    const row = this.rowOf(id);
+  /** The memory's record (see {@link rowOf} for `hint`). */
+  get(id: string, hint?: number): IndexedDoc | undefined {
+    const row = this.rowOf(id, hint);
     if (row === undefined) return undefined;
     let doc = this.parsed[row];
     if (doc === undefined) doc = this.parsed[row] = JSON.parse(DECODER.decode(this.recordBytes(row))) as IndexedDoc;
@@ -553,6 +777,8 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
     this.contentKeys.set(row, doc.contentKey);
     this.topics.set(row, doc.topic ?? '');
     this.links.set(row, doc.links?.join(' ') ?? '');
+    this.sessions.set(row, doc.session ?? '');
+    this.created.set(row, doc.created);
     addLine(this.print, this.lineAt(row));
     // Kept encoded, not as the object: a rebuild sets 100,000 records (as objects, hundreds of
     // megabytes), and a save needs their bytes anyway; `get` parses one again when asked.
@@ -574,21 +800,23 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
     if (this.spans.length < 2 * row + 2) {
       const grown = new Float64Array(Math.max(32, 2 * row + 2, this.spans.length * 2));
       grown.set(this.spans);
-      this.spans = grown;
+      this.spansOf = grown;
     }
-    this.spans[2 * row] = start;
-    this.spans[2 * row + 1] = end;
+    const spans = this.spans;
+    spans[2 * row] = start;
+    spans[2 * row + 1] = end;
     this.spanned = row + 1;
   }
 
   private setStatAt(row: number, size: number, mtimeMs: number): void {
-    if (this.stats.length < 2 * row + 2) {
-      const grown = new Float64Array(Math.max(32, 2 * row + 2, this.stats.length * 2)).fill(Number.NaN);
-      grown.set(this.stats);
-      this.stats = grown;
+    let stats = this.stats;
+    if (stats.length < 2 * row + 2) {
+      const grown = new Float64Array(Math.max(32, 2 * row + 2, stats.length * 2)).fill(Number.NaN);
+      grown.set(stats);
+      this.statsOf_ = stats = grown;
     }
-    this.stats[2 * row] = size;
-    this.stats[2 * row + 1] = mtimeMs;
+    stats[2 * row] = size;
+    stats[2 * row + 1] = mtimeMs;
   }
 
   /** Records the size and mtime of the memory's file as it was read. */
@@ -596,7 +824,7 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
     const row = this.rowOf(id);
     if (row === undefined) return;
     // A loaded row whose stat changes is a change to save (in the journal, with its record).
-    if (!this.fresh.has(row) && row < this.order.length) this.fresh.set(row, this.recordBytes(row));
+    if (!this.fresh.has(row) && row < this.loadedRows) this.fresh.set(row, this.recordBytes(row));
     this.setStatAt(row, size, mtimeMs);
   }
 
@@ -620,8 +848,10 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
   }
 
   clear(): void {
+    this.found.clear();
     this.ids = new StringColumn();
-    this.order = new Uint32Array(0);
+    this.loadedRows = 0;
+    this.orderOf = new Uint32Array(0);
     this.changedRows.clear();
     this.dead.clear();
     this.live = 0;
@@ -631,11 +861,14 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
     this.contentKeys = new StringColumn();
     this.topics = new StringColumn();
     this.links = new StringColumn();
+    this.sessions = new StringColumn();
+    this.created = new StringColumn();
+    this.sessionOrderOf = new Uint32Array(0);
     this.source = new BytesRecords(new Uint8Array(0));
     this.log = undefined;
-    this.spans = new Float64Array(0);
+    this.spansOf = new Float64Array(0);
     this.spanned = 0;
-    this.stats = new Float64Array(0);
+    this.statsOf_ = new Float64Array(0);
     this.freshLoaded = [];
     this.fresh.clear();
     this.parsed = [];

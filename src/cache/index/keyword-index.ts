@@ -15,7 +15,8 @@ import { basename, dirname, isAbsolute, join } from 'node:path';
 import { deserialize, serialize, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import MiniSearch from 'minisearch';
-import type { Diagnostic, Memory, MemoryStatus, MemoryType, Scope } from '../../core/memory.js';
+import { MEMORY_TYPES, type Diagnostic, type Memory, type MemoryStatus, type MemoryType, type Scope } from '../../core/memory.js';
+import { encodeDocs, openDocs } from './docs-file.js';
 import { DocTable, isDocJournal, type DocFacets, type DocJournal, type IndexedDoc, type NewRecords, type RecordSource } from './doc-table.js';
 import { feedbackTerms, planQuery } from '../../core/query.js';
 import { processTerm, tokenize } from '../../core/text.js';
@@ -23,7 +24,7 @@ import { detachString } from '../../core/detach-string.js';
 import { FilePreparer, packPrepared, unpackPrepared, type PackedFile } from './parallel-prepare.js';
 import { ANALYZER, INDEXED_FIELDS, NO_LINKS, indexedDocOf, prepareFile, searchDocOf, sha1, type LinkExtractor, type PreparedFile } from './prepare-file.js';
 import { AtomicFileWriter, removeStaleTempFiles, writeFileAtomic } from '../../store/atomic.js';
-import { DocNumbering, packResults, ranksBefore, searchPacked, type PackedResults, type TermSpec } from './packed-search.js';
+import { DocNumbering, documentsWithTerm, packResults, ranksBefore, searchPacked, type PackedResults, type TermSpec } from './packed-search.js';
 import { LazyRanking } from './lazy-ranking.js';
 import { PackedBuilder } from './packed-build.js';
 import { addAnalyzed, analyzeDocument, isAnalyzedDoc, loadSearchState, openSearchState, saveSearchState, termDocCount, type AnalyzedDoc } from './search-state.js';
@@ -31,7 +32,7 @@ import { displayPath, readMemoryFile, scanEntry, scanMemoryFiles, type MemoryFil
 import { FileTable, type FileEntry } from './file-table.js';
 import { dirStamp, isDirStamp, sameStamp, type DirStamp } from '../dir-stamp.js';
 import type { TierPaths } from '../../store/paths.js';
-import { DOCS_FILE, FILES_FILE, KEYWORD_INDEX_FILE, RECORDS_FILE, SEARCH_TREE_FILE, docsFileName, filesFileName, recordsFileName, searchTreeName } from '../layout.js';
+import { DOCS_FILE, FILES_FILE, KEYWORD_INDEX_FILE, RECORDS_FILE, SEARCH_TREE_FILE, SESSION_ORDER_FILE, docsFileName, filesFileName, recordsFileName, searchTreeName } from '../layout.js';
 
 /** Bump when the cache layout or the text analysis changes: old caches are rebuilt. */
 // 6: `[[links]]` are indexed (graph), on top of 5 (field weights). 7: the search tree in its own file.
@@ -40,7 +41,9 @@ import { DOCS_FILE, FILES_FILE, KEYWORD_INDEX_FILE, RECORDS_FILE, SEARCH_TREE_FI
 // saved as one string each (columns.ts); the search state's id map and field lengths as columns;
 // the journal keeps memories analysed. 10: any language (CJK/Thai/Korean bigrams, diacritics folded,
 // emoji and snake_case identifiers kept as words). 11: postings read from the search file term by term; ids as columns.
-export const INDEX_FORMAT_VERSION = 11;
+// 12: sessions, creation dates and the session order in the doc table (recall's conversation neighbours);
+// the doc table's file read by position, column by column (docs-file.ts).
+export const INDEX_FORMAT_VERSION = 12;
 
 export type { DocFacets, IndexedDoc };
 
@@ -469,7 +472,7 @@ export class KeywordIndex {
       for (const [name, entry] of data.fileJournal) this.fileJournal.set(name, entry);
       this.stamp = data.stamp;
       this.knownDiagnostics = data.diagnostics;
-      this.docs = DocTable.fromSaved(deserialize(readFileSync(join(cacheDir!, data.docsFile))), FileRecords.open(join(cacheDir!, data.recordsFile)));
+      this.docs = DocTable.open(openDocs(join(cacheDir!, data.docsFile)), FileRecords.open(join(cacheDir!, data.recordsFile)));
       this.docs.applyJournal(data.docJournal);
       this.docsFile = data.docsFile;
       this.recordsFile = data.recordsFile;
@@ -1047,7 +1050,7 @@ export class KeywordIndex {
         newRecords = true;
       }
       const name = docsFileName(crypto.randomBytes(6).toString('hex'));
-      writeFileAtomic(join(paths.cacheDir, name), serialize(docs.saved));
+      writeFileAtomic(join(paths.cacheDir, name), encodeDocs(docs.saved));
       this.docsFile = name;
       // The table as saved, reading the records file it now points to.
       this.docs = DocTable.fromSaved(docs.saved, FileRecords.open(join(paths.cacheDir, this.recordsFile!)));
@@ -1097,6 +1100,7 @@ export class KeywordIndex {
     if (newFiles) removeStaleFiles(paths.cacheDir, FILES_FILE, this.filesFile!);
     if (newDocs) removeStaleFiles(paths.cacheDir, DOCS_FILE, this.docsFile!);
     rmSync(join(paths.cacheDir, 'index.json'), { force: true }); // the cache of format ≤ 7
+    if (newDocs) rmSync(join(paths.cacheDir, SESSION_ORDER_FILE), { force: true }); // the session order of format ≤ 11
     this.dirty = false;
   }
 
@@ -1123,7 +1127,7 @@ export class KeywordIndex {
   }
 
   /** The filters on unpacked fields (status, type, scope). */
-  private static matchesFacets(doc: DocFacets, options: SearchOptions): boolean {
+  private static matchesFacets(doc: Pick<DocFacets, 'type' | 'status' | 'scope'>, options: SearchOptions): boolean {
     const statuses = options.statuses ?? DEFAULT_SEARCH.statuses;
     if (!statuses.includes(doc.status)) return false;
     if (options.types && options.types.length > 0 && !options.types.includes(doc.type)) return false;
@@ -1142,9 +1146,12 @@ export class KeywordIndex {
     return (options.tags !== undefined && options.tags.length > 0) || options.since !== undefined;
   }
 
-  /** True when the memory `id` passes the filters, reading its record only when a filter needs it. */
-  private passes(id: string, options: SearchOptions, needsRecord: boolean): boolean {
-    const facets = this.docs.facets(id);
+  /**
+   * True when the memory `id` passes the filters, reading its record only when a filter needs
+   * it; `doc`: its number in the search tree, where the doc table may well have it too.
+   */
+  private passes(id: string, options: SearchOptions, needsRecord: boolean, doc?: number): boolean {
+    const facets = this.docs.filterFacets(id, doc);
     if (facets === undefined || !KeywordIndex.matchesFacets(facets, options)) return false;
     return !needsRecord || KeywordIndex.matchesRecord(this.docs.get(id)!, options);
   }
@@ -1176,7 +1183,7 @@ export class KeywordIndex {
     }));
     // Filters are applied as the ranked lists are read (they do not change the order of
     // what passes), so a question matching thousands of memories checks only the head.
-    const passes = (id: string) => this.passes(id, opts, needsRecord);
+    const passes = (id: string, doc?: number) => this.passes(id, opts, needsRecord, doc);
     const boostDocument =
       // Skipped when the question hints at no type.
       hinted.size === 0
@@ -1185,8 +1192,11 @@ export class KeywordIndex {
             const type = this.docs.typeOf(id);
             return type !== undefined && hinted.has(type) ? TYPE_HINT_BOOST : 1;
           };
+    // The same by document number, from the postings of the `type` field (no id is looked up
+    // per matched memory: a question with a type hint matches tens of thousands).
+    const boostDoc = hinted.size === 0 ? undefined : this.typeBoost(hinted);
     const numbering = new DocNumbering();
-    const first = this.run(specs, boostDocument, numbering, expansions);
+    const first = this.run(specs, boostDocument, numbering, expansions, boostDoc);
     const ranked = coordinate(first, expansions);
     /** The first `n` results of the first pass that pass the filters. */
     const firstHits = (n: number): SearchHit[] => {
@@ -1194,7 +1204,7 @@ export class KeywordIndex {
       for (let k = 0; k < ranked.order.length && out.length < n; k++) {
         const i = ranked.order.at(k)!;
         const id = first.id(first.docs[i]!);
-        if (passes(id)) out.push({ id, score: ranked.scores[i]!, terms: first.terms(i), queryTerms: first.queryTerms(i) });
+        if (passes(id, first.docs[i])) out.push({ id, score: ranked.scores[i]!, terms: first.terms(i), queryTerms: first.queryTerms(i) });
       }
       return out;
     };
@@ -1212,6 +1222,8 @@ export class KeywordIndex {
       [...added].map(([term, weight]) => ({ term, prefix: false, fuzzy: false, boost: weight })),
       boostDocument,
       numbering,
+      undefined,
+      boostDoc,
     );
     const { docs, final, firstAt, moreAt } = mergeFeedback(first, ranked.counts, more);
     // Best first; ties: the first pass's results in its ranking, then feedback's own in its.
@@ -1239,7 +1251,7 @@ export class KeywordIndex {
       const x = ranking.at(k)!;
       const doc = docs[x]!;
       const id = (firstAt[doc] !== -1 ? first : more).id(doc);
-      if (!passes(id)) continue;
+      if (!passes(id, doc)) continue;
       // Scaled against the best result that passes the filters, as if only those were ranked.
       scale ??= final[x]! > 0 ? (floor * 0.999) / final[x]! : 0;
       if (seen.has(id)) continue;
@@ -1253,8 +1265,14 @@ export class KeywordIndex {
    * The OR query of `specs`, unfiltered, from the packed postings (MiniSearch's own search if
    * its internals are not as expected).
    */
-  private run(specs: TermSpec[], boostDocument: ((id: string) => number) | undefined, numbering: DocNumbering, uncounted?: ReadonlySet<string>): PackedResults {
-    const packed = searchPacked(this.search, specs, { boost: FIELD_BOOSTS, bm25: BM25, maxFuzzy: 2, boostDocument, uncounted });
+  private run(
+    specs: TermSpec[],
+    boostDocument: ((id: string) => number) | undefined,
+    numbering: DocNumbering,
+    uncounted?: ReadonlySet<string>,
+    boostDoc?: (doc: number) => number,
+  ): PackedResults {
+    const packed = searchPacked(this.search, specs, { boost: FIELD_BOOSTS, bm25: BM25, maxFuzzy: 2, boostDocument, boostDoc, uncounted });
     if (packed) return packed;
     return packResults(
       this.search.search({ combineWith: 'OR', queries: specs.map((s) => ({ queries: [s.term], prefix: s.prefix, fuzzy: s.fuzzy, boostTerm: () => s.boost })) } as never, {
@@ -1267,6 +1285,29 @@ export class KeywordIndex {
       }),
       numbering,
     );
+  }
+
+  /**
+   * {@link TYPE_HINT_BOOST} for the memories of the `hinted` types, by document number: the
+   * documents with the analysed type name in the search tree's `type` field, which holds the
+   * memory's type. Only when the analysis tells the types apart (each hinted type has a term
+   * that no other type's name gives); `undefined` otherwise, and the caller looks up each
+   * document's type in the doc table.
+   */
+  private typeBoost(hinted: ReadonlySet<string>): ((doc: number) => number) | undefined {
+    const termsOf = (type: string): string[] =>
+      ANALYZER.tokenize(type).flatMap((word) => {
+        const t = ANALYZER.processTerm(word);
+        return typeof t === 'string' ? [t] : Array.isArray(t) ? [...(t as string[])] : [];
+      });
+    const boosted = new Uint8Array((this.search as unknown as { _nextId: number })._nextId);
+    for (const type of hinted) {
+      const own = termsOf(type).find((term) => MEMORY_TYPES.every((other) => hinted.has(other) || !termsOf(other).includes(term)));
+      const docs = own === undefined ? undefined : documentsWithTerm(this.search, own, 'type');
+      if (docs === undefined || docs.length !== boosted.length) return undefined;
+      for (let doc = 0; doc < docs.length; doc++) boosted[doc]! |= docs[doc]!;
+    }
+    return (doc) => (boosted[doc] === 1 ? TYPE_HINT_BOOST : 1);
   }
 
   /** What feedback reads of a memory: its summary and the start of its body, the summary once. */

@@ -11,7 +11,7 @@
  */
 import SearchableMap from 'minisearch/SearchableMap';
 import { detachString } from '../../core/detach-string.js';
-import { MISSING_LENGTH, PLAIN_FIELDS, stateHead, type AnalyzedDoc, type SavedState } from './search-state.js';
+import { MISSING_LENGTH, PLAIN_FIELDS, stateParts, writeColumns, type AnalyzedDoc, type SavedState } from './search-state.js';
 
 /**
  * A growable list of 32-bit words. Grown by half again, not doubled: a rebuild of 100,000
@@ -147,7 +147,8 @@ export class PackedBuilder {
 
   /**
    * Writes the state's bytes (those of {@link encode}) to `out` piece by piece: the state,
-   * then each term's postings, released as they are written, so that the postings are never
+   * then each term's postings, released as they are written, then the raw columns of ids and
+   * field lengths, so that the postings are never
    * held twice (a rebuild of 100,000 memories: 46 MB of them). Once. `out.write` gets bytes
    * that are only valid during the call.
    */
@@ -202,7 +203,8 @@ export class PackedBuilder {
       ids: { text: this.ids.join(''), ends, present: new Uint8Array(n).fill(1), order: sortedIds },
       lengths: { fields: f, values: this.lengths.slice(0, n * f), present: this.present.slice(0, n) },
     };
-    out.write(stateHead(state));
+    const { head: stateHead, columns } = stateParts(state);
+    out.write(stateHead);
     // The postings in that order, a chunk at a time (little-endian words, as saveSearchState's).
     const chunk = new Uint32Array(1 << 16);
     let used = 0;
@@ -233,6 +235,8 @@ export class PackedBuilder {
       this.postings[t] = [];
     }
     flush();
+    // Then the raw columns of ids and field lengths (state format 3), as encodeState writes them.
+    writeColumns(columns, out);
   }
 
   /** A copy of the tree whose leaves (term numbers) are the offsets `offsetOf` gives them, in the tree's order. */

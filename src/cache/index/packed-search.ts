@@ -38,6 +38,8 @@ export interface PackedSearchOptions {
   weights?: { fuzzy: number; prefix: number };
   /** A document's score multiplier; called once per document (it must not depend on the term). 0 drops it. */
   boostDocument?: ((id: string) => number) | undefined;
+  /** The same by document number, when the caller has it so (no id is cut out per document); used instead of `boostDocument`. */
+  boostDoc?: ((doc: number) => number) | undefined;
   /** Documents to keep (default: all; a caller that reads only the head can filter as it reads). */
   filter?: ((id: string) => boolean) | undefined;
   /**
@@ -218,7 +220,7 @@ export function searchPacked(ms: MiniSearch, specs: readonly TermSpec[], options
     if (lens === undefined) lens = lengths[doc] = fieldLength.get(doc)!;
     return lens[fieldId]!;
   };
-  const boostOf = boostDocument ? (doc: number) => boostDocument(documentIds.get(doc)!) : undefined;
+  const boostOf = options.boostDoc ?? (boostDocument ? (doc: number) => boostDocument(documentIds.get(doc)!) : undefined);
   const touched: number[] = [];
   const seen = new Uint8Array(n);
   /** The documents the current query term scored, in the order first scored. */
@@ -471,6 +473,32 @@ function sectionOf(p: Uint32Array, base: number, fieldId: number): number {
     i += 2 + 2 * p[i + 1]!;
   }
   return -1;
+}
+
+/**
+ * The documents (by number) that have a posting of the analysed `term` in `field`, as a bit
+ * per document (removed ones included: scoring skips them), read from the packed postings; or
+ * `undefined` when the index's internals are not the expected ones.
+ *
+ * @example
+ * documentsWithTerm(index, 'decis', 'type')?.[3] // 1 when document 3's type is decision
+ */
+export function documentsWithTerm(ms: MiniSearch, term: string, field: string): Uint8Array | undefined {
+  const m = internalsOf(ms);
+  const fieldId = m?._fieldIds[field];
+  if (!m || fieldId === undefined) return undefined;
+  const out = new Uint8Array(m._nextId);
+  const data = m._index.get(term);
+  if (data == null) return out;
+  const at = data instanceof LazyTermData ? data.packedAt() : undefined;
+  const sections: [Uint32Array, number][] = at ? [[at.packed, at.offset]] : [[packMap(data), 0]];
+  if (at?.added !== undefined) sections.push([at.added, 0]);
+  for (const [p, base] of sections) {
+    const start = sectionOf(p, base, fieldId);
+    if (start < 0) continue;
+    for (let j = start, end = start + 2 * p[start - 1]!; j < end; j += 2) out[p[j]!] = 1;
+  }
+  return out;
 }
 
 /** Numbers for document ids, shared by the fallback searches whose results are combined. */

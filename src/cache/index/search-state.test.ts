@@ -191,6 +191,8 @@ describe('openSearchState', () => {
       const original = build();
       original.discard('b');
       original.add({ id: 'e', text: 'sqlite again, with WAL' });
+      // Ids outside Latin-1: the ids' column is then saved as UTF-16.
+      original.add({ id: 'note-✓-日本', text: 'sqlite on a laptop' });
       const path = join(dir, 'state.v8');
       writeFileSync(path, saveSearchState(original));
       const opened = openSearchState(path, OPTIONS)!;
@@ -199,6 +201,7 @@ describe('openSearchState', () => {
         expect(opened.search(q, { prefix: true, fuzzy: 0.2 })).toEqual(original.search(q, { prefix: true, fuzzy: 0.2 }));
       }
       expect(termDocCount(opened, 'sqlite')).toBe(termDocCount(original, 'sqlite'));
+      for (const id of ['a', 'b', 'e', 'note-✓-日本', 'missing']) expect(opened.has(id)).toBe(original.has(id));
       // A truncated file is refused, not half-read.
       writeFileSync(path, saveSearchState(original).subarray(0, -4));
       expect(openSearchState(path, OPTIONS)).toBeUndefined();

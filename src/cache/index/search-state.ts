@@ -16,7 +16,9 @@
  * rejected (the caller rebuilds the index).
  */
 import { closeSync, fstatSync, openSync } from 'node:fs';
-import { closeWhenCollected, readAt } from '../../store/safe-read.js';
+import { OpenFile, readAt, readInto } from '../../store/safe-read.js';
+import type { TextSource } from './columns.js';
+import { FileText } from './docs-file.js';
 import { deserialize, serialize } from 'node:v8';
 import MiniSearch, { type Options } from 'minisearch';
 import SearchableMap from 'minisearch/SearchableMap';
@@ -58,7 +60,7 @@ export interface SavedState {
   /** MiniSearch's fields but `_idToShortId`, `_documentIds` and `_fieldLength`. */
   fields?: Record<string, unknown>;
   /** `_documentIds` as columns: each short id's memory id (joined, where each ends; '' where none), and the short ids sorted by id (`_idToShortId`). */
-  ids?: { text: string; ends: Uint32Array; present: Uint8Array; order: Uint32Array };
+  ids?: { text: string | TextSource; ends: Uint32Array; present: Uint8Array; order: Uint32Array };
   /** `_fieldLength` as columns: `fields` lengths per short id (`MISSING_LENGTH` where none), and which ids have them. */
   lengths?: { fields: number; values: Uint32Array; present: Uint8Array };
   json?: unknown;
@@ -70,7 +72,8 @@ export const MISSING_LENGTH = 0xffffffff;
 /** The memory ids of a saved state by short id (see `SavedState.ids`), read without making a string per id. */
 export class SavedIds {
   constructor(
-    readonly text: string,
+    /** In memory, or read by position from the state's file. */
+    readonly text: string | TextSource,
     readonly ends: Uint32Array,
     readonly present: Uint8Array,
     /** The present short ids, sorted by their ids. */
@@ -299,24 +302,35 @@ export class LazyFieldLengths extends Map<number, number[]> {
   #values: Uint32Array | undefined;
   readonly #present: Uint8Array;
   readonly #fields: number;
-  /** How many documents are still only in the columns. */
-  #pending: number;
+  /** How many documents are still only in the columns; counted when first asked (a query never asks). */
+  #pendingCount: number | undefined;
 
   constructor(saved: { fields: number; values: Uint32Array; present: Uint8Array }) {
     super();
     this.#values = saved.values;
     this.#present = saved.present;
     this.#fields = saved.fields;
-    let pending = 0;
-    for (let i = 0; i < saved.present.length; i++) pending += saved.present[i]!;
-    this.#pending = pending;
+  }
+
+  get #pending(): number {
+    if (this.#pendingCount === undefined) {
+      let pending = 0;
+      if (this.#values !== undefined) for (let i = 0; i < this.#present.length; i++) pending += this.#present[i]!;
+      this.#pendingCount = pending;
+    }
+    return this.#pendingCount;
+  }
+
+  /** One document fewer only in the columns (its `present` entry was just cleared). */
+  #taken(): void {
+    if (this.#pendingCount !== undefined) this.#pendingCount--;
   }
 
   /** Moves document `id`'s lengths from the columns into the Map. */
   #take(id: number): number[] | undefined {
     if (this.#values === undefined || this.#present[id] !== 1) return undefined;
     this.#present[id] = 0;
-    this.#pending--;
+    this.#taken();
     const lengths: number[] = [];
     for (let f = 0, at = id * this.#fields; f < this.#fields; f++) {
       const v = this.#values[at + f]!;
@@ -362,7 +376,7 @@ export class LazyFieldLengths extends Map<number, number[]> {
   override set(id: number, lengths: number[]): this {
     if (this.#values !== undefined && this.#present[id] === 1) {
       this.#present[id] = 0;
-      this.#pending--;
+      this.#taken();
     }
     return super.set(id, lengths);
   }
@@ -370,14 +384,14 @@ export class LazyFieldLengths extends Map<number, number[]> {
     let had = false;
     if (this.#values !== undefined && this.#present[id] === 1) {
       this.#present[id] = 0;
-      this.#pending--;
+      this.#taken();
       had = true;
     }
     return super.delete(id) || had;
   }
   override clear(): void {
     this.#values = undefined;
-    this.#pending = 0;
+    this.#pendingCount = 0;
     super.clear();
   }
   override forEach(fn: (value: number[], key: number, map: Map<number, number[]>) => void, thisArg?: unknown): void {
@@ -459,23 +473,19 @@ function offsetIndex(offsets: Uint32Array, offset: number): number {
  */
 class FilePostings implements PostingsSource {
   constructor(
-    private readonly fd: number,
+    /** Held open while the postings (and the ids' text, which reads the same file) may be read. */
+    private readonly file: OpenFile,
     /** Byte position of the postings in the file. */
     private readonly start: number,
     private readonly offsets: Uint32Array,
     private readonly counts: Uint32Array | undefined,
-  ) {
-    closeWhenCollected(this, fd);
-  }
+  ) {}
 
   read(offset: number): { packed: Uint32Array; offset: number } {
     const i = offsetIndex(this.offsets, offset);
     if (i < 0) throw new RangeError(`no term's postings start at ${offset}`);
     const packed = new Uint32Array(this.offsets[i + 1]! - offset);
-    const bytes = readAt(this.fd, this.start + offset * 4, packed.byteLength);
-    if (bytes.length !== packed.byteLength) throw new RangeError('the search state file is shorter than its postings');
-    // Copied into an aligned array (a Buffer may start anywhere in its memory).
-    new Uint8Array(packed.buffer).set(bytes);
+    if (readInto(this.file.fd, packed, this.start + offset * 4) !== packed.byteLength) throw new RangeError('the search state file is shorter than its postings');
     return { packed, offset: 0 };
   }
 
@@ -978,11 +988,52 @@ function checkTree(node: Tree, length: number): boolean {
 }
 
 
-/** The first bytes of a saved state: then the state's length (u32 LE), the state, padding to 4 bytes, the postings. */
-const STATE_MAGIC = Buffer.from('CXS\u0002', 'latin1');
+/**
+ * The first bytes of a saved state: then the state's length (u32 LE), the state, padding to 4
+ * bytes, the postings, and the columns of ids and field lengths as raw bytes (see
+ * {@link RawColumns}), which a query reads without a deserializer. 3: those columns raw.
+ */
+const STATE_MAGIC = Buffer.from('CXS\u0003', 'latin1');
 
 /** Where the postings start after a state of `length` bytes. */
 const postingsStart = (length: number) => (8 + length + 3) & ~3;
+
+/**
+ * The columns of `SavedState.ids` and `.lengths`, written after the postings in this order,
+ * each padded to 4 bytes: the ids' text (one byte per character when every one fits, else
+ * UTF-16), their ends, which short ids have one, the short ids in id order, the field
+ * lengths, which short ids have them. The state itself says how long each is.
+ */
+interface RawColumns {
+  encoding: 'latin1' | 'utf16le';
+  /** The ids' text, in UTF-16 code units. */
+  chars: number;
+  /** Short ids with a slot (`ends` and `present` hold one entry each). */
+  slots: number;
+  /** Short ids in `order`. */
+  ordered: number;
+  fields: number;
+  /** Short ids with a slot in the lengths. */
+  lengthSlots: number;
+}
+
+const pad4 = (n: number) => (n + 3) & ~3;
+
+/** The byte lengths of the raw columns, in file order. */
+function rawSizes(raw: RawColumns): number[] {
+  const width = raw.encoding === 'latin1' ? 1 : 2;
+  return [raw.chars * width, 4 * raw.slots, raw.slots, 4 * raw.ordered, 4 * raw.fields * raw.lengthSlots, raw.lengthSlots];
+}
+
+function isRawColumns(value: unknown): value is RawColumns {
+  const r = value as RawColumns;
+  return (
+    typeof r === 'object' &&
+    r !== null &&
+    (r.encoding === 'latin1' || r.encoding === 'utf16le') &&
+    [r.chars, r.slots, r.ordered, r.fields, r.lengthSlots].every((n) => Number.isInteger(n) && n >= 0)
+  );
+}
 
 /**
  * Serializes an index to bytes: the state without the postings (tree, ids, lengths), then
@@ -1017,36 +1068,93 @@ export function saveSearchState(ms: MiniSearch): Buffer {
 
 /** The bytes of a saved state and its postings (see {@link saveSearchState}). */
 export function encodeState(state: SavedState, postings: Uint32Array): Buffer {
-  const head = stateHead(state);
-  const bytes = Buffer.alloc(head.length + postings.byteLength);
+  const { head, columns } = stateParts(state);
+  let size = head.length + postings.byteLength;
+  for (const part of columns) size += pad4(part.length);
+  const bytes = Buffer.alloc(size);
   head.copy(bytes, 0);
   Buffer.from(postings.buffer, postings.byteOffset, postings.byteLength).copy(bytes, head.length);
+  let at = head.length + postings.byteLength;
+  for (const part of columns) {
+    bytes.set(part, at);
+    at += pad4(part.length);
+  }
   return bytes;
 }
 
 /**
- * The bytes of a saved state up to its postings (magic, length, state, padding): what
- * {@link encodeState} writes before them, for a writer that streams the postings after it.
+ * The bytes of a saved state around its postings, for a writer that streams the postings
+ * (see `PackedBuilder.encodeTo`): `head` goes before them (magic, length, state, padding),
+ * `columns` after them (the raw columns of ids and field lengths, see {@link RawColumns}),
+ * each padded to 4 bytes as {@link writeColumns} writes them. {@link encodeState} writes the same.
  */
-export function stateHead(state: SavedState): Buffer {
-  const head = serialize(state);
-  const bytes = Buffer.alloc(postingsStart(head.length));
-  STATE_MAGIC.copy(bytes, 0);
-  bytes.writeUInt32LE(head.length, 4);
-  head.copy(bytes, 8);
-  return bytes;
+export function stateParts(state: SavedState): { head: Buffer; columns: Uint8Array[] } {
+  const { ids, lengths, ...rest } = state;
+  const columns: Uint8Array[] = [];
+  let serialized: Buffer;
+  if (ids && lengths && typeof ids.text === 'string') {
+    const encoding = /[^\u0000-\u00ff]/.test(ids.text) ? 'utf16le' : 'latin1';
+    const raw: RawColumns = { encoding, chars: ids.text.length, slots: ids.ends.length, ordered: ids.order.length, fields: lengths.fields, lengthSlots: lengths.present.length };
+    serialized = serialize({ ...rest, raw });
+    const bytesOf = (a: Uint32Array | Uint8Array) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+    columns.push(Buffer.from(ids.text, encoding), bytesOf(ids.ends), bytesOf(ids.present), bytesOf(ids.order), bytesOf(lengths.values), bytesOf(lengths.present));
+  } else {
+    serialized = serialize(state);
+  }
+  const head = Buffer.alloc(postingsStart(serialized.length));
+  STATE_MAGIC.copy(head, 0);
+  head.writeUInt32LE(serialized.length, 4);
+  serialized.copy(head, 8);
+  return { head, columns };
+}
+
+/** Writes the `columns` of {@link stateParts} to `out`, each padded to 4 bytes with zeros. */
+export function writeColumns(columns: readonly Uint8Array[], out: { write(bytes: Uint8Array): void }): void {
+  for (const part of columns) {
+    out.write(part);
+    if (pad4(part.length) > part.length) out.write(new Uint8Array(pad4(part.length) - part.length));
+  }
 }
 
 /** The saved state in `head`, checked, or undefined. */
-function parseState(head: Uint8Array): SavedState | undefined {
-  let state: SavedState;
+function parseState(head: Uint8Array): (SavedState & { raw?: RawColumns }) | undefined {
+  let state: SavedState & { raw?: RawColumns };
   try {
-    state = deserialize(head) as SavedState;
+    state = deserialize(head) as SavedState & { raw?: RawColumns };
   } catch {
     return undefined;
   }
   if (typeof state !== 'object' || state === null || typeof state.documentCount !== 'number') return undefined;
+  if (state.raw !== undefined && !isRawColumns(state.raw)) return undefined;
   return state;
+}
+
+/**
+ * Puts the raw columns back into the state (`SavedState.ids` and `.lengths`): `read(offset,
+ * length)` gives the bytes at `offset` after the postings, and `text` the ids' text.
+ */
+function withColumns(state: SavedState & { raw?: RawColumns }, read: <T extends Uint8Array | Uint32Array>(offset: number, into: T) => T, text: (offset: number, raw: RawColumns) => string | TextSource): SavedState {
+  const raw = state.raw;
+  if (raw === undefined) return state;
+  const sizes = rawSizes(raw);
+  const offsets: number[] = [];
+  let at = 0;
+  for (const size of sizes) {
+    offsets.push(at);
+    at += pad4(size);
+  }
+  const u32 = (k: number) => read(offsets[k]!, new Uint32Array(sizes[k]! / 4));
+  const u8 = (k: number) => read(offsets[k]!, new Uint8Array(sizes[k]!));
+  return {
+    ...state,
+    ids: { text: text(offsets[0]!, raw), ends: u32(1), present: u8(2), order: u32(3) },
+    lengths: { fields: raw.fields, values: u32(4), present: u8(5) },
+  };
+}
+
+/** The bytes of the raw columns (see {@link RawColumns}) of a state, 0 without them. */
+function rawBytes(state: { raw?: RawColumns }): number {
+  return state.raw === undefined ? 0 : rawSizes(state.raw).reduce((n, size) => n + pad4(size), 0);
 }
 
 /** A MiniSearch over a saved state whose postings `source` reads, or undefined when the state is not usable. */
@@ -1060,7 +1168,7 @@ function restore(state: SavedState, source: (offsets: Uint32Array, counts: Uint3
     const { ids, lengths, termOffsets, termCounts } = state;
     if (!(termOffsets instanceof Uint32Array) || termOffsets.length === 0 || termOffsets[termOffsets.length - 1] !== state.postingsLength) return undefined;
     if (termCounts !== undefined && (!(termCounts instanceof Uint32Array) || termCounts.length !== termOffsets.length - 1)) return undefined;
-    if (!ids || typeof ids.text !== 'string' || !(ids.ends instanceof Uint32Array) || !(ids.present instanceof Uint8Array) || !(ids.order instanceof Uint32Array)) return undefined;
+    if (!ids || (typeof ids.text !== 'string' && typeof ids.text?.slice !== 'function') || !(ids.ends instanceof Uint32Array) || !(ids.present instanceof Uint8Array) || !(ids.order instanceof Uint32Array)) return undefined;
     if (ids.ends.length !== ids.present.length || (ids.ends.length > 0 && ids.ends[ids.ends.length - 1] !== ids.text.length)) return undefined;
     if (!lengths || !(lengths.values instanceof Uint32Array) || !(lengths.present instanceof Uint8Array) || lengths.values.length !== lengths.fields * lengths.present.length) return undefined;
     if (!checkTree(state.tree, state.postingsLength)) return undefined;
@@ -1091,11 +1199,21 @@ export function loadSearchState(bytes: Buffer, options: Options): MiniSearch | u
   if (bytes.length < 8 || !bytes.subarray(0, 4).equals(STATE_MAGIC)) return undefined;
   const length = bytes.readUInt32LE(4);
   if (8 + length > bytes.length) return undefined;
-  const state = parseState(bytes.subarray(8, 8 + length));
-  if (!state) return undefined;
+  const parsed = parseState(bytes.subarray(8, 8 + length));
+  if (!parsed) return undefined;
   const start = postingsStart(length);
-  const words = state.postingsLength ?? 0;
-  if (state.kind === 'packed' && start + words * 4 !== bytes.length) return undefined;
+  const words = parsed.postingsLength ?? 0;
+  if (parsed.kind === 'packed' && start + words * 4 + rawBytes(parsed) !== bytes.length) return undefined;
+  const after = start + words * 4;
+  const state = withColumns(
+    parsed,
+    (offset, into) => {
+      // Copied into aligned arrays (a Buffer may start anywhere in its memory).
+      new Uint8Array(into.buffer, into.byteOffset, into.byteLength).set(bytes.subarray(after + offset, after + offset + into.byteLength));
+      return into;
+    },
+    (offset, raw) => bytes.toString(raw.encoding, after + offset, after + offset + rawSizes(raw)[0]!),
+  );
   // Copied to an aligned array (a Buffer may start anywhere in its memory).
   const postings = new Uint32Array(words);
   new Uint8Array(postings.buffer).set(bytes.subarray(start, start + words * 4));
@@ -1103,9 +1221,10 @@ export function loadSearchState(bytes: Buffer, options: Options): MiniSearch | u
 }
 
 /**
- * Opens the state saved in the file at `path`, reading the state and none of the postings,
- * which are read term by term as queries touch them. `undefined` when the file is missing
- * or not a usable state.
+ * Opens the state saved in the file at `path`, reading the state, the columns of ids and
+ * field lengths (raw bytes), and none of the postings, which are read term by term as queries
+ * touch them; the ids' text is cut out id by id. `undefined` when the file is missing or not
+ * a usable state.
  */
 export function openSearchState(path: string, options: Options): MiniSearch | undefined {
   let fd: number;
@@ -1123,13 +1242,25 @@ export function openSearchState(path: string, options: Options): MiniSearch | un
     if (8 + length > size) return undefined;
     const head = readAt(fd, 8, length);
     if (head.length !== length) return undefined;
-    const state = parseState(head);
-    if (!state) return undefined;
+    const parsed = parseState(head);
+    if (!parsed) return undefined;
     const start = postingsStart(length);
-    if (state.kind === 'packed' && start + (state.postingsLength ?? 0) * 4 !== size) return undefined;
-    const ms = restore(state, (offsets, counts) => new FilePostings(fd, start, offsets, counts), options);
-    owned = ms !== undefined && state.kind === 'packed';
-    return ms;
+    if (parsed.kind === 'packed' && start + (parsed.postingsLength ?? 0) * 4 + rawBytes(parsed) !== size) return undefined;
+    const after = start + (parsed.postingsLength ?? 0) * 4;
+    // From here on the file is closed when no reader of it is left.
+    const file = new OpenFile(fd);
+    owned = true;
+    const state = withColumns(
+      parsed,
+      (offset, into) => {
+        if (readInto(fd, into, after + offset) !== into.byteLength) throw new RangeError('the search state file is shorter than its columns');
+        return into;
+      },
+      (offset, raw) => new FileText(file, after + offset, raw.encoding, raw.chars),
+    );
+    return restore(state, (offsets, counts) => new FilePostings(file, start, offsets, counts), options);
+  } catch {
+    return undefined;
   } finally {
     if (!owned) closeSync(fd);
   }

@@ -1,0 +1,121 @@
+#!/usr/bin/env node
+// Part of `npm run build`, after tsc: bundles dist/main.js and everything it imports into
+// dist/cli.bundle.cjs, which dist/cli.js (the `cortex` executable, src/cli.ts) compiles with
+// V8's code cache. The file is one function expression,
+// `(function (exports, require, module, __filename, __dirname) { … })`, in ASCII (so it
+// loads as a one-byte string), with a first line naming its content hash (a cache made from
+// another build is never used, whatever its size and time). Packages that load files next
+// to their own code (WASM, models, native add-ons) stay outside and load from node_modules.
+// Each module's `import.meta.url` stays its own file's URL in dist/ (templates, hooks and the
+// viewer are found from there), not the bundle's.
+import { createHash } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { rolldown } from 'rolldown';
+import { parseAst } from 'rolldown/parseAst';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const dist = join(root, 'dist');
+const out = join(dist, 'cli.bundle.cjs');
+
+/**
+ * Loaded from node_modules at run time: packages that read files beside their own code or
+ * are native (the embedding and tree-sitter stacks, the secret rules). Everything else is in
+ * the bundle, the MCP SDK too (rolldown hoists a CommonJS bundle's `require` of an external
+ * package to the top, so an external one would load for every command).
+ */
+const EXTERNAL = [/^@huggingface\/transformers(\/|$)/, /^onnxruntime-/, /^web-tree-sitter(\/|$)/, /^@repomix\/tree-sitter-wasms(\/|$)/, /^@secretlint\//];
+
+const ownUrl = {
+  name: 'cortex-own-import-meta-url',
+  transform(code, id) {
+    if (!code.includes('import.meta')) return null;
+    const rel = relative(dist, id).split('\\').join('/');
+    if (rel.startsWith('..')) this.error(`${id} uses import.meta and is not under dist/: add it to EXTERNAL in scripts/bundle.mjs`);
+    return { code: code.replaceAll('import.meta.url', `__cortexUrl(${JSON.stringify(rel)})`), map: null };
+  },
+};
+
+const BUILTINS = new Set([...builtinModules, ...builtinModules.map((m) => `node:${m}`)]);
+
+/**
+ * Node's built-in modules as tiny CommonJS modules of the bundle, so that each is required
+ * when the code that imports it first runs: as externals, rolldown requires them all at the
+ * top, and every command would load http, zlib, readline… (~4 ms, a twentieth of the cached
+ * SessionStart).
+ */
+const lazyBuiltins = {
+  name: 'cortex-lazy-builtins',
+  resolveId(source, importer) {
+    if (!BUILTINS.has(source) || importer?.startsWith('\0builtin:')) return null;
+    return { id: `\0builtin:${source}`, moduleSideEffects: false };
+  },
+  load(id) {
+    if (!id.startsWith('\0builtin:')) return null;
+    return { code: `module.exports = require(${JSON.stringify(id.slice('\0builtin:'.length))});`, moduleType: 'js' };
+  },
+};
+
+const started = Date.now();
+const bundle = await rolldown({
+  input: join(dist, 'main.js'),
+  platform: 'node',
+  external: EXTERNAL,
+  plugins: [ownUrl, lazyBuiltins],
+  logLevel: 'warn',
+  onLog(level, log, handler) {
+    // Direct eval and the like in dependencies' code paths we do not bundle-break: not ours to fix.
+    if (log.code === 'EVAL' || log.code === 'CIRCULAR_DEPENDENCY') return;
+    handler(level, log);
+  },
+});
+const { output } = await bundle.generate({
+  format: 'cjs',
+  codeSplitting: false,
+  charset: 'ascii',
+  comments: false,
+});
+await bundle.close();
+if (output.length !== 1) throw new Error(`bundle: expected one file, got ${output.map((o) => o.fileName).join(', ')}`);
+/**
+ * `import()` of the packages left outside becomes `__cortexImport(…)`, a function of the
+ * executable's: V8 does not keep what a script's `import()` needs in its code cache
+ * (ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING once a cached function runs one).
+ */
+function routeDynamicImports(text) {
+  const starts = [];
+  const walk = (node) => {
+    if (node === null || typeof node !== 'object') return;
+    if (Array.isArray(node)) {
+      for (const child of node) walk(child);
+      return;
+    }
+    if (node.type === 'ImportExpression') starts.push(node.start);
+    for (const key of Object.keys(node)) if (key !== 'parent') walk(node[key]);
+  };
+  walk(parseAst(text));
+  let routed = text;
+  for (const start of starts.sort((a, b) => b - a)) {
+    if (routed.slice(start, start + 6) !== 'import') throw new Error(`bundle: no import() at ${start}`);
+    routed = `${routed.slice(0, start)}__cortexImport${routed.slice(start + 6)}`;
+  }
+  return routed;
+}
+
+// Rolldown's own banner and footer options drop the code between them (1.2): wrapped here.
+let code = [
+  '(function (exports, require, module, __filename, __dirname, __cortexImport) {',
+  '"use strict";',
+  'const __cortexUrl = (file) => require("node:url").pathToFileURL(require("node:path").join(__dirname, file)).href;',
+  routeDynamicImports(output[0].code),
+  '})',
+].join('\n');
+for (let i = 0; i < code.length; i++) {
+  if (code.charCodeAt(i) > 0x7f) throw new Error(`bundle: non-ASCII character at ${i}: ${JSON.stringify(code.slice(Math.max(0, i - 40), i + 40))}`);
+}
+const hash = createHash('sha256').update(code).digest('hex').slice(0, 16);
+code = `// cortex bundle ${hash}\n${code}`;
+writeFileSync(out, code, 'latin1');
+console.error(`bundle: ${relative(root, out)} ${(code.length / 1e6).toFixed(2)} MB (${hash}) in ${Date.now() - started} ms`);
