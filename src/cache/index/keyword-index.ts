@@ -16,7 +16,7 @@ import { deserialize, serialize, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import MiniSearch from 'minisearch';
 import { MEMORY_TYPES, type Diagnostic, type Memory, type MemoryStatus, type MemoryType, type Scope } from '../../core/memory.js';
-import { encodeDocs, openDocs } from './docs-file.js';
+import { openDocs, writeDocs } from './docs-file.js';
 import { DocTable, isDocJournal, type DocFacets, type DocJournal, type IndexedDoc, type NewRecords, type RecordSource } from './doc-table.js';
 import { feedbackTerms, planQuery } from '../../core/query.js';
 import { processTerm, tokenize } from '../../core/text.js';
@@ -1050,7 +1050,8 @@ export class KeywordIndex {
         newRecords = true;
       }
       const name = docsFileName(crypto.randomBytes(6).toString('hex'));
-      writeFileAtomic(join(paths.cacheDir, name), encodeDocs(docs.saved));
+      // Written column by column (not joined into one buffer first).
+      writeStreamed(join(paths.cacheDir, name), (out) => writeDocs(docs.saved, out));
       this.docsFile = name;
       // The table as saved, reading the records file it now points to.
       this.docs = DocTable.fromSaved(docs.saved, FileRecords.open(join(paths.cacheDir, this.recordsFile!)));
