@@ -42,15 +42,40 @@ const IDENTIFIER_KEYS: ReadonlySet<string> = new Set(SOURCE_ID_KEYS);
 // separators, BOM, non-breaking spaces that JS `trim` removes but YAML keeps): fall back.
 const UNUSUAL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u00a0\u1680\u2000-\u200b\u2028\u2029\u202f\u205f\u3000\ufeff]/;
 
+// Trimming by character codes, not regular expressions: a rebuild trims every value of every
+// frontmatter line, and a `replace` per value was most of the time this reader took.
+const isBlank = (code: number) => code === 32 || code === 9;
+
+/** Where `s` starts after its leading spaces and tabs. */
+function blankEnd(s: string): number {
+  let i = 0;
+  while (i < s.length && isBlank(s.charCodeAt(i))) i++;
+  return i;
+}
+
 /** YAML trims only spaces and tabs. */
 function ytrim(s: string): string {
-  return s.replace(/^[ \t]+|[ \t]+$/g, '');
+  const start = blankEnd(s);
+  let end = s.length;
+  while (end > start && isBlank(s.charCodeAt(end - 1))) end--;
+  return start === 0 && end === s.length ? s : s.slice(start, end);
+}
+
+/** `s` without its leading spaces and tabs. */
+function trimLeft(s: string): string {
+  const start = blankEnd(s);
+  return start === 0 ? s : s.slice(start);
+}
+
+/** True when `s` is only spaces and tabs (or empty). */
+function isBlankText(s: string): boolean {
+  return blankEnd(s) === s.length;
 }
 type Scalar = string | number | boolean | null | typeof FALLBACK;
 
 function plainScalar(raw: string): Scalar {
   const text = ytrim(raw);
-  if (text !== raw.replace(/^[ \t]+/, '') || text === '') return text === '' ? null : FALLBACK;
+  if (text !== trimLeft(raw) || text === '') return text === '' ? null : FALLBACK;
   if (NULLS.has(text)) return null;
   if (TRUES.has(text)) return true;
   if (FALSES.has(text)) return false;
@@ -83,7 +108,7 @@ function quotedScalar(raw: string): Scalar {
 }
 
 function scalar(raw: string): Scalar {
-  const t = raw.replace(/^[ \t]+/, '');
+  const t = trimLeft(raw);
   if (t.startsWith("'") || t.startsWith('"')) return quotedScalar(t);
   return plainScalar(raw);
 }
@@ -106,7 +131,7 @@ function flowSeq(raw: string): unknown[] | typeof FALLBACK {
 }
 
 function value(raw: string): unknown {
-  const t = raw.replace(/^[ \t]+/, '');
+  const t = trimLeft(raw);
   if (t.startsWith('[')) return flowSeq(t);
   if (t.startsWith('{') || t.startsWith('|') || t.startsWith('>') || t.startsWith('&') || t.startsWith('*') || t.startsWith('!')) return FALLBACK;
   return scalar(raw);
@@ -140,10 +165,10 @@ export function fastFrontmatter(text: string): FastFrontmatter | undefined {
   let nestedKey = '';
   for (let i = 0; i < rows.length; i++) {
     const row = rows[i]!;
-    if (ytrim(row) === '' || row.includes('\r')) return undefined;
+    if (isBlankText(row) || row.includes('\r')) return undefined;
     if (row.startsWith(' ')) {
       const m = NESTED_KEY.exec(row);
-      if (!m || !nested || m[2] === undefined || ytrim(m[2]) === '') return undefined;
+      if (!m || !nested || m[2] === undefined || isBlankText(m[2])) return undefined;
       const v = value(m[2]);
       if (v === FALLBACK || !define(nested, m[1]!, v)) return undefined;
       if (typeof v === 'number' && nestedKey === 'source' && IDENTIFIER_KEYS.has(m[1]!)) return undefined;
@@ -152,7 +177,7 @@ export function fastFrontmatter(text: string): FastFrontmatter | undefined {
     const m = KEY.exec(row);
     if (!m) return undefined;
     const key = m[1]!;
-    if (m[2] === undefined || ytrim(m[2]) === '') {
+    if (m[2] === undefined || isBlankText(m[2])) {
       // A mapping follows (one level), or the value is null when nothing is indented below.
       const next = rows[i + 1];
       if (next !== undefined && next.startsWith('  ')) {

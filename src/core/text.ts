@@ -3,6 +3,7 @@
  * The index and the query go through the same functions, so they always agree.
  */
 import { stemmer } from 'stemmer';
+import { detachString } from './detach-string.js';
 
 /** English stop words dropped from the index and from queries. */
 export const STOP_WORDS: ReadonlySet<string> = new Set(
@@ -90,7 +91,8 @@ function bigrams(run: string, out: string[]): void {
  */
 export function tokenize(text: string): string[] {
   const out: string[] = [];
-  for (const [raw] of text.matchAll(TOKEN)) {
+  // `match` gives the words alone (matchAll made an array per word, with its index and input).
+  for (const raw of text.match(TOKEN) ?? []) {
     // Most words have no apostrophe at either end: skip the replace for them.
     const word = raw.charCodeAt(0) === 39 || raw.charCodeAt(raw.length - 1) === 39 ? raw.replace(/^'+|'+$/g, '') : raw;
     if (word === '') continue;
@@ -133,9 +135,11 @@ const stemCache = new Map<string, string>();
 export function stem(word: string): string {
   let s = stemCache.get(word);
   if (s === undefined) {
-    s = /^[a-z]+$/.test(word) ? stemmer(word) : word;
+    // Kept for the life of the process: copies, not views of the text the word came from.
+    const key = detachString(word);
+    s = /^[a-z]+$/.test(word) ? detachString(stemmer(word)) : key;
     if (stemCache.size > 200_000) stemCache.clear();
-    stemCache.set(word, s);
+    stemCache.set(key, s);
   }
   return s;
 }
@@ -152,9 +156,11 @@ export function stem(word: string): string {
 export function processTerm(word: string): string | readonly string[] | null {
   let terms = termCache.get(word);
   if (terms === undefined) {
-    terms = processWord(word);
+    // Kept for the life of the process: copies, not views of the text the word came from.
+    const found = processWord(word);
+    terms = typeof found === 'string' ? detachString(found) : found && found.map(detachString);
     if (termCache.size > 200_000) termCache.clear();
-    termCache.set(word, terms);
+    termCache.set(detachString(word), terms);
   }
   return terms;
 }

@@ -24,7 +24,7 @@ export interface TierIndex {
  * `[[id]]` links are relates_to edges (DESIGN §2.1): the index keeps them per memory so
  * the graph never reads bodies. The markdown parser behind it loads only on demand.
  */
-export const LINK_EXTRACTOR: LinkExtractor = extractWikilinks;
+export const LINK_EXTRACTOR: LinkExtractor = Object.assign((body: string) => extractWikilinks(body), { inWorker: 'wikilinks' as const });
 
 export function tierBase(ctx: Context, scope: Scope): string {
   return scope === 'global' ? ctx.global.cortexDir : ctx.root;

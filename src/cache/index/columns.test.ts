@@ -43,12 +43,49 @@ describe('StringColumn and CodeColumn', () => {
           // The first loaded row still holding a value (rows set since are the caller's), skipping some rows.
           for (const other of ['a', 'decision', 'é✓', 'a.md', 'ab', 'b']) {
             const odd = (row: number) => row % 2 === 1;
-            const naive = model.findIndex((v, row) => v === other && odd(row) && (strings as unknown as { changed: unknown[] }).changed[row] === undefined && row < (strings as unknown as { loaded: number }).loaded);
+            const naive = model.findIndex((v, row) => v === other && odd(row) && !(strings as unknown as { changed: Map<number, string> }).changed.has(row) && row < (strings as unknown as { loaded: number }).loaded);
             expect(strings.firstLoaded(other, odd)).toBe(naive);
           }
         }
       }),
       { numRuns: 300 },
+    );
+  });
+
+  it('hold what an array holds past blocks of appended rows, through sets and saves of any rows', () => {
+    const word = fc.string({ unit: fc.constantFrom('a', 'b', 'é', '✓'), maxLength: 5 });
+    fc.assert(
+      fc.property(
+        fc.array(word, { minLength: 0, maxLength: 900, size: 'max' }),
+        fc.array(fc.tuple(fc.nat(), word), { maxLength: 20 }),
+        fc.array(fc.nat(), { maxLength: 40 }),
+        fc.integer({ min: 0, max: 900 }),
+        (initial, sets, keep, loadedCount) => {
+          // Some rows loaded from a saved column, the rest appended.
+          const loaded = initial.slice(0, loadedCount);
+          const column = StringColumn.fromSaved(StringColumn.save(loaded));
+          const model = [...loaded];
+          for (const v of initial.slice(loadedCount)) {
+            column.set(model.length, v);
+            model.push(v);
+          }
+          for (const [at, v] of sets) {
+            const row = model.length === 0 ? 0 : at % (model.length + 1);
+            column.set(row, v);
+            model[row] = v;
+          }
+          expect(column.length).toBe(model.length);
+          model.forEach((v, row) => {
+            expect(column.at(row)).toBe(v);
+            expect(column.equals(row, v)).toBe(true);
+            expect(column.equals(row, `${v}x`)).toBe(false);
+          });
+          const rows = model.length === 0 ? [] : [...keep.map((k) => k % model.length), ...model.keys()];
+          const again = StringColumn.fromSaved(column.saveRows(rows));
+          expect(Array.from({ length: rows.length }, (_, i) => again.at(i))).toEqual(rows.map((r) => model[r]));
+        },
+      ),
+      { numRuns: 60 },
     );
   });
 

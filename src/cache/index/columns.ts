@@ -5,6 +5,7 @@
  * where each value ends (a value is cut out only when read); a {@link CodeColumn} is a few
  * distinct values and a number per row (types, statuses, scopes).
  */
+import { detachString } from '../../core/detach-string.js';
 
 /** A string column as saved: the values joined, and where each one ends. */
 export interface SavedStrings {
@@ -47,22 +48,39 @@ export function isSavedCodes(value: unknown, rows: number): value is SavedCodes 
   return v.codes instanceof Uint32Array && v.codes.length === rows;
 }
 
+/** Rows appended to a {@link StringColumn} are packed into one string per this many. */
+const BLOCK_ROWS = 256;
+
 /**
- * Strings by row: the loaded ones in one string, cut out when read; those set since in an
- * array.
+ * Strings by row: the loaded ones in one string (or read by position from a file, see
+ * docs-file.ts), cut out when read; those appended since
+ * packed into one string per {@link BLOCK_ROWS} rows (a fresh build appends 100,000 ids, names
+ * and hashes per table: a string each, with its header, was tens of megabytes); rows set again
+ * since, one string each.
  *
  * @example
  * const ids = StringColumn.fromSaved(saved.ids); ids.at(3); ids.equals(3, 'a.md');
  */
 export class StringColumn {
+  /** The loaded rows' text, in memory or read by position from a file. */
   private text: string | TextSource = '';
-  /** The offsets, or what reads them when first needed (a column read from a file). */
+  /** The loaded rows' offsets, or what reads them when first needed (a column read from a file). */
   private endsOf: Uint32Array | (() => Uint32Array) = new Uint32Array(0);
   /** Rows loaded (those past it were appended since). */
   private loaded = 0;
-  /** Values set since the load, by row (`undefined`: the loaded value stands). */
-  private changed: (string | undefined)[] = [];
+  /** Rows set again since they were loaded or appended (one string each), by row. */
+  private readonly changed = new Map<number, string>();
+  /** The appended rows, packed: each block holds {@link BLOCK_ROWS} rows … */
+  private readonly blocks: string[] = [];
+  /** … and each appended row ends here in its block. */
+  private blockEnds: Uint32Array = new Uint32Array(0);
+  /** The appended rows not packed yet (fewer than {@link BLOCK_ROWS}). */
+  private tail: string[] = [];
   private rows = 0;
+  /** Where {@link spanOf} found a row's value: `spanText.slice(spanStart, spanEnd)`. */
+  private spanText: string | TextSource = '';
+  private spanStart = 0;
+  private spanEnd = 0;
 
   static fromSaved(saved: SavedStrings): StringColumn {
     return StringColumn.lazy(saved.ends.length, saved.text, saved.ends);
@@ -98,19 +116,42 @@ export class StringColumn {
     return this.rows;
   }
 
+  /**
+   * True when row `row`'s value lies in a packed text (the loaded text or a block), which
+   * {@link spanText}, {@link spanStart} and {@link spanEnd} then name; false for a row set
+   * again or not packed yet.
+   */
+  private spanOf(row: number): boolean {
+    if (row >= this.rows || (this.changed.size > 0 && this.changed.has(row))) return false;
+    if (row < this.loaded) {
+      const ends = this.ends;
+      this.spanText = this.text;
+      this.spanStart = row === 0 ? 0 : ends[row - 1]!;
+      this.spanEnd = ends[row]!;
+      return true;
+    }
+    const a = row - this.loaded;
+    const block = Math.floor(a / BLOCK_ROWS);
+    if (block >= this.blocks.length) return false;
+    this.spanText = this.blocks[block]!;
+    this.spanStart = a % BLOCK_ROWS === 0 ? 0 : this.blockEnds[a - 1]!;
+    this.spanEnd = this.blockEnds[a]!;
+    return true;
+  }
+
+  /** The value of a row that {@link spanOf} does not find in a packed text. */
+  private loose(row: number): string {
+    if (row >= this.rows) return '';
+    return this.changed.get(row) ?? this.tail[row - this.loaded - this.blocks.length * BLOCK_ROWS] ?? '';
+  }
+
   at(row: number): string {
-    const value = this.changed[row];
-    if (value !== undefined || row >= this.loaded) return value ?? '';
-    const ends = this.ends;
-    return this.text.slice(row === 0 ? 0 : ends[row - 1]!, ends[row]!);
+    return this.spanOf(row) ? this.spanText.slice(this.spanStart, this.spanEnd) : this.loose(row);
   }
 
   /** True when row `row` holds '', without cutting its value out. */
   isEmpty(row: number): boolean {
-    const set = this.changed[row];
-    if (set !== undefined || row >= this.loaded) return (set ?? '') === '';
-    const ends = this.ends;
-    return ends[row] === (row === 0 ? 0 : ends[row - 1]);
+    return this.spanOf(row) ? this.spanEnd === this.spanStart : this.loose(row) === '';
   }
 
   /** The value row `row` was loaded with ('' for a row added since), whatever was set since. */
@@ -139,57 +180,83 @@ export class StringColumn {
         else lo = mid + 1;
       }
       const start = lo === 0 ? 0 : ends[lo - 1]!;
-      if (start === at && ends[lo] === at + value.length && this.changed[lo] === undefined && accept(lo)) return lo;
+      if (start === at && ends[lo] === at + value.length && !this.changed.has(lo) && accept(lo)) return lo;
     }
     return -1;
   }
 
-  /** True when row `row` holds `value`, without cutting the row's value out (when the text is in memory). */
+  /** True when row `row` holds `value`, without cutting the row's value out (when its text is in memory). */
   equals(row: number, value: string): boolean {
-    const set = this.changed[row];
-    if (set !== undefined || row >= this.loaded) return (set ?? '') === value;
-    const ends = this.ends;
-    const start = row === 0 ? 0 : ends[row - 1]!;
-    if (ends[row]! - start !== value.length) return false;
-    const text = this.text;
-    return typeof text === 'string' ? text.startsWith(value, start) : text.slice(start, ends[row]!) === value;
-  }
-
-  /** Sets row `row` (at most one past the last). */
-  set(row: number, value: string): void {
-    if (row > this.rows) throw new RangeError(`row ${row} is past the end (${this.rows})`);
-    this.changed[row] = value;
-    if (row === this.rows) this.rows++;
+    if (!this.spanOf(row)) return this.loose(row) === value;
+    if (this.spanEnd - this.spanStart !== value.length) return false;
+    const text = this.spanText;
+    return typeof text === 'string' ? text.startsWith(value, this.spanStart) : text.slice(this.spanStart, this.spanEnd) === value;
   }
 
   /**
-   * The values of `rows`, saved. Runs of consecutive loaded rows are copied as one slice of
-   * the loaded text, so saving after a small change costs a few slices, not one per row.
+   * Sets row `row` (at most one past the last). The column keeps a copy of the value: one
+   * cut from a file's text (an id, a topic) would keep that whole text alive.
+   */
+  set(row: number, value: string): void {
+    if (row > this.rows) throw new RangeError(`row ${row} is past the end (${this.rows})`);
+    const a = row - this.loaded - this.blocks.length * BLOCK_ROWS;
+    if (row === this.rows) {
+      // Appended: copied when its block is packed.
+      this.tail.push(value);
+      this.rows++;
+      if (this.tail.length === BLOCK_ROWS) this.pack();
+    } else if (a >= 0) {
+      this.tail[a] = value;
+    } else {
+      this.changed.set(row, detachString(value));
+    }
+  }
+
+  /** Packs the tail into a block (joined: a copy of its own). */
+  private pack(): void {
+    const first = this.blocks.length * BLOCK_ROWS;
+    if (this.blockEnds.length < first + BLOCK_ROWS) {
+      const grown = new Uint32Array(Math.max(first + BLOCK_ROWS, this.blockEnds.length * 2));
+      grown.set(this.blockEnds);
+      this.blockEnds = grown;
+    }
+    let end = 0;
+    for (let i = 0; i < BLOCK_ROWS; i++) this.blockEnds[first + i] = end += this.tail[i]!.length;
+    this.blocks.push(this.tail.join(''));
+    this.tail = [];
+  }
+
+  /**
+   * The values of `rows`, saved. Runs of consecutive rows of one packed text (the loaded
+   * text, a block) are copied as one slice of it, so saving after a small change costs a few
+   * slices, not one per row.
    */
   saveRows(rows: readonly number[]): SavedStrings {
     const parts: string[] = [];
     const ends = new Uint32Array(rows.length);
-    const loaded = this.loaded;
-    const saved = loaded > 0 ? this.ends : new Uint32Array(0);
     let end = 0;
-    let runFrom = -1;
-    let runTo = -1;
+    let runText: string | TextSource | undefined;
+    let runFrom = 0;
+    let runTo = 0;
     const flush = () => {
-      if (runFrom >= 0) parts.push(this.text.slice(runFrom === 0 ? 0 : saved[runFrom - 1]!, saved[runTo]!));
-      runFrom = -1;
+      if (runText !== undefined) parts.push(runText.slice(runFrom, runTo));
+      runText = undefined;
     };
     for (let i = 0; i < rows.length; i++) {
       const row = rows[i]!;
-      if (row < loaded && this.changed[row] === undefined) {
-        if (runFrom >= 0 && row === runTo + 1) runTo = row;
-        else {
+      if (this.spanOf(row)) {
+        if (runText === this.spanText && this.spanStart === runTo) {
+          runTo = this.spanEnd;
+        } else {
           flush();
-          runFrom = runTo = row;
+          runText = this.spanText;
+          runFrom = this.spanStart;
+          runTo = this.spanEnd;
         }
-        end += saved[row]! - (row === 0 ? 0 : saved[row - 1]!);
+        end += this.spanEnd - this.spanStart;
       } else {
         flush();
-        const value = this.at(row);
+        const value = this.loose(row);
         parts.push(value);
         end += value.length;
       }

@@ -7,7 +7,7 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { fingerprintText } from '../../core/fingerprint.js';
 import { buildSessionOrder } from '../../core/neighbours.js';
 import { memoryFingerprint } from '../../services/graph-view.js';
-import { BytesRecords, DocTable, isDocJournal, type IndexedDoc, type SavedDocs } from './doc-table.js';
+import { BytesRecords, DocTable, isDocJournal, type IndexedDoc, type NewRecords, type RecordLog, type SavedDocs } from './doc-table.js';
 import { WHOLE_AFTER, encodeDocs, openDocs } from './docs-file.js';
 
 /** Writes a doc table's file to a temporary directory; returns its path. */
@@ -25,6 +25,27 @@ function doc(id: string, summary: string, links?: string[], session?: string, mi
     created: `2026-01-01T00:0${minute}:00Z`, updated: '2026-01-02T00:00:00Z', contentKey: `k-${id}-${summary}`, bodyLength: 3, preview: 'é ✓ body',
     file: `.cortex/memories/${id}.md`, ...(links ? { links } : {}), ...(session !== undefined ? { session } : {}),
   };
+}
+
+/** A records file being written, in memory. */
+class MemoryLog implements RecordLog {
+  private bytes = Buffer.alloc(0);
+  write(bytes: Uint8Array): void {
+    this.bytes = Buffer.concat([this.bytes, bytes]);
+  }
+  read(start: number, end: number): Uint8Array {
+    if (end > this.bytes.length) throw new RangeError('past the end');
+    return this.bytes.subarray(start, end);
+  }
+  get size(): number {
+    return this.bytes.length;
+  }
+}
+
+/** The bytes of a new records file. */
+function bytesOf(records: NewRecords | undefined): Buffer {
+  if (records === undefined) throw new Error('no new records file');
+  return 'log' in records ? Buffer.from(records.log.read(0, records.log.size)) : Buffer.concat([...records.blocks]);
 }
 
 /** The naive oracle of `sessionNeighbours`: the session's list (core's order), both ways, nearest first. */
@@ -59,8 +80,10 @@ const op = fc.oneof(
 describe('DocTable', () => {
   it('behaves like a Map of records through sets, deletes and save/load round trips', () => {
     fc.assert(
-      fc.property(fc.array(op, { maxLength: 30, size: 'max' }), (ops) => {
+      fc.property(fc.array(op, { maxLength: 30, size: 'max' }), fc.boolean(), (ops, logged) => {
         let table = new DocTable();
+        // A fresh build writes its records to a log from the first row.
+        if (logged) table.logTo(new MemoryLog());
         // The records file as the index keeps it: replaced only when a save writes a new one.
         let file: Uint8Array = new Uint8Array(0);
         // The columns last saved: a journal is replayed onto them.
@@ -75,7 +98,7 @@ describe('DocTable', () => {
             expect(table.delete(o.id)).toBe(model.delete(o.id));
           } else if (o.kind === 'save') {
             const { saved, records } = table.toSaved({ rewrite: o.rewrite });
-            if (records) file = records;
+            if (records) file = bytesOf(records);
             base = saved;
             // Read back from its file, by position, as the index does.
             table = DocTable.open(openDocs(writeDocs(saved)), new BytesRecords(file));
@@ -119,11 +142,12 @@ describe('DocTable', () => {
     const table = new DocTable();
     table.set('a', doc('a', 'x'));
     table.setStat('a', 10, 1000);
-    const { saved, records } = table.toSaved({ rewrite: true });
-    const loaded = DocTable.fromSaved(deserialize(serialize(saved)), records!);
+    const { saved } = table.toSaved({ rewrite: true });
+    const records = bytesOf(table.toSaved({ rewrite: true }).records);
+    const loaded = DocTable.fromSaved(deserialize(serialize(saved)), records);
     expect(loaded.statOf('a')).toEqual({ size: 10, mtimeMs: 1000 });
     loaded.setStat('a', 10, 2000);
-    const again = DocTable.fromSaved(deserialize(serialize(saved)), records!);
+    const again = DocTable.fromSaved(deserialize(serialize(saved)), records);
     again.applyJournal(deserialize(serialize(loaded.journal())));
     expect(again.statOf('a')).toEqual({ size: 10, mtimeMs: 2000 });
     expect(again.get('a')).toEqual(doc('a', 'x'));
@@ -132,15 +156,38 @@ describe('DocTable', () => {
   it('refuses saved columns that do not line up (the index is then rebuilt)', () => {
     const table = new DocTable();
     table.set('a', doc('a', 'x'));
-    const { saved, records } = table.toSaved({ rewrite: true });
-    expect(DocTable.fromSaved(saved, records!).get('a')).toEqual(doc('a', 'x'));
-    expect(() => DocTable.fromSaved(saved, records!.subarray(1))).toThrow();
-    expect(() => DocTable.fromSaved({ ...saved, types: [] }, records!)).toThrow();
-    expect(() => DocTable.fromSaved([], records!)).toThrow();
+    const { saved } = table.toSaved({ rewrite: true });
+    const records = bytesOf(table.toSaved({ rewrite: true }).records);
+    expect(DocTable.fromSaved(saved, records).get('a')).toEqual(doc('a', 'x'));
+    expect(() => DocTable.fromSaved(saved, records.subarray(1))).toThrow();
+    expect(() => DocTable.fromSaved({ ...saved, types: [] }, records)).toThrow();
+    expect(() => DocTable.fromSaved([], records)).toThrow();
     // Kept with the table (no new records file): the records file is not needed to read it.
     const kept = table.toSaved();
     expect(kept.records).toBeUndefined();
     expect(DocTable.fromSaved(kept.saved, new Uint8Array(0)).get('a')).toEqual(doc('a', 'x'));
+  });
+
+  it('takes its log as the records file when it holds exactly the live records, and copies them otherwise', () => {
+    const table = new DocTable();
+    const log = new MemoryLog();
+    table.logTo(log);
+    table.set('b', doc('b', 'x'));
+    table.set('a', doc('a', 'y', ['b']));
+    expect(log.size).toBeGreaterThan(0);
+    expect(table.get('a')).toEqual(doc('a', 'y', ['b']));
+    const whole = table.toSaved({ rewrite: true });
+    expect(whole.records && 'log' in whole.records && whole.records.log).toBe(log);
+    expect(DocTable.fromSaved(whole.saved, bytesOf(whole.records)).get('b')).toEqual(doc('b', 'x'));
+    // A record replaced (two files with one id) or deleted: the live ones are copied.
+    table.set('b', doc('b', 'z'));
+    table.delete('a');
+    const copied = table.toSaved({ rewrite: true });
+    expect(copied.records && 'blocks' in copied.records).toBe(true);
+    const loaded = DocTable.fromSaved(copied.saved, bytesOf(copied.records));
+    expect([...loaded.keys()]).toEqual(['b']);
+    expect(loaded.get('b')).toEqual(doc('b', 'z'));
+    expect(() => new DocTable().logTo(log) ?? table.logTo(log)).toThrow(/first row/);
   });
 
   it('reads its file by position, value by value and then whole, with any characters', () => {
@@ -154,7 +201,7 @@ describe('DocTable', () => {
       model.set(id, d);
     }
     const { saved, records } = table.toSaved({ rewrite: true });
-    const opened = DocTable.open(openDocs(writeDocs(saved)), new BytesRecords(records!));
+    const opened = DocTable.open(openDocs(writeDocs(saved)), new BytesRecords(bytesOf(records)));
     for (const [id, d] of model) {
       expect(opened.get(id)).toEqual(d);
       expect(opened.facets(id)?.contentKey).toBe(d.contentKey);
@@ -178,7 +225,7 @@ describe('DocTable', () => {
     const same = (id: string) => ({ ...doc(id, 'x'), contentKey: 'same' });
     for (const id of ['a', 'b', 'c']) table.set(id, same(id));
     const { saved, records } = table.toSaved({ rewrite: true });
-    const opened = DocTable.open(openDocs(writeDocs(saved)), new BytesRecords(records!));
+    const opened = DocTable.open(openDocs(writeDocs(saved)), new BytesRecords(bytesOf(records)));
     expect(opened.idWithContentKey('same')).toBe('a');
     opened.delete('a');
     expect(opened.idWithContentKey('same')).toBe('b');

@@ -56,6 +56,24 @@ export interface RecordSource {
   readonly size: number;
 }
 
+/**
+ * A records file being written (see `AtomicFileWriter`): a table that builds a new index
+ * appends each record to it as it is set, rather than keeping 100,000 of them in memory.
+ */
+export interface RecordLog extends RecordSource {
+  write(bytes: Uint8Array): void;
+}
+
+/**
+ * A new records file as {@link DocTable.toSaved} lays it out: its bytes block by block (read
+ * from the current records as they are asked for), or the table's {@link RecordLog}, which
+ * holds exactly these records in this order.
+ */
+export type NewRecords = { blocks: Iterable<Uint8Array> } | { log: RecordLog };
+
+/** Largest block of consecutive records read at once when records are copied to a new file. */
+const COPY_BLOCK_BYTES = 1 << 20;
+
 /** Changes to a table since its saved columns: records set (JSON, with the file's size and mtime) and ids deleted. */
 export interface DocJournal {
   set: { id: string; record: Uint8Array; size: number; mtimeMs: number }[];
@@ -199,8 +217,12 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
   /** See `SavedDocs.sessionOrder`: the loaded rows (rows set since are found through `fresh`), or what reads them. */
   private sessionOrderOf: Uint32Array | (() => Uint32Array) = new Uint32Array(0);
   private source: RecordSource = new BytesRecords(new Uint8Array(0));
-  /** Loaded rows' spans (see `SavedDocs.spans`), or what reads them. */
+  /** Where records set are appended (see {@link logTo}); the source then. */
+  private log: RecordLog | undefined;
+  /** Rows' spans (see `SavedDocs.spans`): the loaded rows', then those of rows logged since; or what reads the loaded ones. */
   private spansOf: Float64Array | (() => Float64Array) = new Float64Array(0);
+  /** Rows with a span: `spans` may be longer. */
+  private spanned = 0;
   /** Rows' file stats (see `SavedDocs.stats`): the loaded ones, then rows set since; or what reads the loaded ones. */
   private statsOf_: Float64Array | (() => Float64Array) = new Float64Array(0);
   private freshLoaded: Uint8Array[] = [];
@@ -267,6 +289,7 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
     table.source = records;
     const spans = file.f64('spans');
     // Every record must lie in the records file: checked when the spans are first read.
+    table.spanned = n;
     table.spansOf = () => {
       const loaded = spans();
       checkSpans(loaded, file.fresh.length, records.size);
@@ -302,6 +325,7 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
     table.sessionOrderOf = saved.sessionOrder;
     table.source = source;
     table.spansOf = saved.spans;
+    table.spanned = n;
     table.statsOf_ = saved.stats;
     table.freshLoaded = saved.fresh;
     table.parsed = new Array<IndexedDoc | undefined>(n);
@@ -340,6 +364,22 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
     }
   }
 
+  /**
+   * From now on, records set are appended to `log` rather than kept in memory, and read back
+   * from it (an empty table only: a fresh build). A save then takes the log as the records
+   * file when it holds exactly the live records (see {@link toSaved}).
+   */
+  logTo(log: RecordLog): void {
+    if (this.ids.length > 0) throw new Error('a table logs its records from its first row');
+    this.log = log;
+    this.source = log;
+  }
+
+  /** True when records set are appended to a log (see {@link logTo}). */
+  get logging(): boolean {
+    return this.log !== undefined;
+  }
+
   /** The number of changes {@link journal} would list. */
   get journalSize(): number {
     let n = this.changedRows.size;
@@ -370,46 +410,30 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
   /**
    * The live rows as columns. Their records stay where they are (in the records file, or
    * kept with the table) unless those kept with the table pass {@link RECORDS_JOURNAL_BYTES}
-   * or `rewrite` is set: then `records` is a new records file holding them all.
+   * or `rewrite` is set (or the table logs): then `records` is a new records file holding them all (see
+   * {@link NewRecords}; its blocks are read as they are asked for, before the table changes).
    */
-  toSaved(options: { rewrite?: boolean } = {}): { saved: SavedDocs; records: Buffer | undefined } {
+  toSaved(options: { rewrite?: boolean } = {}): { saved: SavedDocs; records: NewRecords | undefined } {
     const rows = [...this.liveRows()];
     let kept = 0;
     for (const row of rows) if (this.isKept(row)) kept += this.recordBytes(row).length;
-    const rewrite = options.rewrite === true || kept > RECORDS_JOURNAL_BYTES;
-    const spans = new Float64Array(2 * rows.length);
+    // A log is not a records file until a save takes it: a logging table always writes one.
+    const rewrite = options.rewrite === true || kept > RECORDS_JOURNAL_BYTES || this.log !== undefined;
+    let spans = new Float64Array(2 * rows.length);
     const fresh: Uint8Array[] = [];
-    let records: Buffer | undefined;
-    if (rewrite) {
-      const parts: Uint8Array[] = [];
+    let records: NewRecords | undefined;
+    if (rewrite && this.log !== undefined && this.isWholeLog(rows)) {
+      // A fresh build: the log is the records file, in row order, nothing replaced.
+      spans = this.spans.slice(0, 2 * rows.length);
+      records = { log: this.log };
+    } else if (rewrite) {
       let end = 0;
-      // Consecutive records of the file are read as one block.
-      let blockFrom = -1;
-      let blockTo = -1;
-      const flush = () => {
-        if (blockFrom >= 0) parts.push(this.source.read(blockFrom, blockTo));
-        blockFrom = -1;
-      };
       rows.forEach((row, i) => {
-        const inFile = !this.isKept(row);
-        const bytes = inFile ? undefined : this.recordBytes(row);
-        const length = inFile ? this.spans[2 * row + 1]! - this.spans[2 * row]! : bytes!.length;
-        if (inFile && blockFrom >= 0 && this.spans[2 * row] === blockTo) {
-          blockTo = this.spans[2 * row + 1]!;
-        } else {
-          flush();
-          if (inFile) {
-            blockFrom = this.spans[2 * row]!;
-            blockTo = this.spans[2 * row + 1]!;
-          } else {
-            parts.push(bytes!);
-          }
-        }
+        const length = this.isKept(row) ? this.recordBytes(row).length : this.spans[2 * row + 1]! - this.spans[2 * row]!;
         spans[2 * i] = end;
         spans[2 * i + 1] = end += length;
       });
-      flush();
-      records = Buffer.concat(parts, end);
+      records = { blocks: this.recordBlocks(rows) };
     } else {
       rows.forEach((row, i) => {
         if (this.isKept(row)) {
@@ -441,6 +465,44 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
       fingerprint: [this.print.count, this.print.a, this.print.b],
     };
     return { saved, records };
+  }
+
+  /** True when the log holds exactly the records of `rows` (every row, in order, none replaced). */
+  private isWholeLog(rows: readonly number[]): boolean {
+    if (this.fresh.size > 0 || rows.length !== this.spanned || rows.length !== this.ids.length) return false;
+    let end = 0;
+    for (let row = 0; row < rows.length; row++) {
+      if (this.spans[2 * row] !== end) return false;
+      end = this.spans[2 * row + 1]!;
+    }
+    return end === this.log!.size;
+  }
+
+  /**
+   * The records of `rows`, in order, as blocks: consecutive records of the source are read
+   * together, up to {@link COPY_BLOCK_BYTES} at a time.
+   */
+  private *recordBlocks(rows: readonly number[]): Generator<Uint8Array> {
+    let blockFrom = -1;
+    let blockTo = -1;
+    for (const row of rows) {
+      if (this.isKept(row)) {
+        if (blockFrom >= 0) yield this.source.read(blockFrom, blockTo);
+        blockFrom = -1;
+        yield this.recordBytes(row);
+        continue;
+      }
+      const start = this.spans[2 * row]!;
+      const end = this.spans[2 * row + 1]!;
+      if (blockFrom >= 0 && start === blockTo && end - blockFrom <= COPY_BLOCK_BYTES) {
+        blockTo = end;
+        continue;
+      }
+      if (blockFrom >= 0) yield this.source.read(blockFrom, blockTo);
+      blockFrom = start;
+      blockTo = end;
+    }
+    if (blockFrom >= 0) yield this.source.read(blockFrom, blockTo);
   }
 
   /**
@@ -559,7 +621,7 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
       if (!this.fresh.has(r) && !this.dead.has(r)) members.push(r);
     }
     // Rows set since the load (new, or changed: their session may be another now).
-    for (const r of this.fresh.keys()) if (!this.dead.has(r) && this.sessions.at(r) === session) members.push(r);
+    for (const r of this.setSinceLoad()) if (!this.dead.has(r) && this.sessions.at(r) === session) members.push(r);
     // Each member's date and id cut out once.
     const sorted = members
       .map((r) => ({ row: r, created: this.created.at(r), id: this.ids.at(r) }))
@@ -588,7 +650,7 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
 
   /** True when the row's record is not in the records file (set since the load, or kept with the table). */
   private isKept(row: number): boolean {
-    return this.fresh.has(row) || row >= this.loadedRows || this.spans[2 * row] === -1;
+    return this.fresh.has(row) || row >= this.spanned || this.spans[2 * row] === -1;
   }
 
   get size(): number {
@@ -662,12 +724,21 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
   idWithContentKey(key: string): string | undefined {
     let row = this.contentKeys.firstLoaded(key, (r) => !this.dead.has(r));
     // Rows set since the load (their key may be another now, or new).
-    for (const r of this.fresh.keys()) if (!this.dead.has(r) && (row === -1 || r < row) && this.contentKeys.at(r) === key) row = r;
+    for (const r of this.setSinceLoad()) if (!this.dead.has(r) && (row === -1 || r < row) && this.contentKeys.at(r) === key) row = r;
     return row === -1 ? undefined : this.ids.at(row);
   }
 
+  /**
+   * The rows set since the load: loaded rows set again (in `fresh`) and every row added since,
+   * whether its record is in `fresh` or was written to the log (see {@link logTo}).
+   */
+  private *setSinceLoad(): IterableIterator<number> {
+    for (const r of this.fresh.keys()) if (r < this.loadedRows) yield r;
+    for (let r = this.loadedRows; r < this.ids.length; r++) yield r;
+  }
+
   private recordBytes(row: number): Uint8Array {
-    if (this.fresh.has(row) || row >= this.loadedRows) {
+    if (this.fresh.has(row) || row >= this.spanned) {
       let bytes = this.fresh.get(row);
       if (bytes === undefined) this.fresh.set(row, (bytes = Buffer.from(JSON.stringify(this.parsed[row]))));
       return bytes;
@@ -686,6 +757,10 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
     return doc;
   }
 
+  /**
+   * Sets the record of memory `id`. The id is kept as given: one cut from a file's text
+   * keeps that text alive (see `detachString`).
+   */
   set(id: string, doc: IndexedDoc): void {
     let row = this.rowOf(id);
     if (row === undefined) {
@@ -707,9 +782,30 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
     addLine(this.print, this.lineAt(row));
     // Kept encoded, not as the object: a rebuild sets 100,000 records (as objects, hundreds of
     // megabytes), and a save needs their bytes anyway; `get` parses one again when asked.
-    this.fresh.set(row, Buffer.from(JSON.stringify(doc)));
+    // A new row of a logging table goes to the log (not kept in memory at all).
+    const bytes = Buffer.from(JSON.stringify(doc));
+    if (this.log !== undefined && row === this.spanned) {
+      this.spanAt(row, this.log.size, this.log.size + bytes.length);
+      this.log.write(bytes);
+      this.fresh.delete(row);
+    } else {
+      this.fresh.set(row, bytes);
+    }
     this.parsed[row] = undefined;
     this.setStatAt(row, Number.NaN, Number.NaN);
+  }
+
+  /** Gives the next row its span in the log. */
+  private spanAt(row: number, start: number, end: number): void {
+    if (this.spans.length < 2 * row + 2) {
+      const grown = new Float64Array(Math.max(32, 2 * row + 2, this.spans.length * 2));
+      grown.set(this.spans);
+      this.spansOf = grown;
+    }
+    const spans = this.spans;
+    spans[2 * row] = start;
+    spans[2 * row + 1] = end;
+    this.spanned = row + 1;
   }
 
   private setStatAt(row: number, size: number, mtimeMs: number): void {
@@ -769,7 +865,9 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
     this.created = new StringColumn();
     this.sessionOrderOf = new Uint32Array(0);
     this.source = new BytesRecords(new Uint8Array(0));
+    this.log = undefined;
     this.spansOf = new Float64Array(0);
+    this.spanned = 0;
     this.statsOf_ = new Float64Array(0);
     this.freshLoaded = [];
     this.fresh.clear();

@@ -11,20 +11,23 @@
 import * as crypto from 'node:crypto';
 import { existsSync, fstatSync, openSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { closeWhenCollected, readAt } from '../../store/safe-read.js';
-import { basename, isAbsolute, join } from 'node:path';
-import { deserialize, serialize } from 'node:v8';
+import { basename, dirname, isAbsolute, join } from 'node:path';
+import { deserialize, serialize, setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import MiniSearch from 'minisearch';
 import { MEMORY_TYPES, type Diagnostic, type Memory, type MemoryStatus, type MemoryType, type Scope } from '../../core/memory.js';
-import { encodeDocs, openDocs } from './docs-file.js';
-import { DocTable, isDocJournal, type DocFacets, type DocJournal, type IndexedDoc, type RecordSource } from './doc-table.js';
-import { normalizeBody } from '../../core/memory-format.js';
+import { openDocs, writeDocs } from './docs-file.js';
+import { DocTable, isDocJournal, type DocFacets, type DocJournal, type IndexedDoc, type NewRecords, type RecordSource } from './doc-table.js';
 import { feedbackTerms, planQuery } from '../../core/query.js';
 import { processTerm, tokenize } from '../../core/text.js';
-import { writeFileAtomic } from '../../store/atomic.js';
+import { detachString } from '../../core/detach-string.js';
+import { FilePreparer, packPrepared, unpackPrepared, type PackedFile } from './parallel-prepare.js';
+import { ANALYZER, INDEXED_FIELDS, NO_LINKS, indexedDocOf, prepareFile, searchDocOf, sha1, type LinkExtractor, type PreparedFile } from './prepare-file.js';
+import { AtomicFileWriter, removeStaleTempFiles, writeFileAtomic } from '../../store/atomic.js';
 import { DocNumbering, documentsWithTerm, packResults, ranksBefore, searchPacked, type PackedResults, type TermSpec } from './packed-search.js';
 import { LazyRanking } from './lazy-ranking.js';
 import { PackedBuilder } from './packed-build.js';
-import { addAnalyzed, analyzeDocument, isAnalyzedDoc, loadSearchState, openSearchState, saveSearchState, termDocCount, type AnalyzedDoc, type Analyzer } from './search-state.js';
+import { addAnalyzed, analyzeDocument, isAnalyzedDoc, loadSearchState, openSearchState, saveSearchState, termDocCount, type AnalyzedDoc } from './search-state.js';
 import { displayPath, readMemoryFile, scanEntry, scanMemoryFiles, type MemoryFileEntry, type MemoryFileScan } from '../../store/memory-store.js';
 import { FileTable, type FileEntry } from './file-table.js';
 import { dirStamp, isDirStamp, sameStamp, type DirStamp } from '../dir-stamp.js';
@@ -51,8 +54,8 @@ export type { DocFacets, IndexedDoc };
  * (3 × a body word, as before) let a memory whose text all fits in its summary outrank longer
  * memories saying the same thing (LoCoMo R@5 51.7 → 59.0, bench/locomo/README.md).
  */
-export const FIELD_BOOSTS = { text: 1, summary: 0.5, tags: 1.4, topic: 1.5, files: 1, type: 0.5 } as const;
-const FIELDS = Object.keys(FIELD_BOOSTS);
+export const FIELD_BOOSTS = { text: 1, summary: 0.5, tags: 1.4, topic: 1.5, files: 1, type: 0.5 } as const satisfies Record<(typeof INDEXED_FIELDS)[number], number>;
+const FIELDS: string[] = [...INDEXED_FIELDS];
 
 /**
  * BM25+ parameters (MiniSearch's defaults are k 1.2, b 0.7, d 0.5). Memories are short and
@@ -83,7 +86,7 @@ export const TYPE_HINT_BOOST = 1.25;
 export const FEEDBACK = { docs: 5, terms: 10, weight: 0.3, keep: 3 } as const;
 
 /** A memory as the search tree indexes it. */
-type SearchDoc = ReturnType<typeof searchDoc>;
+type SearchDoc = ReturnType<typeof searchDocOf>;
 
 /**
  * Changes to the search tree since its file was written: memories to take out of it and
@@ -151,6 +154,29 @@ export const FILE_JOURNAL_LIMIT = 256;
  * see docs/design.md, "Knowing the index is current".
  */
 export const SWEEP_ALWAYS_BELOW = 5_000;
+
+/**
+ * A fresh build that reads at least this many files writes their records to the new records
+ * file as it reads them (see `DocTable.logTo`) instead of keeping them until the save: 80 MB
+ * at 100,000 memories, and the largest thing a rebuild held.
+ */
+export const LOG_RECORDS_FROM = 5_000;
+
+/**
+ * A fresh build that reads at least this many files prepares most of them in a worker
+ * thread (see parallel-prepare.ts), where there is a second core.
+ */
+export const PREPARE_IN_WORKER_FROM = 2_000;
+
+/** Files per batch a worker prepares, and batches sent ahead of the one taken in. */
+const WORKER_BATCH = 128;
+const WORKER_AHEAD = 4;
+/**
+ * Batches this thread prepares ahead of their turn while it waits for the worker's. Few:
+ * prepared files kept past a young-generation collection are promoted, and the old
+ * generation then grew by hundreds of megabytes of them between its collections.
+ */
+const PREPARED_AHEAD = 2;
 
 /** The first bytes of `index.v8`: then the header's length (u32 LE) and the header. */
 const INDEX_MAGIC = Buffer.from('CXI\u0002', 'latin1');
@@ -221,8 +247,6 @@ function fieldIds(): Record<string, number> {
   return (fieldIdsOnce ??= (new MiniSearch(MINISEARCH_OPTIONS) as unknown as { _fieldIds: Record<string, number> })._fieldIds);
 }
 
-/** The analysis of MINISEARCH_OPTIONS, for the journal (see search-state.ts). */
-const ANALYZER: Analyzer = { fields: FIELDS, idField: 'id', tokenize: MINISEARCH_OPTIONS.tokenize, processTerm: MINISEARCH_OPTIONS.processTerm };
 
 const OPTIONS_HASH = crypto.createHash('sha1')
   .update(JSON.stringify({ fields: FIELDS, analysis: 'porter+stop+camel+irregular/v2', text: 'summary+body/v1' }))
@@ -268,75 +292,6 @@ export const DEFAULT_SEARCH: Required<Omit<SearchOptions, 'types' | 'tags' | 'sc
   feedback: true,
 };
 
-/** `crypto.hash` (Node ≥ 20.12): one call, no Hash object; a rebuild hashes 20,000 texts. */
-const oneShotHash = (crypto as { hash?: (algorithm: string, data: string, encoding: 'hex') => string }).hash;
-
-function sha1(text: string): string {
-  return oneShotHash ? oneShotHash('sha1', text, 'hex') : crypto.createHash('sha1').update(text).digest('hex');
-}
-
-/** Hash of what a memory says, ignoring metadata: equal keys mean identical content. */
-export function contentKeyOf(memory: Pick<Memory, 'type' | 'summary' | 'body'>): string {
-  return contentKeyFor(memory, normalizeBody(memory.body));
-}
-
-function contentKeyFor(memory: Pick<Memory, 'type' | 'summary'>, normalizedBody: string): string {
-  return sha1(`${memory.type}\n${memory.summary.trim().toLowerCase()}\n${normalizedBody}`);
-}
-
-function toDoc(memory: Memory, file: string, links: string[]): IndexedDoc {
-  const body = normalizeBody(memory.body);
-  return {
-    id: memory.id,
-    type: memory.type,
-    summary: memory.summary,
-    status: memory.status,
-    scope: memory.scope,
-    tags: memory.tags,
-    priority: memory.priority,
-    confidence: memory.confidence,
-    pinned: memory.pinned,
-    topic: memory.topic,
-    created: memory.created,
-    updated: memory.updated,
-    branch: memory.source.branch,
-    commit: memory.source.commit,
-    session: memory.source.session,
-    files: memory.source.files,
-    links: links.length > 0 ? links : undefined,
-    contentKey: contentKeyFor(memory, body),
-    bodyLength: body.length,
-    preview: body.slice(0, 240),
-    file,
-  };
-}
-
-/**
- * Summary and body as one text. A long note saved as free text keeps its first sentence as
- * the summary and the whole note as the body; the summary is then not repeated.
- */
-export function fullText(memory: Pick<Memory, 'summary' | 'body'>): string {
-  const flat = (s: string) => s.replace(/\s+/g, ' ').trim();
-  const summary = flat(memory.summary);
-  const wanted = summary.replace(/…$/, '');
-  // Whitespace aside, does the body start with the summary? Its head says (a rebuild would
-  // otherwise rewrite every body); the text is only tokenized, so it keeps its whitespace.
-  let head = flat(memory.body.slice(0, 2 * wanted.length + 64));
-  if (head.length < wanted.length) head = flat(memory.body);
-  return head.startsWith(wanted) ? memory.body : `${summary} ${memory.body}`;
-}
-
-function searchDoc(memory: Memory) {
-  return {
-    id: memory.id,
-    text: fullText(memory),
-    summary: memory.summary,
-    tags: memory.tags.join(' '),
-    topic: memory.topic ?? '',
-    files: (memory.source.files ?? []).join(' '),
-    type: memory.type,
-  };
-}
 
 /**
  * MiniSearch multiplies a result's score by the number of query terms it matched. A thesaurus
@@ -401,6 +356,45 @@ function mergeFeedback(first: PackedResults, firstCounts: Int32Array, more: Pack
   return { docs, final, firstAt, moreAt };
 }
 
+/**
+ * A full garbage collection, where V8 lets this process ask for one. Once a fresh build's
+ * search state is written, its postings (50-60 MB at 100,000 memories, in long-lived typed
+ * arrays) are garbage that V8 keeps until its next major collection, all through the save
+ * and the graph that follow: asking for it then lowered the peak RSS of `index --rebuild`
+ * at 100,000 memories from 425-430 to 386-394 MB (a few tens of milliseconds).
+ */
+function collectGarbage(): void {
+  try {
+    setFlagsFromString('--expose-gc');
+    (runInNewContext('gc') as () => void)();
+  } catch {
+    // Not allowed here: V8 collects in its own time.
+  }
+}
+
+/** Writes the file at `path` atomically, piece by piece (see `AtomicFileWriter`). */
+function writeStreamed(path: string, write: (out: AtomicFileWriter) => void): void {
+  const out = new AtomicFileWriter(path);
+  try {
+    write(out);
+    out.commit();
+  } catch (err) {
+    out.abort();
+    throw err;
+  }
+}
+
+/**
+ * The search document of the memory in `entry`'s file, read again: what MiniSearch's own
+ * `add` needs if its internals are not the expected ones (never with the version this
+ * package pins), for a file that was prepared as analysed fields only.
+ */
+function searchDocAgain(entry: MemoryFileEntry): SearchDoc {
+  const memory = readMemoryFile(entry, entry.path).memory;
+  if (!memory) throw new Error(`${entry.path} changed while it was being indexed`);
+  return searchDocOf(memory);
+}
+
 function removeStaleFiles(dir: string, pattern: RegExp, keep: string): void {
   const now = Date.now();
   const others: { name: string; mtimeMs: number }[] = [];
@@ -419,9 +413,8 @@ function removeStaleFiles(dir: string, pattern: RegExp, keep: string): void {
   }
 }
 
-/** Extracts `[[id]]` links; replaced by the graph module's parser when present. */
-export type LinkExtractor = (body: string) => string[];
-const NO_LINKS: LinkExtractor = () => [];
+export type { LinkExtractor };
+export { contentKeyOf, fullText } from './prepare-file.js';
 
 /**
  * One tier's keyword index, loaded from `.memory/index.v8` (or built fresh).
@@ -499,6 +492,25 @@ export class KeywordIndex {
 
   /** A fresh build's search state until it is saved or queried (see packed-build.ts). */
   private builder: PackedBuilder | undefined;
+  /** The records file a fresh build writes as it reads (see {@link LOG_RECORDS_FROM}), until saved. */
+  private recordLog: AtomicFileWriter | undefined;
+
+  /** Starts writing the records of a fresh build to a new records file in `cacheDir`. */
+  private logRecords(cacheDir: string): void {
+    try {
+      const log = new AtomicFileWriter(join(cacheDir, recordsFileName(crypto.randomBytes(6).toString('hex'))));
+      this.docs.logTo(log);
+      this.recordLog = log;
+    } catch {
+      // A directory that cannot be written: the records are kept in memory (and not saved).
+    }
+  }
+
+  /** Forgets the records file a fresh build was writing (its table was cleared or saved otherwise). */
+  private dropRecordLog(): void {
+    this.recordLog?.abort();
+    this.recordLog = undefined;
+  }
 
   /** The fresh build as a MiniSearch (from here on, changes go to it). */
   private finishBuild(): MiniSearch {
@@ -539,6 +551,7 @@ export class KeywordIndex {
         this.fileJournal.clear();
         this.stamp = null;
         this.docs.clear();
+        this.dropRecordLog();
         this.docsFile = undefined;
         this.dirty = true;
         if (this.lastRefresh) this.refresh(this.lastRefresh.paths, { ...this.lastRefresh.options, sweep: true });
@@ -589,9 +602,8 @@ export class KeywordIndex {
    * tree when it is loaded, and in the journal when the tree is saved, so that a refresh
    * never needs to load the tree.
    */
-  private changeSearch(id: string, doc: SearchDoc | undefined): void {
+  private changeSearch(id: string, analyzed: AnalyzedDoc | undefined, doc: () => SearchDoc): void {
     // Analysed once, for the tree and for the journal (when the tree is saved).
-    const analyzed = doc ? analyzeDocument(doc, ANALYZER) : undefined;
     if (this.builder) {
       if (!this.builder.has(id)) {
         if (analyzed) this.builder.add(analyzed);
@@ -606,7 +618,7 @@ export class KeywordIndex {
       if (this.searchIndex.has(id)) this.searchIndex.discard(id);
       // addAnalyzed keeps a loaded tree's terms packed, and finds each term of a build in the
       // cache rather than walking the radix tree for every word of every memory.
-      if (analyzed && !addAnalyzed(this.searchIndex, analyzed, termCacheOf(this.searchIndex))) this.searchIndex.add(doc!);
+      if (analyzed && !addAnalyzed(this.searchIndex, analyzed, termCacheOf(this.searchIndex))) this.searchIndex.add(doc());
     }
     if (this.searchFile !== undefined) this.journal.set(id, analyzed);
     this.dirty = true;
@@ -683,7 +695,7 @@ export class KeywordIndex {
    * directory's change stamp moved since the index last matched it (or `sweep` is set): see
    * {@link verify} for how the memories a command shows are checked all the same.
    */
-  refresh(paths: TierPaths, options: { base: string; links?: LinkExtractor; scan?: MemoryFileScan; sweep?: boolean; sweepBelow?: number }): RefreshReport {
+  refresh(paths: TierPaths, options: { base: string; links?: LinkExtractor; scan?: MemoryFileScan; sweep?: boolean; sweepBelow?: number; logRecordsFrom?: number; workerFrom?: number }): RefreshReport {
     this.lastRefresh = { paths, options: { base: options.base, ...(options.links ? { links: options.links } : {}) } };
     // Taken before the listing: a change while the sweep runs moves it, and the next refresh
     // sweeps again. A stamp taken within the racy window of a change is kept but never trusted.
@@ -723,8 +735,18 @@ export class KeywordIndex {
     // Read in name order, whatever the directory's order: memories are added to the search
     // tree in the same order on every machine (ties rank in that order).
     changed.sort((a, b) => (scan.names[a]! < scan.names[b]! ? -1 : scan.names[a]! > scan.names[b]! ? 1 : 0));
-    for (const i of changed) {
-      rowAt[i] = this.readFile(scanEntry(scan, i), scan.names[i]!, rowAt[i]!, options.base, links, report);
+    if (this.builder && this.docs.size === 0 && !this.docs.logging && changed.length >= (options.logRecordsFrom ?? LOG_RECORDS_FROM)) this.logRecords(paths.cacheDir);
+    // A fresh build of many files: prepared in a worker as well (every file is new).
+    const worker =
+      this.builder && known === 0 && changed.length >= (options.workerFrom ?? PREPARE_IN_WORKER_FROM) && (links === NO_LINKS || links.inWorker === 'wikilinks')
+        ? FilePreparer.start({ base: options.base, wikilinks: links !== NO_LINKS })
+        : undefined;
+    if (worker) {
+      this.readWithWorker(worker, scan, changed, rowAt, options.base, links, report);
+    } else {
+      for (const i of changed) {
+        rowAt[i] = this.readFile(scanEntry(scan, i), scan.names[i]!, rowAt[i]!, options.base, links, report);
+      }
     }
     if (changed.length > 0) this.filesChanged = true;
     for (let row = 0; row < known; row++) {
@@ -768,9 +790,82 @@ export class KeywordIndex {
   private readFile(entry: MemoryFileEntry, name: string, row: number, base: string, links: LinkExtractor, report: RefreshReport, known?: FileEntry): number {
     // What the file held before: its row in the file table, or (without the table) `known`.
     const before = row < 0 ? known : this.files.entryAt(row);
-    const shown = displayPath(entry.path, base);
-    const read = readMemoryFile(entry, shown);
-    const hash = read.text === undefined ? '' : sha1(read.text);
+    const prepared = prepareFile(entry, { base, links, ...(before !== undefined && before.hash !== '' ? { unchangedHash: before.hash } : {}) });
+    return this.takeFile(prepared, entry, name, row, report, before);
+  }
+
+  /**
+   * Reads the new files at `changed` (listing positions, in name order) of a fresh build, in
+   * batches prepared by `worker` or here, and takes every batch in here, in order. The worker
+   * is kept {@link WORKER_AHEAD} batches ahead; while the batch due is not back, this thread
+   * prepares the next batch nobody has taken yet (so a busy machine shifts the work here).
+   * A worker that fails leaves the rest to this thread.
+   */
+  private readWithWorker(worker: FilePreparer, scan: MemoryFileScan, changed: readonly number[], rowAt: Int32Array, base: string, links: LinkExtractor, report: RefreshReport): void {
+    const batches = Math.ceil(changed.length / WORKER_BATCH);
+    const entriesOf = (b: number) => changed.slice(b * WORKER_BATCH, (b + 1) * WORKER_BATCH).map((i) => scanEntry(scan, i));
+    // Kept as posted (each field's terms one string) until taken in: small, short-lived objects.
+    const prepareHere = (b: number) => entriesOf(b).map((entry) => packPrepared(prepareFile(entry, { base, links })));
+    /** Batches prepared, until their turn; batches the worker has; the first batch nobody has. */
+    const ready = new Map<number, PackedFile[]>();
+    const atWorker = new Set<number>();
+    let next = 0;
+    let working = true;
+    const stop = () => {
+      if (working) worker.close();
+      working = false;
+      atWorker.clear();
+    };
+    const feed = () => {
+      for (; working && atWorker.size < WORKER_AHEAD && next < batches; next++) {
+        worker.send(next, entriesOf(next));
+        atWorker.add(next);
+      }
+    };
+    try {
+      feed();
+      for (let b = 0; b < batches; b++) {
+        while (!ready.has(b)) {
+          if (!atWorker.has(b)) {
+            ready.set(b, prepareHere(b));
+            next = Math.max(next, b + 1);
+            continue;
+          }
+          const posted = worker.posted();
+          const back = worker.poll();
+          if (back) {
+            if (back.files === undefined || !atWorker.has(back.id)) stop();
+            else {
+              atWorker.delete(back.id);
+              ready.set(back.id, back.files);
+            }
+          } else if (next < batches && ready.size < PREPARED_AHEAD) {
+            ready.set(next, prepareHere(next));
+            next++;
+          } else if (!worker.waitAfter(posted)) {
+            stop();
+          }
+        }
+        const prepared = ready.get(b)!;
+        ready.delete(b);
+        feed();
+        const first = b * WORKER_BATCH;
+        for (let k = 0; k < prepared.length; k++) {
+          const i = changed[first + k]!;
+          rowAt[i] = this.takeFile(unpackPrepared(prepared[k]!), scanEntry(scan, i), scan.names[i]!, rowAt[i]!, report, undefined);
+        }
+      }
+    } finally {
+      stop();
+    }
+  }
+
+  /**
+   * Takes in a file prepared by `prepareFile` (here or in a worker): `before` is what the
+   * index held of it. Returns its row in the file table.
+   */
+  private takeFile(prepared: PreparedFile, entry: MemoryFileEntry, name: string, row: number, report: RefreshReport, before: FileEntry | undefined): number {
+    const { hash, doc, analyzed } = prepared;
     this.dirty = true;
     if (before && before.hash === hash && hash !== '') {
       this.setFile(name, { ...before, size: entry.size, mtimeMs: entry.mtimeMs }, row);
@@ -780,20 +875,19 @@ export class KeywordIndex {
     }
     if (before?.id !== undefined) this.removeDoc(before.id);
     const fileEntry: FileEntry = { size: entry.size, mtimeMs: entry.mtimeMs, hash };
-    if (read.diagnostics.length > 0) fileEntry.diagnostics = read.diagnostics;
-    if (read.memory) {
-      const memory = read.memory;
-      if (this.docs.has(memory.id)) this.removeDoc(memory.id);
-      this.docs.set(memory.id, toDoc(memory, shown, links(memory.body)));
-      this.docs.setStat(memory.id, entry.size, entry.mtimeMs);
-      this.changeSearch(memory.id, searchDoc(memory));
-      fileEntry.id = memory.id;
+    if (prepared.diagnostics.length > 0) fileEntry.diagnostics = prepared.diagnostics;
+    if (doc && analyzed) {
+      if (this.docs.has(doc.id)) this.removeDoc(doc.id);
+      this.docs.set(doc.id, doc);
+      this.docs.setStat(doc.id, entry.size, entry.mtimeMs);
+      this.changeSearch(doc.id, analyzed, () => searchDocAgain(entry));
+      fileEntry.id = doc.id;
       if (before) report.updated++;
       else report.added++;
     } else if (before?.id !== undefined) {
       report.removed++;
     }
-    report.diagnostics.push(...read.diagnostics);
+    report.diagnostics.push(...prepared.diagnostics);
     return this.setFile(name, fileEntry, row);
   }
 
@@ -882,11 +976,15 @@ export class KeywordIndex {
   private removeDoc(id: string): void {
     if (!this.docs.has(id)) return;
     this.docs.delete(id);
-    this.changeSearch(id, undefined);
+    this.changeSearch(id, undefined, () => {
+      throw new Error('no document to add');
+    });
   }
 
   /** Records a memory just written by this process, so the index need not re-read it. */
-  upsert(memory: Memory, entry: MemoryFileEntry, text: string, options: { base: string; links?: LinkExtractor }): void {
+  upsert(written: Memory, entry: MemoryFileEntry, text: string, options: { base: string; links?: LinkExtractor }): void {
+    // The id as a copy, as `readFile` keeps it.
+    const memory = { ...written, id: detachString(written.id) };
     const name = `${entry.id}.md`;
     // The memory the file held before, when the table is at hand (a file whose id differs
     // from its name, rare: a shown memory is checked by `verify` otherwise).
@@ -894,9 +992,10 @@ export class KeywordIndex {
     if (known?.id !== undefined) this.removeDoc(known.id);
     this.removeDoc(memory.id);
     const shown = displayPath(entry.path, options.base);
-    this.docs.set(memory.id, toDoc(memory, shown, (options.links ?? NO_LINKS)(memory.body)));
+    this.docs.set(memory.id, indexedDocOf(memory, shown, (options.links ?? NO_LINKS)(memory.body)));
     this.docs.setStat(memory.id, entry.size, entry.mtimeMs);
-    this.changeSearch(memory.id, searchDoc(memory));
+    const search = searchDocOf(memory);
+    this.changeSearch(memory.id, analyzeDocument(search, ANALYZER), () => search);
     this.setFile(name, { size: entry.size, mtimeMs: entry.mtimeMs, hash: sha1(text), id: memory.id });
     this.ownWrites = true;
   }
@@ -920,10 +1019,16 @@ export class KeywordIndex {
     const newTree = this.searchFile === undefined || this.journal.size > journalLimit(this.docs.size);
     if (newTree) {
       const name = searchTreeName(crypto.randomBytes(6).toString('hex'));
-      // A fresh build not queried yet is written straight from its builder.
-      const bytes = this.builder ? this.builder.encode({ fieldIds: fieldIds() }) : saveSearchState(this.search);
-      this.builder = undefined;
-      writeFileAtomic(join(paths.cacheDir, name), bytes);
+      const path = join(paths.cacheDir, name);
+      if (this.builder) {
+        // A fresh build not queried yet is written straight from its builder, term by term.
+        const builder = this.builder;
+        this.builder = undefined;
+        writeStreamed(path, (out) => builder.encodeTo(out, { fieldIds: fieldIds() }));
+        if (builder.size >= LOG_RECORDS_FROM) collectGarbage();
+      } else {
+        writeFileAtomic(path, saveSearchState(this.search));
+      }
       this.searchFile = name;
       this.journal.clear();
     }
@@ -941,16 +1046,16 @@ export class KeywordIndex {
     if (newDocs) {
       const docs = this.docs.toSaved({ rewrite: this.recordsFile === undefined || moved });
       if (docs.records) {
-        const name = recordsFileName(crypto.randomBytes(6).toString('hex'));
-        writeFileAtomic(join(paths.cacheDir, name), docs.records);
-        this.recordsFile = name;
+        this.recordsFile = this.writeRecords(docs.records, paths.cacheDir);
         newRecords = true;
       }
       const name = docsFileName(crypto.randomBytes(6).toString('hex'));
-      writeFileAtomic(join(paths.cacheDir, name), encodeDocs(docs.saved));
+      // Written column by column (not joined into one buffer first).
+      writeStreamed(join(paths.cacheDir, name), (out) => writeDocs(docs.saved, out));
       this.docsFile = name;
       // The table as saved, reading the records file it now points to.
       this.docs = DocTable.fromSaved(docs.saved, FileRecords.open(join(paths.cacheDir, this.recordsFile!)));
+      this.dropRecordLog();
     } else {
       docJournal = this.docs.journal();
     }
@@ -988,12 +1093,38 @@ export class KeywordIndex {
     writeFileAtomic(KeywordIndex.indexPath(paths), packIndexFile(data));
     this.cacheDir = paths.cacheDir;
     if (newTree) removeStaleFiles(paths.cacheDir, SEARCH_TREE_FILE, this.searchFile!);
-    if (newRecords) removeStaleFiles(paths.cacheDir, RECORDS_FILE, this.recordsFile!);
+    if (newRecords) {
+      removeStaleFiles(paths.cacheDir, RECORDS_FILE, this.recordsFile!);
+      // A build interrupted before its save leaves the records file it was writing.
+      removeStaleTempFiles(paths.cacheDir, { now: Date.now() });
+    }
     if (newFiles) removeStaleFiles(paths.cacheDir, FILES_FILE, this.filesFile!);
     if (newDocs) removeStaleFiles(paths.cacheDir, DOCS_FILE, this.docsFile!);
     rmSync(join(paths.cacheDir, 'index.json'), { force: true }); // the cache of format ≤ 7
     if (newDocs) rmSync(join(paths.cacheDir, SESSION_ORDER_FILE), { force: true }); // the session order of format ≤ 11
     this.dirty = false;
+  }
+
+  /**
+   * Writes a new records file in `cacheDir` (see `DocTable.toSaved`); returns its name. A
+   * fresh build's log that holds them is the file, renamed into place.
+   */
+  private writeRecords(records: NewRecords, cacheDir: string): string {
+    const log = this.recordLog;
+    if ('log' in records && log !== undefined && records.log === log && dirname(log.path) === cacheDir) {
+      log.commit();
+      this.recordLog = undefined;
+      return basename(log.path);
+    }
+    const name = recordsFileName(crypto.randomBytes(6).toString('hex'));
+    writeStreamed(join(cacheDir, name), (out) => {
+      if ('blocks' in records) {
+        for (const block of records.blocks) out.write(block);
+        return;
+      }
+      for (let at = 0; at < records.log.size; at += 1 << 20) out.write(records.log.read(at, Math.min(records.log.size, at + (1 << 20))));
+    });
+    return name;
   }
 
   /** The filters on unpacked fields (status, type, scope). */

@@ -1068,32 +1068,52 @@ export function saveSearchState(ms: MiniSearch): Buffer {
 
 /** The bytes of a saved state and its postings (see {@link saveSearchState}). */
 export function encodeState(state: SavedState, postings: Uint32Array): Buffer {
-  const { ids, lengths, ...rest } = state;
-  const parts: Uint8Array[] = [];
-  let head: Buffer;
-  if (ids && lengths && typeof ids.text === 'string') {
-    const encoding = /[^\u0000-\u00ff]/.test(ids.text) ? 'utf16le' : 'latin1';
-    const raw: RawColumns = { encoding, chars: ids.text.length, slots: ids.ends.length, ordered: ids.order.length, fields: lengths.fields, lengthSlots: lengths.present.length };
-    head = serialize({ ...rest, raw });
-    const bytesOf = (a: Uint32Array | Uint8Array) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
-    parts.push(Buffer.from(ids.text, encoding), bytesOf(ids.ends), bytesOf(ids.present), bytesOf(ids.order), bytesOf(lengths.values), bytesOf(lengths.present));
-  } else {
-    head = serialize(state);
-  }
-  const start = postingsStart(head.length);
-  let size = start + postings.byteLength;
-  for (const part of parts) size += pad4(part.length);
+  const { head, columns } = stateParts(state);
+  let size = head.length + postings.byteLength;
+  for (const part of columns) size += pad4(part.length);
   const bytes = Buffer.alloc(size);
-  STATE_MAGIC.copy(bytes, 0);
-  bytes.writeUInt32LE(head.length, 4);
-  head.copy(bytes, 8);
-  Buffer.from(postings.buffer, postings.byteOffset, postings.byteLength).copy(bytes, start);
-  let at = start + postings.byteLength;
-  for (const part of parts) {
+  head.copy(bytes, 0);
+  Buffer.from(postings.buffer, postings.byteOffset, postings.byteLength).copy(bytes, head.length);
+  let at = head.length + postings.byteLength;
+  for (const part of columns) {
     bytes.set(part, at);
     at += pad4(part.length);
   }
   return bytes;
+}
+
+/**
+ * The bytes of a saved state around its postings, for a writer that streams the postings
+ * (see `PackedBuilder.encodeTo`): `head` goes before them (magic, length, state, padding),
+ * `columns` after them (the raw columns of ids and field lengths, see {@link RawColumns}),
+ * each padded to 4 bytes as {@link writeColumns} writes them. {@link encodeState} writes the same.
+ */
+export function stateParts(state: SavedState): { head: Buffer; columns: Uint8Array[] } {
+  const { ids, lengths, ...rest } = state;
+  const columns: Uint8Array[] = [];
+  let serialized: Buffer;
+  if (ids && lengths && typeof ids.text === 'string') {
+    const encoding = /[^\u0000-\u00ff]/.test(ids.text) ? 'utf16le' : 'latin1';
+    const raw: RawColumns = { encoding, chars: ids.text.length, slots: ids.ends.length, ordered: ids.order.length, fields: lengths.fields, lengthSlots: lengths.present.length };
+    serialized = serialize({ ...rest, raw });
+    const bytesOf = (a: Uint32Array | Uint8Array) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+    columns.push(Buffer.from(ids.text, encoding), bytesOf(ids.ends), bytesOf(ids.present), bytesOf(ids.order), bytesOf(lengths.values), bytesOf(lengths.present));
+  } else {
+    serialized = serialize(state);
+  }
+  const head = Buffer.alloc(postingsStart(serialized.length));
+  STATE_MAGIC.copy(head, 0);
+  head.writeUInt32LE(serialized.length, 4);
+  serialized.copy(head, 8);
+  return { head, columns };
+}
+
+/** Writes the `columns` of {@link stateParts} to `out`, each padded to 4 bytes with zeros. */
+export function writeColumns(columns: readonly Uint8Array[], out: { write(bytes: Uint8Array): void }): void {
+  for (const part of columns) {
+    out.write(part);
+    if (pad4(part.length) > part.length) out.write(new Uint8Array(pad4(part.length) - part.length));
+  }
 }
 
 /** The saved state in `head`, checked, or undefined. */
