@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { naiveAround } from '../../test/helpers/neighbours-oracle.js';
 import {
   DEFAULT_NEIGHBOURS,
   buildSessionOrder,
@@ -14,21 +15,6 @@ const at = (minute: number) => `2026-01-01T10:${String(minute).padStart(2, '0')}
 const members = fc
   .array(fc.record({ session: fc.option(fc.integer({ min: 0, max: 3 }), { nil: undefined }), minute: fc.integer({ min: 0, max: 5 }) }), { maxLength: 30 })
   .map((list) => list.map((m, i): SessionMember => ({ id: `m${i}`, session: m.session === undefined ? undefined : `s${m.session}`, created: at(m.minute) })));
-
-/** The naive oracle: positions in a session's list, both ways, nearest first. */
-function naiveAround(order: Map<string, string[]>, id: string, width: number): string[] {
-  for (const list of order.values()) {
-    const i = list.indexOf(id);
-    if (i === -1) continue;
-    const out: string[] = [];
-    for (let d = 1; d <= width; d++) {
-      if (list[i - d] !== undefined) out.push(list[i - d]!);
-      if (list[i + d] !== undefined) out.push(list[i + d]!);
-    }
-    return out;
-  }
-  return [];
-}
 
 describe('buildSessionOrder', () => {
   it('orders each session by creation, then id, and leaves out memories in no session', () => {

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { fingerprintText } from '../../core/fingerprint.js';
 import { buildSessionOrder } from '../../core/neighbours.js';
+import { naiveAround } from '../../../test/helpers/neighbours-oracle.js';
 import { memoryFingerprint } from '../../services/graph-view.js';
 import { BytesRecords, DocTable, isDocJournal, type IndexedDoc, type NewRecords, type RecordLog, type SavedDocs } from './doc-table.js';
 import { WHOLE_AFTER, encodeDocs, openDocs } from './docs-file.js';
@@ -50,17 +51,7 @@ function bytesOf(records: NewRecords | undefined): Buffer {
 
 /** The naive oracle of `sessionNeighbours`: the session's list (core's order), both ways, nearest first. */
 function naiveNeighbours(docs: Iterable<IndexedDoc>, id: string, width: number): string[] {
-  for (const list of buildSessionOrder([...docs]).values()) {
-    const i = list.indexOf(id);
-    if (i === -1) continue;
-    const out: string[] = [];
-    for (let d = 1; d <= width; d++) {
-      if (list[i - d] !== undefined) out.push(list[i - d]!);
-      if (list[i + d] !== undefined) out.push(list[i + d]!);
-    }
-    return out;
-  }
-  return [];
+  return naiveAround(buildSessionOrder([...docs]), id, width);
 }
 
 const op = fc.oneof(
