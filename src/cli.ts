@@ -96,6 +96,9 @@ function stampOf(source: string, bundle: Stats): string | undefined {
   return hash === undefined ? undefined : `${process.version}-${process.arch}-${hash}-${bundle.size}-${Math.trunc(bundle.mtimeMs)}`;
 }
 
+/** The name of a cache file {@link cacheFileName} makes, of any build or Node. */
+const OWN_CACHE = /^v\d+\.\d+\.\d+[^-]*-[a-z0-9]+-[0-9a-f]{16}-\d+-\d+-[a-z][a-z.-]*\.bin$/;
+
 function cacheFileName(stamp: string, key: string): string {
   return `${stamp}-${key.replace(' ', '.')}.bin`;
 }
@@ -109,8 +112,9 @@ function saveCache(script: vm.Script, dir: string, stamp: string, key: string): 
     const temporary = `${file}.${process.pid}.tmp`;
     writeFileSync(temporary, data, { mode: 0o600 });
     renameSync(temporary, file);
+    // Only caches of ours (the directory may be one a user named for other things too).
     for (const name of readdirSync(dir)) {
-      if (name.endsWith('.bin') && !name.startsWith(`${stamp}-`)) unlinkSync(join(dir, name));
+      if (OWN_CACHE.test(name) && !name.startsWith(`${stamp}-`)) unlinkSync(join(dir, name));
     }
   } catch {
     // No cache: the next run compiles, as this one did.

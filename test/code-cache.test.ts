@@ -146,14 +146,17 @@ describe('the bundled executable', () => {
     const cli = join(copy, 'cli.js');
     expect(cacheState(cortex(['list'], { CORTEX_CODE_CACHE: dir }, cli).stderr)).toBe('missing');
     const [before] = readdirSync(dir);
+    // Files that are not caches of ours stay, whatever their names.
+    writeFileSync(join(dir, 'notes.bin'), 'mine');
     // A new build of the same length (what npm's fixed file times would not tell apart).
     const bundle = join(copy, 'cli.bundle.cjs');
     const text = readFileSync(bundle, 'latin1');
     writeFileSync(bundle, text.replace(/^\/\/ cortex bundle [0-9a-f]{16}/, '// cortex bundle 0123456789abcdef'), 'latin1');
     expect(cacheState(cortex(['list'], { CORTEX_CODE_CACHE: dir }, cli).stderr)).toBe('missing');
-    const after = readdirSync(dir);
+    const after = readdirSync(dir).filter((f) => f !== 'notes.bin');
     expect(after).toHaveLength(1);
     expect(after[0]).not.toBe(before);
+    expect(readFileSync(join(dir, 'notes.bin'), 'utf8')).toBe('mine');
   });
 
   it('runs the ES modules when there is no bundle (a build without it), and with CORTEX_BUNDLE=0', () => {
