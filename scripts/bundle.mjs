@@ -104,12 +104,49 @@ function routeDynamicImports(text) {
   return routed;
 }
 
+/**
+ * An ES module's import of a built-in becomes `__toESM(require__builtin_x(), 1)`, run when
+ * the importing module is first initialised: a copy of the built-in's namespace per
+ * importing module (node:fs was copied 75 times, ~100 getters each) and the built-in
+ * loaded whether the code that uses it runs or not. Here each becomes one namespace per
+ * built-in that requires it on first use (`__cortexBuiltin`, below).
+ */
+function lazyBuiltinNamespaces(text) {
+  const names = new Map();
+  for (const m of text.matchAll(/var (require__builtin_\w+) = __commonJSMin\(\(\(exports, module\) => \{\n\tmodule\.exports = require\(("[^"]+")\);/g)) names.set(m[1], m[2]);
+  return text.replace(/__toESM\((require__builtin_\w+)\(\), 1\)/g, (all, id) => {
+    if (!names.has(id)) throw new Error(`bundle: no built-in behind ${id}`);
+    return `__cortexBuiltin(${names.get(id)})`;
+  });
+}
+
+/** The namespace of a built-in, loaded on first use; what `__toESM(mod, 1)` gives once it is. */
+const BUILTIN_NAMESPACE = `const __cortexBuiltins = Object.create(null);
+const __cortexBuiltin = (name) => {
+  let ns = __cortexBuiltins[name];
+  if (ns !== undefined) return ns;
+  let mod;
+  const load = () => (mod ??= require(name));
+  const has = (key) => key === "default" || Object.prototype.hasOwnProperty.call(load(), key);
+  const value = (key) => (key === "default" ? load() : load()[key]);
+  return (__cortexBuiltins[name] = new Proxy(Object.create(null), {
+    get: (_, key) => value(key),
+    has: (_, key) => key === "default" || key in load(),
+    ownKeys: () => [...new Set([...Reflect.ownKeys(load()), "default"])],
+    getOwnPropertyDescriptor: (_, key) => (has(key) ? { value: value(key), writable: false, enumerable: true, configurable: true } : undefined),
+    set: () => false,
+    defineProperty: () => false,
+    deleteProperty: () => false,
+  }));
+};`;
+
 // Rolldown's own banner and footer options drop the code between them (1.2): wrapped here.
 let code = [
   '(function (exports, require, module, __filename, __dirname, __cortexImport) {',
   '"use strict";',
   'const __cortexUrl = (file) => require("node:url").pathToFileURL(require("node:path").join(__dirname, file)).href;',
-  routeDynamicImports(output[0].code),
+  BUILTIN_NAMESPACE,
+  lazyBuiltinNamespaces(routeDynamicImports(output[0].code)),
   '})',
 ].join('\n');
 for (let i = 0; i < code.length; i++) {

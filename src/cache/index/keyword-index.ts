@@ -24,6 +24,7 @@ import { detachString } from '../../core/detach-string.js';
 import { FilePreparer, packPrepared, unpackPrepared, type PackedFile } from './parallel-prepare.js';
 import { ANALYZER, INDEXED_FIELDS, NO_LINKS, indexedDocOf, prepareFile, searchDocOf, sha1, type LinkExtractor, type PreparedFile } from './prepare-file.js';
 import { AtomicFileWriter, removeStaleTempFiles, writeFileAtomic } from '../../store/atomic.js';
+import { instantiateKernel, KernelLayout, NO_IMPORTS } from './score-kernel.js';
 import { DocNumbering, documentsWithTerm, packResults, ranksBefore, searchPacked, type PackedResults, type TermSpec } from './packed-search.js';
 import { LazyRanking } from './lazy-ranking.js';
 import { PackedBuilder } from './packed-build.js';
@@ -326,10 +327,51 @@ function termCacheOf(ms: MiniSearch): NonNullable<Parameters<typeof addAnalyzed>
 /**
  * The second ranking's documents: the first pass's results in their order, then those only
  * feedback found, in its order, with the final score of each (`final[x]` is `docs[x]`'s) and
- * where each document is in either pass (-1: not there). Its own function: V8 compiles a
- * function with a hot loop while it runs, and a small one costs little to compile.
+ * where each document is in either pass (-1: not there). Computed by score-kernel.wat (a loop
+ * over every result of both passes runs once per process: as JavaScript it ran interpreted).
  */
-function mergeFeedback(first: PackedResults, firstCounts: Int32Array, more: PackedResults): { docs: number[]; final: Float64Array; firstAt: Int32Array; moreAt: Int32Array } {
+function mergeFeedback(first: PackedResults, firstCounts: Int32Array, more: PackedResults): { docs: Int32Array; final: Float64Array; firstAt: Int32Array; moreAt: Int32Array } {
+  const n = Math.max(first.documents, more.documents);
+  const moreCounts = more.queryTermCounts();
+  const layout = new KernelLayout();
+  const at = {
+    firstRaw: layout.take(8 * first.length),
+    moreRaw: layout.take(8 * more.length),
+    score: layout.take(8 * n),
+    final: layout.take(8 * (first.length + more.length)),
+    firstDocs: layout.take(4 * first.length),
+    firstCounts: layout.take(4 * first.length),
+    moreDocs: layout.take(4 * more.length),
+    moreCounts: layout.take(4 * more.length),
+    count: layout.take(4 * n),
+    firstAt: layout.take(4 * n),
+    moreAt: layout.take(4 * n),
+    docs: layout.take(4 * (first.length + more.length)),
+  };
+  const instance = instantiateKernel(layout.size, NO_IMPORTS);
+  if (instance === undefined) return mergeFeedbackSlowly(first, firstCounts, more, moreCounts);
+  const { kernel, memory } = instance;
+  const buffer = memory.buffer;
+  new Float64Array(buffer).set(first.raw, at.firstRaw >>> 3);
+  new Float64Array(buffer).set(more.raw, at.moreRaw >>> 3);
+  const i32 = new Int32Array(buffer);
+  i32.set(first.docs, at.firstDocs >>> 2);
+  i32.set(firstCounts, at.firstCounts >>> 2);
+  i32.set(more.docs, at.moreDocs >>> 2);
+  i32.set(moreCounts, at.moreCounts >>> 2);
+  i32.fill(-1, at.firstAt >>> 2, (at.firstAt >>> 2) + n);
+  i32.fill(-1, at.moreAt >>> 2, (at.moreAt >>> 2) + n);
+  const length = kernel.mergeFeedback(first.length, at.firstDocs, at.firstRaw, at.firstCounts, more.length, at.moreDocs, at.moreRaw, at.moreCounts, at.score, at.count, at.firstAt, at.moreAt, at.docs, at.final);
+  return {
+    docs: new Int32Array(buffer, at.docs, length),
+    final: new Float64Array(buffer, at.final, length),
+    firstAt: new Int32Array(buffer, at.firstAt, n),
+    moreAt: new Int32Array(buffer, at.moreAt, n),
+  };
+}
+
+/** {@link mergeFeedback} where WebAssembly cannot run (the packed results are MiniSearch's then). */
+function mergeFeedbackSlowly(first: PackedResults, firstCounts: Int32Array, more: PackedResults, moreCounts: Int32Array): { docs: Int32Array; final: Float64Array; firstAt: Int32Array; moreAt: Int32Array } {
   const n = Math.max(first.documents, more.documents);
   const score = new Float64Array(n);
   const count = new Int32Array(n);
@@ -343,7 +385,6 @@ function mergeFeedback(first: PackedResults, firstCounts: Int32Array, more: Pack
     firstAt[doc] = i;
     docs.push(doc);
   }
-  const moreCounts = more.queryTermCounts();
   for (let i = 0; i < more.length; i++) {
     const doc = more.docs[i]!;
     if (firstAt[doc] === -1) docs.push(doc);
@@ -353,7 +394,7 @@ function mergeFeedback(first: PackedResults, firstCounts: Int32Array, more: Pack
   }
   const final = new Float64Array(docs.length);
   for (let x = 0; x < docs.length; x++) final[x] = score[docs[x]!]! * Math.max(1, count[docs[x]!]!);
-  return { docs, final, firstAt, moreAt };
+  return { docs: Int32Array.from(docs), final, firstAt, moreAt };
 }
 
 /**
@@ -1195,9 +1236,9 @@ export class KeywordIndex {
           };
     // The same by document number, from the postings of the `type` field (no id is looked up
     // per matched memory: a question with a type hint matches tens of thousands).
-    const boostDoc = hinted.size === 0 ? undefined : this.typeBoost(hinted);
+    const boostMask = hinted.size === 0 ? undefined : this.typeBoost(hinted);
     const numbering = new DocNumbering();
-    const first = this.run(specs, boostDocument, numbering, expansions, boostDoc);
+    const first = this.run(specs, boostDocument, numbering, expansions, boostMask);
     const ranked = coordinate(first, expansions);
     /** The first `n` results of the first pass that pass the filters. */
     const firstHits = (n: number): SearchHit[] => {
@@ -1224,7 +1265,7 @@ export class KeywordIndex {
       boostDocument,
       numbering,
       undefined,
-      boostDoc,
+      boostMask,
     );
     const { docs, final, firstAt, moreAt } = mergeFeedback(first, ranked.counts, more);
     // Best first; ties: the first pass's results in its ranking, then feedback's own in its.
@@ -1271,9 +1312,9 @@ export class KeywordIndex {
     boostDocument: ((id: string) => number) | undefined,
     numbering: DocNumbering,
     uncounted?: ReadonlySet<string>,
-    boostDoc?: (doc: number) => number,
+    boostMask?: { docs: Uint8Array; factor: number },
   ): PackedResults {
-    const packed = searchPacked(this.search, specs, { boost: FIELD_BOOSTS, bm25: BM25, maxFuzzy: 2, boostDocument, boostDoc, uncounted });
+    const packed = searchPacked(this.search, specs, { boost: FIELD_BOOSTS, bm25: BM25, maxFuzzy: 2, boostDocument, boostMask, uncounted });
     if (packed) return packed;
     return packResults(
       this.search.search({ combineWith: 'OR', queries: specs.map((s) => ({ queries: [s.term], prefix: s.prefix, fuzzy: s.fuzzy, boostTerm: () => s.boost })) } as never, {
@@ -1295,7 +1336,7 @@ export class KeywordIndex {
    * that no other type's name gives); `undefined` otherwise, and the caller looks up each
    * document's type in the doc table.
    */
-  private typeBoost(hinted: ReadonlySet<string>): ((doc: number) => number) | undefined {
+  private typeBoost(hinted: ReadonlySet<string>): { docs: Uint8Array; factor: number } | undefined {
     const termsOf = (type: string): string[] =>
       ANALYZER.tokenize(type).flatMap((word) => {
         const t = ANALYZER.processTerm(word);
@@ -1308,7 +1349,7 @@ export class KeywordIndex {
       if (docs === undefined || docs.length !== boosted.length) return undefined;
       for (let doc = 0; doc < docs.length; doc++) boosted[doc]! |= docs[doc]!;
     }
-    return (doc) => (boosted[doc] === 1 ? TYPE_HINT_BOOST : 1);
+    return { docs: boosted, factor: TYPE_HINT_BOOST };
   }
 
   /** What feedback reads of a memory: its summary and the start of its body, the summary once. */

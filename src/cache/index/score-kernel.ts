@@ -1,0 +1,139 @@
+/**
+ * The WebAssembly loops of packed-search.ts (score-kernel.wat): compiled once per process,
+ * instantiated per search over a memory of the search's own (its result columns stay
+ * views into it for as long as the results live).
+ */
+import { SCORE_KERNEL_BASE64 } from './score-kernel-bytes.js';
+
+/** The kernel's exports; arrays are byte offsets into the instance's memory. */
+export interface ScoreKernel {
+  scoreSection(
+    post: number,
+    pairs: number,
+    termScore: number,
+    touched: number,
+    touchedLength: number,
+    boostMode: number,
+    boostMask: number,
+    boostFactor: number,
+    docBoost: number,
+    live: number,
+    lengths: number,
+    present: number,
+    fieldCount: number,
+    fieldId: number,
+    weight: number,
+    idf: number,
+    avg: number,
+    k: number,
+    b: number,
+    d: number,
+    derivedWords: number,
+    derivedBit: number,
+  ): number;
+  liveCount(post: number, pairs: number, live: number): number;
+  addTermScores(
+    termTouched: number,
+    termLength: number,
+    termScore: number,
+    score: number,
+    queryWords: number,
+    queryBit: number,
+    quality: number,
+    uncounted: number,
+    seen: number,
+    touched: number,
+    touchedLength: number,
+  ): number;
+  resultColumns(kept: number, length: number, score: number, quality: number, raw: number, key: number): void;
+  termCounts(kept: number, length: number, quality: number, uncounted: number, counts: number): void;
+  mergeFeedback(
+    firstLength: number,
+    firstDocs: number,
+    firstRaw: number,
+    firstCounts: number,
+    moreLength: number,
+    moreDocs: number,
+    moreRaw: number,
+    moreCounts: number,
+    score: number,
+    count: number,
+    firstAt: number,
+    moreAt: number,
+    docs: number,
+    final: number,
+  ): number;
+}
+
+/**
+ * Byte offsets of arrays in a kernel memory, each 8-byte aligned; nothing at 0 (the kernel
+ * reads 0 as "no such array").
+ */
+export class KernelLayout {
+  private end = 8;
+
+  take(bytes: number): number {
+    const at = this.end;
+    this.end += Math.ceil(bytes / 8) * 8;
+    return at;
+  }
+
+  get size(): number {
+    return this.end;
+  }
+}
+
+/** Imports for a kernel that never asks (every length in the columns, no boost by callback). */
+export const NO_IMPORTS: KernelImports = { lengthOf: () => Number.NaN, boostOf: () => 1 };
+
+/** What the kernel asks of its caller, per search. */
+export interface KernelImports {
+  /** A document's length in a field when the columns do not hold it (NaN: none). */
+  lengthOf(doc: number, fieldId: number): number;
+  /** A document's score multiplier (boost mode 2). */
+  boostOf(doc: number): number;
+}
+
+/** The part of the WebAssembly API used here (the project's TypeScript libraries do not declare it). */
+interface WasmApi {
+  Module: new (bytes: Uint8Array) => object;
+  Memory: new (descriptor: { initial: number }) => KernelMemory;
+  Instance: new (module: object, imports: object) => { exports: unknown };
+}
+
+/** A WebAssembly memory: its bytes. */
+export interface KernelMemory {
+  readonly buffer: ArrayBuffer;
+}
+
+let compiled: object | null | undefined;
+
+/** The compiled module, or null where WebAssembly cannot run (V8's --jitless, for one). */
+function kernelModule(): object | null {
+  if (compiled === undefined) {
+    try {
+      const wasm = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
+      compiled = wasm ? new wasm.Module(Buffer.from(SCORE_KERNEL_BASE64, 'base64')) : null;
+    } catch {
+      compiled = null;
+    }
+  }
+  return compiled;
+}
+
+/**
+ * A kernel over a fresh memory of at least `bytes` (zeroed), or `undefined` where
+ * WebAssembly cannot run.
+ *
+ * @example
+ * const k = instantiateKernel(1 << 20, { lengthOf: () => NaN, boostOf: () => 1 });
+ * k && new Float64Array(k.memory.buffer, 8, 4);
+ */
+export function instantiateKernel(bytes: number, imports: KernelImports): { kernel: ScoreKernel; memory: KernelMemory } | undefined {
+  const module = kernelModule();
+  if (module === null) return undefined;
+  const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
+  const memory = new wasm.Memory({ initial: Math.max(1, Math.ceil(bytes / 65536)) });
+  const instance = new wasm.Instance(module, { env: { memory, lengthOf: imports.lengthOf, boostOf: imports.boostOf } });
+  return { kernel: instance.exports as unknown as ScoreKernel, memory };
+}
