@@ -211,6 +211,20 @@ describe('DocTable', () => {
     expect(() => openDocs(writeDocs(saved, serialize(saved)))).toThrow();
   });
 
+  it('refuses records that do not line up with an opened file: a record when read, all of them before a save', () => {
+    const table = new DocTable();
+    for (const id of ['a', 'b', 'c']) table.set(id, doc(id, `summary of ${id}`));
+    const { saved, records } = table.toSaved({ rewrite: true });
+    const bytes = bytesOf(records);
+    // The records file lost its last record: `a` still reads, `c` does not, nor does a save.
+    const open = () => DocTable.open(openDocs(writeDocs(saved)), new BytesRecords(bytes.subarray(0, bytes.length - 5)));
+    const opened = open();
+    expect(opened.get('a')).toEqual(doc('a', 'summary of a'));
+    expect(() => opened.get('c')).toThrow(/do not line up/);
+    expect(() => open().toSaved({ rewrite: true })).toThrow(/do not line up/);
+    expect(() => open().toSaved()).toThrow(/do not line up/);
+  });
+
   it('finds the first memory with a content key, in row order, through edits and deletions', () => {
     const table = new DocTable();
     const same = (id: string) => ({ ...doc(id, 'x'), contentKey: 'same' });

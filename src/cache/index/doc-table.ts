@@ -223,6 +223,8 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
   private spansOf: Float64Array | (() => Float64Array) = new Float64Array(0);
   /** Rows with a span: `spans` may be longer. */
   private spanned = 0;
+  /** The first rows, loaded from a file, whose spans have not been checked (see {@link checkedSpans}). */
+  private uncheckedSpans = 0;
   /** Rows' file stats (see `SavedDocs.stats`): the loaded ones, then rows set since; or what reads the loaded ones. */
   private statsOf_: Float64Array | (() => Float64Array) = new Float64Array(0);
   private freshLoaded: Uint8Array[] = [];
@@ -251,6 +253,16 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
   private get spans(): Float64Array {
     const v = this.spansOf;
     return typeof v === 'function' ? (this.spansOf = v()) : v;
+  }
+
+  /** The spans, those loaded checked to lie in the records (see {@link checkSpans}). */
+  private get checkedSpans(): Float64Array {
+    const spans = this.spans;
+    if (this.uncheckedSpans > 0) {
+      checkSpans(spans.subarray(0, 2 * this.uncheckedSpans), this.freshLoaded.length, this.source.size);
+      this.uncheckedSpans = 0;
+    }
+    return spans;
   }
 
   private get stats(): Float64Array {
@@ -287,14 +299,11 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
     table.created = strings('created');
     table.sessionOrderOf = file.u32('sessionOrder');
     table.source = records;
-    const spans = file.f64('spans');
-    // Every record must lie in the records file: checked when the spans are first read.
+    // Every record must lie in the records file: a row's span is checked when its record is
+    // read, all of them before a save copies them (a recall reads a few of 100,000).
     table.spanned = n;
-    table.spansOf = () => {
-      const loaded = spans();
-      checkSpans(loaded, file.fresh.length, records.size);
-      return loaded;
-    };
+    table.spansOf = file.f64('spans');
+    table.uncheckedSpans = n;
     table.statsOf_ = file.f64('stats');
     table.freshLoaded = file.fresh;
     table.parsed = new Array<IndexedDoc | undefined>(n);
@@ -414,6 +423,8 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
    * {@link NewRecords}; its blocks are read as they are asked for, before the table changes).
    */
   toSaved(options: { rewrite?: boolean } = {}): { saved: SavedDocs; records: NewRecords | undefined } {
+    // Every span is copied or read below.
+    void this.checkedSpans;
     const rows = [...this.liveRows()];
     let kept = 0;
     for (const row of rows) if (this.isKept(row)) kept += this.recordBytes(row).length;
@@ -745,6 +756,7 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
     }
     const start = this.spans[2 * row]!;
     const end = this.spans[2 * row + 1]!;
+    if (row < this.uncheckedSpans) checkSpans(Float64Array.of(start, end), this.freshLoaded.length, this.source.size);
     return start === -1 ? this.freshLoaded[end]! : this.source.read(start, end);
   }
 
@@ -867,6 +879,7 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
     this.source = new BytesRecords(new Uint8Array(0));
     this.log = undefined;
     this.spansOf = new Float64Array(0);
+    this.uncheckedSpans = 0;
     this.spanned = 0;
     this.statsOf_ = new Float64Array(0);
     this.freshLoaded = [];

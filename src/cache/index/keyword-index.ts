@@ -1345,9 +1345,7 @@ export class KeywordIndex {
     const boosted = new Uint8Array((this.search as unknown as { _nextId: number })._nextId);
     for (const type of hinted) {
       const own = termsOf(type).find((term) => MEMORY_TYPES.every((other) => hinted.has(other) || !termsOf(other).includes(term)));
-      const docs = own === undefined ? undefined : documentsWithTerm(this.search, own, 'type');
-      if (docs === undefined || docs.length !== boosted.length) return undefined;
-      for (let doc = 0; doc < docs.length; doc++) boosted[doc]! |= docs[doc]!;
+      if (own === undefined || documentsWithTerm(this.search, own, 'type', boosted) === undefined) return undefined;
     }
     return { docs: boosted, factor: TYPE_HINT_BOOST };
   }

@@ -460,17 +460,19 @@ function sectionOf(p: Uint32Array, base: number, fieldId: number): number {
 
 /**
  * The documents (by number) that have a posting of the analysed `term` in `field`, as a bit
- * per document (removed ones included: scoring skips them), read from the packed postings; or
- * `undefined` when the index's internals are not the expected ones.
+ * per document (removed ones included: scoring skips them), read from the packed postings
+ * and set to 1 in `into` (a new array when not given); or `undefined` when the index's
+ * internals are not the expected ones or `into` does not have an entry per document.
  *
  * @example
  * documentsWithTerm(index, 'decis', 'type')?.[3] // 1 when document 3's type is decision
  */
-export function documentsWithTerm(ms: MiniSearch, term: string, field: string): Uint8Array | undefined {
+export function documentsWithTerm(ms: MiniSearch, term: string, field: string, into?: Uint8Array): Uint8Array | undefined {
   const m = internalsOf(ms);
   const fieldId = m?._fieldIds[field];
   if (!m || fieldId === undefined) return undefined;
-  const out = new Uint8Array(m._nextId);
+  const out = into ?? new Uint8Array(m._nextId);
+  if (out.length !== m._nextId) return undefined;
   const data = m._index.get(term);
   if (data == null) return out;
   const at = data instanceof LazyTermData ? data.packedAt() : undefined;

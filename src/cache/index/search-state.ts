@@ -975,16 +975,25 @@ export class PackedIndex extends SearchableMap<TermData> {
   }
 }
 
-/** Checks that a saved tree's leaves are offsets below `length`; false if the tree is not one. */
-function checkTree(node: Tree, length: number): boolean {
-  for (const [key, value] of node) {
+/**
+ * Checks that a saved tree's leaves are offsets below `length`; false if the tree is not one.
+ * A loop over a stack with `Map.prototype.forEach` (no iterator or entry per node): it runs
+ * once per process, before V8 has optimized anything, over 15,000 nodes at 100,000 memories.
+ */
+function checkTree(tree: Tree, length: number): boolean {
+  const stack: Tree[] = [tree];
+  let ok = true;
+  const check = (value: unknown, key: string): void => {
     if (key === LEAF) {
-      if (typeof value !== 'number' || value >= length) return false;
-    } else if (!(value instanceof Map) || !checkTree(value as Tree, length)) {
-      return false;
+      if (typeof value !== 'number' || value >= length) ok = false;
+    } else if (value instanceof Map) {
+      stack.push(value as Tree);
+    } else {
+      ok = false;
     }
-  }
-  return true;
+  };
+  while (ok && stack.length > 0) stack.pop()!.forEach(check);
+  return ok;
 }
 
 
