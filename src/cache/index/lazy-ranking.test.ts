@@ -19,4 +19,37 @@ describe('LazyRanking', () => {
       { numRuns: 500 },
     );
   });
+
+  it('reads the same order over a long ranking of doubles, where it picks among the candidates first (property)', () => {
+    // Few distinct values (ties across the cut), negative, infinite and zero ones; a NaN at times.
+    const value = fc.oneof(fc.constantFrom(0, -0, 1.5, 2.25, -3, Infinity, -Infinity), fc.double({ noNaN: true, min: -10, max: 10 }));
+    fc.assert(
+      fc.property(
+        fc.array(value, { minLength: LazyRanking.NARROW_FROM, maxLength: LazyRanking.NARROW_FROM + 300 }),
+        fc.option(fc.nat(LazyRanking.NARROW_FROM - 1), { nil: undefined }),
+        fc.nat(100),
+        (values, nanAt, read) => {
+          const scores = Float64Array.from(values);
+          if (nanAt !== undefined) scores[nanAt] = Number.NaN;
+          // The plain pass over every position is the reference: the same class, short.
+          const reference = (k: number) => {
+            const order = Array.from(scores.keys()).sort((a, b) => {
+              const pa = scores[a]!;
+              const pb = scores[b]!;
+              if (pa > pb) return -1;
+              if (pa < pb) return 1;
+              return a - b;
+            });
+            return order.slice(0, k);
+          };
+          const ranking = new LazyRanking(scores.length, scores, (a, b) => a < b);
+          const got = Array.from({ length: read }, (_, k) => ranking.at(k));
+          if (nanAt === undefined) expect(got).toEqual(reference(read));
+          // With a NaN (a tie with everything: no total order) it must still be the first pass's pick.
+          else expect(new Set(got).size).toBe(got.length);
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
 });

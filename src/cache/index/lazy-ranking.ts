@@ -5,6 +5,7 @@
  * a `recall` process ever runs); a caller that reads past them gets a binary heap over the
  * rest. Either way the order is exactly that of a full sort.
  */
+import { topCandidates } from './score-kernel.js';
 
 /**
  * Positions `0..count-1`, the highest `primary` first; positions with equal primaries in
@@ -18,6 +19,8 @@
 export class LazyRanking {
   /** How many positions the first pass picks. */
   static readonly SELECT = 64;
+  /** Rankings at least this long pick among the positions that can be in the first pass (see {@link select}). */
+  static readonly NARROW_FROM = 4096;
 
   /** The positions ranked so far, best first. */
   private readonly taken: number[] = [];
@@ -47,12 +50,19 @@ export class LazyRanking {
     return this.taken[k];
   }
 
-  /** The best `size` positions, in one pass with a sorted buffer. */
+  /**
+   * The best `size` positions, in one pass with a sorted buffer; over a long ranking, a pass
+   * over the positions that can be among them (WebAssembly: see score-kernel.ts), in the
+   * same order, which picks the same ones.
+   */
   private select(size: number): void {
     const buffer = new Int32Array(size);
     let used = 0;
     const primary = this.primary;
-    for (let i = 0; i < this.length; i++) {
+    const candidates = this.length >= LazyRanking.NARROW_FROM && primary instanceof Float64Array ? topCandidates(primary.subarray(0, this.length), size) : undefined;
+    const count = candidates?.length ?? this.length;
+    for (let c = 0; c < count; c++) {
+      const i = candidates === undefined ? c : candidates[c]!;
       if (used === size) {
         const worst = buffer[size - 1]!;
         // Not before the worst kept (the common case): no call at all.

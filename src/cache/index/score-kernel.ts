@@ -63,6 +63,9 @@ export interface ScoreKernel {
     docs: number,
     final: number,
   ): number;
+  adjacency(packed: number, m: number, column: number, n: number, start: number, order: number, fill: number): void;
+  nthLargest(values: number, length: number, size: number, best: number): number;
+  atLeast(values: number, length: number, floor: number, out: number): number;
 }
 
 /**
@@ -136,4 +139,44 @@ export function instantiateKernel(bytes: number, imports: KernelImports): { kern
   const memory = new wasm.Memory({ initial: Math.max(1, Math.ceil(bytes / 65536)) });
   const instance = new wasm.Instance(module, { env: { memory, lengthOf: imports.lengthOf, boostOf: imports.boostOf } });
   return { kernel: instance.exports as unknown as ScoreKernel, memory };
+}
+
+/**
+ * The positions of `values` that can be among its `size` largest (ties included: every
+ * position whose value is at least the `size`-th largest), ascending; `undefined` where
+ * WebAssembly cannot run or a value is NaN.
+ *
+ * @example
+ * topCandidates(Float64Array.of(3, 1, 2, 5), 2) // Int32Array [0, 3]
+ */
+export function topCandidates(values: Float64Array, size: number): Int32Array | undefined {
+  const layout = new KernelLayout();
+  const at = { values: layout.take(8 * values.length), best: layout.take(8 * size), out: layout.take(4 * values.length) };
+  const instance = instantiateKernel(layout.size, NO_IMPORTS);
+  if (instance === undefined) return undefined;
+  const { kernel, memory } = instance;
+  new Float64Array(memory.buffer).set(values, at.values >>> 3);
+  const floor = kernel.nthLargest(at.values, values.length, size, at.best);
+  if (Number.isNaN(floor)) return undefined;
+  return new Int32Array(memory.buffer, at.out, kernel.atLeast(at.values, values.length, floor, at.out));
+}
+
+/**
+ * Compressed adjacency of edges packed four numbers each, by the node (below `n`) in word
+ * `column` of each: `start[v]` to `start[v + 1]` in `order` are node `v`'s edge numbers, in
+ * packed order. `undefined` where WebAssembly cannot run.
+ *
+ * @example
+ * adjacencyOf(Uint32Array.of(0, 1, 0, 0, 1, 0, 0, 0), 0, 2) // { start: [0, 1, 2], order: [0, 1] }
+ */
+export function adjacencyOf(packed: ArrayLike<number>, column: 0 | 1, n: number): { start: Int32Array; order: Int32Array } | undefined {
+  const m = Math.floor(packed.length / 4);
+  const layout = new KernelLayout();
+  const at = { packed: layout.take(16 * m), start: layout.take(4 * (n + 1)), order: layout.take(4 * m), fill: layout.take(4 * n) };
+  const instance = instantiateKernel(layout.size, NO_IMPORTS);
+  if (instance === undefined) return undefined;
+  const { kernel, memory } = instance;
+  new Uint32Array(memory.buffer).set(packed, at.packed >>> 2);
+  kernel.adjacency(at.packed, m, column, n, at.start, at.order, at.fill);
+  return { start: new Int32Array(memory.buffer, at.start, n + 1), order: new Int32Array(memory.buffer, at.order, m) };
 }

@@ -237,4 +237,94 @@
         (local.set $i (i32.add (local.get $i) (i32.const 1)))
         (br $next)))
     (local.get $length))
+
+  ;; Compressed adjacency of `m` edges packed four u32 each at `packed`, by the node in word
+  ;; `column` (0 or 1) of each (below `n`): `start` (i32, n + 1) where each node's edges begin
+  ;; in `order` (i32, m), which lists edge numbers, in packed order per node. `fill` (i32, n):
+  ;; scratch. A counting sort, as graph-cache.ts's AdjacencyView did it in JavaScript.
+  (func (export "adjacency")
+    (param $packed i32) (param $m i32) (param $column i32) (param $n i32)
+    (param $start i32) (param $order i32) (param $fill i32)
+    (local $i i32) (local $v i32) (local $at i32) (local $sum i32)
+    (block $done
+      (loop $next
+        (br_if $done (i32.ge_u (local.get $i) (local.get $m)))
+        (local.set $v (i32.load (i32.add (local.get $packed) (i32.shl (i32.add (i32.shl (local.get $i) (i32.const 2)) (local.get $column)) (i32.const 2)))))
+        (local.set $at (i32.add (local.get $start) (i32.shl (i32.add (local.get $v) (i32.const 1)) (i32.const 2))))
+        (i32.store (local.get $at) (i32.add (i32.load (local.get $at)) (i32.const 1)))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $next)))
+    (local.set $v (i32.const 0))
+    (block $done
+      (loop $next
+        (br_if $done (i32.ge_u (local.get $v) (local.get $n)))
+        (i32.store (i32.add (local.get $fill) (i32.shl (local.get $v) (i32.const 2))) (local.get $sum))
+        (local.set $at (i32.add (local.get $start) (i32.shl (i32.add (local.get $v) (i32.const 1)) (i32.const 2))))
+        (local.set $sum (i32.add (local.get $sum) (i32.load (local.get $at))))
+        (i32.store (local.get $at) (local.get $sum))
+        (local.set $v (i32.add (local.get $v) (i32.const 1)))
+        (br $next)))
+    (local.set $i (i32.const 0))
+    (block $done
+      (loop $next
+        (br_if $done (i32.ge_u (local.get $i) (local.get $m)))
+        (local.set $v (i32.load (i32.add (local.get $packed) (i32.shl (i32.add (i32.shl (local.get $i) (i32.const 2)) (local.get $column)) (i32.const 2)))))
+        (local.set $at (i32.add (local.get $fill) (i32.shl (local.get $v) (i32.const 2))))
+        (i32.store (i32.add (local.get $order) (i32.shl (i32.load (local.get $at)) (i32.const 2))) (local.get $i))
+        (i32.store (local.get $at) (i32.add (i32.load (local.get $at)) (i32.const 1)))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $next))))
+
+  ;; The `size`-th largest of the `length` f64 at `values` (counting repeats), kept in `best`
+  ;; (f64, `size`, descending): what a ranking's first `size` places cannot be below.
+  ;; -Infinity when there are fewer; NaN when one of them is NaN.
+  (func (export "nthLargest") (param $values i32) (param $length i32) (param $size i32) (param $best i32) (result f64)
+    (local $i i32) (local $used i32) (local $v f64) (local $at i32)
+    (block $done
+      (loop $next
+        (br_if $done (i32.ge_u (local.get $i) (local.get $length)))
+        (local.set $v (f64.load (i32.add (local.get $values) (i32.shl (local.get $i) (i32.const 3)))))
+        (block $skip
+          ;; Full and not above the smallest kept: the common case, one comparison.
+          (if (i32.eq (local.get $used) (local.get $size))
+            (then (br_if $skip (i32.eqz (f64.gt (local.get $v)
+              (f64.load (i32.add (local.get $best) (i32.shl (i32.sub (local.get $size) (i32.const 1)) (i32.const 3)))))))))
+          ;; NaN compares as a tie with everything: the caller ranks without this.
+          (if (f64.ne (local.get $v) (local.get $v)) (then (return (f64.const nan))))
+          (if (i32.lt_u (local.get $used) (local.get $size))
+            (then
+              (local.set $at (local.get $used))
+              (local.set $used (i32.add (local.get $used) (i32.const 1))))
+            (else (local.set $at (i32.sub (local.get $size) (i32.const 1)))))
+          ;; Insertion into the descending buffer.
+          (block $placed
+            (loop $shift
+              (br_if $placed (i32.eqz (local.get $at)))
+              (br_if $placed (i32.eqz (f64.gt (local.get $v)
+                (f64.load (i32.add (local.get $best) (i32.shl (i32.sub (local.get $at) (i32.const 1)) (i32.const 3)))))))
+              (f64.store (i32.add (local.get $best) (i32.shl (local.get $at) (i32.const 3)))
+                (f64.load (i32.add (local.get $best) (i32.shl (i32.sub (local.get $at) (i32.const 1)) (i32.const 3)))))
+              (local.set $at (i32.sub (local.get $at) (i32.const 1)))
+              (br $shift)))
+          (f64.store (i32.add (local.get $best) (i32.shl (local.get $at) (i32.const 3))) (local.get $v)))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $next)))
+    (if (result f64) (i32.lt_u (local.get $used) (local.get $size))
+      (then (f64.const -inf))
+      (else (f64.load (i32.add (local.get $best) (i32.shl (i32.sub (local.get $size) (i32.const 1)) (i32.const 3)))))))
+
+  ;; The positions (ascending, into `out`, i32) of the `length` f64 at `values` that are at
+  ;; least `floor`; returns how many.
+  (func (export "atLeast") (param $values i32) (param $length i32) (param $floor f64) (param $out i32) (result i32)
+    (local $i i32) (local $count i32)
+    (block $done
+      (loop $next
+        (br_if $done (i32.ge_u (local.get $i) (local.get $length)))
+        (if (f64.ge (f64.load (i32.add (local.get $values) (i32.shl (local.get $i) (i32.const 3)))) (local.get $floor))
+          (then
+            (i32.store (i32.add (local.get $out) (i32.shl (local.get $count) (i32.const 2))) (local.get $i))
+            (local.set $count (i32.add (local.get $count) (i32.const 1)))))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $next)))
+    (local.get $count))
 )
