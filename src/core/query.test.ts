@@ -1,6 +1,10 @@
+import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_FEEDBACK, feedbackTerms } from './query.js';
+// @ts-expect-error: a build script without type declarations
+import { generate } from '../../scripts/thesaurus.mjs';
+import { ANALYSED_GROUPS, ANALYSED_TIME_TERMS } from './query-terms.js';
+import { DEFAULT_FEEDBACK, analyseWordLists, expansionsOf, feedbackTerms, planQuery } from './query.js';
 import { analyze } from './text.js';
 
 const df = (table: Record<string, number>) => (term: string) => table[term] ?? 0;
@@ -45,5 +49,20 @@ describe('feedbackTerms', () => {
         },
       ),
     );
+  });
+});
+
+describe('the analysed word lists (query-terms.ts)', () => {
+  it('are what analysing query.ts\'s thesaurus and time words gives (run `npm run thesaurus` after editing them)', () => {
+    const analysed = analyseWordLists();
+    expect(ANALYSED_GROUPS).toEqual(analysed.groups);
+    expect(ANALYSED_TIME_TERMS).toEqual(analysed.timeTerms);
+    expect(readFileSync(new URL('./query-terms.ts', import.meta.url), 'utf8')).toBe(generate(analysed));
+  });
+
+  it('expand a question through them', () => {
+    expect(expansionsOf('databas')).toContain('sqlite');
+    expect(planQuery('which database did we pick').expansions).toContain('postgr');
+    expect(planQuery('when did we drop Prisma').timeTerms).toContain('yesterdai');
   });
 });
