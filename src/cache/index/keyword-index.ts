@@ -330,7 +330,7 @@ function termCacheOf(ms: MiniSearch): NonNullable<Parameters<typeof addAnalyzed>
  * where each document is in either pass (-1: not there). Computed by score-kernel.wat (a loop
  * over every result of both passes runs once per process: as JavaScript it ran interpreted).
  */
-function mergeFeedback(first: PackedResults, firstCounts: Int32Array, more: PackedResults): { docs: Int32Array; final: Float64Array; firstAt: Int32Array; moreAt: Int32Array } {
+function mergeFeedback(first: PackedResults, firstCounts: Int32Array, more: PackedResults): { docs: Int32Array; final: Float64Array; firstAt: Int32Array; moreAt: Int32Array; release?(): void } {
   const n = Math.max(first.documents, more.documents);
   const moreCounts = more.queryTermCounts();
   const layout = new KernelLayout();
@@ -367,6 +367,7 @@ function mergeFeedback(first: PackedResults, firstCounts: Int32Array, more: Pack
     final: new Float64Array(buffer, at.final, length),
     firstAt: new Int32Array(buffer, at.firstAt, n),
     moreAt: new Int32Array(buffer, at.moreAt, n),
+    release: instance.release,
   };
 }
 
@@ -1204,6 +1205,17 @@ export class KeywordIndex {
    * Then pseudo-relevance feedback widens the rest of the list (see `FEEDBACK`).
    */
   query(text: string, options: SearchOptions = {}): SearchHit[] {
+    // The passes' columns are views into kernel memories, given back once the hits are made.
+    const held: { release?(): void }[] = [];
+    try {
+      return this.rank(text, options, held);
+    } finally {
+      for (const h of held) h.release?.();
+    }
+  }
+
+  /** {@link query}, holding in `held` what is to be given back when the hits are made. */
+  private rank(text: string, options: SearchOptions, held: { release?(): void }[]): SearchHit[] {
     const opts = { ...DEFAULT_SEARCH, ...options };
     const plan = planQuery(text, { expand: opts.expand });
     if (plan.terms.length === 0) return [];
@@ -1239,6 +1251,7 @@ export class KeywordIndex {
     const boostMask = hinted.size === 0 ? undefined : this.typeBoost(hinted);
     const numbering = new DocNumbering();
     const first = this.run(specs, boostDocument, numbering, expansions, boostMask);
+    held.push(first);
     const ranked = coordinate(first, expansions);
     /** The first `n` results of the first pass that pass the filters. */
     const firstHits = (n: number): SearchHit[] => {
@@ -1267,7 +1280,10 @@ export class KeywordIndex {
       undefined,
       boostMask,
     );
-    const { docs, final, firstAt, moreAt } = mergeFeedback(first, ranked.counts, more);
+    held.push(more);
+    const merged = mergeFeedback(first, ranked.counts, more);
+    held.push(merged);
+    const { docs, final, firstAt, moreAt } = merged;
     // Best first; ties: the first pass's results in its ranking, then feedback's own in its.
     const ranking = new LazyRanking(docs.length, final, (x, y) => {
       const a = docs[x]!;

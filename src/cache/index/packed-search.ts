@@ -80,6 +80,8 @@ export interface PackedResults {
   queryTermCounts(except?: ReadonlySet<string>): Int32Array;
   /** The indexed terms that matched result `i` (prefix and fuzzy variants included). */
   terms(i: number): string[];
+  /** Gives the memory its columns are views into back for reuse: after this, none of them may be read. */
+  release?(): void;
 }
 
 type TermData = Map<number, Map<number, number>>;
@@ -442,6 +444,7 @@ export function searchPacked(ms: MiniSearch, specs: readonly TermSpec[], options
       return counts;
     },
     terms: (i) => docDerived.values(kept[i]!).map((t) => derivedNames[t]!),
+    release: instance.release,
   };
 }
 

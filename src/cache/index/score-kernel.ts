@@ -100,7 +100,7 @@ export interface KernelImports {
 /** The part of the WebAssembly API used here (the project's TypeScript libraries do not declare it). */
 interface WasmApi {
   Module: new (bytes: Uint8Array) => object;
-  Memory: new (descriptor: { initial: number }) => KernelMemory;
+  Memory: new (descriptor: { initial: number }) => KernelMemory & { grow(pages: number): number };
   Instance: new (module: object, imports: object) => { exports: unknown };
 }
 
@@ -109,7 +109,34 @@ export interface KernelMemory {
   readonly buffer: ArrayBuffer;
 }
 
+/** A kernel and its memory, lent until {@link Kernel.release}. */
+export interface Kernel {
+  kernel: ScoreKernel;
+  memory: KernelMemory;
+  /**
+   * Gives the kernel back for the next search to reuse (its memory is zeroed then): after
+   * this, no view into its memory may be read. Not calling it is safe (the memory is then
+   * collected as garbage).
+   */
+  release(): void;
+}
+
+interface Pooled {
+  kernel: ScoreKernel;
+  memory: KernelMemory & { grow(pages: number): number };
+  imports: KernelImports;
+}
+
 let compiled: object | null | undefined;
+
+/**
+ * Kernels given back, for reuse: a long-lived process (the MCP server) then neither maps
+ * nor faults in fresh pages for every search (about 9 MB each at 100,000 memories).
+ */
+const pool: Pooled[] = [];
+/** Kernels kept for reuse, at most (a query holds up to three at once). */
+const POOL_SIZE = 4;
+const PAGE = 65536;
 
 /** The compiled module, or null where WebAssembly cannot run (V8's --jitless, for one). */
 function kernelModule(): object | null {
@@ -125,20 +152,44 @@ function kernelModule(): object | null {
 }
 
 /**
- * A kernel over a fresh memory of at least `bytes` (zeroed), or `undefined` where
- * WebAssembly cannot run.
+ * A kernel over a memory of at least `bytes`, those zeroed (a fresh one, or one given back
+ * by an earlier search), or `undefined` where WebAssembly cannot run.
  *
  * @example
  * const k = instantiateKernel(1 << 20, { lengthOf: () => NaN, boostOf: () => 1 });
  * k && new Float64Array(k.memory.buffer, 8, 4);
+ * k?.release();
  */
-export function instantiateKernel(bytes: number, imports: KernelImports): { kernel: ScoreKernel; memory: KernelMemory } | undefined {
+export function instantiateKernel(bytes: number, imports: KernelImports): Kernel | undefined {
   const module = kernelModule();
   if (module === null) return undefined;
-  const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
-  const memory = new wasm.Memory({ initial: Math.max(1, Math.ceil(bytes / 65536)) });
-  const instance = new wasm.Instance(module, { env: { memory, lengthOf: imports.lengthOf, boostOf: imports.boostOf } });
-  return { kernel: instance.exports as unknown as ScoreKernel, memory };
+  let entry = pool.pop();
+  if (entry === undefined) {
+    const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
+    const memory = new wasm.Memory({ initial: Math.max(1, Math.ceil(bytes / PAGE)) });
+    const current = { ...imports };
+    const instance = new wasm.Instance(module, {
+      env: { memory, lengthOf: (doc: number, fieldId: number) => current.lengthOf(doc, fieldId), boostOf: (doc: number) => current.boostOf(doc) },
+    });
+    entry = { kernel: instance.exports as unknown as ScoreKernel, memory, imports: current };
+  } else {
+    entry.imports.lengthOf = imports.lengthOf;
+    entry.imports.boostOf = imports.boostOf;
+    const have = entry.memory.buffer.byteLength;
+    if (have < bytes) entry.memory.grow(Math.ceil((bytes - have) / PAGE));
+    new Uint8Array(entry.memory.buffer, 0, bytes).fill(0);
+  }
+  const lent = entry;
+  let released = false;
+  return {
+    kernel: lent.kernel,
+    memory: lent.memory,
+    release: () => {
+      if (released) return;
+      released = true;
+      if (pool.length < POOL_SIZE) pool.push(lent);
+    },
+  };
 }
 
 /**
@@ -157,8 +208,9 @@ export function topCandidates(values: Float64Array, size: number): Int32Array | 
   const { kernel, memory } = instance;
   new Float64Array(memory.buffer).set(values, at.values >>> 3);
   const floor = kernel.nthLargest(at.values, values.length, size, at.best);
-  if (Number.isNaN(floor)) return undefined;
-  return new Int32Array(memory.buffer, at.out, kernel.atLeast(at.values, values.length, floor, at.out));
+  const out = Number.isNaN(floor) ? undefined : new Int32Array(memory.buffer, at.out, kernel.atLeast(at.values, values.length, floor, at.out)).slice();
+  instance.release();
+  return out;
 }
 
 /**
@@ -178,5 +230,7 @@ export function adjacencyOf(packed: ArrayLike<number>, column: 0 | 1, n: number)
   const { kernel, memory } = instance;
   new Uint32Array(memory.buffer).set(packed, at.packed >>> 2);
   kernel.adjacency(at.packed, m, column, n, at.start, at.order, at.fill);
-  return { start: new Int32Array(memory.buffer, at.start, n + 1), order: new Int32Array(memory.buffer, at.order, m) };
+  const out = { start: new Int32Array(memory.buffer, at.start, n + 1).slice(), order: new Int32Array(memory.buffer, at.order, m).slice() };
+  instance.release();
+  return out;
 }
