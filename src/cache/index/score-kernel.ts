@@ -125,6 +125,8 @@ interface Pooled {
   kernel: ScoreKernel;
   memory: KernelMemory & { grow(pages: number): number };
   imports: KernelImports;
+  /** How many bytes from the start lenders may have written (the rest is still as mapped: zero). */
+  used: number;
 }
 
 let compiled: object | null | undefined;
@@ -171,13 +173,15 @@ export function instantiateKernel(bytes: number, imports: KernelImports): Kernel
     const instance = new wasm.Instance(module, {
       env: { memory, lengthOf: (doc: number, fieldId: number) => current.lengthOf(doc, fieldId), boostOf: (doc: number) => current.boostOf(doc) },
     });
-    entry = { kernel: instance.exports as unknown as ScoreKernel, memory, imports: current };
+    entry = { kernel: instance.exports as unknown as ScoreKernel, memory, imports: current, used: bytes };
   } else {
     entry.imports.lengthOf = imports.lengthOf;
     entry.imports.boostOf = imports.boostOf;
     const have = entry.memory.buffer.byteLength;
     if (have < bytes) entry.memory.grow(Math.ceil((bytes - have) / PAGE));
-    new Uint8Array(entry.memory.buffer, 0, bytes).fill(0);
+    // Only what an earlier lender may have written: pages never touched are not faulted in.
+    new Uint8Array(entry.memory.buffer, 0, Math.min(bytes, entry.used)).fill(0);
+    entry.used = Math.max(entry.used, bytes);
   }
   const lent = entry;
   let released = false;
