@@ -10,6 +10,8 @@ import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error: a build script without type declarations
 import { generate } from '../scripts/wasm.mjs';
+import { renderMemory } from '../src/core/memory-format.js';
+import type { Memory } from '../src/core/memory.js';
 import { REPO_ROOT, tempRepo } from './helpers/repo.js';
 
 const WORDS = ['sqlite', 'migration', 'runner', 'retry', 'policy', 'cache', 'worker', 'deploy', 'schema', 'postgres', 'queue', 'token'];
@@ -29,10 +31,15 @@ describe('score kernel', () => {
     // Overlapping memories: prefix and fuzzy variants, a feedback pass, memories only it finds.
     for (let i = 0; i < 40; i++) {
       const words = [0, 3, 7].map((k) => WORDS[(i * k + i) % WORDS.length]!).concat([1, 5].map((k) => OTHER[(i * k + (i >> 2)) % OTHER.length]!));
-      const type = ['decision', 'context', 'gotcha', 'pattern'][i % 4]!;
-      const r = repo.cortex(['remember', `Note ${i}: the ${words.join(' ')} ${i % 3 === 0 ? 'migrations ' : ''}stuff`, '--type', type, '--no-link']);
-      expect(r.code, r.stderr).toBe(0);
+      const type = (['decision', 'context', 'gotcha', 'pattern'] as const)[i % 4]!;
+      const id = `note-${i}-kernel`;
+      const memory: Memory = {
+        id, type, summary: `Note ${i}: the ${words.join(' ')} ${i % 3 === 0 ? 'migrations ' : ''}stuff`, scope: 'project', priority: 5, confidence: 1, pinned: false,
+        status: 'active', tags: [], created: '2026-01-01T00:00:00Z', updated: '2026-01-01T00:00:00Z', source: { kind: 'manual' }, body: '', extra: {},
+      };
+      repo.write(`.cortex/memories/${id}.md`, renderMemory(memory));
     }
+    expect(repo.cortex(['index']).code).toBe(0);
     // The index as recall opens it, asked in a process with WebAssembly and in one without.
     const script = [
       `import { openContext } from ${JSON.stringify(pathToFileURL(join(REPO_ROOT, 'dist', 'services', 'context.js')).href)};`,
