@@ -70,7 +70,8 @@ export function gitEnv(home: string): NodeJS.ProcessEnv {
  */
 export function tempRepo(files: Record<string, string> = {}, options: { git?: boolean } = {}): TempRepo {
   const base = mkdtempSync(join(tmpdir(), 'cortex-test-'));
-  onTestFinished(() => rmSync(base, { recursive: true, force: true }));
+  // Retried: a hook's detached worker may still be writing .memory/ when the test ends (ENOTEMPTY).
+  onTestFinished(() => rmSync(base, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }));
   const dir = join(base, 'repo');
   const home = join(base, 'home');
   mkdirSync(dir, { recursive: true });
