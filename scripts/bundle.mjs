@@ -22,11 +22,30 @@ const out = join(dist, 'cli.bundle.cjs');
 
 /**
  * Loaded from node_modules at run time: packages that read files beside their own code or
- * are native (the embedding and tree-sitter stacks, the secret rules). Everything else is in
+ * are native (the embedding and tree-sitter stacks). Everything else is in
  * the bundle, the MCP SDK too (rolldown hoists a CommonJS bundle's `require` of an external
  * package to the top, so an external one would load for every command).
  */
-const EXTERNAL = [/^@huggingface\/transformers(\/|$)/, /^onnxruntime-/, /^web-tree-sitter(\/|$)/, /^@repomix\/tree-sitter-wasms(\/|$)/, /^@secretlint\//];
+const EXTERNAL = [/^@huggingface\/transformers(\/|$)/, /^onnxruntime-/, /^web-tree-sitter(\/|$)/, /^@repomix\/tree-sitter-wasms(\/|$)/];
+
+/**
+ * The secret rules (core/secretlint-scan.ts) load on first use, through `createRequire`,
+ * which a bundler cannot follow: here that call becomes a plain `require` of the preset,
+ * which the bundle resolves to the preset inside it, still evaluated on first use only
+ * (a module that is required is wrapped and initialised when the call runs). Inside, the
+ * rules are compiled from the code cache like the rest: loaded from node_modules, each
+ * writing command compiled the preset's 200 KB anew (~10 ms, a twentieth of a `remember`).
+ */
+const SECRET_RULES = 'core/secretlint-scan.js';
+const SECRET_RULES_LOAD = 'createRequire(import.meta.url)(PRESET)';
+const bundledSecretRules = {
+  name: 'cortex-bundled-secret-rules',
+  transform(code, id) {
+    if (relative(dist, id).split('\\').join('/') !== SECRET_RULES) return null;
+    if (!code.includes(SECRET_RULES_LOAD)) this.error(`${SECRET_RULES} no longer loads the preset with ${SECRET_RULES_LOAD}: update scripts/bundle.mjs`);
+    return { code: code.replaceAll(SECRET_RULES_LOAD, 'require("@secretlint/secretlint-rule-preset-recommend")'), map: null };
+  },
+};
 
 const ownUrl = {
   name: 'cortex-own-import-meta-url',
@@ -63,7 +82,7 @@ const bundle = await rolldown({
   input: join(dist, 'main.js'),
   platform: 'node',
   external: EXTERNAL,
-  plugins: [ownUrl, lazyBuiltins],
+  plugins: [bundledSecretRules, ownUrl, lazyBuiltins],
   logLevel: 'warn',
   onLog(level, log, handler) {
     // Direct eval and the like in dependencies' code paths we do not bundle-break: not ours to fix.
