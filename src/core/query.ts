@@ -79,13 +79,36 @@ function termsOf(word: string): string[] {
   return t === null ? [] : typeof t === 'string' ? [t] : [...t];
 }
 
-const GROUPS: readonly (readonly string[])[] = THESAURUS.map((group) => [...new Set(group.flatMap(termsOf))]);
-const GROUP_OF = new Map<string, number[]>();
-GROUPS.forEach((group, i) => {
-  for (const term of group) GROUP_OF.set(term, [...(GROUP_OF.get(term) ?? []), i]);
-});
+interface Thesaurus {
+  groups: readonly (readonly string[])[];
+  /** The groups each analysed term is in. */
+  groupOf: Map<string, number[]>;
+}
 
-const TIME_TERMS: readonly string[] = [...new Set(TIME_WORDS.flatMap(termsOf))];
+let analysed: Thesaurus | undefined;
+let timeTerms: readonly string[] | undefined;
+
+/**
+ * The thesaurus, analysed on first use: a query that does not expand (auto-linking's, once
+ * per `remember`) does not stem its few hundred words.
+ */
+function thesaurus(): Thesaurus {
+  if (analysed === undefined) {
+    const groups = THESAURUS.map((group) => [...new Set(group.flatMap(termsOf))]);
+    const groupOf = new Map<string, number[]>();
+    groups.forEach((group, i) => {
+      for (const term of group) groupOf.set(term, [...(groupOf.get(term) ?? []), i]);
+    });
+    analysed = { groups, groupOf };
+  }
+  return analysed;
+}
+
+/** The time words, analysed on first use (only a "when" question needs them). */
+function timeWordTerms(): readonly string[] {
+  timeTerms ??= [...new Set(TIME_WORDS.flatMap(termsOf))];
+  return timeTerms;
+}
 
 const HINTS = TYPE_HINTS.map((h) => ({ words: new Set(h.words), types: h.types }));
 
@@ -97,7 +120,8 @@ const HINTS = TYPE_HINTS.map((h) => ({ words: new Set(h.words), types: h.types }
  */
 export function expansionsOf(term: string): string[] {
   const out = new Set<string>();
-  for (const g of GROUP_OF.get(term) ?? []) for (const other of GROUPS[g] ?? []) if (other !== term) out.add(other);
+  const { groups, groupOf } = thesaurus();
+  for (const g of groupOf.get(term) ?? []) for (const other of groups[g] ?? []) if (other !== term) out.add(other);
   return [...out];
 }
 
@@ -113,9 +137,10 @@ export function planQuery(query: string, options: { expand?: boolean } = {}): Qu
   const own = new Set(terms);
   const expansions = new Set<string>();
   if (options.expand !== false) {
+    const { groups, groupOf } = thesaurus();
     for (const term of terms) {
-      for (const g of GROUP_OF.get(term) ?? []) {
-        for (const other of GROUPS[g] ?? []) if (!own.has(other)) expansions.add(other);
+      for (const g of groupOf.get(term) ?? []) {
+        for (const other of groups[g] ?? []) if (!own.has(other)) expansions.add(other);
       }
     }
   }
@@ -126,7 +151,7 @@ export function planQuery(query: string, options: { expand?: boolean } = {}): Qu
       for (const t of hint.types) if (!typeHints.includes(t)) typeHints.push(t);
     }
   }
-  const timeTerms = options.expand !== false && TEMPORAL_QUESTION.test(query) ? TIME_TERMS.filter((t) => !own.has(t) && !expansions.has(t)) : [];
+  const timeTerms = options.expand !== false && TEMPORAL_QUESTION.test(query) ? timeWordTerms().filter((t) => !own.has(t) && !expansions.has(t)) : [];
   return { terms, expansions: [...expansions], timeTerms, typeHints };
 }
 
