@@ -22,11 +22,30 @@ const out = join(dist, 'cli.bundle.cjs');
 
 /**
  * Loaded from node_modules at run time: packages that read files beside their own code or
- * are native (the embedding and tree-sitter stacks, the secret rules). Everything else is in
+ * are native (the embedding and tree-sitter stacks). Everything else is in
  * the bundle, the MCP SDK too (rolldown hoists a CommonJS bundle's `require` of an external
  * package to the top, so an external one would load for every command).
  */
-const EXTERNAL = [/^@huggingface\/transformers(\/|$)/, /^onnxruntime-/, /^web-tree-sitter(\/|$)/, /^@repomix\/tree-sitter-wasms(\/|$)/, /^@secretlint\//];
+const EXTERNAL = [/^@huggingface\/transformers(\/|$)/, /^onnxruntime-/, /^web-tree-sitter(\/|$)/, /^@repomix\/tree-sitter-wasms(\/|$)/];
+
+/**
+ * The secret rules (core/secretlint-scan.ts) load on first use, through `createRequire`,
+ * which a bundler cannot follow: here that call becomes a plain `require` of the preset,
+ * which the bundle resolves to the preset inside it, still evaluated on first use only
+ * (a module that is required is wrapped and initialised when the call runs). Inside, the
+ * rules are compiled from the code cache like the rest: loaded from node_modules, each
+ * writing command compiled the preset's 200 KB anew (~10 ms, a twentieth of a `remember`).
+ */
+const SECRET_RULES = 'core/secretlint-scan.js';
+const SECRET_RULES_LOAD = 'createRequire(import.meta.url)(PRESET)';
+const bundledSecretRules = {
+  name: 'cortex-bundled-secret-rules',
+  transform(code, id) {
+    if (relative(dist, id).split('\\').join('/') !== SECRET_RULES) return null;
+    if (!code.includes(SECRET_RULES_LOAD)) this.error(`${SECRET_RULES} no longer loads the preset with ${SECRET_RULES_LOAD}: update scripts/bundle.mjs`);
+    return { code: code.replaceAll(SECRET_RULES_LOAD, 'require("@secretlint/secretlint-rule-preset-recommend")'), map: null };
+  },
+};
 
 const ownUrl = {
   name: 'cortex-own-import-meta-url',
@@ -63,7 +82,7 @@ const bundle = await rolldown({
   input: join(dist, 'main.js'),
   platform: 'node',
   external: EXTERNAL,
-  plugins: [ownUrl, lazyBuiltins],
+  plugins: [bundledSecretRules, ownUrl, lazyBuiltins],
   logLevel: 'warn',
   onLog(level, log, handler) {
     // Direct eval and the like in dependencies' code paths we do not bundle-break: not ours to fix.
@@ -76,6 +95,8 @@ const { output } = await bundle.generate({
   codeSplitting: false,
   charset: 'ascii',
   comments: false,
+  // Whitespace only (names and structure kept): the package's size budget (bench/README.md, "Package size").
+  minify: { compress: false, mangle: false, codegen: { removeWhitespace: true } },
 });
 await bundle.close();
 if (output.length !== 1) throw new Error(`bundle: expected one file, got ${output.map((o) => o.fileName).join(', ')}`);
@@ -113,11 +134,16 @@ function routeDynamicImports(text) {
  */
 function lazyBuiltinNamespaces(text) {
   const names = new Map();
-  for (const m of text.matchAll(/var (require__builtin_\w+) = __commonJSMin\(\(\(exports, module\) => \{\n\tmodule\.exports = require\(("[^"]+")\);/g)) names.set(m[1], m[2]);
-  return text.replace(/__toESM\((require__builtin_\w+)\(\), 1\)/g, (all, id) => {
+  for (const m of text.matchAll(/var (require__builtin_\w+)\s*=\s*__commonJSMin\(\(\(exports,\s*module\)\s*=>\s*\{\s*module\.exports\s*=\s*require\(("[^"]+")\)/g)) names.set(m[1], m[2]);
+  let replaced = 0;
+  const out = text.replace(/__toESM\((require__builtin_\w+)\(\),\s*1\)/g, (all, id) => {
     if (!names.has(id)) throw new Error(`bundle: no built-in behind ${id}`);
+    replaced++;
     return `__cortexBuiltin(${names.get(id)})`;
   });
+  // The output's shape is rolldown's: fail the build rather than ship the slow form silently.
+  if (names.size === 0 || replaced === 0 || /__toESM\(require__builtin_/.test(out)) throw new Error('bundle: the built-in imports were not found in the shape expected');
+  return out;
 }
 
 /** The namespace of a built-in, loaded on first use; what `__toESM(mod, 1)` gives once it is. */

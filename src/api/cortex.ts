@@ -34,7 +34,7 @@ import type { IndexCodeInput, IndexCodeOutput } from './index-code.js';
 import { remember, type RememberInput, type RememberResult } from './remember.js';
 import type { ReviewItem } from './review.js';
 import { recordAccess } from '../services/signals.js';
-import { createdFiles, markForCommit } from '../services/stage.js';
+import { createdFiles, markForCommit, startMarking } from '../services/stage.js';
 import { status, type StatusOutput } from './status.js';
 import type { SurfaceInput, SurfaceOutput } from './surface.js';
 
@@ -122,9 +122,19 @@ export function openCortex(options: OpenCortexOptions = {}): Cortex {
   return {
     context: ctx,
     remember: async (input) => {
-      const result = await remember(ctx, input);
-      markForCommit(ctx, createdFiles([result]));
-      return result;
+      // The new file is marked while it is linked; its new edges after.
+      const marking = startMarking(ctx);
+      try {
+        const result = await remember(ctx, input, {
+          onCreated: ({ file, memory }) => {
+            if (memory.scope === 'project') marking.add([file]);
+          },
+        });
+        marking.add(createdFiles([result]));
+        return result;
+      } finally {
+        await marking.done();
+      }
     },
     recall: (input) => recall(ctx, input),
     recallFile: (input) => recallFile(ctx, input),

@@ -263,8 +263,17 @@ function gateFields(input: RememberInput): { input: RememberInput; kinds: string
  * @example
  * await remember(ctx, { text: 'Chose SQLite over Postgres because zero-config matters', type: 'decision', tags: ['storage'] });
  */
-export async function remember(ctx: Context, input: RememberInput): Promise<RememberResult> {
-  return (await rememberMany(ctx, [input]))[0] as RememberResult;
+export async function remember(ctx: Context, input: RememberInput, options: RememberOptions = {}): Promise<RememberResult> {
+  return (await rememberMany(ctx, [input], options))[0] as RememberResult;
+}
+
+/** What a caller learns while `remember` works (the Cortex facade marks files for commit). */
+export interface RememberOptions {
+  /**
+   * Called when a new memory's file is written, before it is linked, with the `file` and
+   * `memory` its result will hold: `git add -N` then runs while the memory is linked.
+   */
+  onCreated?: (created: { file: string; memory: Memory }) => void;
 }
 
 interface Prepared {
@@ -289,7 +298,7 @@ interface Prepared {
  * @example
  * const [a, b] = await rememberMany(ctx, [{ text: 'Use WAL mode', type: 'decision' }, { text: 'Plan: 1/3 done', type: 'plan', topic: 'plan/main' }]);
  */
-export async function rememberMany(ctx: Context, inputs: readonly RememberInput[]): Promise<RememberResult[]> {
+export async function rememberMany(ctx: Context, inputs: readonly RememberInput[], options: RememberOptions = {}): Promise<RememberResult[]> {
   const prepared: Prepared[] = inputs.map((given) => {
     validate(given);
     const content = contentOf(given);
@@ -323,7 +332,7 @@ export async function rememberMany(ctx: Context, inputs: readonly RememberInput[
       const now = formatDate(ctx.now());
       try {
         for (const [p, i] of mine) {
-          const result = await rememberInTier(ctx, tier, p, scope === 'global' ? undefined : head, now);
+          const result = await rememberInTier(ctx, tier, p, scope === 'global' ? undefined : head, now, options);
           results[i] = p.dropped.length > 0 ? { ...result, droppedFiles: p.dropped } : result;
         }
       } finally {
@@ -340,6 +349,7 @@ async function rememberInTier(
   p: Prepared,
   head: { branch?: string | undefined; commit?: string | undefined } | undefined,
   now: string,
+  options: RememberOptions,
 ): Promise<RememberResult> {
   const { input, summary, body, redacted, type, scope, tags } = p;
   const paths = tier.paths;
@@ -376,7 +386,7 @@ async function rememberInTier(
         next.updated = input.updated ?? now;
         const undo =
           input.keepUndo === true ? await (await import('../services/undo.js')).keepForUndo(ctx, [{ path: memoryPath(paths, current.id), scope }], 'remember') : undefined;
-        const result = await commit(ctx, tier, next, 'updated', redacted, input.autoLink);
+        const result = await commit(ctx, tier, next, 'updated', redacted, input.autoLink, options);
         return undo !== undefined ? { ...result, undo } : result;
       }
     }
@@ -408,7 +418,7 @@ async function rememberInTier(
     body,
     extra: {},
   };
-  return commit(ctx, tier, memory, 'created', redacted, input.autoLink);
+  return commit(ctx, tier, memory, 'created', redacted, input.autoLink, options);
 }
 
 /** Writes the file and updates the in-memory index; the caller saves the index once. */
@@ -419,6 +429,7 @@ async function commit(
   action: 'created' | 'updated',
   redacted: string[],
   autoLink: boolean | 'later' | undefined,
+  options: RememberOptions,
 ): Promise<RememberResult> {
   // The store's gate has nothing left to do here (every field was redacted above), but
   // what is indexed is what it wrote.
@@ -430,6 +441,7 @@ async function commit(
     links: LINK_EXTRACTOR,
   });
   const file = tier.index.docs.get(memory.id)?.file ?? path;
+  if (action === 'created') options.onCreated?.({ file, memory });
   if (autoLink === false) return { action, memory, file, redacted };
   if (autoLink === 'later') {
     // Under the tier's write lock, like the memory file: `linkPending` takes the same lock.

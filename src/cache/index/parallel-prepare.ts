@@ -8,12 +8,24 @@
  * port, and the thread sleeps on a shared counter the worker bumps after each batch.
  */
 import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { MessageChannel, Worker, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
+import type { MessagePort, Worker } from 'node:worker_threads';
 import type { MemoryFileEntry } from '../../store/memory-store.js';
 import type { PreparedFile } from './prepare-file.js';
 import type { AnalyzedDoc } from './search-state.js';
+
+type WorkerThreads = typeof import('node:worker_threads');
+let workerThreads: WorkerThreads | undefined;
+
+/**
+ * `node:worker_threads`, loaded when a worker is first started: loading it costs 3–7 ms,
+ * and most processes that open an index (recall, remember, the hooks) never start one.
+ */
+function threads(): WorkerThreads {
+  return (workerThreads ??= createRequire(import.meta.url)('node:worker_threads') as WorkerThreads);
+}
 
 /** What the worker is started with. */
 export interface PrepareWorkerData {
@@ -76,6 +88,7 @@ export class FilePreparer {
     if (availableParallelism() < 2) return undefined;
     try {
       if (WORKER_URL.protocol !== 'file:' || !existsSync(fileURLToPath(WORKER_URL))) return undefined;
+      const { MessageChannel, Worker } = threads();
       const { port1, port2 } = new MessageChannel();
       const signal = new Int32Array(new SharedArrayBuffer(8));
       const workerData: PrepareWorkerData = { port: port2, signal, ...options };
@@ -107,7 +120,7 @@ export class FilePreparer {
    * files as posted (see {@link unpackPrepared}), or no files when the worker failed it.
    */
   poll(): { id: number; files: PackedFile[] | undefined } | undefined {
-    const received = receiveMessageOnPort(this.port);
+    const received = threads().receiveMessageOnPort(this.port);
     if (!received) return undefined;
     const reply = received.message as PrepareReply;
     return { id: reply.id, files: 'error' in reply ? undefined : reply.files };

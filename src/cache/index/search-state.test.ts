@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import MiniSearch from 'minisearch';
 import { describe, expect, it } from 'vitest';
-import { LazyDocIds, LazyFieldLengths, LazyIdMap, SavedIds, addAnalyzed, analyzeDocument, loadSearchState, openSearchState, saveSearchState, termDocCount } from './search-state.js';
+import { LazyDocIds, LazyFieldLengths, LazyIdMap, SavedIds, addAnalyzed, analyzeDocument, checkTree, loadSearchState, openSearchState, saveSearchState, termDocCount } from './search-state.js';
 
 const OPTIONS = { fields: ['text'], idField: 'id' };
 const DOCS = [
@@ -209,5 +209,35 @@ describe('openSearchState', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('checkTree', () => {
+  /** The naive oracle: every leaf (key '') an offset below `length`, every other value a Map to check the same way. */
+  function naive(node: Map<string, unknown>, length: number): boolean {
+    for (const [key, value] of node) {
+      if (key === '') {
+        if (typeof value !== 'number' || value >= length) return false;
+      } else if (!(value instanceof Map) || !naive(value as Map<string, unknown>, length)) {
+        return false;
+      }
+    }
+    return true;
+  }
+  const leaf = fc.oneof({ weight: 8, arbitrary: fc.nat(40) }, { weight: 1, arbitrary: fc.constantFrom<unknown>('7', null, -1, 1.5, new Map()) });
+  const { tree } = fc.letrec<{ tree: Map<string, unknown> }>((tie) => ({
+    tree: fc
+      .array(fc.tuple(fc.constantFrom('', 'a', 'b', 'cd', 'e'), fc.oneof({ depthSize: 'small' }, leaf, tie('tree'), fc.constant<unknown>('x'))), { maxLength: 4 })
+      .map((entries) => new Map(entries)),
+  }));
+
+  it('agrees with a naive walk on any tree, leaf values and bound', () => {
+    fc.assert(fc.property(tree, fc.nat(45), (t, length) => checkTree(t, length) === naive(t, length)));
+  });
+
+  it('accepts the tree of a saved index and refuses one whose leaf points past the postings', () => {
+    const good = new Map<string, unknown>([['sql', new Map<string, unknown>([['', 3], ['ite', new Map([['', 9]])]])], ['wal', new Map([['', 0]])]]);
+    expect(checkTree(good, 10)).toBe(true);
+    expect(checkTree(good, 9)).toBe(false);
   });
 });

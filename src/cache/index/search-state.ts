@@ -977,22 +977,23 @@ export class PackedIndex extends SearchableMap<TermData> {
 
 /**
  * Checks that a saved tree's leaves are offsets below `length`; false if the tree is not one.
- * A loop over a stack with `Map.prototype.forEach` (no iterator or entry per node): it runs
- * once per process, before V8 has optimized anything, over 15,000 nodes at 100,000 memories.
+ * `forEach`, not `for … of`: it runs once per process, before V8 has compiled anything of
+ * it, and the interpreter walks a Map's entries through the iterator protocol three times
+ * slower than the built-in loop (8 ms for the 8,000 nodes of a 100,000-memory index).
  */
-function checkTree(tree: Tree, length: number): boolean {
-  const stack: Tree[] = [tree];
+export function checkTree(node: Map<string, unknown>, length: number): boolean {
   let ok = true;
-  const check = (value: unknown, key: string): void => {
+  const visit = (value: unknown, key: string): void => {
+    if (!ok) return;
     if (key === LEAF) {
       if (typeof value !== 'number' || value >= length) ok = false;
-    } else if (value instanceof Map) {
-      stack.push(value as Tree);
-    } else {
+    } else if (!(value instanceof Map)) {
       ok = false;
+    } else {
+      (value as Tree).forEach(visit);
     }
   };
-  while (ok && stack.length > 0) stack.pop()!.forEach(check);
+  node.forEach(visit);
   return ok;
 }
 
