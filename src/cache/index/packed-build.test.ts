@@ -2,7 +2,7 @@ import { deserialize } from 'node:v8';
 import fc from 'fast-check';
 import MiniSearch from 'minisearch';
 import { describe, expect, it } from 'vitest';
-import { PackedBuilder } from './packed-build.js';
+import { PackedBuilder, PostingList } from './packed-build.js';
 import { addAnalyzed, analyzeDocument, loadSearchState, saveSearchState } from './search-state.js';
 
 const FIELDS = ['text', 'summary', 'tags'];
@@ -47,5 +47,37 @@ describe('PackedBuilder', () => {
     const build = new PackedBuilder(['text']);
     build.add({ id: 'a', fields: [{ unique: 1, terms: ['x'] }] });
     expect(() => build.add({ id: 'a', fields: [{ unique: 1, terms: ['y'] }] })).toThrow(/duplicate/);
+  });
+});
+
+describe('PostingList', () => {
+  it('gives back the postings it was given, across varints of every length and a full output', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.oneof(fc.integer({ min: 1, max: 200 }), fc.integer({ min: 1, max: 2 ** 28 })), fc.oneof(fc.integer({ min: 1, max: 3 }), fc.integer({ min: 1, max: 2 ** 32 - 1 }))), { minLength: 1, maxLength: 60 }),
+        fc.integer({ min: 2, max: 9 }),
+        (gaps, room) => {
+          const list = new PostingList();
+          const want: number[] = [];
+          let doc = -1;
+          for (const [gap, freq] of gaps) {
+            doc = Math.min(doc + gap, 2 ** 32 - 1 - (gaps.length - want.length / 2));
+            list.push(doc, freq);
+            want.push(doc, freq);
+          }
+          expect(list.count).toBe(gaps.length);
+          // Decoded through an output of `room` words, flushed whenever it is full.
+          const got: number[] = [];
+          const out = new Uint32Array(room);
+          const state = { read: 0, doc: -1 };
+          for (;;) {
+            const at = list.decodeTo(out, state, 0);
+            got.push(...out.subarray(0, at));
+            if (state.read === list.size) break;
+          }
+          expect(got).toEqual(want);
+        },
+      ),
+    );
   });
 });
