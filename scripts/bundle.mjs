@@ -136,11 +136,17 @@ function lazyBuiltinNamespaces(text) {
   const names = new Map();
   for (const m of text.matchAll(/var (require__builtin_\w+)\s*=\s*__commonJSMin\(\(\(exports,\s*module\)\s*=>\s*\{\s*module\.exports\s*=\s*require\(("[^"]+")\)/g)) names.set(m[1], m[2]);
   let replaced = 0;
-  const out = text.replace(/__toESM\((require__builtin_\w+)\(\),\s*1\)/g, (all, id) => {
+  const lazy = (id) => {
     if (!names.has(id)) throw new Error(`bundle: no built-in behind ${id}`);
     replaced++;
     return `__cortexBuiltin(${names.get(id)})`;
-  });
+  };
+  // An import of named bindings only is `import__builtin_x = require__builtin_x()` (read
+  // through, never assigned: ES module bindings are read-only); a CommonJS package's own
+  // require of a built-in is left as it is (it may patch the module).
+  const out = text
+    .replace(/__toESM\((require__builtin_\w+)\(\),\s*1\)/g, (all, id) => lazy(id))
+    .replace(/(\bimport__builtin_\w+(?:\$\d+)?\s*=\s*)(require__builtin_\w+)\(\)/g, (all, binding, id) => binding + lazy(id));
   // The output's shape is rolldown's: fail the build rather than ship the slow form silently.
   if (names.size === 0 || replaced === 0 || /__toESM\(require__builtin_/.test(out)) throw new Error('bundle: the built-in imports were not found in the shape expected');
   return out;
