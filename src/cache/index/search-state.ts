@@ -441,6 +441,8 @@ export interface PostingsSource {
   read(offset: number): { packed: Uint32Array; offset: number };
   /** The term's largest number of documents in one field, when known without reading its postings. */
   count?(offset: number): number | undefined;
+  /** The term's documents per field, `[fieldId, count]`, read without its postings (headers only). */
+  fieldCounts?(offset: number): [number, number][] | undefined;
 }
 
 /** Postings held in one array (a state loaded from bytes). */
@@ -493,6 +495,25 @@ class FilePostings implements PostingsSource {
     if (this.counts === undefined) return undefined;
     const i = offsetIndex(this.offsets, offset);
     return i < 0 ? undefined : this.counts[i];
+  }
+
+  fieldCounts(offset: number): [number, number][] | undefined {
+    const i = offsetIndex(this.offsets, offset);
+    if (i < 0) return undefined;
+    const end = this.offsets[i + 1]!;
+    const words = new Uint32Array(2);
+    const read = (at: number, n: number): void => {
+      if (at + n > end || readInto(this.file.fd, words.subarray(0, n), this.start + at * 4) !== n * 4) throw new RangeError('the search state file is shorter than its postings');
+    };
+    read(offset, 1);
+    const fields = words[0]!;
+    const out: [number, number][] = [];
+    for (let f = 0, at = offset + 1; f < fields; f++) {
+      read(at, 2);
+      out.push([words[0]!, words[1]!]);
+      at += 2 + 2 * words[1]!;
+    }
+    return out;
   }
 }
 
@@ -596,9 +617,20 @@ export class LazyTermData extends Map<number, Map<number, number>> {
       for (const docs of super.values()) max = Math.max(max, docs.size);
       return max;
     }
-    if (this.#added === undefined && this.#view === undefined) {
-      const known = this.#source.count?.(this.#offset);
-      if (known !== undefined) return known;
+    if (this.#view === undefined) {
+      if (this.#added === undefined) {
+        const known = this.#source.count?.(this.#offset);
+        if (known !== undefined) return known;
+      }
+      // Documents added since the load: the saved counts per field, from the postings'
+      // headers (a few words), not the postings (megabytes for a common word at 100,000).
+      const counts = this.#source.fieldCounts?.(this.#offset);
+      if (counts !== undefined) {
+        let max = 0;
+        for (const [field, count] of counts) max = Math.max(max, count + (this.#added?.get(field)?.size ?? 0));
+        if (this.#added) for (const docs of this.#added.values()) max = Math.max(max, docs.size);
+        return max;
+      }
     }
     const { packed: p, offset } = this.#packed()!;
     let i = offset;
