@@ -6,6 +6,7 @@
  * distinct values and a number per row (types, statuses, scopes).
  */
 import { detachString } from '../../core/detach-string.js';
+import { NumberColumn } from './number-column.js';
 
 /** A string column as saved: the values joined, and where each one ends. */
 export interface SavedStrings {
@@ -64,8 +65,8 @@ const BLOCK_ROWS = 256;
 export class StringColumn {
   /** The loaded rows' text, in memory or read by position from a file. */
   private text: string | TextSource = '';
-  /** The loaded rows' offsets, or what reads them when first needed (a column read from a file). */
-  private endsOf: Uint32Array | (() => Uint32Array) = new Uint32Array(0);
+  /** The loaded rows' offsets (in memory, or read by position from a file). */
+  private ends: NumberColumn<Uint32Array> = NumberColumn.of(new Uint32Array(0));
   /** Rows loaded (those past it were appended since). */
   private loaded = 0;
   /** Rows set again since they were loaded or appended (one string each), by row. */
@@ -87,21 +88,16 @@ export class StringColumn {
   }
 
   /**
-   * A column of `rows` rows over `text`, which may be read by position, and offsets that may
-   * be read when first needed (`rows` of them, the last one `text.length`).
+   * A column of `rows` rows over `text` and the offsets where its values end (`rows` of them,
+   * the last one `text.length`), either of which may be read by position.
    */
-  static lazy(rows: number, text: string | TextSource, ends: Uint32Array | (() => Uint32Array)): StringColumn {
+  static lazy(rows: number, text: string | TextSource, ends: Uint32Array | NumberColumn<Uint32Array>): StringColumn {
     const column = new StringColumn();
     column.text = text;
-    column.endsOf = ends;
+    column.ends = ends instanceof Uint32Array ? NumberColumn.of(ends) : ends;
     column.loaded = rows;
     column.rows = rows;
     return column;
-  }
-
-  private get ends(): Uint32Array {
-    const ends = this.endsOf;
-    return typeof ends === 'function' ? (this.endsOf = ends()) : ends;
   }
 
   /** The saved form of `values`. */
@@ -126,8 +122,8 @@ export class StringColumn {
     if (row < this.loaded) {
       const ends = this.ends;
       this.spanText = this.text;
-      this.spanStart = row === 0 ? 0 : ends[row - 1]!;
-      this.spanEnd = ends[row]!;
+      this.spanStart = row === 0 ? 0 : ends.get(row - 1);
+      this.spanEnd = ends.get(row);
       return true;
     }
     const a = row - this.loaded;
@@ -158,7 +154,7 @@ export class StringColumn {
   loadedAt(row: number): string {
     if (row >= this.loaded) return '';
     const ends = this.ends;
-    return this.text.slice(row === 0 ? 0 : ends[row - 1]!, ends[row]!);
+    return this.text.slice(row === 0 ? 0 : ends.get(row - 1), ends.get(row));
   }
 
   /**
@@ -176,11 +172,11 @@ export class StringColumn {
       let hi = this.loaded - 1;
       while (lo < hi) {
         const mid = (lo + hi) >>> 1;
-        if (ends[mid]! > at) hi = mid;
+        if (ends.get(mid) > at) hi = mid;
         else lo = mid + 1;
       }
-      const start = lo === 0 ? 0 : ends[lo - 1]!;
-      if (start === at && ends[lo] === at + value.length && !this.changed.has(lo) && accept(lo)) return lo;
+      const start = lo === 0 ? 0 : ends.get(lo - 1);
+      if (start === at && ends.get(lo) === at + value.length && !this.changed.has(lo) && accept(lo)) return lo;
     }
     return -1;
   }
@@ -275,8 +271,8 @@ export class StringColumn {
  */
 export class CodeColumn {
   private values: string[] = [];
-  /** The rows' codes, in a typed array that may be longer than the column ({@link count}), or what reads them when first needed. */
-  private codesOf: Uint32Array | (() => Uint32Array) = new Uint32Array(0);
+  /** The rows' codes (in memory, where the array may be longer than the column, or read by position from a file). */
+  private codes: NumberColumn<Uint32Array> = NumberColumn.of(new Uint32Array(0));
   private count = 0;
   private index: Map<string, number> | undefined;
 
@@ -284,22 +280,13 @@ export class CodeColumn {
     return CodeColumn.lazy(saved.codes.length, saved.values, saved.codes);
   }
 
-  /** A column of `rows` rows whose codes may be read when first needed (`rows` of them). */
-  static lazy(rows: number, values: string[], codes: Uint32Array | (() => Uint32Array)): CodeColumn {
+  /** A column of `rows` rows whose codes (`rows` of them) may be read by position. */
+  static lazy(rows: number, values: string[], codes: Uint32Array | NumberColumn<Uint32Array>): CodeColumn {
     const column = new CodeColumn();
     column.values = values;
-    column.codesOf = codes;
+    column.codes = codes instanceof Uint32Array ? NumberColumn.of(codes) : codes;
     column.count = rows;
     return column;
-  }
-
-  private get codes(): Uint32Array {
-    const codes = this.codesOf;
-    return typeof codes === 'function' ? (this.codesOf = codes()) : codes;
-  }
-
-  private set codes(codes: Uint32Array) {
-    this.codesOf = codes;
   }
 
   get length(): number {
@@ -307,7 +294,7 @@ export class CodeColumn {
   }
 
   at(row: number): string {
-    return this.values[this.codes[row]!] ?? '';
+    return row < this.count ? (this.values[this.codes.get(row)] ?? '') : '';
   }
 
   /** Sets row `row` (at most one past the last). */
@@ -320,17 +307,10 @@ export class CodeColumn {
       this.values.push(value);
       this.index.set(value, code);
     }
-    if (row === this.length) {
-      // Appended: grown as a typed array (a copy to a JS array of 100,000 numbers cost more
-      // than the rest of replaying a journal).
-      if (this.count === this.codes.length) {
-        const grown = new Uint32Array(Math.max(16, this.codes.length * 2));
-        grown.set(this.codes);
-        this.codes = grown;
-      }
-      this.count++;
-    }
-    this.codes[row] = code;
+    // Appended rows grow a typed array (a copy to a JS array of 100,000 numbers cost more than
+    // the rest of replaying a journal), or wait beside a column still in its file.
+    if (row === this.length) this.count++;
+    this.codes.set(row, code);
   }
 
   /** The values of `rows`, saved. */
@@ -338,8 +318,9 @@ export class CodeColumn {
     const values: string[] = [];
     const recoded = new Map<number, number>();
     const codes = new Uint32Array(rows.length);
+    const all = this.codes.whole(this.count);
     rows.forEach((r, i) => {
-      const old = this.codes[r]!;
+      const old = all[r]!;
       let code = recoded.get(old);
       if (code === undefined) {
         code = values.length;

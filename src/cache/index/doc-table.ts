@@ -9,6 +9,7 @@ import { addLine, emptyFingerprint, memoryLine, type FingerprintParts } from '..
 import { CodeColumn, StringColumn, isSavedCodes, isSavedStrings, type SavedCodes, type SavedStrings } from './columns.js';
 import type { CodeColumnName, DocsFile, StringColumnName } from './docs-file.js';
 import type { MemoryStatus, MemoryType, Scope } from '../../core/memory.js';
+import { NumberColumn } from './number-column.js';
 
 /** What the index keeps of each memory: enough to list and filter without reading files. */
 export interface IndexedDoc {
@@ -168,13 +169,13 @@ function checkSpans(spans: Float64Array, fresh: number, size: number): void {
   }
 }
 
-/** The row of `id` among the saved rows sorted by id, by binary search. */
-function findRow(ids: StringColumn, order: Uint32Array, id: string): number | undefined {
+/** The row of `id` among the `rows` saved rows sorted by id (`order`), by binary search. */
+function findRow(ids: StringColumn, order: NumberColumn<Uint32Array>, rows: number, id: string): number | undefined {
   let lo = 0;
-  let hi = order.length - 1;
+  let hi = rows - 1;
   while (lo <= hi) {
     const mid = (lo + hi) >>> 1;
-    const row = order[mid]!;
+    const row = order.get(mid);
     const probe = ids.at(row);
     if (probe === id) return row;
     if (id < probe) hi = mid - 1;
@@ -197,8 +198,8 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
   private ids = new StringColumn();
   /** The number of rows loaded (rows past it were added since). */
   private loadedRows = 0;
-  /** The saved rows sorted by id (rows added since are in `added`), or what reads them. */
-  private orderOf: Uint32Array | (() => Uint32Array) = new Uint32Array(0);
+  /** The saved rows sorted by id (rows added since are in `changedRows`). */
+  private order: NumberColumn<Uint32Array> = NumberColumn.of(new Uint32Array(0));
   /** Rows added or re-pointed since the load, by id (`undefined`: the id was deleted). */
   private readonly changedRows = new Map<string, number | undefined>();
   /** Loaded rows found by id (see `rowOf`). */
@@ -214,19 +215,21 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
   private links = new StringColumn();
   private sessions = new StringColumn();
   private created = new StringColumn();
-  /** See `SavedDocs.sessionOrder`: the loaded rows (rows set since are found through `fresh`), or what reads them. */
-  private sessionOrderOf: Uint32Array | (() => Uint32Array) = new Uint32Array(0);
+  /** See `SavedDocs.sessionOrder`: the loaded rows (rows set since are found through `fresh`). */
+  private sessionOrder: NumberColumn<Uint32Array> = NumberColumn.of(new Uint32Array(0));
+  /** How many rows `sessionOrder` holds. */
+  private sessionRows = 0;
   private source: RecordSource = new BytesRecords(new Uint8Array(0));
   /** Where records set are appended (see {@link logTo}); the source then. */
   private log: RecordLog | undefined;
-  /** Rows' spans (see `SavedDocs.spans`): the loaded rows', then those of rows logged since; or what reads the loaded ones. */
-  private spansOf: Float64Array | (() => Float64Array) = new Float64Array(0);
+  /** Rows' spans (see `SavedDocs.spans`): the loaded rows', then those of rows logged since. */
+  private spans: NumberColumn<Float64Array> = NumberColumn.of(new Float64Array(0));
   /** Rows with a span: `spans` may be longer. */
   private spanned = 0;
   /** The first rows, loaded from a file, whose spans have not been checked (see {@link checkedSpans}). */
   private uncheckedSpans = 0;
-  /** Rows' file stats (see `SavedDocs.stats`): the loaded ones, then rows set since; or what reads the loaded ones. */
-  private statsOf_: Float64Array | (() => Float64Array) = new Float64Array(0);
+  /** Rows' file stats (see `SavedDocs.stats`): the loaded ones, then rows set since (NaN: unknown). */
+  private stats: NumberColumn<Float64Array> = NumberColumn.of(new Float64Array(0), Number.NaN);
   private freshLoaded: Uint8Array[] = [];
   /**
    * Rows whose record was set since the table was loaded (its JSON is not in the source),
@@ -239,35 +242,16 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
   /** The fingerprint of the live rows, kept up to date by `set` and `delete`. */
   private print: FingerprintParts = emptyFingerprint();
 
-  // The columns of a table opened from its file are read when first used (see docs-file.ts).
-  private get order(): Uint32Array {
-    const v = this.orderOf;
-    return typeof v === 'function' ? (this.orderOf = v()) : v;
-  }
+  // The columns of a table opened from its file are read by position (see number-column.ts).
 
-  private get sessionOrder(): Uint32Array {
-    const v = this.sessionOrderOf;
-    return typeof v === 'function' ? (this.sessionOrderOf = v()) : v;
-  }
-
-  private get spans(): Float64Array {
-    const v = this.spansOf;
-    return typeof v === 'function' ? (this.spansOf = v()) : v;
-  }
-
-  /** The spans, those loaded checked to lie in the records (see {@link checkSpans}). */
-  private get checkedSpans(): Float64Array {
-    const spans = this.spans;
+  /** The spans in memory, those loaded checked to lie in the records (see {@link checkSpans}). */
+  private checkedSpans(): Float64Array {
+    const spans = this.spans.whole(2 * this.spanned);
     if (this.uncheckedSpans > 0) {
       checkSpans(spans.subarray(0, 2 * this.uncheckedSpans), this.freshLoaded.length, this.source.size);
       this.uncheckedSpans = 0;
     }
     return spans;
-  }
-
-  private get stats(): Float64Array {
-    const v = this.statsOf_;
-    return typeof v === 'function' ? (this.statsOf_ = v()) : v;
   }
 
   /**
@@ -287,7 +271,7 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
     };
     table.ids = strings('ids');
     table.loadedRows = n;
-    table.orderOf = file.u32('order');
+    table.order = file.u32('order');
     table.live = n;
     table.types = codes('types');
     table.statuses = codes('statuses');
@@ -297,14 +281,15 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
     table.links = strings('links');
     table.sessions = strings('sessions');
     table.created = strings('created');
-    table.sessionOrderOf = file.u32('sessionOrder');
+    table.sessionOrder = file.u32('sessionOrder');
+    table.sessionRows = file.sessionRows;
     table.source = records;
     // Every record must lie in the records file: a row's span is checked when its record is
     // read, all of them before a save copies them (a recall reads a few of 100,000).
     table.spanned = n;
-    table.spansOf = file.f64('spans');
+    table.spans = file.f64('spans', 0);
     table.uncheckedSpans = n;
-    table.statsOf_ = file.f64('stats');
+    table.stats = file.f64('stats', Number.NaN);
     table.freshLoaded = file.fresh;
     table.parsed = new Array<IndexedDoc | undefined>(n);
     const [count, a, b] = file.fingerprint;
@@ -321,7 +306,7 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
     const table = new DocTable();
     table.ids = StringColumn.fromSaved(saved.ids);
     table.loadedRows = n;
-    table.orderOf = saved.order;
+    table.order = NumberColumn.of(saved.order);
     table.live = n;
     table.types = CodeColumn.fromSaved(saved.types);
     table.statuses = CodeColumn.fromSaved(saved.statuses);
@@ -331,11 +316,12 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
     table.links = StringColumn.fromSaved(saved.links);
     table.sessions = StringColumn.fromSaved(saved.sessions);
     table.created = StringColumn.fromSaved(saved.created);
-    table.sessionOrderOf = saved.sessionOrder;
+    table.sessionOrder = NumberColumn.of(saved.sessionOrder);
+    table.sessionRows = saved.sessionOrder.length;
     table.source = source;
-    table.spansOf = saved.spans;
+    table.spans = NumberColumn.of(saved.spans);
     table.spanned = n;
-    table.statsOf_ = saved.stats;
+    table.stats = NumberColumn.of(saved.stats, Number.NaN);
     table.freshLoaded = saved.fresh;
     table.parsed = new Array<IndexedDoc | undefined>(n);
     const [count, a, b] = saved.fingerprint;
@@ -351,15 +337,15 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
     const journal: DocJournal = { set: [], deleted: [] };
     for (const [id, row] of this.changedRows) {
       if (row === undefined) {
-        if (findRow(this.ids, this.order, id) !== undefined) journal.deleted.push(id);
+        if (findRow(this.ids, this.order, this.loadedRows, id) !== undefined) journal.deleted.push(id);
         continue;
       }
-      journal.set.push({ id, record: this.recordBytes(row), size: this.stats[2 * row] ?? Number.NaN, mtimeMs: this.stats[2 * row + 1] ?? Number.NaN });
+      journal.set.push({ id, record: this.recordBytes(row), size: this.stats.get(2 * row), mtimeMs: this.stats.get(2 * row + 1) });
     }
     for (const row of this.fresh.keys()) {
       if (row >= this.loadedRows || this.dead.has(row)) continue; // added, or deleted: above
       const id = this.ids.at(row);
-      journal.set.push({ id, record: this.recordBytes(row), size: this.stats[2 * row] ?? Number.NaN, mtimeMs: this.stats[2 * row + 1] ?? Number.NaN });
+      journal.set.push({ id, record: this.recordBytes(row), size: this.stats.get(2 * row), mtimeMs: this.stats.get(2 * row + 1) });
     }
     return journal;
   }
@@ -406,7 +392,7 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
     // Loaded rows never move; a deleted or re-added id is in `changedRows`, asked first.
     let row = this.found.get(id);
     if (row !== undefined) return row;
-    row = hint !== undefined && hint < this.loadedRows && this.ids.equals(hint, id) ? hint : findRow(this.ids, this.order, id);
+    row = hint !== undefined && hint < this.loadedRows && this.ids.equals(hint, id) ? hint : findRow(this.ids, this.order, this.loadedRows, id);
     if (row !== undefined) this.found.set(id, row);
     return row;
   }
@@ -424,7 +410,7 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
    */
   toSaved(options: { rewrite?: boolean } = {}): { saved: SavedDocs; records: NewRecords | undefined } {
     // Every span is copied or read below.
-    void this.checkedSpans;
+    const allSpans = this.checkedSpans();
     const rows = [...this.liveRows()];
     let kept = 0;
     for (const row of rows) if (this.isKept(row)) kept += this.recordBytes(row).length;
@@ -435,12 +421,12 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
     let records: NewRecords | undefined;
     if (rewrite && this.log !== undefined && this.isWholeLog(rows)) {
       // A fresh build: the log is the records file, in row order, nothing replaced.
-      spans = this.spans.slice(0, 2 * rows.length);
+      spans = allSpans.slice(0, 2 * rows.length);
       records = { log: this.log };
     } else if (rewrite) {
       let end = 0;
       rows.forEach((row, i) => {
-        const length = this.isKept(row) ? this.recordBytes(row).length : this.spans[2 * row + 1]! - this.spans[2 * row]!;
+        const length = this.isKept(row) ? this.recordBytes(row).length : allSpans[2 * row + 1]! - allSpans[2 * row]!;
         spans[2 * i] = end;
         spans[2 * i + 1] = end += length;
       });
@@ -452,8 +438,8 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
           spans[2 * i + 1] = fresh.length;
           fresh.push(this.recordBytes(row));
         } else {
-          spans[2 * i] = this.spans[2 * row]!;
-          spans[2 * i + 1] = this.spans[2 * row + 1]!;
+          spans[2 * i] = allSpans[2 * row]!;
+          spans[2 * i + 1] = allSpans[2 * row + 1]!;
         }
       });
     }
@@ -483,8 +469,8 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
     if (this.fresh.size > 0 || rows.length !== this.spanned || rows.length !== this.ids.length) return false;
     let end = 0;
     for (let row = 0; row < rows.length; row++) {
-      if (this.spans[2 * row] !== end) return false;
-      end = this.spans[2 * row + 1]!;
+      if (this.spans.get(2 * row) !== end) return false;
+      end = this.spans.get(2 * row + 1);
     }
     return end === this.log!.size;
   }
@@ -503,8 +489,8 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
         yield this.recordBytes(row);
         continue;
       }
-      const start = this.spans[2 * row]!;
-      const end = this.spans[2 * row + 1]!;
+      const start = this.spans.get(2 * row);
+      const end = this.spans.get(2 * row + 1);
       if (blockFrom >= 0 && start === blockTo && end - blockFrom <= COPY_BLOCK_BYTES) {
         blockTo = end;
         continue;
@@ -525,6 +511,7 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
     const position = new Int32Array(this.ids.length).fill(-1);
     rows.forEach((row, i) => (position[row] = i));
     const loaded = this.loadedRows;
+    const order = this.order.whole();
     const added = rows.filter((row) => row >= loaded).sort((x, y) => {
       const a = this.ids.at(x);
       const b = this.ids.at(y);
@@ -538,7 +525,7 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
       let hi = loaded;
       while (lo < hi) {
         const mid = (lo + hi) >>> 1;
-        if (this.ids.at(this.order[mid]!) < id) lo = mid + 1;
+        if (this.ids.at(order[mid]!) < id) lo = mid + 1;
         else hi = mid;
       }
       return lo;
@@ -548,7 +535,7 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
     let j = 0;
     for (let i = 0; i < loaded; i++) {
       while (j < added.length && insertAt[j]! <= i) out[k++] = position[added[j++]!]!;
-      const at = position[this.order[i]!]!;
+      const at = position[order[i]!]!;
       if (at !== -1) out[k++] = at;
     }
     while (j < added.length) out[k++] = position[added[j++]!]!;
@@ -579,7 +566,7 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
     const loaded = this.loadedRows;
     const changed = (row: number) => row >= loaded || this.fresh.has(row);
     const kept: number[] = [];
-    for (const row of this.sessionOrder) if (position[row] !== -1 && !changed(row)) kept.push(row);
+    for (const row of this.sessionOrder.whole().subarray(0, this.sessionRows)) if (position[row] !== -1 && !changed(row)) kept.push(row);
     // Each row's values cut out once (a rebuild sorts them all).
     const added = rows
       .filter((row) => changed(row) && this.sessions.at(row) !== '')
@@ -621,14 +608,14 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
     const members: number[] = [];
     const order = this.sessionOrder;
     let lo = 0;
-    let hi = order.length;
+    let hi = this.sessionRows;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (this.sessions.loadedAt(order[mid]!) < session) lo = mid + 1;
+      if (this.sessions.loadedAt(order.get(mid)) < session) lo = mid + 1;
       else hi = mid;
     }
-    for (let k = lo; k < order.length && this.sessions.loadedAt(order[k]!) === session; k++) {
-      const r = order[k]!;
+    for (let k = lo; k < this.sessionRows && this.sessions.loadedAt(order.get(k)) === session; k++) {
+      const r = order.get(k);
       if (!this.fresh.has(r) && !this.dead.has(r)) members.push(r);
     }
     // Rows set since the load (new, or changed: their session may be another now).
@@ -648,20 +635,19 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
 
   /** The rows' stats, as saved. */
   private statsOf(rows: readonly number[]): Float64Array {
-    const out = new Float64Array(2 * rows.length).fill(Number.NaN);
+    const out = new Float64Array(2 * rows.length);
+    const stats = this.stats.whole(2 * this.ids.length);
     for (let i = 0; i < rows.length; i++) {
       const row = rows[i]!;
-      if (2 * row + 1 < this.stats.length) {
-        out[2 * i] = this.stats[2 * row]!;
-        out[2 * i + 1] = this.stats[2 * row + 1]!;
-      }
+      out[2 * i] = stats[2 * row]!;
+      out[2 * i + 1] = stats[2 * row + 1]!;
     }
     return out;
   }
 
   /** True when the row's record is not in the records file (set since the load, or kept with the table). */
   private isKept(row: number): boolean {
-    return this.fresh.has(row) || row >= this.spanned || this.spans[2 * row] === -1;
+    return this.fresh.has(row) || row >= this.spanned || this.spans.get(2 * row) === -1;
   }
 
   get size(): number {
@@ -754,8 +740,8 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
       if (bytes === undefined) this.fresh.set(row, (bytes = Buffer.from(JSON.stringify(this.parsed[row]))));
       return bytes;
     }
-    const start = this.spans[2 * row]!;
-    const end = this.spans[2 * row + 1]!;
+    const start = this.spans.get(2 * row);
+    const end = this.spans.get(2 * row + 1);
     if (row < this.uncheckedSpans) checkSpans(Float64Array.of(start, end), this.freshLoaded.length, this.source.size);
     return start === -1 ? this.freshLoaded[end]! : this.source.read(start, end);
   }
@@ -809,26 +795,14 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
 
   /** Gives the next row its span in the log. */
   private spanAt(row: number, start: number, end: number): void {
-    if (this.spans.length < 2 * row + 2) {
-      const grown = new Float64Array(Math.max(32, 2 * row + 2, this.spans.length * 2));
-      grown.set(this.spans);
-      this.spansOf = grown;
-    }
-    const spans = this.spans;
-    spans[2 * row] = start;
-    spans[2 * row + 1] = end;
+    this.spans.set(2 * row, start);
+    this.spans.set(2 * row + 1, end);
     this.spanned = row + 1;
   }
 
   private setStatAt(row: number, size: number, mtimeMs: number): void {
-    let stats = this.stats;
-    if (stats.length < 2 * row + 2) {
-      const grown = new Float64Array(Math.max(32, 2 * row + 2, stats.length * 2)).fill(Number.NaN);
-      grown.set(stats);
-      this.statsOf_ = stats = grown;
-    }
-    stats[2 * row] = size;
-    stats[2 * row + 1] = mtimeMs;
+    this.stats.set(2 * row, size);
+    this.stats.set(2 * row + 1, mtimeMs);
   }
 
   /** Records the size and mtime of the memory's file as it was read. */
@@ -844,7 +818,7 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
   statOf(id: string): { size: number; mtimeMs: number } | undefined {
     const row = this.rowOf(id);
     if (row === undefined) return undefined;
-    return { size: this.stats[2 * row] ?? Number.NaN, mtimeMs: this.stats[2 * row + 1] ?? Number.NaN };
+    return { size: this.stats.get(2 * row), mtimeMs: this.stats.get(2 * row + 1) };
   }
 
   delete(id: string): boolean {
@@ -863,7 +837,7 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
     this.found.clear();
     this.ids = new StringColumn();
     this.loadedRows = 0;
-    this.orderOf = new Uint32Array(0);
+    this.order = NumberColumn.of(new Uint32Array(0));
     this.changedRows.clear();
     this.dead.clear();
     this.live = 0;
@@ -875,13 +849,14 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
     this.links = new StringColumn();
     this.sessions = new StringColumn();
     this.created = new StringColumn();
-    this.sessionOrderOf = new Uint32Array(0);
+    this.sessionOrder = NumberColumn.of(new Uint32Array(0));
+    this.sessionRows = 0;
     this.source = new BytesRecords(new Uint8Array(0));
     this.log = undefined;
-    this.spansOf = new Float64Array(0);
+    this.spans = NumberColumn.of(new Float64Array(0));
     this.uncheckedSpans = 0;
     this.spanned = 0;
-    this.statsOf_ = new Float64Array(0);
+    this.stats = NumberColumn.of(new Float64Array(0), Number.NaN);
     this.freshLoaded = [];
     this.fresh.clear();
     this.parsed = [];

@@ -9,8 +9,9 @@
  */
 import { closeSync, fstatSync, openSync } from 'node:fs';
 import { deserialize, serialize } from 'node:v8';
-import { OpenFile, readAt, readInto } from '../../store/safe-read.js';
+import { OpenFile, readAt } from '../../store/safe-read.js';
 import type { SavedCodes, SavedStrings, TextSource } from './columns.js';
+import { NumberColumn } from './number-column.js';
 
 /** The first bytes of the file: then the header's length (u32 LE), the header, padding to 8 bytes, the columns. */
 const MAGIC = Buffer.from('CXD\u0001', 'latin1');
@@ -104,13 +105,16 @@ export function writeDocs(saved: DocColumns, out: { write(bytes: Uint8Array): vo
 /** A doc table file opened for reading by position (see {@link openDocs}). */
 export interface DocsFile {
   rows: number;
+  /** How many rows the `sessionOrder` column holds (those of memories in a session). */
+  sessionRows: number;
   fingerprint: [number, number, number];
   fresh: Uint8Array[];
-  /** A string column: its text, read by position, and its offsets, read when first asked for. */
-  strings(name: StringColumnName): { text: TextSource; ends: () => Uint32Array };
-  codes(name: CodeColumnName): { values: string[]; codes: () => Uint32Array };
-  u32(name: 'order' | 'sessionOrder'): () => Uint32Array;
-  f64(name: 'spans' | 'stats'): () => Float64Array;
+  /** A string column: its text and its offsets, both read by position (see number-column.ts). */
+  strings(name: StringColumnName): { text: TextSource; ends: NumberColumn<Uint32Array> };
+  codes(name: CodeColumnName): { values: string[]; codes: NumberColumn<Uint32Array> };
+  u32(name: 'order' | 'sessionOrder'): NumberColumn<Uint32Array>;
+  /** `fill`: what an index past the column reads as. */
+  f64(name: 'spans' | 'stats', fill: number): NumberColumn<Float64Array>;
 }
 
 /**
@@ -150,6 +154,7 @@ function isHeader(value: unknown): value is Header {
 
 class FileColumns implements DocsFile {
   readonly rows: number;
+  readonly sessionRows: number;
   readonly fingerprint: [number, number, number];
   readonly fresh: Uint8Array[];
   private readonly values: Record<CodeColumnName, string[]>;
@@ -193,43 +198,36 @@ class FileColumns implements DocsFile {
       fits('spans', 16 * n) &&
       fits('stats', 16 * n);
     if (!ok) throw new TypeError('the doc table file does not hold its columns');
+    this.sessionRows = this.sections.sessionOrder![1] / 4;
     // Closed once neither this nor a column's text reading it is left.
     this.file = new OpenFile(fd);
   }
 
-  /** Column `name` read into `view` (its whole length); throws when the file is shorter. */
-  private readColumn<T extends Uint32Array | Float64Array>(name: string, view: T): T {
-    if (readInto(this.file.fd, view, this.start + this.sections[name]![0]) !== view.byteLength) throw new RangeError('the doc table file is shorter than its header says');
-    return view;
+  /** Column `name` of `bytes` bytes, read by position (see number-column.ts). */
+  private numbers<K extends 'u32' | 'f64'>(kind: K, name: string, fill = 0) {
+    const [offset, bytes] = this.sections[name]!;
+    return NumberColumn.file(kind, { file: this.file, position: this.start + offset, count: bytes / (kind === 'u32' ? 4 : 8) }, fill);
   }
 
-  strings(name: StringColumnName): { text: TextSource; ends: () => Uint32Array } {
+  strings(name: StringColumnName): { text: TextSource; ends: NumberColumn<Uint32Array> } {
     const [offset, , encoding, chars] = this.sections[`${name}.text`] as [number, number, 'latin1' | 'utf16le', number];
     const rows = this.rows;
-    return {
-      text: new FileText(this.file, this.start + offset, encoding, chars),
-      ends: () => {
-        const ends = this.u32Of(`${name}.ends`, 4 * rows);
-        if (rows > 0 && ends[rows - 1] !== chars) throw new RangeError('the doc table file does not line up');
-        return ends;
-      },
-    };
+    const ends = this.numbers('u32', `${name}.ends`);
+    // The last offset is the text's length: one read tells a column that does not line up.
+    if (rows > 0 && ends.get(rows - 1) !== chars) throw new RangeError('the doc table file does not line up');
+    return { text: new FileText(this.file, this.start + offset, encoding, chars), ends };
   }
 
-  codes(name: CodeColumnName): { values: string[]; codes: () => Uint32Array } {
-    return { values: this.values[name], codes: () => this.u32Of(`${name}.codes`, 4 * this.rows) };
+  codes(name: CodeColumnName): { values: string[]; codes: NumberColumn<Uint32Array> } {
+    return { values: this.values[name], codes: this.numbers('u32', `${name}.codes`) };
   }
 
-  u32(name: 'order' | 'sessionOrder'): () => Uint32Array {
-    return () => this.u32Of(name, this.sections[name]![1]);
+  u32(name: 'order' | 'sessionOrder'): NumberColumn<Uint32Array> {
+    return this.numbers('u32', name);
   }
 
-  f64(name: 'spans' | 'stats'): () => Float64Array {
-    return () => this.readColumn(name, new Float64Array(this.sections[name]![1] / 8));
-  }
-
-  private u32Of(name: string, length: number): Uint32Array {
-    return this.readColumn(name, new Uint32Array(length / 4));
+  f64(name: 'spans' | 'stats', fill: number): NumberColumn<Float64Array> {
+    return this.numbers('f64', name, fill);
   }
 }
 
