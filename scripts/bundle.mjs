@@ -77,29 +77,53 @@ const lazyBuiltins = {
   },
 };
 
-const started = Date.now();
-const bundle = await rolldown({
-  input: join(dist, 'main.js'),
-  platform: 'node',
-  external: EXTERNAL,
-  plugins: [bundledSecretRules, ownUrl, lazyBuiltins],
-  logLevel: 'warn',
-  onLog(level, log, handler) {
-    // Direct eval and the like in dependencies' code paths we do not bundle-break: not ours to fix.
-    if (log.code === 'EVAL' || log.code === 'CIRCULAR_DEPENDENCY') return;
-    handler(level, log);
-  },
-});
-const { output } = await bundle.generate({
-  format: 'cjs',
-  codeSplitting: false,
-  charset: 'ascii',
-  comments: false,
-  // Whitespace only (names and structure kept): the package's size budget (bench/README.md, "Package size").
-  minify: { compress: false, mangle: false, codegen: { removeWhitespace: true } },
-});
-await bundle.close();
-if (output.length !== 1) throw new Error(`bundle: expected one file, got ${output.map((o) => o.fileName).join(', ')}`);
+/**
+ * Bundles `input` (a module of dist/) and everything it imports into `out`, in the form
+ * described at the top; returns its size.
+ */
+async function bundleEntry(input, out) {
+  const started = Date.now();
+  const bundle = await rolldown({
+    input,
+    platform: 'node',
+    external: EXTERNAL,
+    plugins: [bundledSecretRules, ownUrl, lazyBuiltins],
+    logLevel: 'warn',
+    onLog(level, log, handler) {
+      // Direct eval and the like in dependencies' code paths we do not bundle-break: not ours to fix.
+      if (log.code === 'EVAL' || log.code === 'CIRCULAR_DEPENDENCY') return;
+      handler(level, log);
+    },
+  });
+  const { output } = await bundle.generate({
+    format: 'cjs',
+    codeSplitting: false,
+    charset: 'ascii',
+    comments: false,
+    // Whitespace only (names and structure kept): the package's size budget (bench/README.md, "Package size").
+    minify: { compress: false, mangle: false, codegen: { removeWhitespace: true } },
+  });
+  await bundle.close();
+  if (output.length !== 1) throw new Error(`bundle: expected one file, got ${output.map((o) => o.fileName).join(', ')}`);
+  // Rolldown's own banner and footer options drop the code between them (1.2): wrapped here.
+  let code = [
+    '(function (exports, require, module, __filename, __dirname, __cortexImport) {',
+    '"use strict";',
+    'const __cortexUrl = (file) => require("node:url").pathToFileURL(require("node:path").join(__dirname, file)).href;',
+    BUILTIN_NAMESPACE,
+    lazyBuiltinNamespaces(routeDynamicImports(output[0].code)),
+    '})',
+  ].join('\n');
+  for (let i = 0; i < code.length; i++) {
+    if (code.charCodeAt(i) > 0x7f) throw new Error(`bundle: non-ASCII character at ${i}: ${JSON.stringify(code.slice(Math.max(0, i - 40), i + 40))}`);
+  }
+  const hash = createHash('sha256').update(code).digest('hex').slice(0, 16);
+  code = `// cortex bundle ${hash}\n${code}`;
+  writeFileSync(out, code, 'latin1');
+  console.error(`bundle: ${relative(root, out)} ${(code.length / 1e6).toFixed(2)} MB (${hash}) in ${Date.now() - started} ms`);
+  return code.length;
+}
+
 /**
  * `import()` of the packages left outside becomes `__cortexImport(…)`, a function of the
  * executable's: V8 does not keep what a script's `import()` needs in its code cache
@@ -172,19 +196,36 @@ const __cortexBuiltin = (name) => {
   }));
 };`;
 
-// Rolldown's own banner and footer options drop the code between them (1.2): wrapped here.
-let code = [
-  '(function (exports, require, module, __filename, __dirname, __cortexImport) {',
-  '"use strict";',
-  'const __cortexUrl = (file) => require("node:url").pathToFileURL(require("node:path").join(__dirname, file)).href;',
-  BUILTIN_NAMESPACE,
-  lazyBuiltinNamespaces(routeDynamicImports(output[0].code)),
-  '})',
-].join('\n');
-for (let i = 0; i < code.length; i++) {
-  if (code.charCodeAt(i) > 0x7f) throw new Error(`bundle: non-ASCII character at ${i}: ${JSON.stringify(code.slice(Math.max(0, i - 40), i + 40))}`);
-}
-const hash = createHash('sha256').update(code).digest('hex').slice(0, 16);
-code = `// cortex bundle ${hash}\n${code}`;
-writeFileSync(out, code, 'latin1');
-console.error(`bundle: ${relative(root, out)} ${(code.length / 1e6).toFixed(2)} MB (${hash}) in ${Date.now() - started} ms`);
+await bundleEntry(join(dist, 'main.js'), out);
+/**
+ * The cached SessionStart (src/start.ts) alone: a few modules of node built-ins, which the
+ * executable runs for `cortex hook session-start` instead of the CLI's 2.3 MB; with them the
+ * redaction rules of the hook log (~100 KB), initialised only when something is logged.
+ * Anything heavy reaching it would undo that: the build fails instead.
+ */
+const START_MAX_BYTES = 250_000;
+const startBytes = await bundleEntry(join(dist, 'start.js'), join(dist, 'start.bundle.cjs'));
+if (startBytes > START_MAX_BYTES) throw new Error(`bundle: dist/start.bundle.cjs is ${startBytes} bytes, more than ${START_MAX_BYTES}: something heavy is imported by src/start.ts`);
+
+/**
+ * The `cortex` executable as CommonJS (dist/cli.cjs, package.json's `bin`): the same module as
+ * dist/cli.js (src/cli.ts, node built-ins only), which stays for the commands `cortex init`
+ * wrote before. Started as an ES module, Node first sets up its ES module loader, which loads
+ * node:fs/promises, readline, the file watchers and streams: 12-15 ms of every command, as
+ * much as a cached SessionStart's own work (bench/README.md, "Start-up").
+ */
+const launcherIn = join(dist, 'cli.js');
+const launcherOut = join(dist, 'cli.cjs');
+const launcher = await rolldown({
+  input: launcherIn,
+  platform: 'node',
+  // Node's built-ins only; main.js (the fallback without a bundle) is loaded from dist/.
+  external: (id, importer) => importer !== undefined && id !== launcherIn,
+  logLevel: 'warn',
+});
+const launched = (await launcher.generate({ format: 'cjs', codeSplitting: false, comments: false })).output;
+await launcher.close();
+if (launched.length !== 1 || !launched[0].code.startsWith('#!/usr/bin/env node\n')) throw new Error('bundle: the executable dist/cli.cjs was not made as expected');
+const externals = [...launched[0].code.matchAll(/\brequire\("([^"]+)"\)/g)].map((m) => m[1]).filter((id) => !BUILTINS.has(id));
+if (externals.length > 0 || !launched[0].code.includes('import("./main.js")')) throw new Error(`bundle: dist/cli.cjs should require built-ins only and import ./main.js, requires ${externals.join(', ')}`);
+writeFileSync(launcherOut, launched[0].code, { mode: 0o755 });

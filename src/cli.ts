@@ -24,7 +24,17 @@ import vm from 'node:vm';
 
 interface Main {
   start(argv: string[]): void;
+  /** The SessionStart hook's handler (what the cached SessionStart's bundle calls on a miss). */
+  sessionStartHook(h: unknown): Promise<string>;
 }
+
+/** The cached SessionStart's bundle (src/start.ts). */
+interface Start {
+  startSession(loadFull: () => Promise<{ sessionStartHook(h: unknown): Promise<string> }>): Promise<void>;
+}
+
+/** The bundles scripts/bundle.mjs makes: the CLI, and the cached SessionStart alone. */
+type BundleName = 'cli' | 'start';
 
 /** `CORTEX_CODE_CACHE`: a directory for the code cache, or `off` (also `0`, `false`) for none. */
 export const CODE_CACHE_ENV = 'CORTEX_CODE_CACHE';
@@ -87,24 +97,27 @@ export function codeCacheDir(env: NodeJS.ProcessEnv, platform: NodeJS.Platform, 
 }
 
 /**
- * The stamp of one bundle build under one Node: caches of other stamps are stale. The
- * content hash is on the bundle's first line (`// cortex bundle <hash>`); npm gives every
- * installed file the same time, and V8 checks only a source's length.
+ * The stamp of one build of bundle `name` under one Node: caches of other stamps of that
+ * bundle are stale. The content hash is on the bundle's first line (`// cortex bundle
+ * <hash>`); npm gives every installed file the same time, and V8 checks only a source's length.
  */
-function stampOf(source: string, bundle: Stats): string | undefined {
+function stampOf(name: BundleName, source: string, bundle: Stats): string | undefined {
   const hash = /^\/\/ cortex bundle ([0-9a-f]{16})\n/.exec(source.slice(0, 40))?.[1];
-  return hash === undefined ? undefined : `${process.version}-${process.arch}-${hash}-${bundle.size}-${Math.trunc(bundle.mtimeMs)}`;
+  return hash === undefined ? undefined : `${process.version}-${process.arch}-${name}-${hash}-${bundle.size}-${Math.trunc(bundle.mtimeMs)}`;
 }
 
-/** The name of a cache file {@link cacheFileName} makes, of any build or Node. */
-const OWN_CACHE = /^v\d+\.\d+\.\d+[^-]*-[a-z0-9]+-[0-9a-f]{16}-\d+-\d+-[a-z][a-z.-]*\.bin$/;
+/**
+ * The name of a cache file {@link cacheFileName} makes, of any build or Node, and the bundle
+ * it is of (none in the names of versions before there were two bundles).
+ */
+const OWN_CACHE = /^v\d+\.\d+\.\d+[^-]*-[a-z0-9]+-(?:([a-z]+)-)?[0-9a-f]{16}-\d+-\d+-[a-z][a-z.-]*\.bin$/;
 
 function cacheFileName(stamp: string, key: string): string {
   return `${stamp}-${key.replace(' ', '.')}.bin`;
 }
 
-/** Writes the cache atomically and removes the caches of other stamps; never throws. */
-function saveCache(script: vm.Script, dir: string, stamp: string, key: string): void {
+/** Writes the cache atomically and removes the caches of the bundle's other stamps; never throws. */
+function saveCache(script: vm.Script, dir: string, name: BundleName, stamp: string, key: string): void {
   try {
     const data = script.createCachedData();
     mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -113,20 +126,24 @@ function saveCache(script: vm.Script, dir: string, stamp: string, key: string): 
     writeFileSync(temporary, data, { mode: 0o600 });
     renameSync(temporary, file);
     // Only caches of ours (the directory may be one a user named for other things too).
-    for (const name of readdirSync(dir)) {
-      if (OWN_CACHE.test(name) && !name.startsWith(`${stamp}-`)) unlinkSync(join(dir, name));
+    for (const file of readdirSync(dir)) {
+      const own = OWN_CACHE.exec(file);
+      if (own && (own[1] === undefined || own[1] === name) && !file.startsWith(`${stamp}-`)) unlinkSync(join(dir, file));
     }
   } catch {
     // No cache: the next run compiles, as this one did.
   }
 }
 
-/** The bundled CLI, compiled with the code cache where there is one; `undefined` when it cannot be used. */
-function loadBundle(here: string, argv: readonly string[]): Main | undefined {
+/**
+ * Bundle `name` (`<name>.bundle.cjs`: the CLI, or the cached SessionStart), compiled with the
+ * code cache where there is one; `undefined` when it cannot be used.
+ */
+function loadBundle<T extends object>(here: string, name: BundleName, argv: readonly string[]): T | undefined {
   // Node ≥ 20.? (21.7): without it, import() in the bundle (of the optional packages) could not run.
   const loader = (vm.constants as Partial<typeof vm.constants> | undefined)?.USE_MAIN_CONTEXT_DEFAULT_LOADER;
   if (loader === undefined) return undefined;
-  const bundle = join(here, 'cli.bundle.cjs');
+  const bundle = join(here, `${name}.bundle.cjs`);
   let stat: Stats;
   let source: string;
   try {
@@ -145,7 +162,7 @@ function loadBundle(here: string, argv: readonly string[]): Main | undefined {
       // The default tiering.
     }
   }
-  const stamp = stampOf(source, stat);
+  const stamp = stampOf(name, source, stat);
   const dir = key === undefined || stamp === undefined ? undefined : codeCacheDir(process.env, process.platform, safeHome());
   let cachedData: Buffer | undefined;
   if (dir !== undefined) {
@@ -157,15 +174,15 @@ function loadBundle(here: string, argv: readonly string[]): Main | undefined {
   }
   const script = new vm.Script(source, { filename: bundle, cachedData, importModuleDynamically: loader });
   const rejected = cachedData !== undefined && script.cachedDataRejected === true;
-  if (process.env.CORTEX_DEBUG) process.stderr.write(`cortex: code cache ${dir === undefined ? 'off' : cachedData === undefined ? 'missing' : rejected ? 'rejected' : 'used'}\n`);
+  if (process.env.CORTEX_DEBUG) process.stderr.write(`cortex: code cache ${dir === undefined ? 'off' : cachedData === undefined ? 'missing' : rejected ? 'rejected' : 'used'} (${name} bundle)\n`);
   if (dir !== undefined && (cachedData === undefined || rejected)) {
     // After the command ran, so that the cache holds every function it compiled; only
     // after a success (a typo's usage error is not worth a file).
     process.once('exit', (code) => {
-      if (code === 0) saveCache(script, dir, stamp!, key!);
+      if (code === 0) saveCache(script, dir, name, stamp!, key!);
     });
   }
-  const module = { exports: {} as Main };
+  const module = { exports: {} as T };
   // The bundle's import() of the packages outside it (scripts/bundle.mjs) is this module's.
   const load = (specifier: string, options?: ImportCallOptions): Promise<unknown> => import(specifier, options);
   (script.runInThisContext() as (e: object, r: NodeJS.Require, m: object, f: string, d: string, i: typeof load) => void)(module.exports, createRequire(bundle), module, bundle, here, load);
@@ -192,10 +209,26 @@ const invokedDirectly = (() => {
   }
 })();
 
+/**
+ * True for `cortex hook session-start` as Claude Code runs it (no options): served from a
+ * bundle of its own when the briefing is cached, a twentieth of the CLI's (src/start.ts).
+ */
+function isSessionStart(argv: readonly string[]): boolean {
+  return argv.length === 2 && argv[0] === 'hook' && argv[1] === 'session-start';
+}
+
 if (invokedDirectly) {
   const here = dirname(fileURLToPath(import.meta.url));
   const argv = process.argv.slice(2);
-  const main = off(process.env) ? undefined : loadBundle(here, argv);
-  if (main) main.start(argv);
-  else (await import('./main.js')).start(argv);
+  const bundled = !off(process.env);
+  const start = bundled && isSessionStart(argv) ? loadBundle<Start>(here, 'start', argv) : undefined;
+  const cli = (): Main | undefined => (bundled ? loadBundle<Main>(here, 'cli', argv) : undefined);
+  // No top-level await: scripts/bundle.mjs makes the CommonJS executable (dist/cli.cjs) of this module.
+  const modules = (): Promise<Main> => import('./main.js');
+  if (start) void start.startSession(async () => cli() ?? (await modules()));
+  else {
+    const main = cli();
+    if (main) main.start(argv);
+    else void modules().then((m) => m.start(argv));
+  }
 }

@@ -6,11 +6,14 @@
 import { readFileSync, realpathSync } from 'node:fs';
 import nodeModule from 'node:module';
 import { createInterface, type Interface } from 'node:readline';
+import { isatty } from 'node:tty';
 import { fileURLToPath } from 'node:url';
 import { isDebug } from './env.js';
 import { CortexError, ISSUES_URL, InternalError, UsageError } from './errors.js';
 import { closest, commandHelp, hoistGlobalOptions, parseInvocation, type CommandDef, type IO } from './term/args.js';
 import { painter, shouldColor } from './term/color.js';
+import { readAllStdin } from './term/stdin.js';
+import type { HookContext } from './hooks/context.js';
 
 // Node ≥ 22.1 keeps compiled code of the modules a command loads on disk (os.tmpdir()), so
 // that the next run skips compiling them; a no-op on Node 20, and never an error (a cache
@@ -131,13 +134,8 @@ export function processIO(): IO {
   return {
     out: (text) => void process.stdout.write(text),
     err: (text) => void process.stderr.write(text),
-    readStdin: async () => {
-      if (process.stdin.isTTY) return '';
-      const chunks: Buffer[] = [];
-      for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-      return Buffer.concat(chunks).toString('utf8');
-    },
-    stdinIsTTY: process.stdin.isTTY === true,
+    readStdin: readAllStdin,
+    stdinIsTTY: isatty(0),
     stdoutIsTTY: process.stdout.isTTY === true,
     stderrIsTTY: process.stderr.isTTY === true,
     paint: painter(shouldColor(process.stdout, env)),
@@ -249,6 +247,14 @@ export function start(argv: string[]): void {
       process.exitCode = 70;
     },
   );
+}
+
+/**
+ * The SessionStart hook's handler, for the cached SessionStart's own bundle (src/start.ts),
+ * which serves a cached briefing without this CLI and asks it to build one on a miss.
+ */
+export async function sessionStartHook(h: HookContext): Promise<string> {
+  return (await import('./hooks/session-start.js')).sessionStart(h);
 }
 
 // `node dist/main.js …` runs the CLI without the bundle (not when imported by tests).

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cacheKeyOf, codeCacheDir } from '../src/cli.js';
 import { REPO_ROOT } from './helpers/repo.js';
 
-const CLI = join(REPO_ROOT, 'dist', 'cli.js');
+const CLI = join(REPO_ROOT, 'dist', 'cli.cjs');
 const BUNDLE = join(REPO_ROOT, 'dist', 'cli.bundle.cjs');
 const scratch = mkdtempSync(join(tmpdir(), 'cortex-code-cache-'));
 /** A set-up repository the commands run in (a command that fails writes no cache). */
@@ -87,7 +87,7 @@ describe('the bundled executable', () => {
     expect(cacheState(first.stderr)).toBe('missing');
     const files = readdirSync(dir);
     expect(files).toHaveLength(1);
-    expect(files[0]).toMatch(/^v\d+\.\d+\.\d+-[a-z0-9]+-[0-9a-f]{16}-\d+-\d+-status\.bin$/);
+    expect(files[0]).toMatch(/^v\d+\.\d+\.\d+-[a-z0-9]+-cli-[0-9a-f]{16}-\d+-\d+-status\.bin$/);
     const second = cortex(['status', '--json'], { CORTEX_CODE_CACHE: dir });
     expect(cacheState(second.stderr)).toBe('used');
     expect(second.stdout).toBe(first.stdout);
@@ -143,7 +143,7 @@ describe('the bundled executable', () => {
     cpSync(join(REPO_ROOT, 'dist'), copy, { recursive: true, filter: (src) => !src.includes('viewer') });
     // The package.json the copied modules read their version from.
     cpSync(join(REPO_ROOT, 'package.json'), join(scratch, 'package.json'));
-    const cli = join(copy, 'cli.js');
+    const cli = join(copy, 'cli.cjs');
     expect(cacheState(cortex(['list'], { CORTEX_CODE_CACHE: dir }, cli).stderr)).toBe('missing');
     const [before] = readdirSync(dir);
     // Files that are not caches of ours stay, whatever their names.
@@ -163,7 +163,7 @@ describe('the bundled executable', () => {
     const copy = join(scratch, 'dist-nobundle');
     cpSync(join(REPO_ROOT, 'dist'), copy, { recursive: true, filter: (src) => !src.includes('viewer') && !src.endsWith('cli.bundle.cjs') });
     const withBundle = cortex(['list', '--json'], { CORTEX_CODE_CACHE: 'off' });
-    const without = cortex(['list', '--json'], {}, join(copy, 'cli.js'));
+    const without = cortex(['list', '--json'], {}, join(copy, 'cli.cjs'));
     expect(cacheState(without.stderr)).toBeUndefined();
     expect(without.stdout).toBe(withBundle.stdout);
     const modules = cortex(['list', '--json'], { CORTEX_BUNDLE: '0' });

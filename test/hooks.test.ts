@@ -274,9 +274,10 @@ describe('session-start on the cached briefing', () => {
     expect(r.stdout).toBe(slow.stdout);
     const modules = readFileSync(trace, 'utf8').split('\n').filter((m) => m.startsWith('file:'));
     expect(modules.filter((m) => m.includes('/node_modules/'))).toEqual([]);
-    // core/suggest.js (did-you-mean for the argument parser) imports nothing; of .memory/, its
-    // layout, the surface cache and the session state (node built-ins only).
-    expect(modules.filter((m) => /\/dist\/(api|embed|cache\/(?!layout\.js|surface-cache\.js|session-state\.js|session-file\.js)|core\/(?!hook-events|memory\.js|suggest\.js))/.test(m))).toEqual([]);
+    // core/suggest.js (did-you-mean for the argument parser) and core/fingerprint.js (the
+    // delivery claim's hash) import nothing; of .memory/, its layout, the surface cache and the
+    // session state (node built-ins only).
+    expect(modules.filter((m) => /\/dist\/(api|embed|cache\/(?!layout\.js|surface-cache\.js|session-state\.js|session-file\.js)|core\/(?!hook-events|memory\.js|suggest\.js|fingerprint\.js))/.test(m))).toEqual([]);
     expect(modules.some((m) => m.endsWith('/dist/cache/surface-cache.js'))).toBe(true);
     // The ids the briefing shows are recorded for the session on the fast path too.
     expect(JSON.parse(readFileSync(join(repo.dir, '.memory/sessions/s2.json'), 'utf8')).injected).toHaveLength(2);
@@ -284,6 +285,32 @@ describe('session-start on the cached briefing', () => {
     const compact = repo.cortex(['hook', 'session-start'], { input: input('s2', 'compact') });
     const text = (JSON.parse(compact.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
     expect(text).toContain('Chose SQLite over PostgreSQL');
+  });
+});
+
+describe('session-start from its own bundle', () => {
+  it('serves a cached briefing without the CLI bundle, and loads it in the same process on a miss', async () => {
+    const repo = await cortexRepo('main');
+    await rememberMany(openContext({ dir: repo.dir, env: repo.env }), [{ text: 'Chose SQLite over PostgreSQL because zero-config matters most', type: 'decision' }]);
+    const env = { CORTEX_DEBUG: '1', CORTEX_CODE_CACHE: join(repo.home, 'code-cache') };
+    const input = (session: string) => JSON.stringify({ session_id: session, source: 'startup', cwd: repo.dir, hook_event_name: 'SessionStart' });
+    const bundles = (stderr: string) => [...stderr.matchAll(/cortex: code cache \w+ \((\w+) bundle\)/g)].map((m) => m[1]);
+    const miss = repo.cortex(['hook', 'session-start'], { input: input('b1'), env });
+    expect(miss.code).toBe(0);
+    expect(bundles(miss.stderr)).toEqual(['start', 'cli']);
+    expect(miss.stdout).toContain('Chose SQLite over PostgreSQL');
+    const hit = repo.cortex(['hook', 'session-start'], { input: input('b2'), env });
+    expect(bundles(hit.stderr)).toEqual(['start']);
+    expect(hit.stdout).toBe(miss.stdout);
+    expect(JSON.parse(readFileSync(join(repo.dir, '.memory/sessions/b2.json'), 'utf8')).injected).toHaveLength(1);
+    // The same delivery again (a second registration of the hook): claimed once, nothing printed.
+    const twin = repo.cortex(['hook', 'session-start'], { input: input('b2'), env });
+    expect(twin).toMatchObject({ code: 0, stdout: '' });
+    expect(twin.stderr).toContain('another registration');
+    // Garbage on stdin: nothing printed, exit 0, the reason logged.
+    const garbage = repo.cortex(['hook', 'session-start'], { input: '{not json', env });
+    expect(garbage).toMatchObject({ code: 0, stdout: '' });
+    expect(readFileSync(join(repo.dir, '.memory/cortex.log'), 'utf8')).toMatch(/session-start.*ignored/);
   });
 });
 

@@ -128,7 +128,8 @@ describe('the surface cache', () => {
       // The names of the files in .memory/; node built-ins only.
       'dist/cache/layout.js',
       'dist/cache/surface-cache.js',
-      'dist/cli.js',
+      // The executable, then the CLI's ES modules (CORTEX_BUNDLE=0).
+      'dist/cli.cjs',
       'dist/commands/surface.js',
       // Did-you-mean for the argument parser; imports nothing.
       'dist/core/suggest.js',
@@ -137,12 +138,14 @@ describe('the surface cache', () => {
       'dist/errors.js',
       // HEAD read as text (the branch is part of the key); node built-ins only.
       'dist/git/head.js',
-      // The CLI itself (cli.js is the executable that starts it).
+      // The CLI itself.
       'dist/main.js',
       // The project root finder and the global home; node built-ins only.
       'dist/store/paths.js',
       'dist/term/args.js',
       'dist/term/color.js',
+      // Reading stdin from its descriptor; node built-ins only.
+      'dist/term/stdin.js',
     ]);
   });
 });

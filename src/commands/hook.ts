@@ -7,26 +7,12 @@ import { HOOK_EVENTS, isHookEvent } from '../core/hook-events.js';
 import { isDebug } from '../env.js';
 import { UsageError } from '../errors.js';
 import { str, type CommandDef, type IO } from '../term/args.js';
+import { HOOK_STDIN_TIMEOUT_MS, readWithin } from '../term/stdin.js';
 
-/** Claude Code always closes stdin; this only guards against a caller that never does. */
-const STDIN_TIMEOUT_MS = 5_000;
-
+/** The hook input: '' from a terminal, or after a while from a caller that never closes stdin. */
 function readStdin(io: IO): Promise<string> {
   if (io.stdinIsTTY) return Promise.resolve('');
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => resolve(''), STDIN_TIMEOUT_MS);
-    timer.unref?.();
-    io.readStdin().then(
-      (text) => {
-        clearTimeout(timer);
-        resolve(text);
-      },
-      () => {
-        clearTimeout(timer);
-        resolve('');
-      },
-    );
-  });
+  return readWithin(io.readStdin, HOOK_STDIN_TIMEOUT_MS);
 }
 
 /**

@@ -8,9 +8,11 @@
  * so the first process to claim those bytes does the work and the others return at once.
  *
  * Claims are empty files named by a hash of the bytes, in `.memory/deliveries/`. Node
- * built-ins only: this runs on the cached SessionStart path.
+ * built-ins only: this runs on the cached SessionStart path. The hash tells deliveries of
+ * the last few seconds apart, nothing more: a 64-bit one and the length (SHA-256 loaded
+ * node:crypto, OpenSSL's configuration and its certificates, ~8 ms of a 100 ms hook).
  */
-import { createHash } from 'node:crypto';
+import { lineHash } from '../core/fingerprint.js';
 import { closeSync, mkdirSync, openSync, readdirSync, rmSync, statSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -33,7 +35,9 @@ const PRUNE_AFTER_MS = 3_600_000;
  * claimDelivery('/repo/.memory', 'session-start', stdin, Date.now()) // true, then false for the twin
  */
 export function claimDelivery(cacheDir: string, event: string, stdin: string, now: number): boolean {
-  const key = createHash('sha256').update(event).update('\0').update(stdin).digest('hex').slice(0, 40);
+  const text = `${event}\0${stdin}`;
+  const [a, b] = lineHash(text);
+  const key = `${a.toString(16).padStart(8, '0')}${b.toString(16).padStart(8, '0')}-${text.length.toString(16)}`;
   const dir = join(cacheDir, 'deliveries');
   const file = join(dir, key);
   try {

@@ -9,7 +9,6 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { writeFileAtomic } from '../store/atomic.js';
 import { CACHE_DIR } from '../store/paths.js';
 import { HOOK_PAYLOADS_DIR } from '../cache/layout.js';
@@ -18,6 +17,7 @@ import { pruneSessionStates, removeSessionState } from '../cache/session-state.j
 import { HOOK_CAPTURE_BUDGETS, runCapture, runLinkPending } from './capture.js';
 import { appendHookLog } from './log.js';
 import { contextOptions, type HookContext, type HookRunOptions } from './context.js';
+import { executablePath } from '../executable.js';
 
 /** What the hook hands to the worker. */
 export interface SessionEndPayload {
@@ -35,7 +35,7 @@ export const PRUNE_AFTER_MS = { checkpoints: 30 * 86_400_000, sessions: 7 * 86_4
 export const WORKER_LOCK_TIMEOUT_MS = 15_000;
 
 function cliPath(): string | undefined {
-  const path = fileURLToPath(new URL('../cli.js', import.meta.url));
+  const path = executablePath();
   return existsSync(path) ? path : undefined;
 }
 

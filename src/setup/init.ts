@@ -3,7 +3,6 @@
  */
 import { existsSync, mkdirSync, realpathSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { shellQuote } from '../core/shell.js';
 import { CAPTURE_MODES, isCaptureMode } from '../core/model-capture.js';
 import { CortexError, UsageError } from '../errors.js';
@@ -16,6 +15,7 @@ import { setupClaude } from './claude-setup.js';
 import { setUpGit } from './git-setup.js';
 import { setupMcpJson } from './mcp-setup.js';
 import { ensureLine, type InitStep } from './step.js';
+import { executablePath } from '../executable.js';
 
 export type { InitStep } from './step.js';
 
@@ -57,11 +57,11 @@ function findBareGitDir(start: string): string | undefined {
  * absolute path (`cortex` when the CLI cannot be found, e.g. running from source).
  *
  * @example
- * defaultCortexCommand() // "/usr/bin/node /path/to/cortex/dist/cli.js"
+ * defaultCortexCommand() // "/usr/bin/node /path/to/cortex/dist/cli.cjs"
  */
 export function defaultCortexCommand(): string {
   try {
-    return `${shellQuote(process.execPath)} ${shellQuote(realpathSync(fileURLToPath(new URL('../cli.js', import.meta.url))))}`;
+    return `${shellQuote(process.execPath)} ${shellQuote(realpathSync(executablePath()))}`;
   } catch {
     return 'cortex';
   }

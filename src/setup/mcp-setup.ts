@@ -5,11 +5,11 @@
  */
 import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
 import { delimiter, isAbsolute, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { shellQuote } from '../core/shell.js';
 import { ParseError } from '../errors.js';
 import { writeFileAtomic } from '../store/atomic.js';
 import type { InitStep } from './step.js';
+import { executablePath } from '../executable.js';
 
 export interface McpLaunch {
   /** The executable Claude Code runs. */
@@ -89,9 +89,9 @@ export function onPath(env: NodeJS.ProcessEnv): string[] {
   return found;
 }
 
-/** This copy's `cli.js`. */
+/** This copy's executable (`dist/cli.cjs`). */
 function ownCli(cliPath: string | undefined): string {
-  return cliPath ?? fileURLToPath(new URL('../cli.js', import.meta.url));
+  return cliPath ?? executablePath();
 }
 
 /**

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { onTestFinished } from 'vitest';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-export const CLI = join(REPO_ROOT, 'dist', 'cli.js');
+export const CLI = join(REPO_ROOT, 'dist', 'cli.cjs');
 /**
  * `../shared` beside the checkout (real transcripts, bench data, models); a git worktree
  * one level deeper finds it one level further up. `CORTEX_SHARED` overrides both.
