@@ -146,8 +146,8 @@ describe('a fresh build of the keyword index', () => {
     // met it first may change the bytes, not what they say.)
     expect(helped.files['index-records']!.equals(alone.files['index-records']!)).toBe(true);
     expect(deserialize(helped.files['index-files']!)).toEqual(deserialize(alone.files['index-files']!));
-    // The doc table's file (format 12): a V8-serialized header, then its columns as raw bytes
-    // (sessions and dates among them), byte for byte.
+    // The doc table's file (format 13): a V8-serialized header, then its columns as raw bytes
+    // (sessions, dates and the content-key order among them), byte for byte.
     const splitDocs = (b: Buffer) => {
       const length = b.readUInt32LE(4);
       return { header: deserialize(b.subarray(8, 8 + length)) as unknown, columns: b.subarray((8 + length + 7) & ~7) };

@@ -157,30 +157,6 @@ export class StringColumn {
     return this.text.slice(row === 0 ? 0 : ends.get(row - 1), ends.get(row));
   }
 
-  /**
-   * The first loaded row (in row order) that still holds its loaded value `value` and that
-   * `accept`s, or -1: one search of the loaded text, not a value cut out per row. Rows set
-   * since the load are the caller's to check.
-   */
-  firstLoaded(value: string, accept: (row: number) => boolean): number {
-    if (value === '' || this.loaded === 0) return -1;
-    const text = typeof this.text === 'string' ? this.text : this.text.whole();
-    const ends = this.ends;
-    for (let at = text.indexOf(value); at !== -1; at = text.indexOf(value, at + 1)) {
-      // The row holding character `at`: the first whose end is past it.
-      let lo = 0;
-      let hi = this.loaded - 1;
-      while (lo < hi) {
-        const mid = (lo + hi) >>> 1;
-        if (ends.get(mid) > at) hi = mid;
-        else lo = mid + 1;
-      }
-      const start = lo === 0 ? 0 : ends.get(lo - 1);
-      if (start === at && ends.get(lo) === at + value.length && !this.changed.has(lo) && accept(lo)) return lo;
-    }
-    return -1;
-  }
-
   /** True when row `row` holds `value`, without cutting the row's value out (when its text is in memory). */
   equals(row: number, value: string): boolean {
     if (!this.spanOf(row)) return this.loose(row) === value;

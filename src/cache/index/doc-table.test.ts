@@ -62,6 +62,8 @@ const op = fc.oneof(
     links: fc.option(fc.array(fc.constantFrom('a', 'b'), { minLength: 1, maxLength: 2 }), { nil: undefined }),
     session: fc.option(fc.constantFrom('s1', 's2', 's10', 'é'), { nil: undefined }),
     minute: fc.integer({ min: 0, max: 3 }),
+    // A content key some memories share (duplicates: the first in row order is the one found).
+    shared: fc.option(fc.constantFrom('k-x', 'k-y'), { nil: undefined }),
   }),
   fc.record({ kind: fc.constant('delete' as const), id: fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f', 'g') }),
   fc.record({ kind: fc.constant('save' as const), rewrite: fc.boolean() }),
@@ -80,12 +82,16 @@ describe('DocTable', () => {
         // The columns last saved: a journal is replayed onto them.
         let base = table.toSaved({ rewrite: true }).saved;
         const model = new Map<string, IndexedDoc>();
+        // The live ids in row order: a new id is appended, a deleted one leaves (saves keep the order).
+        let rowOrder: string[] = [];
         for (const o of ops) {
           if (o.kind === 'set') {
-            const d = doc(o.id, o.summary, o.links, o.session, o.minute);
+            const d = { ...doc(o.id, o.summary, o.links, o.session, o.minute), ...(o.shared ? { contentKey: o.shared } : {}) };
             table.set(o.id, d);
+            if (!model.has(o.id)) rowOrder.push(o.id);
             model.set(o.id, d);
           } else if (o.kind === 'delete') {
+            rowOrder = rowOrder.filter((id) => id !== o.id);
             expect(table.delete(o.id)).toBe(model.delete(o.id));
           } else if (o.kind === 'save') {
             const { saved, records } = table.toSaved({ rewrite: o.rewrite });
@@ -116,7 +122,7 @@ describe('DocTable', () => {
           }
           expect(table.sessionNeighbours('missing', 2)).toEqual([]);
           expect(table.get('missing', 0)).toBeUndefined();
-          for (const [id, d] of model) expect(table.idWithContentKey(d.contentKey)).toBe(id);
+          for (const d of model.values()) expect(table.idWithContentKey(d.contentKey)).toBe(rowOrder.find((id) => model.get(id)!.contentKey === d.contentKey));
           expect(table.idWithContentKey('k-none')).toBeUndefined();
           expect(new Map(table.linked())).toEqual(new Map([...model].filter(([, d]) => d.links).map(([id, d]) => [id, d.links!])));
           // The graph cache's key, kept as rows change, is the one computed from the records.

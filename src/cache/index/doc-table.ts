@@ -135,6 +135,11 @@ export interface SavedDocs {
    */
   sessionOrder: Uint32Array;
   /**
+   * The rows sorted by content key, then row: a duplicate (`remember`, capture) is found by
+   * binary search, reading a few keys rather than the 4 MB column at 100,000 memories.
+   */
+  keyOrder: Uint32Array;
+  /**
    * Where each row's record (UTF-8 JSON) is: `[start, end)` in the records file, or, when
    * `start` is -1, `fresh[end]`: records written since the records file, kept with the table.
    */
@@ -153,6 +158,7 @@ function isSavedDocs(value: unknown): value is SavedDocs {
   if (!(v.order instanceof Uint32Array) || v.order.length !== n || !(v.spans instanceof Float64Array) || v.spans.length !== 2 * n) return false;
   if (!(v.stats instanceof Float64Array) || v.stats.length !== 2 * n) return false;
   if (!(v.sessionOrder instanceof Uint32Array) || v.sessionOrder.length > n || !isSavedStrings(v.sessions, n) || !isSavedStrings(v.created, n)) return false;
+  if (!(v.keyOrder instanceof Uint32Array) || v.keyOrder.length !== n) return false;
   if (!Array.isArray(v.fresh) || !v.fresh.every((r) => r instanceof Uint8Array)) return false;
   if (!Array.isArray(v.fingerprint) || v.fingerprint.length !== 3 || v.fingerprint[0] !== n) return false;
   return isSavedCodes(v.types, n) && isSavedCodes(v.statuses, n) && isSavedCodes(v.scopes, n) && isSavedStrings(v.contentKeys, n) && isSavedStrings(v.topics, n) && isSavedStrings(v.links, n);
@@ -219,6 +225,8 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
   private sessionOrder: NumberColumn<Uint32Array> = NumberColumn.of(new Uint32Array(0));
   /** How many rows `sessionOrder` holds. */
   private sessionRows = 0;
+  /** See `SavedDocs.keyOrder`: the loaded rows (rows set since are found through `fresh`). */
+  private keyOrder: NumberColumn<Uint32Array> = NumberColumn.of(new Uint32Array(0));
   private source: RecordSource = new BytesRecords(new Uint8Array(0));
   /** Where records set are appended (see {@link logTo}); the source then. */
   private log: RecordLog | undefined;
@@ -283,6 +291,7 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
     table.created = strings('created');
     table.sessionOrder = file.u32('sessionOrder');
     table.sessionRows = file.sessionRows;
+    table.keyOrder = file.u32('keyOrder');
     table.source = records;
     // Every record must lie in the records file: a row's span is checked when its record is
     // read, all of them before a save copies them (a recall reads a few of 100,000).
@@ -318,6 +327,7 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
     table.created = StringColumn.fromSaved(saved.created);
     table.sessionOrder = NumberColumn.of(saved.sessionOrder);
     table.sessionRows = saved.sessionOrder.length;
+    table.keyOrder = NumberColumn.of(saved.keyOrder);
     table.source = source;
     table.spans = NumberColumn.of(saved.spans);
     table.spanned = n;
@@ -456,6 +466,7 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
       sessions: this.sessions.saveRows(rows),
       created: this.created.saveRows(rows),
       sessionOrder: this.savedSessionOrder(rows),
+      keyOrder: this.savedKeyOrder(rows),
       spans,
       fresh,
       stats: this.statsOf(rows),
@@ -593,6 +604,42 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
   }
 
   /**
+   * `SavedDocs.keyOrder` for the positions in `rows`: the loaded order without the rows
+   * deleted or set since, merged with the rows set since (sorted among themselves), as
+   * {@link savedOrder} does.
+   */
+  private savedKeyOrder(rows: readonly number[]): Uint32Array {
+    const position = new Int32Array(this.ids.length).fill(-1);
+    rows.forEach((row, i) => (position[row] = i));
+    const loaded = this.loadedRows;
+    const changed = (row: number) => row >= loaded || this.fresh.has(row);
+    const kept: number[] = [];
+    for (const row of this.keyOrder.whole().subarray(0, loaded)) if (position[row] !== -1 && !changed(row)) kept.push(row);
+    // (key, row) orders as (key, position): positions follow rows.
+    const before = (x: { key: string; row: number }, y: { key: string; row: number }) => (x.key !== y.key ? x.key < y.key : x.row < y.row);
+    const added = rows
+      .filter(changed)
+      .map((row) => ({ row, key: this.contentKeys.at(row) }))
+      .sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0));
+    const out = new Uint32Array(kept.length + added.length);
+    let k = 0;
+    let j = 0;
+    for (const a of added) {
+      let lo = j;
+      let hi = kept.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (before({ key: this.contentKeys.at(kept[mid]!), row: kept[mid]! }, a)) lo = mid + 1;
+        else hi = mid;
+      }
+      while (j < lo) out[k++] = position[kept[j++]!]!;
+      out[k++] = position[a.row]!;
+    }
+    while (j < kept.length) out[k++] = position[kept[j++]!]!;
+    return out;
+  }
+
+  /**
    * The memories within `width` places of `id` in its session (by `created`, then id), nearest
    * first (before, then after, at each distance); none for a memory in no session. Reads the
    * session's rows, found by binary search in the saved order, and the rows set since the load.
@@ -717,12 +764,34 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
     }
   }
 
-  /** The id of the first memory (in row order) whose content key is `key`, if any: one search of one column. */
+  /** The id of the first memory (in row order) whose content key is `key`, if any: a binary search of the key order. */
   idWithContentKey(key: string): string | undefined {
-    let row = this.contentKeys.firstLoaded(key, (r) => !this.dead.has(r));
+    let row = this.firstLoadedWithKey(key);
     // Rows set since the load (their key may be another now, or new).
     for (const r of this.setSinceLoad()) if (!this.dead.has(r) && (row === -1 || r < row) && this.contentKeys.at(r) === key) row = r;
     return row === -1 ? undefined : this.ids.at(row);
+  }
+
+  /**
+   * The first loaded row (in row order) that holds `key` as it was loaded and is neither
+   * deleted nor set since (rows set since are the caller's to check), or -1.
+   */
+  private firstLoadedWithKey(key: string): number {
+    const order = this.keyOrder;
+    const keys = this.contentKeys;
+    let lo = 0;
+    let hi = this.loadedRows;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (keys.loadedAt(order.get(mid)) < key) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let k = lo; k < this.loadedRows; k++) {
+      const row = order.get(k);
+      if (keys.loadedAt(row) !== key) break;
+      if (!this.dead.has(row) && !this.fresh.has(row)) return row;
+    }
+    return -1;
   }
 
   /**
@@ -851,6 +920,7 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
     this.created = new StringColumn();
     this.sessionOrder = NumberColumn.of(new Uint32Array(0));
     this.sessionRows = 0;
+    this.keyOrder = NumberColumn.of(new Uint32Array(0));
     this.source = new BytesRecords(new Uint8Array(0));
     this.log = undefined;
     this.spans = NumberColumn.of(new Float64Array(0));

@@ -28,6 +28,7 @@ export type DocColumns = Record<StringColumnName, SavedStrings> &
   Record<CodeColumnName, SavedCodes> & {
     order: Uint32Array;
     sessionOrder: Uint32Array;
+    keyOrder: Uint32Array;
     spans: Float64Array;
     stats: Float64Array;
     fresh: Uint8Array[];
@@ -70,6 +71,7 @@ export function writeDocs(saved: DocColumns, out: { write(bytes: Uint8Array): vo
   for (const name of CODE_COLUMNS) typed(`${name}.codes`, saved[name].codes);
   typed('order', saved.order);
   typed('sessionOrder', saved.sessionOrder);
+  typed('keyOrder', saved.keyOrder);
   typed('spans', saved.spans);
   typed('stats', saved.stats);
   const sections: Record<string, Section> = {};
@@ -112,7 +114,7 @@ export interface DocsFile {
   /** A string column: its text and its offsets, both read by position (see number-column.ts). */
   strings(name: StringColumnName): { text: TextSource; ends: NumberColumn<Uint32Array> };
   codes(name: CodeColumnName): { values: string[]; codes: NumberColumn<Uint32Array> };
-  u32(name: 'order' | 'sessionOrder'): NumberColumn<Uint32Array>;
+  u32(name: 'order' | 'sessionOrder' | 'keyOrder'): NumberColumn<Uint32Array>;
   /** `fill`: what an index past the column reads as. */
   f64(name: 'spans' | 'stats', fill: number): NumberColumn<Float64Array>;
 }
@@ -192,6 +194,7 @@ class FileColumns implements DocsFile {
       }) &&
       CODE_COLUMNS.every((c) => fits(`${c}.codes`, 4 * n)) &&
       fits('order', 4 * n) &&
+      fits('keyOrder', 4 * n) &&
       fits('sessionOrder') &&
       this.sections.sessionOrder![1] <= 4 * n &&
       this.sections.sessionOrder![1] % 4 === 0 &&
@@ -222,7 +225,7 @@ class FileColumns implements DocsFile {
     return { values: this.values[name], codes: this.numbers('u32', `${name}.codes`) };
   }
 
-  u32(name: 'order' | 'sessionOrder'): NumberColumn<Uint32Array> {
+  u32(name: 'order' | 'sessionOrder' | 'keyOrder'): NumberColumn<Uint32Array> {
     return this.numbers('u32', name);
   }
 

@@ -43,8 +43,9 @@ import { DOCS_FILE, FILES_FILE, KEYWORD_INDEX_FILE, RECORDS_FILE, SEARCH_TREE_FI
 // the journal keeps memories analysed. 10: any language (CJK/Thai/Korean bigrams, diacritics folded,
 // emoji and snake_case identifiers kept as words). 11: postings read from the search file term by term; ids as columns.
 // 12: sessions, creation dates and the session order in the doc table (recall's conversation neighbours);
-// the doc table's file read by position, column by column (docs-file.ts).
-export const INDEX_FORMAT_VERSION = 12;
+// the doc table's file read by position, column by column (docs-file.ts). 13: the rows in
+// content-key order (a duplicate found by binary search, not by reading the key column whole).
+export const INDEX_FORMAT_VERSION = 13;
 
 export type { DocFacets, IndexedDoc };
 
