@@ -18,15 +18,16 @@ function inFile(kind: 'u32' | 'f64', values: number[], pad: number, fill: number
   return NumberColumn.file(kind, { file: new OpenFile(openSync(path, 'r')), position: pad, count: values.length }, fill);
 }
 
-type Op = { get: number } | { set: number; value: number } | { whole: number };
+type Op = { get: number } | { set: number; value: number } | { whole: number } | { copy: number };
 
 describe('NumberColumn', () => {
-  it('reads, sets and grows as an array grown with its fill would, in a file or in memory (property)', () => {
+  it('reads, sets, copies and grows as an array grown with its fill would, in a file or in memory (property)', () => {
     const op = (n: number, kind: 'u32' | 'f64'): fc.Arbitrary<Op> =>
       fc.oneof(
         { arbitrary: fc.record({ get: fc.nat(n + 40) }), weight: 6 },
         { arbitrary: fc.record({ set: fc.nat(n + 40), value: kind === 'u32' ? fc.nat(0xffffffff) : fc.double({ noNaN: true }) }), weight: 3 },
         { arbitrary: fc.record({ whole: fc.nat(n + 60) }), weight: 1 },
+        { arbitrary: fc.record({ copy: fc.nat(n + 60) }), weight: 1 },
       );
     const caseOf = (kind: 'u32' | 'f64') =>
       fc.array(kind === 'u32' ? fc.nat(0xffffffff) : fc.double({ noNaN: true }), { maxLength: 3000 }).chain((values) =>
@@ -43,6 +44,11 @@ describe('NumberColumn', () => {
             else if ('set' in o) {
               column.set(o.set, o.value);
               oracle.set(o.set, o.value);
+            } else if ('copy' in o) {
+              // Into memory that is not the column's, at an offset (a kernel's memory).
+              const target = kind === 'u32' ? new Uint32Array(o.copy + 3).subarray(3) : new Float64Array(o.copy + 3).subarray(3);
+              column.copyInto(target as never);
+              for (let i = 0; i < o.copy; i++) expect(target[i]).toEqual(expected(i));
             } else {
               const whole = column.whole(o.whole);
               expect(whole.length).toBeGreaterThanOrEqual(o.whole);

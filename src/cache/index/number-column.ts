@@ -98,6 +98,29 @@ export class NumberColumn<T extends NumberArray> {
     else array[index] = value;
   }
 
+  /**
+   * Copies the first `target.length` values into `target` (a view of memory that is not the
+   * column's, a WebAssembly kernel's): straight from the file while the column is in it, so
+   * that the values are not first copied into an array of their own.
+   */
+  copyInto(target: T): void {
+    const array = this.#array;
+    if (array !== undefined) {
+      if (array.length >= target.length) target.set(array.subarray(0, target.length));
+      else {
+        target.set(array);
+        target.fill(this.fill, array.length);
+      }
+      return;
+    }
+    const source = this.#source!;
+    const loaded = Math.min(target.length, source.count);
+    const width = this.#width;
+    if (readInto(source.file.fd, target.subarray(0, loaded), source.position) !== loaded * width) throw new RangeError('a column file is shorter than its header says');
+    if (target.length > loaded) target.fill(this.fill, loaded);
+    for (const [index, value] of this.#set) if (index < target.length) target[index] = value;
+  }
+
   /** The values as an array (read whole once, with the values set meanwhile), at least `length` long. */
   whole(length = 0): T {
     let array = this.#array;

@@ -308,7 +308,7 @@ export function searchPacked(ms: MiniSearch, specs: readonly TermSpec[], options
     termTouched: layout.take(4 * Math.max(1, ...plan.map((s) => s.pairs))),
     queryWords: Array.from({ length: queryColumns }, () => layout.take(4 * n)),
     derivedWords: Array.from({ length: derivedColumns }, () => layout.take(4 * n)),
-    lengths: lengthColumns ? layout.take(4 * lengthColumns.values.length) : 0,
+    lengths: lengthColumns ? layout.take(4 * lengthColumns.fields * lengthColumns.present.length) : 0,
     // Every document's entry: those added since the load are past the end of the column (0: not present).
     present: lengthColumns ? layout.take(Math.max(n, lengthColumns.present.length)) : 0,
     live: dirty ? layout.take(n) : 0,
@@ -328,7 +328,7 @@ export function searchPacked(ms: MiniSearch, specs: readonly TermSpec[], options
   const u32 = new Uint32Array(buffer);
   const u8 = new Uint8Array(buffer);
   if (lengthColumns) {
-    u32.set(lengthColumns.values, at.lengths >>> 2);
+    lengthColumns.values.copyInto(new Uint32Array(buffer, at.lengths, lengthColumns.fields * lengthColumns.present.length));
     u8.set(lengthColumns.present, at.present);
   }
   if (dirty) u8.set(liveDocuments(m).subarray(0, n), at.live);
