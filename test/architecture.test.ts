@@ -28,6 +28,8 @@ const LAYERS: Record<string, number> = {
   git: 2,
   embed: 2,
   'templates.ts': 2,
+  // This package's executable, by path (git, MCP and the session-end worker run it).
+  'executable.ts': 2,
   term: 2,
   // Everything under .memory/: indexes, vectors, caches, local state.
   cache: 3,
@@ -45,6 +47,8 @@ const LAYERS: Record<string, number> = {
   serve: 7,
   'cli.ts': 7,
   'main.ts': 7,
+  // The cached SessionStart's own bundle.
+  'start.ts': 7,
   'index.ts': 7,
 };
 

@@ -69,7 +69,7 @@ describe('the package entry', () => {
     ]);
     expect(repo.read('.gitattributes')).toContain('.cortex/memories/*.md merge=cortex');
     const driver = repo.git(['config', '--get', 'merge.cortex.driver']).stdout.trim();
-    expect(driver).toMatch(/dist\/cli\.js merge-driver %O %A %B %P %L$/);
+    expect(driver).toMatch(/dist\/cli\.cjs merge-driver %O %A %B %P %L$/);
     expect(repo.read('.git/hooks/pre-commit')).toContain('cortex-hook: pre-commit');
     // The CLI finds nothing left to do, and the doctor nothing wrong.
     const again = json<{ steps: { target: string; action: string }[] }>(repo.cortex(['init', '--json']));
