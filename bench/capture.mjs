@@ -38,7 +38,7 @@ const out = resolve(arg('--out', join(ROOT, 'bench/.out/capture.json')));
 const only = arg('--only', undefined);
 const replay = arg('--replay', undefined);
 const recordPrompts = arg('--record-prompts', undefined);
-const cli = join(ROOT, 'dist/cli.js');
+const cli = join(ROOT, 'dist/cli.cjs');
 // The model layer, replayed: Cortex runs bench/replay-claude.mjs in place of `claude -p`.
 const modelEnv =
   replay !== undefined || recordPrompts !== undefined
@@ -57,7 +57,7 @@ for (const [what, path] of [['scorer', scorer], ['gold file', gold], ['transcrip
   }
 }
 if (!existsSync(cli)) {
-  console.error('bench:capture: dist/cli.js is missing; run `npm run build` first.');
+  console.error('bench:capture: dist/cli.cjs is missing; run `npm run build` first.');
   process.exit(1);
 }
 

@@ -23,7 +23,7 @@ import { fileURLToPath } from 'node:url';
 import { pairedTimer } from './lib/paired.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const CLI = join(ROOT, 'dist', 'cli.js');
+const CLI = join(ROOT, 'dist', 'cli.cjs');
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
   return i === -1 ? fallback : Number(process.argv[i + 1]);
@@ -33,7 +33,7 @@ const MEMORIES = arg('memories', 2_000);
 const PACKAGES = ['zod', '@modelcontextprotocol/sdk'];
 
 if (!existsSync(CLI)) {
-  console.error('dist/cli.js is missing: run `npm run build` first.');
+  console.error('dist/cli.cjs is missing: run `npm run build` first.');
   process.exit(1);
 }
 

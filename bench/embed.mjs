@@ -22,7 +22,7 @@ import { parseArgs } from 'node:util';
 import { writeCorpus } from './lib-embed.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const CLI = join(ROOT, 'dist', 'cli.js');
+const CLI = join(ROOT, 'dist', 'cli.cjs');
 const { values: args } = parseArgs({
   options: {
     count: { type: 'string', default: '10000' },
@@ -103,6 +103,7 @@ function baselineCli() {
   symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
   const tsc = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: dir, encoding: 'utf8' });
   if (tsc.status !== 0) fail(`baseline ${args.baseline} does not build:\n${tsc.stdout}${tsc.stderr}`);
+  // Every build has dist/cli.js (dist/cli.cjs only from the CommonJS executable on).
   return join(dir, 'dist', 'cli.js');
 }
 

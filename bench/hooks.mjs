@@ -12,12 +12,12 @@
  * baseline, case …) so load from other processes hits both alike; the ratio column is the
  * case median over the baseline median of the same group.
  *
- *   node bench/hooks.mjs [--runs 15] [--memories 10000] [--only stop,prompt,start] [--cli path/to/dist/cli.js …]
+ *   node bench/hooks.mjs [--runs 15] [--memories 10000] [--only stop,prompt,start] [--cli path/to/dist/cli.cjs …]
  *
  * With several `--cli` (builds before and after a change), each build gets its own
  * repositories and transcript copies, and every case runs the builds in the same rounds
  * (baseline, A, B, baseline, A, B …), so both see the same load. Without `--cli` it
- * measures this checkout's `dist/cli.js`.
+ * measures this checkout's `dist/cli.cjs`.
  *
  * Prints a markdown table on stdout and writes bench/.out/hooks.json.
  */
@@ -35,7 +35,7 @@ const arg = (name, fallback) => {
   return i === -1 ? fallback : Number(argv[i + 1]);
 };
 const CLIS = argv.flatMap((a, i) => (a === '--cli' ? [resolve(argv[i + 1])] : []));
-if (CLIS.length === 0) CLIS.push(join(ROOT, 'dist', 'cli.js'));
+if (CLIS.length === 0) CLIS.push(join(ROOT, 'dist', 'cli.cjs'));
 /** The row label's suffix naming the build, when there are several. */
 const tag = (k) => (CLIS.length === 1 ? '' : ` [${String.fromCharCode(65 + k)}]`);
 const onlyAt = argv.indexOf('--only');

@@ -7,14 +7,14 @@
  *   - `cortex recall "sqlite migration"` with a warm index (≤ 300 ms);
  *   - `cortex remember` of one new memory (the file, the index, the projections' cache).
  *
- *   node bench/layers.mjs [--runs 11] [--n 10000] [--only session,recall,remember] [--cli path/to/dist/cli.js …]
- *   node bench/layers.mjs --cli dist/cli.js --cli 'dist/cli.js CORTEX_CODE_CACHE=off' --cli 'dist/cli.js CORTEX_BUNDLE=0'
+ *   node bench/layers.mjs [--runs 11] [--n 10000] [--only session,recall,remember] [--cli path/to/dist/cli.cjs …]
+ *   node bench/layers.mjs --cli dist/cli.cjs --cli 'dist/cli.cjs CORTEX_CODE_CACHE=off' --cli 'dist/cli.cjs CORTEX_BUNDLE=0'
  *
  * A `--cli` may carry `NAME=value` words after the path: that variant runs with them in its
  * environment (the start-up modes of cli.ts above: code cache, bundle without it, ES modules).
  * Every `--cli` gets its own copies of the corpus (caches written by one build never serve
  * another; the briefing, recall and remember each have one, so none invalidates another's
- * cache); without `--cli` it measures this checkout's `dist/cli.js`. Prints a markdown
+ * cache); without `--cli` it measures this checkout's `dist/cli.cjs`. Prints a markdown
  * table on stdout; progress on stderr.
  */
 import { spawnSync } from 'node:child_process';
@@ -37,7 +37,7 @@ const variants = args.flatMap((a, i) => {
   const [path, ...vars] = args[i + 1].trim().split(/\s+/);
   return [{ cli: resolve(path), vars: Object.fromEntries(vars.map((v) => [v.slice(0, v.indexOf('=')), v.slice(v.indexOf('=') + 1)])), text: args[i + 1] }];
 });
-if (variants.length === 0) variants.push({ cli: join(ROOT, 'dist', 'cli.js'), vars: {}, text: 'dist/cli.js' });
+if (variants.length === 0) variants.push({ cli: join(ROOT, 'dist', 'cli.cjs'), vars: {}, text: 'dist/cli.cjs' });
 const clis = variants.map((v) => v.cli);
 const RUNS = Number(option('runs', 11));
 const N = Number(option('n', 10_000));

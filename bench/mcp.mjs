@@ -19,7 +19,7 @@ import { parseArgs } from 'node:util';
 import { onJsonLines } from './lib/json-lines.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const CLI = join(ROOT, 'dist', 'cli.js');
+const CLI = join(ROOT, 'dist', 'cli.cjs');
 const { values: args } = parseArgs({
   options: {
     runs: { type: 'string', default: '15' },

@@ -21,7 +21,7 @@ import { benchEnv, ensureCorpus } from './lib/corpus-cache.mjs';
 
 const BENCH_DIR = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(BENCH_DIR, '..');
-const CLI = join(ROOT, 'dist', 'cli.js');
+const CLI = join(ROOT, 'dist', 'cli.cjs');
 const DIST_URL = pathToFileURL(join(ROOT, 'dist')).href + '/';
 
 /**

@@ -30,7 +30,7 @@ const { values: args } = parseArgs({
   },
 });
 const N = Number(args.n);
-const CLI = join(REPO_ROOT, 'dist', 'cli.js');
+const CLI = join(REPO_ROOT, 'dist', 'cli.cjs');
 
 let samples = loadLocomo(findData());
 if (args.conv) {

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * The benchmark runner: whole-process measurements of the BUILT cortex (dist/cli.js)
+ * The benchmark runner: whole-process measurements of the BUILT cortex (dist/cli.cjs)
  * against deterministic synthetic corpora, with the budgets of DESIGN §10.
  *
  *   npm run build && node bench/run.mjs [--suite foundation|all] [--n 1000,10000]
@@ -22,7 +22,7 @@ import { parseArgs } from 'node:util';
 
 const BENCH_DIR = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(BENCH_DIR, '..');
-const CLI = join(ROOT, 'dist', 'cli.js');
+const CLI = join(ROOT, 'dist', 'cli.cjs');
 const README = join(BENCH_DIR, 'README.md');
 
 /**
@@ -83,7 +83,7 @@ function newestMtime(dir, ext) {
 /**
  * The context every suite receives.
  *   ns, runs, warmup, seed        what to measure
- *   node, cli, root               the Node binary, dist/cli.js, the repository root
+ *   node, cli, root               the Node binary, dist/cli.cjs, the repository root
  *   env                           an environment with an empty $CORTEX_HOME and no colour
  *   corpus(n) → { dir, files, markDirty(), markClean() }   cached generated project
  *   measure(title, cases) → summaries   interleaved with `node -e 0`, rows printed as they finish
@@ -172,7 +172,7 @@ async function main() {
     return 2;
   }
   if (!existsSync(CLI)) {
-    process.stderr.write('dist/cli.js is missing: run `npm run build` first (the benchmarks measure the built product).\n');
+    process.stderr.write('dist/cli.cjs is missing: run `npm run build` first (the benchmarks measure the built product).\n');
     return 2;
   }
   if (newestMtime(join(ROOT, 'src'), '.ts') > newestMtime(join(ROOT, 'dist'), '.js')) {

@@ -20,7 +20,7 @@ import { mulberry32 as prng } from './lib/random.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const DIST = join(ROOT, 'dist');
-const CLI = join(DIST, 'cli.js');
+const CLI = join(DIST, 'cli.cjs');
 const args = process.argv.slice(2);
 const opt = (name, fallback) => {
   const i = args.indexOf(`--${name}`);

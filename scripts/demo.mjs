@@ -9,7 +9,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const cli = join(root, 'dist', 'cli.js');
+const cli = join(root, 'dist', 'cli.cjs');
 if (!existsSync(cli)) {
   console.error('Building cortex (npm run build)…');
   execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });

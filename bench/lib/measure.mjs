@@ -154,7 +154,7 @@ function summarize(name, samples) {
  * Returns one summary per case, baseline first, each with `ratio` = median / baseline median.
  *
  * @example
- * const [base, recall] = await measureGroup({ cases: [{ name: 'recall', cmd: 'node', args: ['dist/cli.js', 'recall', 'x'] }] });
+ * const [base, recall] = await measureGroup({ cases: [{ name: 'recall', cmd: 'node', args: ['dist/cli.cjs', 'recall', 'x'] }] });
  * recall.ratio // e.g. 3.4
  */
 export async function measureGroup(options) {
