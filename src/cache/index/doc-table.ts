@@ -345,18 +345,20 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
    */
   journal(): DocJournal {
     const journal: DocJournal = { set: [], deleted: [] };
+    const set: { row: number; entry: DocJournal['set'][number] }[] = [];
+    const entry = (id: string, row: number) => ({ row, entry: { id, record: this.recordBytes(row), size: this.stats.get(2 * row), mtimeMs: this.stats.get(2 * row + 1) } });
     for (const [id, row] of this.changedRows) {
-      if (row === undefined) {
-        if (findRow(this.ids, this.order, this.loadedRows, id) !== undefined) journal.deleted.push(id);
-        continue;
-      }
-      journal.set.push({ id, record: this.recordBytes(row), size: this.stats.get(2 * row), mtimeMs: this.stats.get(2 * row + 1) });
+      // Deleted, or deleted and added again (as a new row, after the others): gone from its loaded row.
+      if (findRow(this.ids, this.order, this.loadedRows, id) !== undefined) journal.deleted.push(id);
+      if (row !== undefined) set.push(entry(id, row));
     }
     for (const row of this.fresh.keys()) {
       if (row >= this.loadedRows || this.dead.has(row)) continue; // added, or deleted: above
-      const id = this.ids.at(row);
-      journal.set.push({ id, record: this.recordBytes(row), size: this.stats.get(2 * row), mtimeMs: this.stats.get(2 * row + 1) });
+      set.push(entry(this.ids.at(row), row));
     }
+    // In row order: replayed, the rows added come back in the order they had (the first of
+    // two duplicates stays the first).
+    journal.set = set.sort((a, b) => a.row - b.row).map((s) => s.entry);
     return journal;
   }
 
