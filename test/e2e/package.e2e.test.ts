@@ -170,9 +170,9 @@ describe('the npm package', () => {
     for (const f of ['plugin/.claude-plugin/plugin.json', 'plugin/hooks/hooks.json', 'plugin/skills/recall/SKILL.md', 'templates/claude/settings.json', 'hooks/git/pre-commit']) {
       expect(paths).toContain(f);
     }
-    expect(pkg.bin).toEqual({ cortex: 'dist/cli.js' });
+    expect(pkg.bin).toEqual({ cortex: 'dist/cli.cjs' });
     expect(paths).toContain(pkg.bin.cortex);
-    expect(readFileSync(join(REPO_ROOT, 'dist/cli.js'), 'utf8')).toMatch(/^#!\/usr\/bin\/env node\n/);
+    expect(readFileSync(join(REPO_ROOT, 'dist/cli.cjs'), 'utf8')).toMatch(/^#!\/usr\/bin\/env node\n/);
     expect(pkg.exports['.']).toEqual({ types: './dist/index.d.ts', import: './dist/index.js', default: './dist/index.js' });
     for (const f of [pkg.main, pkg.types]) expect(paths).toContain(f.replace(/^\.\//, ''));
     expect(pkg.engines.node).toBe('>=20');
