@@ -175,6 +175,31 @@ function checkSpans(spans: Float64Array, fresh: number, size: number): void {
   }
 }
 
+/**
+ * The positions (`position[row]`) of the rows `kept` and `added`, each in its order, merged
+ * into one order: each added row goes among the kept ones by binary search (`before(k, a)`:
+ * kept row `k` comes before added row `a`), so that saving after a few changes compares a
+ * few rows rather than sorting 100,000.
+ */
+function mergeRows(kept: readonly number[], added: readonly number[], position: Int32Array, before: (keptRow: number, row: number) => boolean): Uint32Array {
+  const out = new Uint32Array(kept.length + added.length);
+  let k = 0;
+  let j = 0;
+  for (const row of added) {
+    let lo = j;
+    let hi = kept.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (before(kept[mid]!, row)) lo = mid + 1;
+      else hi = mid;
+    }
+    while (j < lo) out[k++] = position[kept[j++]!]!;
+    out[k++] = position[row]!;
+  }
+  while (j < kept.length) out[k++] = position[kept[j++]!]!;
+  return out;
+}
+
 /** The row of `id` among the `rows` saved rows sorted by id (`order`), by binary search. */
 function findRow(ids: StringColumn, order: NumberColumn<Uint32Array>, rows: number, id: string): number | undefined {
   let lo = 0;
@@ -569,40 +594,34 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
   }
 
   /**
-   * `SavedDocs.sessionOrder` for the positions in `rows`: the loaded order without the rows
-   * deleted or set since, merged with the rows set since (sorted among themselves), as
-   * {@link savedOrder} does, so that a save after one `remember` does not sort 100,000 rows.
+   * For a saved order of the loaded rows (its first `count` entries): each row's position in
+   * `rows` (-1: not saved), which rows changed since the load, and the loaded order without
+   * the rows deleted or changed since.
    */
-  private savedSessionOrder(rows: readonly number[]): Uint32Array {
+  private keptOf(rows: readonly number[], order: NumberColumn<Uint32Array>, count: number): { position: Int32Array; changed: (row: number) => boolean; kept: number[] } {
     const position = new Int32Array(this.ids.length).fill(-1);
     rows.forEach((row, i) => (position[row] = i));
     const loaded = this.loadedRows;
     const changed = (row: number) => row >= loaded || this.fresh.has(row);
     const kept: number[] = [];
-    for (const row of this.sessionOrder.whole().subarray(0, this.sessionRows)) if (position[row] !== -1 && !changed(row)) kept.push(row);
+    for (const row of order.whole().subarray(0, count)) if (position[row] !== -1 && !changed(row)) kept.push(row);
+    return { position, changed, kept };
+  }
+
+  /**
+   * `SavedDocs.sessionOrder` for the positions in `rows`: the loaded order without the rows
+   * deleted or set since, merged with the rows set since (sorted among themselves), as
+   * {@link savedOrder} does, so that a save after one `remember` does not sort 100,000 rows.
+   */
+  private savedSessionOrder(rows: readonly number[]): Uint32Array {
+    const { position, changed, kept } = this.keptOf(rows, this.sessionOrder, this.sessionRows);
     // Each row's values cut out once (a rebuild sorts them all).
     const added = rows
       .filter((row) => changed(row) && this.sessions.at(row) !== '')
       .map((row) => ({ row, session: this.sessions.at(row), created: this.created.at(row), id: this.ids.at(row) }))
       .sort((a, b) => (a.session !== b.session ? (a.session < b.session ? -1 : 1) : a.created !== b.created ? (a.created < b.created ? -1 : 1) : a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
       .map((a) => a.row);
-    const out = new Uint32Array(kept.length + added.length);
-    let k = 0;
-    let j = 0;
-    for (const row of added) {
-      // Where it goes among the kept rows: a binary search.
-      let lo = j;
-      let hi = kept.length;
-      while (lo < hi) {
-        const mid = (lo + hi) >>> 1;
-        if (this.compareInSession(kept[mid]!, row) < 0) lo = mid + 1;
-        else hi = mid;
-      }
-      while (j < lo) out[k++] = position[kept[j++]!]!;
-      out[k++] = position[row]!;
-    }
-    while (j < kept.length) out[k++] = position[kept[j++]!]!;
-    return out;
+    return mergeRows(kept, added, position, (keptRow, row) => this.compareInSession(keptRow, row) < 0);
   }
 
   /**
@@ -611,34 +630,21 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
    * {@link savedOrder} does.
    */
   private savedKeyOrder(rows: readonly number[]): Uint32Array {
-    const position = new Int32Array(this.ids.length).fill(-1);
-    rows.forEach((row, i) => (position[row] = i));
-    const loaded = this.loadedRows;
-    const changed = (row: number) => row >= loaded || this.fresh.has(row);
-    const kept: number[] = [];
-    for (const row of this.keyOrder.whole().subarray(0, loaded)) if (position[row] !== -1 && !changed(row)) kept.push(row);
+    const { position, changed, kept } = this.keptOf(rows, this.keyOrder, this.loadedRows);
     // (key, row) orders as (key, position): positions follow rows.
     const before = (x: { key: string; row: number }, y: { key: string; row: number }) => (x.key !== y.key ? x.key < y.key : x.row < y.row);
+    // Each added row's key cut out once.
     const added = rows
       .filter(changed)
       .map((row) => ({ row, key: this.contentKeys.at(row) }))
       .sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0));
-    const out = new Uint32Array(kept.length + added.length);
-    let k = 0;
-    let j = 0;
-    for (const a of added) {
-      let lo = j;
-      let hi = kept.length;
-      while (lo < hi) {
-        const mid = (lo + hi) >>> 1;
-        if (before({ key: this.contentKeys.at(kept[mid]!), row: kept[mid]! }, a)) lo = mid + 1;
-        else hi = mid;
-      }
-      while (j < lo) out[k++] = position[kept[j++]!]!;
-      out[k++] = position[a.row]!;
-    }
-    while (j < kept.length) out[k++] = position[kept[j++]!]!;
-    return out;
+    const keyOf = new Map(added.map((a) => [a.row, a.key]));
+    return mergeRows(
+      kept,
+      added.map((a) => a.row),
+      position,
+      (keptRow, row) => before({ key: this.contentKeys.at(keptRow), row: keptRow }, { key: keyOf.get(row)!, row }),
+    );
   }
 
   /**
