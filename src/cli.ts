@@ -30,7 +30,7 @@ interface Main {
 
 /** The cached SessionStart's bundle (src/start.ts). */
 interface Start {
-  startSession(loadFull: () => Promise<{ sessionStartHook(h: unknown): Promise<string> }>): Promise<void>;
+  startSession(loadFull: () => Promise<Main>): Promise<void>;
 }
 
 /** The bundles scripts/bundle.mjs makes: the CLI, and the cached SessionStart alone. */

@@ -37,7 +37,7 @@ export function describe(err: unknown): string {
  * Runs one hook. Never throws and never rejects.
  *
  * @example
- * const { stdout } = await runHookWith(HANDLERS, 'session-start', '{"session_id":"abc","source":"startup","cwd":"/repo"}');
+ * const { stdout } = await runHookWith({ 'session-start': async () => sessionStart }, 'session-start', '{"session_id":"abc","source":"startup","cwd":"/repo"}');
  */
 export async function runHookWith(handlers: Handlers, event: string, stdin: string, options: HookRunOptions = {}): Promise<HookRunResult> {
   const lines: string[] = [];
