@@ -2,8 +2,9 @@
  * The keyword index's journal: a refresh records changed memories in `.memory/index.v8`
  * and leaves the search tree's file alone until the journal is full.
  */
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { serialize } from 'node:v8';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { renderMemory } from '../src/core/memory-format.js';
@@ -11,7 +12,7 @@ import type { Memory } from '../src/core/memory.js';
 import { contextFor } from '../src/services/context.js';
 import { COMPACT_MIN, compactIndexes, openTierIndex } from '../src/services/indexes.js';
 import type { FileTable } from '../src/cache/index/file-table.js';
-import { JOURNAL_LIMIT, KeywordIndex } from '../src/cache/index/keyword-index.js';
+import { JOURNAL_LIMIT, KeywordIndex, unpackIndexFile } from '../src/cache/index/keyword-index.js';
 import { projectPaths, type ProjectPaths } from '../src/store/paths.js';
 
 function memory(id: string, summary: string): Memory {
@@ -63,6 +64,45 @@ describe('the index journal', () => {
     expect(fresh.query('widgets', { limit: 50 }).map((h) => h.id).sort()).toEqual(
       Array.from({ length: 20 }, (_, i) => `m${i}-aaaaaa`).filter((id) => id !== 'm3-aaaaaa' && id !== 'm4-aaaaaa').sort(),
     );
+  });
+
+  it("keeps the saved short ids of the journal's memories, and replays the same with them", () => {
+    const { dir, paths, write } = setup(30);
+    reopen(paths, dir);
+    write(3, 'memory about sprockets');
+    write(30, 'a new memory about sprockets');
+    rmSync(join(paths.memoriesDir, 'm4-aaaaaa.md'));
+    // Queried (the tree loaded, its journal replayed) before the save: the save knows the ids.
+    const queried = KeywordIndex.load(paths);
+    queried.refresh(paths, { base: dir });
+    expect(queried.query('sprockets').map((h) => h.id).sort()).toEqual(['m3-aaaaaa', 'm30-aaaaaa']);
+    write(5, 'memory about sprockets too');
+    queried.refresh(paths, { base: dir });
+    queried.save(paths);
+    const header = unpackIndexFile(readFileSync(join(paths.cacheDir, 'index.v8'))) as { journal: { removed: string[]; saved?: [string, number][] } };
+    const saved = new Map(header.journal.saved);
+    expect(new Set(saved.keys())).toEqual(new Set(header.journal.removed));
+    expect(saved.get('m30-aaaaaa')).toBe(-1);
+    for (const id of ['m3-aaaaaa', 'm4-aaaaaa', 'm5-aaaaaa']) expect(saved.get(id)).toBeGreaterThanOrEqual(0);
+    // Another process replays the journal with them: the same answers as a replay that looks
+    // every id up (the journal as written before the short ids were kept).
+    const withIds = KeywordIndex.load(paths);
+    withIds.refresh(paths, { base: dir });
+    const answers = (index: KeywordIndex) => ['sprockets', 'widgets', 'memory number 4', 'number 5'].map((q) => index.query(q, { limit: 50 }).map((h) => [h.id, h.score]));
+    const expected = answers(withIds);
+    const path = join(paths.cacheDir, 'index.v8');
+    const bytes = readFileSync(path);
+    delete (header.journal as { saved?: unknown }).saved;
+    const head = serialize(header);
+    const length = Buffer.alloc(4);
+    length.writeUInt32LE(head.length);
+    writeFileSync(path, Buffer.concat([bytes.subarray(0, 4), length, head]));
+    const lookedUp = KeywordIndex.load(paths);
+    lookedUp.refresh(paths, { base: dir });
+    expect(lookedUp.rebuilt).toBe(false);
+    expect(answers(lookedUp)).toEqual(expected);
+    expect(expected[0]!.map(([id]) => id).sort()).toEqual(['m3-aaaaaa', 'm30-aaaaaa', 'm5-aaaaaa']);
+    expect(expected[2]!.map(([id]) => id)).not.toContain('m4-aaaaaa');
   });
 
   it('writes a new search file once the journal is full, with the same answers', () => {

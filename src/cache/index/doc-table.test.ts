@@ -8,7 +8,7 @@ import { fingerprintText } from '../../core/fingerprint.js';
 import { buildSessionOrder } from '../../core/neighbours.js';
 import { naiveAround } from '../../../test/helpers/neighbours-oracle.js';
 import { memoryFingerprint } from '../../services/graph-view.js';
-import { BytesRecords, DocTable, isDocJournal, type IndexedDoc, type NewRecords, type RecordLog, type SavedDocs } from './doc-table.js';
+import { BytesRecords, DocTable, isDocJournal, type DocJournal, type IndexedDoc, type NewRecords, type RecordLog, type SavedDocs } from './doc-table.js';
 import { WHOLE_AFTER, encodeDocs, openDocs } from './docs-file.js';
 
 /** Writes a doc table's file to a temporary directory; returns its path. */
@@ -148,6 +148,37 @@ describe('DocTable', () => {
     again.applyJournal(deserialize(serialize(loaded.journal())));
     expect(again.statOf('a')).toEqual({ size: 10, mtimeMs: 2000 });
     expect(again.get('a')).toEqual(doc('a', 'x'));
+  });
+
+  it("gives a journal's ids their saved rows, so a replay finds none by binary search", () => {
+    const table = new DocTable();
+    for (const id of ['a', 'b', 'c']) table.set(id, doc(id, id));
+    const { saved, records } = table.toSaved({ rewrite: true });
+    const file = bytesOf(records);
+    const loaded = DocTable.open(openDocs(writeDocs(saved)), new BytesRecords(file));
+    loaded.set('c', doc('c', 'changed'));
+    loaded.set('d', doc('d', 'new'));
+    loaded.delete('a');
+    loaded.delete('b');
+    loaded.set('b', doc('b', 'again'));
+    const journal = deserialize(serialize(loaded.journal())) as DocJournal;
+    expect(isDocJournal(journal)).toBe(true);
+    expect(journal.set.map((e) => [e.id, e.row])).toEqual([['c', 2], ['d', -1], ['b', 1]]);
+    expect(journal.deleted.map((id, i) => [id, journal.deletedRows![i]])).toEqual([['a', 0], ['b', 1]]);
+    const expected = new Map([['b', doc('b', 'again')], ['c', doc('c', 'changed')], ['d', doc('d', 'new')]]);
+    // Replayed with the rows, and without them (a journal written before they were kept).
+    const { deletedRows: _rows, ...bare } = journal;
+    for (const j of [journal, { ...bare, set: journal.set.map(({ row: _row, ...e }) => e) }]) {
+      const again = DocTable.open(openDocs(writeDocs(saved)), new BytesRecords(file));
+      again.applyJournal(j);
+      expect(new Map([...again.keys()].map((id) => [id, again.get(id)]))).toEqual(expected);
+      expect(again.has('a')).toBe(false);
+    }
+    // Rows that cannot be the saved columns' (another table's journal) are not believed.
+    expect(isDocJournal({ ...journal, deletedRows: [0] })).toBe(false);
+    const odd = DocTable.open(openDocs(writeDocs(saved)), new BytesRecords(file));
+    odd.applyJournal({ ...journal, set: journal.set.map((e) => ({ ...e, row: 99 })) });
+    expect(new Map([...odd.keys()].map((id) => [id, odd.get(id)]))).toEqual(expected);
   });
 
   it('refuses saved columns that do not line up (the index is then rebuilt)', () => {

@@ -28,7 +28,7 @@ import { instantiateKernel, KernelLayout, NO_IMPORTS } from './score-kernel.js';
 import { DocNumbering, documentsWithTerm, packResults, ranksBefore, searchPacked, type PackedResults, type TermSpec } from './packed-search.js';
 import { LazyRanking } from './lazy-ranking.js';
 import { PackedBuilder } from './packed-build.js';
-import { addAnalyzed, analyzeDocument, isAnalyzedDoc, loadSearchState, openSearchState, saveSearchState, termDocCount, type AnalyzedDoc } from './search-state.js';
+import { addAnalyzed, analyzeDocument, isAnalyzedDoc, knowSavedShortIds, loadSearchState, openSearchState, savedShortIdOf, saveSearchState, termDocCount, type AnalyzedDoc } from './search-state.js';
 import { displayPath, readMemoryFile, scanEntry, scanMemoryFiles, type MemoryFileEntry, type MemoryFileScan } from '../../store/memory-store.js';
 import { FileTable, type FileEntry } from './file-table.js';
 import { dirStamp, isDirStamp, sameStamp, type DirStamp } from '../dir-stamp.js';
@@ -99,6 +99,11 @@ interface Journal {
   removed: string[];
   /** Analysed as the tree analyses them: a replay adds them without analysing them again. */
   added: AnalyzedDoc[];
+  /**
+   * The short ids the tree's file gives the `removed` ids, as far as the save knew them (-1:
+   * none), so a replay looks none up (a binary search that cuts a dozen ids out of the file).
+   */
+  saved?: [string, number][];
 }
 
 interface IndexFile {
@@ -192,7 +197,7 @@ function packIndexFile(header: IndexFile): Buffer {
 }
 
 /** The index file's header; throws when the bytes are not one (the caller rebuilds). */
-function unpackIndexFile(bytes: Buffer): IndexFile {
+export function unpackIndexFile(bytes: Buffer): IndexFile {
   if (bytes.length < 8 || !bytes.subarray(0, 4).equals(INDEX_MAGIC)) throw new TypeError('not an index file');
   const length = bytes.readUInt32LE(4);
   if (8 + length !== bytes.length) throw new TypeError('truncated index file');
@@ -227,7 +232,15 @@ class FileRecords implements RecordSource {
 
 function isJournal(value: unknown): value is Journal {
   const j = value as Journal;
-  return typeof j === 'object' && j !== null && Array.isArray(j.removed) && j.removed.every((id) => typeof id === 'string') && Array.isArray(j.added) && j.added.every(isAnalyzedDoc);
+  return (
+    typeof j === 'object' &&
+    j !== null &&
+    Array.isArray(j.removed) &&
+    j.removed.every((id) => typeof id === 'string') &&
+    Array.isArray(j.added) &&
+    j.added.every(isAnalyzedDoc) &&
+    (j.saved === undefined || (Array.isArray(j.saved) && j.saved.every((e) => Array.isArray(e) && typeof e[0] === 'string' && Number.isInteger(e[1]))))
+  );
 }
 
 /** Search-tree files older than this that no index points to are deleted on save. */
@@ -527,6 +540,10 @@ export class KeywordIndex {
    * a search doc (re)adds it. Replayed onto the saved tree when it is loaded.
    */
   private journal = new Map<string, AnalyzedDoc | undefined>();
+  /** Short ids in `searchFile` of ids in the journal (-1: none), as a save found them (see `Journal.saved`). */
+  private savedShortIds = new Map<string, number>();
+  /** The search file the tree in memory was opened from, while its ids are those of that file (see `savedShortIdOf`). */
+  private openedFrom: string | undefined;
   private cacheDir: string | undefined;
   private lastRefresh: { paths: TierPaths; options: Parameters<KeywordIndex['refresh']>[1] } | undefined;
   private dirty: boolean;
@@ -547,6 +564,7 @@ export class KeywordIndex {
       this.searchFile = data.searchFile;
       for (const id of data.journal.removed) this.journal.set(id, undefined);
       for (const doc of data.journal.added) this.journal.set(doc.id, doc);
+      for (const [id, shortId] of data.journal.saved ?? []) this.savedShortIds.set(id, shortId);
       this.dirty = false;
       this.rebuilt = false;
     } else {
@@ -601,6 +619,8 @@ export class KeywordIndex {
       } catch {
         loaded = undefined;
       }
+      if (loaded) knowSavedShortIds(loaded, this.savedShortIds);
+      this.openedFrom = loaded ? this.searchFile : undefined;
       for (const [id, doc] of loaded ? this.journal : []) {
         if (loaded!.has(id)) loaded!.discard(id);
         if (doc && !addAnalyzed(loaded!, doc, termCacheOf(loaded!))) {
@@ -616,6 +636,7 @@ export class KeywordIndex {
         this.builder = new PackedBuilder(FIELDS);
         this.searchFile = undefined;
         this.journal.clear();
+        this.savedShortIds.clear();
         this.filesTable = new FileTable();
         this.filesFile = undefined;
         this.fileJournal.clear();
@@ -1116,11 +1137,17 @@ export class KeywordIndex {
       }
       this.searchFile = name;
       this.journal.clear();
+      this.savedShortIds.clear();
     }
-    const journal: Journal = { removed: [], added: [] };
+    const journal: Journal = { removed: [], added: [], saved: [] };
     for (const [id, doc] of this.journal) {
       journal.removed.push(id);
       if (doc) journal.added.push(doc);
+      const shortId = this.savedShortIds.get(id) ?? (this.searchIndex && this.openedFrom === this.searchFile ? savedShortIdOf(this.searchIndex, id) : undefined);
+      if (shortId !== undefined) {
+        this.savedShortIds.set(id, shortId);
+        journal.saved!.push([id, shortId]);
+      }
     }
     const moved = this.cacheDir !== paths.cacheDir;
     // The doc table's columns are written anew only now and then (a fresh build, a long

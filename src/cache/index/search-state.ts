@@ -261,6 +261,21 @@ export class LazyIdMap extends Map<string, number> {
     this.#changes.clear();
   }
 
+  /**
+   * The short id `id` has in the saved columns (-1: none), or `undefined` once the map was
+   * built whole (it then holds the current ids, not the saved ones).
+   */
+  savedShortId(id: string): number | undefined {
+    if (this.#saved === undefined) return undefined;
+    if (!this.#found.has(id)) this.#found.set(id, this.#saved.find(id));
+    return this.#found.get(id) ?? -1;
+  }
+
+  /** Remembers the short id `id` has in the saved columns (-1: none), as an earlier {@link savedShortId} gave it. */
+  knowSaved(id: string, shortId: number): void {
+    if (this.#saved !== undefined && (shortId === -1 || this.#saved.present[shortId] === 1)) this.#found.set(id, shortId === -1 ? undefined : shortId);
+  }
+
   override get size(): number {
     this.#build();
     return super.size;
@@ -1256,6 +1271,21 @@ function restore(state: SavedState, source: (offsets: Uint32Array, counts: Uint3
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The short id memory `id` has in the saved state `ms` was opened from (-1: none), or
+ * `undefined` when that is no longer known (`ms` was built, or its ids were built whole).
+ */
+export function savedShortIdOf(ms: MiniSearch, id: string): number | undefined {
+  const map = (ms as unknown as Internals)._idToShortId;
+  return map instanceof LazyIdMap ? map.savedShortId(id) : undefined;
+}
+
+/** Tells the opened state `ms` the saved short ids of `known` (from {@link savedShortIdOf}), so it need not look for them. */
+export function knowSavedShortIds(ms: MiniSearch, known: ReadonlyMap<string, number>): void {
+  const map = (ms as unknown as Internals)._idToShortId;
+  if (map instanceof LazyIdMap) for (const [id, shortId] of known) map.knowSaved(id, shortId);
 }
 
 /**
