@@ -6,12 +6,12 @@
 import { readFileSync, realpathSync } from 'node:fs';
 import nodeModule from 'node:module';
 import { createInterface, type Interface } from 'node:readline';
-import { isatty } from 'node:tty';
 import { fileURLToPath } from 'node:url';
 import { isDebug } from './env.js';
 import { CortexError, ISSUES_URL, InternalError, UsageError } from './errors.js';
 import { closest, commandHelp, hoistGlobalOptions, parseInvocation, type CommandDef, type IO } from './term/args.js';
 import { painter, shouldColor } from './term/color.js';
+import { descriptorWriter, isTerminal } from './term/fd.js';
 import { readAllStdin } from './term/stdin.js';
 import type { HookContext } from './hooks/context.js';
 
@@ -103,6 +103,11 @@ function onSigint(): void {
   process.exit(process.argv[2] === 'merge-driver' ? 1 : 130);
 }
 
+/** `cortex list | head` closes the pipe early: that is the reader's choice, not an error. */
+function exitQuietly(): void {
+  process.exit(typeof process.exitCode === 'number' ? process.exitCode : 0);
+}
+
 /** Piped stdin, read line by line for `IO.ask` and kept open across questions (closed by `run`). */
 let piped: { rl: Interface; lines: AsyncIterator<string> } | undefined;
 
@@ -131,14 +136,16 @@ async function ask(question: string): Promise<string | undefined> {
 
 export function processIO(): IO {
   const env = process.env;
+  // Written to the descriptors: `process.stdout` would load Node's stream modules (see term/fd.ts).
+  const stdoutIsTTY = isTerminal(1);
   return {
-    out: (text) => void process.stdout.write(text),
-    err: (text) => void process.stderr.write(text),
+    out: descriptorWriter(1, () => process.stdout, exitQuietly),
+    err: descriptorWriter(2, () => process.stderr, exitQuietly),
     readStdin: readAllStdin,
-    stdinIsTTY: isatty(0),
-    stdoutIsTTY: process.stdout.isTTY === true,
-    stderrIsTTY: process.stderr.isTTY === true,
-    paint: painter(shouldColor(process.stdout, env)),
+    stdinIsTTY: isTerminal(0),
+    stdoutIsTTY,
+    stderrIsTTY: isTerminal(2),
+    paint: painter(shouldColor({ isTTY: stdoutIsTTY }, env)),
     env,
     cwd: process.cwd(),
     trapInterrupt: () => (interrupt ??= new AbortController()).signal,
@@ -232,13 +239,6 @@ function report(err: unknown, io: IO, json: boolean): number {
  */
 export function start(argv: string[]): void {
   process.on('SIGINT', onSigint);
-  // `cortex list | head` closes the pipe early: that is the reader's choice, not an error.
-  for (const stream of [process.stdout, process.stderr]) {
-    stream.on('error', (err: NodeJS.ErrnoException) => {
-      if (err.code !== 'EPIPE') throw err;
-      process.exit(typeof process.exitCode === 'number' ? process.exitCode : 0);
-    });
-  }
   run(argv, processIO()).then(
     (code) => {
       process.exitCode = code;

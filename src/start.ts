@@ -10,6 +10,7 @@ import { isDebug } from './env.js';
 import type { HookContext } from './hooks/context.js';
 import { runHookWith, type Handler } from './hooks/run-hook.js';
 import { cachedBriefing, deliverBriefing } from './hooks/session-start-cached.js';
+import { descriptorWriter } from './term/fd.js';
 import { HOOK_STDIN_TIMEOUT_MS, readAllStdin, readWithin } from './term/stdin.js';
 
 /** What a miss needs of the CLI: its SessionStart handler (main.ts). */
@@ -32,6 +33,12 @@ export async function startSession(loadFull: () => Promise<FullCli>): Promise<vo
     return briefing !== undefined ? deliverBriefing(h, briefing) : (await loadFull()).sessionStartHook(h);
   };
   const result = await runHookWith({ 'session-start': async () => handler }, 'session-start', stdin, { env: process.env, dedupe: true });
-  if (result.stdout !== '') process.stdout.write(result.stdout);
-  if (isDebug(process.env)) for (const line of result.log) process.stderr.write(`cortex hook session-start: ${line}\n`);
+  // A hook never fails: a reader gone early (EPIPE), or any failure to write, changes nothing.
+  const done = (): void => undefined;
+  try {
+    if (result.stdout !== '') descriptorWriter(1, () => process.stdout, done)(result.stdout);
+    if (isDebug(process.env)) for (const line of result.log) descriptorWriter(2, () => process.stderr, done)(`cortex hook session-start: ${line}\n`);
+  } catch {
+    // Nothing to tell: stdout and stderr are where it would go.
+  }
 }

@@ -3,7 +3,7 @@
  * its hook input with it.
  */
 import { read } from 'node:fs';
-import { isatty } from 'node:tty';
+import { isTerminal } from './fd.js';
 
 /** The rest of stdin through `process.stdin`, after `chunks` were read from its descriptor. */
 async function streamStdin(chunks: Buffer[]): Promise<string> {
@@ -21,7 +21,7 @@ async function streamStdin(chunks: Buffer[]): Promise<string> {
  * const text = await readAllStdin(); // '{"session_id":"s1",…}'
  */
 export function readAllStdin(): Promise<string> {
-  if (isatty(0)) return Promise.resolve('');
+  if (isTerminal(0)) return Promise.resolve('');
   const chunks: Buffer[] = [];
   return new Promise((resolve, reject) => {
     const step = (): void =>

@@ -32,11 +32,18 @@ export const ANALYZER: Analyzer = {
   processTerm: (term: string) => processTerm(term) as string | string[] | null,
 };
 
-/** `crypto.hash` (Node ≥ 20.12): one call, no Hash object; a rebuild hashes 20,000 texts. */
-const oneShotHash = (crypto as { hash?: (algorithm: string, data: string, encoding: 'hex') => string }).hash;
+type OneShotHash = (algorithm: string, data: string, encoding: 'hex') => string;
+
+/**
+ * `crypto.hash` (Node ≥ 20.12): one call, no Hash object; a rebuild hashes 20,000 texts.
+ * Looked up on first use, not when this module loads: a `recall` never hashes, and loading
+ * `node:crypto` costs it ~10 ms.
+ */
+let oneShotHash: OneShotHash | null | undefined;
 
 /** SHA-1 of a text, in hex. */
 export function sha1(text: string): string {
+  oneShotHash ??= (crypto as { hash?: OneShotHash }).hash ?? null;
   return oneShotHash ? oneShotHash('sha1', text, 'hex') : crypto.createHash('sha1').update(text).digest('hex');
 }
 
