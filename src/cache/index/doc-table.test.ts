@@ -181,6 +181,37 @@ describe('DocTable', () => {
     expect(new Map([...odd.keys()].map((id) => [id, odd.get(id)]))).toEqual(expected);
   });
 
+  it('reads a memory\'s session neighbours next to its saved place, and by search in a file saved without the places', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ session: fc.constantFrom('s1', 's2', 's3', ''), minute: fc.integer({ min: 0, max: 5 }) }), { minLength: 1, maxLength: 40 }),
+        fc.array(fc.nat(39), { maxLength: 6 }),
+        (rows, changed) => {
+          const table = new DocTable();
+          const docs = rows.map((r, i) => doc(`m${String(i).padStart(2, '0')}`, 'x', undefined, r.session || undefined, r.minute));
+          for (const d of docs) table.set(d.id, d);
+          const { saved, records } = table.toSaved({ rewrite: true });
+          expect(saved.sessionAt).toHaveLength(docs.length);
+          const file = bytesOf(records);
+          const { sessionAt: _places, ...before } = saved;
+          for (const columns of [saved, before]) {
+            const loaded = DocTable.open(openDocs(writeDocs(columns)), new BytesRecords(file));
+            const model = new Map(docs.map((d) => [d.id, d]));
+            // Some memories moved to another session or minute since the save (set again).
+            for (const i of changed.filter((i) => i < docs.length)) {
+              const d = doc(docs[i]!.id, 'y', undefined, ['s1', 's2', undefined][i % 3], (i * 7) % 6);
+              loaded.set(d.id, d);
+              model.set(d.id, d);
+            }
+            for (const id of model.keys()) {
+              for (const width of [1, 2, 3]) expect(loaded.sessionNeighbours(id, width)).toEqual(naiveNeighbours(model.values(), id, width));
+            }
+          }
+        },
+      ),
+    );
+  });
+
   it('refuses saved columns that do not line up (the index is then rebuilt)', () => {
     const table = new DocTable();
     table.set('a', doc('a', 'x'));

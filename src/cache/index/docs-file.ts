@@ -28,6 +28,8 @@ export type DocColumns = Record<StringColumnName, SavedStrings> &
   Record<CodeColumnName, SavedCodes> & {
     order: Uint32Array;
     sessionOrder: Uint32Array;
+    /** Written when given (a table saved now always has it); a file without it is read as before. */
+    sessionAt?: Uint32Array;
     keyOrder: Uint32Array;
     spans: Float64Array;
     stats: Float64Array;
@@ -71,6 +73,7 @@ export function writeDocs(saved: DocColumns, out: { write(bytes: Uint8Array): vo
   for (const name of CODE_COLUMNS) typed(`${name}.codes`, saved[name].codes);
   typed('order', saved.order);
   typed('sessionOrder', saved.sessionOrder);
+  if (saved.sessionAt !== undefined) typed('sessionAt', saved.sessionAt);
   typed('keyOrder', saved.keyOrder);
   typed('spans', saved.spans);
   typed('stats', saved.stats);
@@ -115,6 +118,8 @@ export interface DocsFile {
   strings(name: StringColumnName): { text: TextSource; ends: NumberColumn<Uint32Array> };
   codes(name: CodeColumnName): { values: string[]; codes: NumberColumn<Uint32Array> };
   u32(name: 'order' | 'sessionOrder' | 'keyOrder'): NumberColumn<Uint32Array>;
+  /** The `sessionAt` column (doc-table.ts's `SavedDocs.sessionAt`), when the file has one. */
+  sessionAt(): NumberColumn<Uint32Array> | undefined;
   /** `fill`: what an index past the column reads as. */
   f64(name: 'spans' | 'stats', fill: number): NumberColumn<Float64Array>;
 }
@@ -199,7 +204,8 @@ class FileColumns implements DocsFile {
       this.sections.sessionOrder![1] <= 4 * n &&
       this.sections.sessionOrder![1] % 4 === 0 &&
       fits('spans', 16 * n) &&
-      fits('stats', 16 * n);
+      fits('stats', 16 * n) &&
+      (this.sections.sessionAt === undefined || fits('sessionAt', 4 * n));
     if (!ok) throw new TypeError('the doc table file does not hold its columns');
     this.sessionRows = this.sections.sessionOrder![1] / 4;
     // Closed once neither this nor a column's text reading it is left.
@@ -227,6 +233,10 @@ class FileColumns implements DocsFile {
 
   u32(name: 'order' | 'sessionOrder' | 'keyOrder'): NumberColumn<Uint32Array> {
     return this.numbers('u32', name);
+  }
+
+  sessionAt(): NumberColumn<Uint32Array> | undefined {
+    return this.sections.sessionAt === undefined ? undefined : this.numbers('u32', 'sessionAt');
   }
 
   f64(name: 'spans' | 'stats', fill: number): NumberColumn<Float64Array> {
