@@ -24,7 +24,7 @@ import { detachString } from '../../core/detach-string.js';
 import { FilePreparer, packPrepared, unpackPrepared, type PackedFile } from './parallel-prepare.js';
 import { ANALYZER, INDEXED_FIELDS, NO_LINKS, indexedDocOf, prepareFile, searchDocOf, sha1, type LinkExtractor, type PreparedFile } from './prepare-file.js';
 import { AtomicFileWriter, removeStaleTempFiles, writeFileAtomic } from '../../store/atomic.js';
-import { instantiateKernel, KernelLayout, NO_IMPORTS } from './score-kernel.js';
+import { instantiateKernel, KernelArena, KernelLayout, NO_IMPORTS } from './score-kernel.js';
 import { DocNumbering, documentsWithTerm, packResults, ranksBefore, searchPacked, type PackedResults, type TermSpec } from './packed-search.js';
 import { LazyRanking } from './lazy-ranking.js';
 import { PackedBuilder } from './packed-build.js';
@@ -349,9 +349,42 @@ function termCacheOf(ms: MiniSearch): NonNullable<Parameters<typeof addAnalyzed>
  * where each document is in either pass (-1: not there). Computed by score-kernel.wat (a loop
  * over every result of both passes runs once per process: as JavaScript it ran interpreted).
  */
-function mergeFeedback(first: PackedResults, firstCounts: Int32Array, more: PackedResults): { docs: Int32Array; final: Float64Array; firstAt: Int32Array; moreAt: Int32Array; release?(): void } {
+export function mergeFeedback(first: PackedResults, firstCounts: Int32Array, more: PackedResults, arena?: KernelArena): { docs: Int32Array; final: Float64Array; firstAt: Int32Array; moreAt: Int32Array; release?(): void } {
   const n = Math.max(first.documents, more.documents);
   const moreCounts = more.queryTermCounts();
+  // Both searches' columns where they are, when they share the query's kernel memory.
+  if (arena !== undefined && [first.docs, first.raw, more.docs, more.raw].every((view) => arena.holds(view))) {
+    const own = new KernelLayout();
+    const rel = {
+      score: own.take(8 * n),
+      final: own.take(8 * (first.length + more.length)),
+      firstCounts: own.take(4 * first.length),
+      moreCounts: own.take(4 * more.length),
+      count: own.take(4 * n),
+      firstAt: own.take(4 * n),
+      moreAt: own.take(4 * n),
+      docs: own.take(4 * (first.length + more.length)),
+    };
+    const base = arena.take(own.size - 8);
+    if (base !== undefined) {
+      const shift = base - 8;
+      const at = Object.fromEntries(Object.entries(rel).map(([k, v]) => [k, v + shift])) as typeof rel;
+      const kernel = arena.kernel!.kernel;
+      const buffer = arena.kernel!.memory.buffer;
+      const i32 = new Int32Array(buffer);
+      i32.set(firstCounts, at.firstCounts >>> 2);
+      i32.set(moreCounts, at.moreCounts >>> 2);
+      i32.fill(-1, at.firstAt >>> 2, (at.firstAt >>> 2) + n);
+      i32.fill(-1, at.moreAt >>> 2, (at.moreAt >>> 2) + n);
+      const length = kernel.mergeFeedback(first.length, first.docs.byteOffset, first.raw.byteOffset, at.firstCounts, more.length, more.docs.byteOffset, more.raw.byteOffset, at.moreCounts, at.score, at.count, at.firstAt, at.moreAt, at.docs, at.final);
+      return {
+        docs: new Int32Array(buffer, at.docs, length),
+        final: new Float64Array(buffer, at.final, length),
+        firstAt: new Int32Array(buffer, at.firstAt, n),
+        moreAt: new Int32Array(buffer, at.moreAt, n),
+      };
+    }
+  }
   const layout = new KernelLayout();
   const at = {
     firstRaw: layout.take(8 * first.length),
@@ -391,7 +424,7 @@ function mergeFeedback(first: PackedResults, firstCounts: Int32Array, more: Pack
 }
 
 /** {@link mergeFeedback} where WebAssembly cannot run (the packed results are MiniSearch's then). */
-function mergeFeedbackSlowly(first: PackedResults, firstCounts: Int32Array, more: PackedResults, moreCounts: Int32Array): { docs: Int32Array; final: Float64Array; firstAt: Int32Array; moreAt: Int32Array } {
+export function mergeFeedbackSlowly(first: PackedResults, firstCounts: Int32Array, more: PackedResults, moreCounts: Int32Array): { docs: Int32Array; final: Float64Array; firstAt: Int32Array; moreAt: Int32Array } {
   const n = Math.max(first.documents, more.documents);
   const score = new Float64Array(n);
   const count = new Int32Array(n);
@@ -1320,7 +1353,10 @@ export class KeywordIndex {
     // per matched memory: a question with a type hint matches tens of thousands).
     const boostMask = hinted.size === 0 ? undefined : this.typeBoost(hinted);
     const numbering = new DocNumbering();
-    const first = this.run(specs, boostDocument, numbering, expansions, boostMask);
+    // One kernel memory for both searches and their merge (see KernelArena).
+    const arena = new KernelArena();
+    held.push(arena);
+    const first = this.run(specs, boostDocument, numbering, expansions, boostMask, arena);
     held.push(first);
     const ranked = coordinate(first, expansions);
     /** The first `n` results of the first pass that pass the filters. */
@@ -1349,9 +1385,10 @@ export class KeywordIndex {
       numbering,
       undefined,
       boostMask,
+      arena,
     );
     held.push(more);
-    const merged = mergeFeedback(first, ranked.counts, more);
+    const merged = mergeFeedback(first, ranked.counts, more, arena);
     held.push(merged);
     const { docs, final, firstAt, moreAt } = merged;
     // Best first; ties: the first pass's results in its ranking, then feedback's own in its.
@@ -1399,8 +1436,9 @@ export class KeywordIndex {
     numbering: DocNumbering,
     uncounted?: ReadonlySet<string>,
     boostMask?: { docs: Uint8Array; factor: number },
+    arena?: KernelArena,
   ): PackedResults {
-    const packed = searchPacked(this.search, specs, { boost: FIELD_BOOSTS, bm25: BM25, maxFuzzy: 2, boostDocument, boostMask, uncounted });
+    const packed = searchPacked(this.search, specs, { boost: FIELD_BOOSTS, bm25: BM25, maxFuzzy: 2, boostDocument, boostMask, uncounted, arena });
     if (packed) return packed;
     return packResults(
       this.search.search({ combineWith: 'OR', queries: specs.map((s) => ({ queries: [s.term], prefix: s.prefix, fuzzy: s.fuzzy, boostTerm: () => s.boost })) } as never, {

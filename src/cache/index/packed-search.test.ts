@@ -3,6 +3,8 @@ import MiniSearch from 'minisearch';
 import { describe, expect, it } from 'vitest';
 import { DocNumbering, packResults, ranksBefore, searchPacked, type PackedResults, type TermSpec } from './packed-search.js';
 import { LazyRanking } from './lazy-ranking.js';
+import { KernelArena } from './score-kernel.js';
+import { mergeFeedback, mergeFeedbackSlowly } from './keyword-index.js';
 import { addAnalyzed, analyzeDocument, loadSearchState, saveSearchState, termDocCount } from './search-state.js';
 
 const WORDS = ['sqlite', 'sql', 'postgres', 'migration', 'migrate', 'migrations', 'runner', 'retry', 'retries', 'policy', 'cache', 'cached', 'caching', '500', '42', 'db', 'hooks', 'hook'];
@@ -103,6 +105,52 @@ describe('searchPacked', () => {
         },
       ),
       { numRuns: 300 },
+    );
+  });
+
+  it('gives two searches of one query one kernel memory, each answering as alone, and their columns a merge can read in place', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(arbitraryDoc, { minLength: 1, maxLength: 25 }),
+        fc.array(fc.nat(30), { maxLength: 5 }),
+        fc.array(arbitrarySpec, { minLength: 1, maxLength: 6 }),
+        fc.array(arbitrarySpec, { minLength: 1, maxLength: 6 }),
+        fc.boolean(),
+        async (docs, discard, specs, more, withFns) => {
+          const boostDocument = withFns ? (id: string) => (id.endsWith('1') ? 1.25 : id.endsWith('3') ? 0 : 1) : undefined;
+          const options = { boost: BOOST, bm25: BM25, maxFuzzy: 2, boostDocument };
+          const vacuumed = build(docs, discard);
+          await vacuumed.vacuum();
+          const packed = loadSearchState(saveSearchState(build(docs, discard)), OPTIONS)!;
+          const arena = new KernelArena();
+          const first = searchPacked(packed, specs, { ...options, uncounted: EXCEPT, arena })!;
+          const second = searchPacked(packed, more, { ...options, arena })!;
+          // The second reused the first's memory; the first's columns are still its own.
+          expect(arena.holds(first.docs) && arena.holds(second.docs) && arena.holds(second.raw)).toBe(true);
+          expectSame(first, reference(vacuumed, specs, boostDocument));
+          expectSame(second, reference(vacuumed, more, boostDocument));
+          // Merged in place (feedback's merge of the two), as merged in a memory of its own and as in JavaScript.
+          const counts = first.queryTermCounts(EXCEPT);
+          const inPlace = mergeFeedback(first, counts, second, arena);
+          expect(arena.holds(inPlace.docs)).toBe(true);
+          const copied = mergeFeedback(first, counts, second);
+          const slowly = mergeFeedbackSlowly(first, counts, second, second.queryTermCounts());
+          for (const merged of [copied, slowly]) {
+            expect([...inPlace.docs]).toEqual([...merged.docs]);
+            expect([...inPlace.final]).toEqual([...merged.final]);
+            expect([...inPlace.firstAt]).toEqual([...merged.firstAt]);
+            expect([...inPlace.moreAt]).toEqual([...merged.moreAt]);
+          }
+          copied.release?.();
+          // Another index (or other boosts): a memory of its own.
+          const other = searchPacked(build(docs, discard), more, { ...options, arena })!;
+          expect(arena.holds(other.docs)).toBe(false);
+          expectSame(other, reference(vacuumed, more, boostDocument));
+          other.release?.();
+          arena.release();
+        },
+      ),
+      { numRuns: 200 },
     );
   });
 

@@ -22,7 +22,7 @@
  */
 import type MiniSearch from 'minisearch';
 import type { SearchResult } from 'minisearch';
-import { instantiateKernel, KernelLayout } from './score-kernel.js';
+import { copyOut, instantiateKernel, KernelLayout, type Kernel, type KernelArena } from './score-kernel.js';
 import { LazyDocIds, LazyFieldLengths, LazyTermData, packMap } from './search-state.js';
 
 /** One query term, as MiniSearch's `termToQuerySpec` would make it. */
@@ -51,6 +51,19 @@ export interface PackedSearchOptions {
    * (passing this very set): they are then counted while scoring.
    */
   uncounted?: ReadonlySet<string> | undefined;
+  /**
+   * The query's shared kernel memory (see `KernelArena`): the first search opens it, a later
+   * one over the same index with the same boosts reuses its field lengths and scratch arrays.
+   * Results in it are given back with it (their `release` does nothing).
+   */
+  arena?: KernelArena | undefined;
+}
+
+/** What the first search of a query leaves in its arena for the next: the inputs it copied in and its scratch arrays. */
+interface SharedInputs {
+  /** What they were made for: a later search shares them only when all of these are the same. */
+  key: readonly unknown[];
+  at: { lengths: number; present: number; live: number; boostMask: number; docBoost: number; termScore: number; seen: number };
 }
 
 /** Default weights of prefix and fuzzy matches (MiniSearch's). */
@@ -294,47 +307,102 @@ export function searchPacked(ms: MiniSearch, specs: readonly TermSpec[], options
   const boostMode = boostMask !== undefined && boostMask.docs.length >= n ? 1 : boostOf !== undefined ? 2 : 0;
   const queryColumns = (queryTermNames.length + 31) >>> 5;
   const derivedColumns = (derivedNames.length + 31) >>> 5;
-  const layout = new KernelLayout();
-  const at = {
-    score: layout.take(8 * n),
-    termScore: layout.take(8 * n),
-    docBoost: boostMode === 2 ? layout.take(8 * n) : 0,
-    raw: layout.take(8 * n),
-    key: layout.take(8 * n),
-    quality: layout.take(4 * n),
-    uncounted: options.uncounted ? layout.take(4 * n) : 0,
-    touched: layout.take(4 * n),
-    kept: options.filter ? layout.take(4 * n) : 0,
-    termTouched: layout.take(4 * Math.max(1, ...plan.map((s) => s.pairs))),
-    queryWords: Array.from({ length: queryColumns }, () => layout.take(4 * n)),
-    derivedWords: Array.from({ length: derivedColumns }, () => layout.take(4 * n)),
-    lengths: lengthColumns ? layout.take(4 * lengthColumns.fields * lengthColumns.present.length) : 0,
+  // Inputs and scratch a later search of the same query can share (termScore is zero again
+  // after each term; `seen` is cleared), then this search's own columns.
+  const takeShared = (take: (bytes: number) => number): SharedInputs['at'] => ({
+    lengths: lengthColumns ? take(4 * lengthColumns.fields * lengthColumns.present.length) : 0,
     // Every document's entry: those added since the load are past the end of the column (0: not present).
-    present: lengthColumns ? layout.take(Math.max(n, lengthColumns.present.length)) : 0,
-    live: dirty ? layout.take(n) : 0,
-    boostMask: boostMode === 1 ? layout.take(n) : 0,
-    seen: layout.take(n),
-    post: layout.take(4 * maxSection),
-    counts: layout.take(4 * n),
+    present: lengthColumns ? take(Math.max(n, lengthColumns.present.length)) : 0,
+    live: dirty ? take(n) : 0,
+    boostMask: boostMode === 1 ? take(n) : 0,
+    docBoost: boostMode === 2 ? take(8 * n) : 0,
+    termScore: take(8 * n),
+    seen: take(n),
+  });
+  const own = new KernelLayout();
+  const ownAt = {
+    score: own.take(8 * n),
+    raw: own.take(8 * n),
+    key: own.take(8 * n),
+    quality: own.take(4 * n),
+    uncounted: options.uncounted ? own.take(4 * n) : 0,
+    touched: own.take(4 * n),
+    kept: options.filter ? own.take(4 * n) : 0,
+    termTouched: own.take(4 * Math.max(1, ...plan.map((s) => s.pairs))),
+    queryWords: Array.from({ length: queryColumns }, () => own.take(4 * n)),
+    derivedWords: Array.from({ length: derivedColumns }, () => own.take(4 * n)),
+    post: own.take(4 * maxSection),
+    counts: own.take(4 * n),
   };
   const lengthOf = (doc: number, fieldId: number): number => {
     if (lazyLengths !== undefined) return lazyLengths.lengthAt(doc, fieldId);
     return fieldLength.get(doc)?.[fieldId] ?? Number.NaN;
   };
-  const instance = instantiateKernel(layout.size, { lengthOf, boostOf: (doc) => boostOf!(doc) });
+  const imports = { lengthOf, boostOf: (doc: number) => boostOf!(doc) };
+  const arena = options.arena;
+  const sharedKey = [ms, n, dirty, fieldLength, lengthColumns?.present.length, boostMode, boostMask, boostDocument];
+  const prior = arena?.shared as SharedInputs | undefined;
+  const sharing = prior !== undefined && prior.key.length === sharedKey.length && prior.key.every((v, i) => v === sharedKey[i]);
+  // Where this search's own columns start (the layout's offsets are from 8).
+  let base = sharing ? arena!.take(own.size - 8) : undefined;
+  let instance: Kernel | undefined;
+  let sharedAt: SharedInputs['at'];
+  let inArena = false;
+  if (base !== undefined) {
+    instance = arena!.kernel!;
+    sharedAt = prior!.at;
+    inArena = true;
+  } else {
+    const layout = new KernelLayout();
+    sharedAt = takeShared((bytes) => layout.take(bytes));
+    base = layout.take(own.size - 8);
+    if (arena !== undefined && arena.kernel === undefined) {
+      // Room for a second search as large as this one and the merge, reserved, not touched.
+      instance = arena.open(layout.size, layout.size + 2 * (own.size + 64 * n), imports);
+      if (instance !== undefined) {
+        arena.shared = { key: sharedKey, at: sharedAt } satisfies SharedInputs;
+        inArena = true;
+      }
+    } else {
+      instance = instantiateKernel(layout.size, imports);
+    }
+  }
   if (instance === undefined) return undefined;
+  const shift = base - 8;
+  const at = {
+    ...sharedAt,
+    ...ownAt,
+    score: ownAt.score + shift,
+    raw: ownAt.raw + shift,
+    key: ownAt.key + shift,
+    quality: ownAt.quality + shift,
+    uncounted: ownAt.uncounted && ownAt.uncounted + shift,
+    touched: ownAt.touched + shift,
+    kept: ownAt.kept && ownAt.kept + shift,
+    termTouched: ownAt.termTouched + shift,
+    queryWords: ownAt.queryWords.map((o) => o + shift),
+    derivedWords: ownAt.derivedWords.map((o) => o + shift),
+    post: ownAt.post + shift,
+    counts: ownAt.counts + shift,
+  };
   const { kernel, memory } = instance;
   const buffer = memory.buffer;
   const u32 = new Uint32Array(buffer);
   const u8 = new Uint8Array(buffer);
-  if (lengthColumns) {
-    lengthColumns.values.copyInto(new Uint32Array(buffer, at.lengths, lengthColumns.fields * lengthColumns.present.length));
-    u8.set(lengthColumns.present, at.present);
+  if (sharing) {
+    // The previous search's documents: none seen by this one yet.
+    u8.fill(0, at.seen, at.seen + n);
+  } else {
+    if (lengthColumns) {
+      lengthColumns.values.copyInto(new Uint32Array(buffer, at.lengths, lengthColumns.fields * lengthColumns.present.length));
+      u8.set(lengthColumns.present, at.present);
+    }
+    if (dirty) u8.set(liveDocuments(m).subarray(0, n), at.live);
+    if (boostMode === 1) u8.set(boostMask!.docs.subarray(0, n), at.boostMask);
+    // NaN (all bits set): no document's multiplier asked yet.
+    if (boostMode === 2) u8.fill(0xff, at.docBoost, at.docBoost + 8 * n);
   }
-  if (dirty) u8.set(liveDocuments(m).subarray(0, n), at.live);
-  if (boostMode === 1) u8.set(boostMask!.docs.subarray(0, n), at.boostMask);
-  // NaN (all bits set): no document's multiplier asked yet.
-  if (boostMode === 2) u8.fill(0xff, at.docBoost, at.docBoost + 8 * n);
+  const release = inArena ? undefined : instance.release;
 
   let touchedLength = 0;
   for (const step of plan) {
@@ -436,7 +504,7 @@ export function searchPacked(ms: MiniSearch, specs: readonly TermSpec[], options
       const counted = except !== undefined && except === options.uncounted;
       if (counted || !except || except.size === 0) {
         kernel.termCounts(kept.byteOffset, kept.length, at.quality, counted ? at.uncounted : 0, at.counts);
-        return new Int32Array(buffer, at.counts, kept.length).slice();
+        return copyOut(new Int32Array(buffer, at.counts, kept.length));
       }
       const counts = new Int32Array(kept.length);
       const mask = maskOf(queryTermNames.flatMap((t, q) => (except.has(t) ? [q] : [])));
@@ -444,7 +512,7 @@ export function searchPacked(ms: MiniSearch, specs: readonly TermSpec[], options
       return counts;
     },
     terms: (i) => docDerived.values(kept[i]!).map((t) => derivedNames[t]!),
-    release: instance.release,
+    ...(release ? { release } : {}),
   };
 }
 
