@@ -10,7 +10,7 @@ import { isDebug } from './env.js';
 import type { HookContext } from './hooks/context.js';
 import { runHookWith, type Handler } from './hooks/run-hook.js';
 import { cachedBriefing, deliverBriefing } from './hooks/session-start-cached.js';
-import { descriptorWriter } from './term/fd.js';
+import { descriptorWriter, wroteThroughStreams } from './term/fd.js';
 import { HOOK_STDIN_TIMEOUT_MS, readAllStdin, readWithin } from './term/stdin.js';
 
 /** What a miss needs of the CLI: its SessionStart handler (main.ts). */
@@ -41,4 +41,6 @@ export async function startSession(loadFull: () => Promise<FullCli>): Promise<vo
   } catch {
     // Nothing to tell: stdout and stderr are where it would go.
   }
+  // Done (as main.ts's `start`): ended now rather than after freeing the heap page by page.
+  if (!wroteThroughStreams()) process.exit();
 }

@@ -42,6 +42,17 @@ function devNull(): number {
   return devNullRdev;
 }
 
+let throughStreams = false;
+
+/**
+ * True once a {@link descriptorWriter} went on through its stream: its last writes may still
+ * be queued (where a pipe's stream writes asynchronously), and the process must not end
+ * before they are written.
+ */
+export function wroteThroughStreams(): boolean {
+  return throughStreams;
+}
+
 /**
  * A writer of text to descriptor `fd` (1 or 2), written whole before it returns. A descriptor
  * another program left non-blocking can answer EAGAIN when its pipe is full: from then on the
@@ -57,6 +68,7 @@ export function descriptorWriter(fd: 1 | 2, stream: () => NodeJS.WriteStream, on
   let streamed: NodeJS.WriteStream | undefined;
   const toStream = (text: string | Uint8Array): void => {
     if (streamed === undefined) {
+      throughStreams = true;
       streamed = stream();
       streamed.on('error', (err: NodeJS.ErrnoException) => {
         if (err.code !== 'EPIPE') throw err;
