@@ -144,6 +144,8 @@ describe('the surface cache', () => {
       'dist/store/paths.js',
       'dist/term/args.js',
       'dist/term/color.js',
+      // Writing to the descriptors and telling a terminal; node built-ins only.
+      'dist/term/fd.js',
       // Reading stdin from its descriptor; node built-ins only.
       'dist/term/stdin.js',
     ]);
