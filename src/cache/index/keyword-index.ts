@@ -355,11 +355,12 @@ export function mergeFeedback(first: PackedResults, firstCounts: Int32Array, mor
   // Both searches' columns where they are, when they share the query's kernel memory.
   if (arena !== undefined && [first.docs, first.raw, more.docs, more.raw].every((view) => arena.holds(view))) {
     const own = new KernelLayout();
+    // Counts already in the arena (the searches' own answers) are read where they are.
     const rel = {
       score: own.take(8 * n),
       final: own.take(8 * (first.length + more.length)),
-      firstCounts: own.take(4 * first.length),
-      moreCounts: own.take(4 * more.length),
+      firstCounts: arena.holds(firstCounts) ? 0 : own.take(4 * first.length),
+      moreCounts: arena.holds(moreCounts) ? 0 : own.take(4 * more.length),
       count: own.take(4 * n),
       firstAt: own.take(4 * n),
       moreAt: own.take(4 * n),
@@ -368,12 +369,14 @@ export function mergeFeedback(first: PackedResults, firstCounts: Int32Array, mor
     const base = arena.take(own.size - 8);
     if (base !== undefined) {
       const shift = base - 8;
-      const at = Object.fromEntries(Object.entries(rel).map(([k, v]) => [k, v + shift])) as typeof rel;
+      const at = Object.fromEntries(Object.entries(rel).map(([k, v]) => [k, v === 0 ? 0 : v + shift])) as typeof rel;
       const kernel = arena.kernel!.kernel;
       const buffer = arena.kernel!.memory.buffer;
       const i32 = new Int32Array(buffer);
-      i32.set(firstCounts, at.firstCounts >>> 2);
-      i32.set(moreCounts, at.moreCounts >>> 2);
+      if (at.firstCounts === 0) at.firstCounts = firstCounts.byteOffset;
+      else i32.set(firstCounts, at.firstCounts >>> 2);
+      if (at.moreCounts === 0) at.moreCounts = moreCounts.byteOffset;
+      else i32.set(moreCounts, at.moreCounts >>> 2);
       i32.fill(-1, at.firstAt >>> 2, (at.firstAt >>> 2) + n);
       i32.fill(-1, at.moreAt >>> 2, (at.moreAt >>> 2) + n);
       const length = kernel.mergeFeedback(first.length, first.docs.byteOffset, first.raw.byteOffset, at.firstCounts, more.length, more.docs.byteOffset, more.raw.byteOffset, at.moreCounts, at.score, at.count, at.firstAt, at.moreAt, at.docs, at.final);

@@ -357,8 +357,10 @@ export function searchPacked(ms: MiniSearch, specs: readonly TermSpec[], options
     sharedAt = takeShared((bytes) => layout.take(bytes));
     base = layout.take(own.size - 8);
     if (arena !== undefined && arena.kernel === undefined) {
-      // Room for a second search as large as this one and the merge, reserved, not touched.
-      instance = arena.open(layout.size, layout.size + 2 * (own.size + 64 * n), imports);
+      // Room for a second search as large as this one and for the merge of two (at most 52
+      // bytes a document), reserved, not touched: the memory is no larger than that, as V8
+      // counts it towards the external memory that sets off a garbage collection.
+      instance = arena.open(layout.size, layout.size + own.size + 52 * n + 65536, imports);
       if (instance !== undefined) {
         arena.shared = { key: sharedKey, at: sharedAt } satisfies SharedInputs;
         inArena = true;
@@ -503,8 +505,11 @@ export function searchPacked(ms: MiniSearch, specs: readonly TermSpec[], options
       // The set counted as the documents were scored needs no second look at them.
       const counted = except !== undefined && except === options.uncounted;
       if (counted || !except || except.size === 0) {
-        kernel.termCounts(kept.byteOffset, kept.length, at.quality, counted ? at.uncounted : 0, at.counts);
-        return copyOut(new Int32Array(buffer, at.counts, kept.length));
+        // In the query's arena, each answer in memory of its own there (no allocation that
+        // V8 counts towards a collection); else copied out of the search's memory.
+        const into = inArena ? arena!.take(4 * kept.length) : undefined;
+        kernel.termCounts(kept.byteOffset, kept.length, at.quality, counted ? at.uncounted : 0, into ?? at.counts);
+        return into !== undefined ? new Int32Array(buffer, into, kept.length) : copyOut(new Int32Array(buffer, at.counts, kept.length));
       }
       const counts = new Int32Array(kept.length);
       const mask = maskOf(queryTermNames.flatMap((t, q) => (except.has(t) ? [q] : [])));
