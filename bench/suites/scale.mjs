@@ -143,6 +143,10 @@ export default async function scale(ctx) {
       for (const name of statSafe(edgesDir) ? readdirSync(edgesDir) : []) {
         if (name.includes('scale-benchmark-notes')) rmSync(join(edgesDir, name));
       }
+      // And the duplicates auto-linking queued for review between them (each run queued more,
+      // so every later remember read and rewrote a longer queue).
+      const queue = join(dir, '.memory', 'review.jsonl');
+      if (statSafe(queue)) writeFileSync(queue, readFileSync(queue, 'utf8').split('\n').filter((line) => !line.includes('scale-benchmark-notes')).join('\n'));
       spawnSync(ctx.node, [ctx.cli, 'index'], { cwd: dir, env: ctx.env });
       corpus.markClean();
     }

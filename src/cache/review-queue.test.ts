@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { FAKES } from '../../test/helpers/secrets-corpus.js';
-import { appendReview, listReview, pairId, removeReview, reviewQueuePath } from './review-queue.js';
+import fc from 'fast-check';
+import { appendReview, listReview, pairId, queuedIds, removeReview, reviewQueuePath } from './review-queue.js';
 import { redactionGateStamp } from './gate-stamp.js';
 
 function cache(): { cacheDir: string } {
@@ -13,6 +14,23 @@ function cache(): { cacheDir: string } {
 }
 
 const entry = (kind: string, id: string, extra: Record<string, unknown> = {}) => ({ kind, id, created: '2026-01-01T00:00:00Z', ...extra });
+
+function readFileSafe(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+/** True when the queue's text starts with this gate's header (the last write was this module's). */
+function written(text: string): boolean {
+  try {
+    return (JSON.parse(text.split('\n')[0]!) as { gate?: string }).gate === redactionGateStamp();
+  } catch {
+    return false;
+  }
+}
 
 describe('review queue', () => {
   it('appends new ids only, lists by kind in order, and removes by id or predicate', async () => {
@@ -74,6 +92,38 @@ describe('review queue', () => {
     // A new entry is scanned whatever the stamp.
     await appendReview(paths, [entry('candidate', 'third', { text: wrap(secret) })]);
     expect(readFileSync(reviewQueuePath(paths), 'utf8')).not.toContain(secret);
+  });
+
+  it('writes the same file whether an append keeps the lines as they are or writes every entry anew', async () => {
+    const op = fc.oneof(
+      fc.record({ op: fc.constant('append' as const), ids: fc.array(fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f'), { maxLength: 3 }), kind: fc.constantFrom('candidate', 'rejected', 'consolidate') }),
+      fc.record({ op: fc.constant('remove' as const), ids: fc.array(fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f'), { maxLength: 2 }) }),
+      // What a person or another program may leave: a torn line, a line with spaces, a duplicate.
+      fc.record({ op: fc.constant('damage' as const), line: fc.constantFrom('{"kind":"candidate","id":"torn","cre', '{ "kind" : "rejected", "id": "spaced", "created": "2026-01-01T00:00:00Z" }', '{"kind":"candidate","id":"a","created":"2026-01-01T00:00:00Z"}') }),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(op, { maxLength: 12 }), async (ops) => {
+        const paths = cache();
+        mkdirSync(paths.cacheDir, { recursive: true });
+        for (const o of ops) {
+          const before = readFileSafe(reviewQueuePath(paths));
+          if (o.op === 'append') await appendReview(paths, o.ids.map((id) => entry(o.kind, id, { text: `about ${id}` })));
+          else if (o.op === 'remove') await removeReview(paths, o.ids);
+          else writeFileSync(reviewQueuePath(paths), `${readFileSafe(reviewQueuePath(paths))}${o.line}\n`);
+          // The ids of one kind, read line by line, are those the whole queue lists.
+          for (const kind of ['candidate', 'rejected', 'consolidate']) expect(queuedIds(paths, kind)).toEqual(new Set(listReview(paths, { kind }).map((e) => e.id)));
+          // After a write (by this gate), the file is exactly its header and every entry serialised.
+          const text = readFileSafe(reviewQueuePath(paths));
+          if (o.op !== 'damage' && text !== before) {
+            expect(written(text)).toBe(true);
+            const next = (JSON.parse(text.split('\n')[0]!) as { nextNumber: number }).nextNumber;
+            const canonical = [JSON.stringify({ nextNumber: next, gate: redactionGateStamp() }), ...listReview(paths).map((e) => JSON.stringify(e))].map((l) => `${l}\n`).join('');
+            expect(text).toBe(canonical);
+          }
+        }
+      }),
+      { numRuns: 150 },
+    );
   });
 
   it('names a pair the same whichever memory comes first', () => {

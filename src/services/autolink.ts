@@ -23,7 +23,7 @@ import { displayPath, readMemoryById } from '../store/memory-store.js';
 import type { Context } from './context.js';
 import { embedSettings, vectorsFile } from './embed-settings.js';
 import type { TierIndex } from './indexes.js';
-import { appendReview, listReview, pairId, type ReviewEntry } from '../cache/review-queue.js';
+import { appendReview, pairId, queuedIds, type ReviewEntry } from '../cache/review-queue.js';
 
 /** Finds vectors for memories, when an embedding cache exists. */
 export interface VectorLookup {
@@ -143,7 +143,7 @@ export async function autoLinkMemory(ctx: Context, input: { tier: TierIndex; mem
   result.compared = candidates.length;
 
   // Pairs a person rejected stay apart: no edge, no new proposal.
-  const rejected = new Set(listReview(tier.paths, { kind: 'rejected' }).map((e) => e.id));
+  const rejected = queuedIds(tier.paths, 'rejected');
   const eligible = candidates.filter((c) => !rejected.has(pairId('rejected', memory.id, c.id)));
   // Existing edges of the pairs that could be linked or merged, strongest first: a few stats
   // each, not the edge cache (its size grows with the store). Pairs below relatesMin need
