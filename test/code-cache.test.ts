@@ -75,10 +75,15 @@ describe('codeCacheDir', () => {
 });
 
 describe('the bundled executable', () => {
-  it('is one ASCII function expression whose first line names its content hash', () => {
+  it('is one ASCII function expression whose first line names its content hash, its local names made short', () => {
     const text = readFileSync(BUNDLE, 'latin1');
-    expect(text).toMatch(/^\/\/ cortex bundle [0-9a-f]{16}\n\(function \(exports, require, module, __filename, __dirname, __cortexImport\) \{\n"use strict";/);
+    // The wrapper's six parameters (exports, require, module, __filename, __dirname, __cortexImport), renamed.
+    expect(text).toMatch(/^\/\/ cortex bundle [0-9a-f]{16}\n\(function\((\w+,){5}\w+\)\{"use strict";/);
+    expect(text.endsWith('})')).toBe(true);
     expect(/[^\x00-\x7f]/.test(text)).toBe(false);
+    // Short local names, kept function names: a failure's stack still names its functions.
+    expect(text.length).toBeLessThan(2_000_000);
+    expect(text).toContain('function keywordResults(');
   });
 
   it('makes a cache on the first run of a command, uses it on the next, and prints the same', () => {
