@@ -2,7 +2,6 @@
  * The context every use case runs in: where the project is, its configuration,
  * the clock and randomness (injectable for tests), and the two memory tiers.
  */
-import { randomBytes as nodeRandomBytes } from 'node:crypto';
 import { existsSync, lstatSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { loadYaml } from '../core/lazy.js';
@@ -22,7 +21,7 @@ export interface OpenCortexOptions {
   env?: NodeJS.ProcessEnv;
   /** Clock (default: `CORTEX_NOW` when set — reproducible runs and tests — else the system clock). */
   now?: () => Date;
-  /** Random bytes for new ids (default: crypto). */
+  /** Random bytes for new ids (default: {@link idRandomBytes}). */
   randomBytes?: (n: number) => Uint8Array;
   /** Read the global tier (`$CORTEX_HOME`) too (default: true). */
   includeGlobal?: boolean;
@@ -73,6 +72,17 @@ export interface Context {
 const MAX_CONFIG_BYTES = 256 * 1024;
 
 /** Reads and validates `.cortex/config.yaml`; a broken file gives diagnostics and defaults. */
+/**
+ * Random bytes for the suffix of a new memory's id, from `Math.random` (V8 seeds it from the
+ * system's entropy): an id must differ from the others, which the caller checks, not be hard
+ * to guess, and `node:crypto` costs a `remember` ~6 ms to load.
+ */
+export function idRandomBytes(n: number): Uint8Array {
+  const bytes = new Uint8Array(n);
+  for (let i = 0; i < n; i++) bytes[i] = Math.floor(Math.random() * 256);
+  return bytes;
+}
+
 export function loadConfig(paths: ProjectPaths): { config: CortexConfig; diagnostics: Diagnostic[] } {
   const file = '.cortex/config.yaml';
   if (lstatSync(paths.configFile, { throwIfNoEntry: false }) === undefined) return resolveConfig(undefined, file);
@@ -157,7 +167,7 @@ export function contextFor(root: string, options: OpenCortexOptions = {}): Conte
     configDiagnostics: loaded.diagnostics,
     env,
     now: options.now ?? clockOf(env),
-    randomBytes: options.randomBytes ?? ((n) => nodeRandomBytes(n)),
+    randomBytes: options.randomBytes ?? idRandomBytes,
     embedder: options.embedder,
     centrality: options.centrality,
     staleness: options.staleness ?? [],

@@ -5,6 +5,7 @@
  * while the index adds those prepared before, in order.
  */
 import * as crypto from 'node:crypto';
+import { sha1OfText } from '../../core/sha1.js';
 import type { Diagnostic, Memory } from '../../core/memory.js';
 import { normalizeBody } from '../../core/memory-format.js';
 import { detachString } from '../../core/detach-string.js';
@@ -41,8 +42,20 @@ type OneShotHash = (algorithm: string, data: string, encoding: 'hex') => string;
  */
 let oneShotHash: OneShotHash | null | undefined;
 
+/**
+ * Hashes this process made in JavaScript: the first few do not load `node:crypto` (~6 ms: a
+ * `remember` hashes once or twice); past them, a process that hashes many (a rebuild hashes
+ * every memory) loads it and hashes natively.
+ */
+let hashedInScript = 0;
+const HASHED_IN_SCRIPT = 64;
+
 /** SHA-1 of a text, in hex. */
 export function sha1(text: string): string {
+  if (oneShotHash === undefined && hashedInScript < HASHED_IN_SCRIPT) {
+    hashedInScript++;
+    return sha1OfText(text);
+  }
   oneShotHash ??= (crypto as { hash?: OneShotHash }).hash ?? null;
   return oneShotHash ? oneShotHash('sha1', text, 'hex') : crypto.createHash('sha1').update(text).digest('hex');
 }
