@@ -79,6 +79,41 @@ const lazyBuiltins = {
 };
 
 /**
+ * The MCP SDK and zod (~450 kB of the CLI's 1.8 MB, which every command reads) are used by
+ * `cortex mcp` alone: the CLI's bundle leaves them to a bundle of their own
+ * (`dist/mcp.bundle.cjs`, with its own code cache), loaded the first time an MCP module is
+ * initialised. Each import of them becomes a tiny CommonJS module of the CLI's bundle (lazy,
+ * as the built-ins are) that asks `__cortexMcpDeps` for it.
+ */
+const MCP_DEPS = /^(@modelcontextprotocol\/sdk|zod)(\/|$)/;
+const mcpDepsSeen = new Set();
+const mcpDepsApart = {
+  name: 'cortex-mcp-deps-apart',
+  resolveId(source, importer) {
+    if (!MCP_DEPS.test(source) || importer?.startsWith('\0mcpdep:')) return null;
+    // Only the CLI's own imports: the SDK's imports of its own files stay inside the SDK's bundle.
+    if (importer !== undefined && relative(dist, importer).startsWith('..')) return null;
+    mcpDepsSeen.add(source);
+    return { id: `\0mcpdep:${source}`, moduleSideEffects: false };
+  },
+  load(id) {
+    if (!id.startsWith('\0mcpdep:')) return null;
+    return { code: `module.exports = __cortexMcpDeps(${JSON.stringify(id.slice('\0mcpdep:'.length))});`, moduleType: 'js' };
+  },
+};
+
+/**
+ * In the CLI's bundle: a package of {@link MCP_DEPS}, from the MCP bundle (`__cortexBundle`,
+ * the executable's loader) or, without it (an older executable, a missing file), from
+ * node_modules.
+ */
+const MCP_DEPS_LOADER = `const __cortexMcpDeps = (specifier) => {
+  const bundle = typeof __cortexBundle === "function" ? __cortexBundle("mcp") : undefined;
+  const found = bundle && bundle.deps && bundle.deps[specifier];
+  return found !== undefined ? found : require(specifier);
+};`;
+
+/**
  * Bundles `input` (a module of dist/) and everything it imports into `out`, in the form
  * described at the top; returns its size.
  */
@@ -108,9 +143,10 @@ async function bundleEntry(input, out, plugins = []) {
   if (output.length !== 1) throw new Error(`bundle: expected one file, got ${output.map((o) => o.fileName).join(', ')}`);
   // Rolldown's own banner and footer options drop the code between them (1.2): wrapped here.
   const wrapped = [
-    '(function (exports, require, module, __filename, __dirname, __cortexImport) {',
+    '(function (exports, require, module, __filename, __dirname, __cortexImport, __cortexBundle) {',
     '"use strict";',
     'const __cortexUrl = (file) => require("node:url").pathToFileURL(require("node:path").join(__dirname, file)).href;',
+    MCP_DEPS_LOADER,
     BUILTIN_NAMESPACE,
     lazyBuiltinNamespaces(routeDynamicImports(output[0].code)),
     '})',
@@ -216,10 +252,19 @@ const __cortexBuiltin = (name) => {
   }));
 };`;
 
-await bundleEntry(join(dist, 'main.js'), out);
+await bundleEntry(join(dist, 'main.js'), out, [mcpDepsApart]);
+// The MCP bundle: every package the CLI's bundle left to it, by the specifier it imports.
+const mcpEntry = join(dist, 'mcp-deps.js');
+const specifiers = [...mcpDepsSeen].sort();
+if (specifiers.length === 0) throw new Error('bundle: no MCP SDK or zod import was found: update MCP_DEPS in scripts/bundle.mjs');
+writeFileSync(
+  mcpEntry,
+  `${specifiers.map((s, i) => `import * as d${i} from ${JSON.stringify(s)};`).join('\n')}\nexport const deps = { ${specifiers.map((s, i) => `${JSON.stringify(s)}: d${i}`).join(', ')} };\n`,
+);
+await bundleEntry(mcpEntry, join(dist, 'mcp.bundle.cjs'));
 /**
  * The cached SessionStart (src/start.ts) alone: a few modules of node built-ins, which the
- * executable runs for `cortex hook session-start` instead of the CLI's 1.8 MB. The hook log
+ * executable runs for `cortex hook session-start` instead of the CLI's 1.3 MB. The hook log
  * (and the redaction rules it writes through, ~100 KB) is imported from dist/ the rare time
  * something is logged. Anything heavy reaching the bundle would undo it: the build fails instead.
  */

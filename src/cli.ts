@@ -33,8 +33,14 @@ interface Start {
   startSession(loadFull: () => Promise<Main>): Promise<void>;
 }
 
-/** The bundles scripts/bundle.mjs makes: the CLI, and the cached SessionStart alone. */
-type BundleName = 'cli' | 'start';
+/**
+ * The bundles scripts/bundle.mjs makes: the CLI, the cached SessionStart alone, and the MCP
+ * SDK and zod (which only `cortex mcp` runs), loaded by the CLI's bundle when it needs them.
+ */
+type BundleName = 'cli' | 'start' | 'mcp';
+
+/** Bundles a bundle asked for (see `bundleOf` in {@link loadBundle}), once each. */
+const otherBundles = new Map<BundleName, object | undefined>();
 
 /** `CORTEX_CODE_CACHE`: a directory for the code cache, or `off` (also `0`, `false`) for none. */
 export const CODE_CACHE_ENV = 'CORTEX_CODE_CACHE';
@@ -185,7 +191,20 @@ function loadBundle<T extends object>(here: string, name: BundleName, argv: read
   const module = { exports: {} as T };
   // The bundle's import() of the packages outside it (scripts/bundle.mjs) is this module's.
   const load = (specifier: string, options?: ImportCallOptions): Promise<unknown> => import(specifier, options);
-  (script.runInThisContext() as (e: object, r: NodeJS.Require, m: object, f: string, d: string, i: typeof load) => void)(module.exports, createRequire(bundle), module, bundle, here, load);
+  // Another bundle of dist/, with its own code cache (`undefined` when it cannot be loaded).
+  const bundleOf = (other: BundleName): object | undefined => {
+    if (!otherBundles.has(other)) otherBundles.set(other, loadBundle(here, other, argv));
+    return otherBundles.get(other);
+  };
+  (script.runInThisContext() as (e: object, r: NodeJS.Require, m: object, f: string, d: string, i: typeof load, b: typeof bundleOf) => void)(
+    module.exports,
+    createRequire(bundle),
+    module,
+    bundle,
+    here,
+    load,
+    bundleOf,
+  );
   return module.exports;
 }
 

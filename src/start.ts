@@ -1,7 +1,7 @@
 /**
  * `cortex hook session-start` when the briefing is cached: what the `cortex` executable
  * (src/cli.ts) runs for it, from a bundle of its own (`dist/start.bundle.cjs`) of this module
- * and the few it imports, node built-ins only. The CLI's bundle is 1.8 MB; reading it and
+ * and the few it imports, node built-ins only. The CLI's bundle is 1.3 MB; reading it and
  * compiling its start-up from the code cache was most of what a cached SessionStart cost
  * beyond Node's own start (DESIGN §10: ≤ 1.5 × `node -e 0`). On a miss the CLI is loaded
  * after all and builds the briefing, in this same process (the delivery is claimed once).

@@ -77,13 +77,40 @@ describe('codeCacheDir', () => {
 describe('the bundled executable', () => {
   it('is one ASCII function expression whose first line names its content hash, its local names made short', () => {
     const text = readFileSync(BUNDLE, 'latin1');
-    // The wrapper's six parameters (exports, require, module, __filename, __dirname, __cortexImport), renamed.
-    expect(text).toMatch(/^\/\/ cortex bundle [0-9a-f]{16}\n\(function\((\w+,){5}\w+\)\{"use strict";/);
+    // The wrapper's seven parameters (exports, require, module, __filename, __dirname,
+    // __cortexImport, __cortexBundle), renamed.
+    expect(text).toMatch(/^\/\/ cortex bundle [0-9a-f]{16}\n\(function\((\w+,){6}\w+\)\{"use strict";/);
     expect(text.endsWith('})')).toBe(true);
     expect(/[^\x00-\x7f]/.test(text)).toBe(false);
     // Short local names, kept function names: a failure's stack still names its functions.
-    expect(text.length).toBeLessThan(2_000_000);
     expect(text).toContain('function keywordResults(');
+    // The MCP SDK and zod are left to their own bundle, which `cortex mcp` loads.
+    expect(text.length).toBeLessThan(1_500_000);
+    expect(text).toContain('__cortexMcpDeps(`@modelcontextprotocol/sdk/server/mcp.js`)');
+    expect(readFileSync(join(REPO_ROOT, 'dist', 'mcp.bundle.cjs'), 'latin1')).toMatch(/^\/\/ cortex bundle [0-9a-f]{16}\n\(function\(/);
+  });
+
+  it('runs `cortex mcp` from the MCP bundle with a code cache of its own, and answers as from node_modules without it', async () => {
+    const dir = join(scratch, 'cache-mcp');
+    const request = `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } })}\n`;
+    const ask = (cli: string) => spawnSync(process.execPath, [cli, 'mcp'], { cwd: repo, input: request, encoding: 'utf8', env: { ...process.env, ...baseEnv, CORTEX_CODE_CACHE: dir } });
+    const first = ask(CLI);
+    expect(first.status, first.stderr).toBe(0);
+    expect(JSON.parse(first.stdout.split('\n')[0]!).result.serverInfo.name).toBeTruthy();
+    // Each bundle wrote its own cache for the command.
+    expect(readdirSync(dir).map((f) => f.replace(/^v[^-]+-[^-]+-(\w+)-.*-(\w+)\.bin$/, '$1 $2')).sort()).toEqual(['cli mcp', 'mcp mcp']);
+    // Without the MCP bundle (a copy of dist/ missing it), the packages come from node_modules.
+    const copy = join(scratch, 'dist-no-mcp');
+    cpSync(join(REPO_ROOT, 'dist'), copy, { recursive: true });
+    rmSync(join(copy, 'mcp.bundle.cjs'));
+    const alone = ask(join(copy, 'cli.cjs'));
+    expect(alone.status, alone.stderr).toBe(0);
+    // (The copy has no package.json beside it to read the version from.)
+    const answer = (stdout: string) => ({ ...JSON.parse(stdout.split('\n')[0]!), version: undefined }) as { result: { serverInfo: { version?: string } } };
+    const [a, b] = [answer(first.stdout), answer(alone.stdout)];
+    delete a.result.serverInfo.version;
+    delete b.result.serverInfo.version;
+    expect(b).toEqual(a);
   });
 
   it('makes a cache on the first run of a command, uses it on the next, and prints the same', () => {
