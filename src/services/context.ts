@@ -71,7 +71,6 @@ export interface Context {
 /** Larger than any real configuration: the file is refused, not read. */
 const MAX_CONFIG_BYTES = 256 * 1024;
 
-/** Reads and validates `.cortex/config.yaml`; a broken file gives diagnostics and defaults. */
 /**
  * Random bytes for the suffix of a new memory's id, from `Math.random` (V8 seeds it from the
  * system's entropy): an id must differ from the others, which the caller checks, not be hard
@@ -83,6 +82,7 @@ export function idRandomBytes(n: number): Uint8Array {
   return bytes;
 }
 
+/** Reads and validates `.cortex/config.yaml`; a broken file gives diagnostics and defaults. */
 export function loadConfig(paths: ProjectPaths): { config: CortexConfig; diagnostics: Diagnostic[] } {
   const file = '.cortex/config.yaml';
   if (lstatSync(paths.configFile, { throwIfNoEntry: false }) === undefined) return resolveConfig(undefined, file);

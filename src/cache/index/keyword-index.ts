@@ -655,7 +655,6 @@ export class KeywordIndex {
       } catch {
         loaded = undefined;
       }
-      (globalThis as any).__mark?.('  opened tree');
       if (loaded) knowSavedShortIds(loaded, this.savedShortIds);
       this.openedFrom = loaded ? this.searchFile : undefined;
       for (const [id, doc] of loaded ? this.journal : []) {
@@ -1362,7 +1361,6 @@ export class KeywordIndex {
     held.push(arena);
     const first = this.run(specs, boostDocument, numbering, expansions, boostMask, arena);
     held.push(first);
-    (globalThis as any).__mark?.('pass 1');
     const ranked = coordinate(first, expansions);
     /** The first `n` results of the first pass that pass the filters. */
     const firstHits = (n: number): SearchHit[] => {
@@ -1393,9 +1391,7 @@ export class KeywordIndex {
       arena,
     );
     held.push(more);
-    (globalThis as any).__mark?.('pass 2');
     const merged = mergeFeedback(first, ranked.counts, more, arena);
-    (globalThis as any).__mark?.('merge');
     held.push(merged);
     const { docs, final, firstAt, moreAt } = merged;
     // Best first; ties: the first pass's results in its ranking, then feedback's own in its.
