@@ -352,68 +352,40 @@ function termCacheOf(ms: MiniSearch): NonNullable<Parameters<typeof addAnalyzed>
 export function mergeFeedback(first: PackedResults, firstCounts: Int32Array, more: PackedResults, arena?: KernelArena): { docs: Int32Array; final: Float64Array; firstAt: Int32Array; moreAt: Int32Array; release?(): void } {
   const n = Math.max(first.documents, more.documents);
   const moreCounts = more.queryTermCounts();
-  // Both searches' columns where they are, when they share the query's kernel memory.
-  if (arena !== undefined && [first.docs, first.raw, more.docs, more.raw].every((view) => arena.holds(view))) {
-    const own = new KernelLayout();
-    // Counts already in the arena (the searches' own answers) are read where they are.
-    const rel = {
-      score: own.take(8 * n),
-      final: own.take(8 * (first.length + more.length)),
-      firstCounts: arena.holds(firstCounts) ? 0 : own.take(4 * first.length),
-      moreCounts: arena.holds(moreCounts) ? 0 : own.take(4 * more.length),
-      count: own.take(4 * n),
-      firstAt: own.take(4 * n),
-      moreAt: own.take(4 * n),
-      docs: own.take(4 * (first.length + more.length)),
+  // The kernel's memory: each pass's columns (read where they are when they lie in it, else
+  // copied in), then the merge's own.
+  const layoutOf = (take: (bytes: number) => number, inPlace: (view: Int32Array | Float64Array) => boolean) => {
+    const place = (view: Int32Array | Float64Array) => (inPlace(view) ? view.byteOffset : take(view.byteLength));
+    return {
+      firstRaw: place(first.raw),
+      moreRaw: place(more.raw),
+      firstDocs: place(first.docs),
+      firstCounts: place(firstCounts),
+      moreDocs: place(more.docs),
+      moreCounts: place(moreCounts),
+      score: take(8 * n),
+      final: take(8 * (first.length + more.length)),
+      count: take(4 * n),
+      firstAt: take(4 * n),
+      moreAt: take(4 * n),
+      docs: take(4 * (first.length + more.length)),
     };
-    const base = arena.take(own.size - 8);
-    if (base !== undefined) {
-      const shift = base - 8;
-      const at = Object.fromEntries(Object.entries(rel).map(([k, v]) => [k, v === 0 ? 0 : v + shift])) as typeof rel;
-      const kernel = arena.kernel!.kernel;
-      const buffer = arena.kernel!.memory.buffer;
-      const i32 = new Int32Array(buffer);
-      if (at.firstCounts === 0) at.firstCounts = firstCounts.byteOffset;
-      else i32.set(firstCounts, at.firstCounts >>> 2);
-      if (at.moreCounts === 0) at.moreCounts = moreCounts.byteOffset;
-      else i32.set(moreCounts, at.moreCounts >>> 2);
-      i32.fill(-1, at.firstAt >>> 2, (at.firstAt >>> 2) + n);
-      i32.fill(-1, at.moreAt >>> 2, (at.moreAt >>> 2) + n);
-      const length = kernel.mergeFeedback(first.length, first.docs.byteOffset, first.raw.byteOffset, at.firstCounts, more.length, more.docs.byteOffset, more.raw.byteOffset, at.moreCounts, at.score, at.count, at.firstAt, at.moreAt, at.docs, at.final);
-      return {
-        docs: new Int32Array(buffer, at.docs, length),
-        final: new Float64Array(buffer, at.final, length),
-        firstAt: new Int32Array(buffer, at.firstAt, n),
-        moreAt: new Int32Array(buffer, at.moreAt, n),
-      };
-    }
-  }
-  const layout = new KernelLayout();
-  const at = {
-    firstRaw: layout.take(8 * first.length),
-    moreRaw: layout.take(8 * more.length),
-    score: layout.take(8 * n),
-    final: layout.take(8 * (first.length + more.length)),
-    firstDocs: layout.take(4 * first.length),
-    firstCounts: layout.take(4 * first.length),
-    moreDocs: layout.take(4 * more.length),
-    moreCounts: layout.take(4 * more.length),
-    count: layout.take(4 * n),
-    firstAt: layout.take(4 * n),
-    moreAt: layout.take(4 * n),
-    docs: layout.take(4 * (first.length + more.length)),
   };
-  const instance = instantiateKernel(layout.size, NO_IMPORTS);
+  // In the query's arena when both passes' columns are there (they are then read in place).
+  let inPlace = (view: Int32Array | Float64Array): boolean => arena!.holds(view);
+  const shared = arena !== undefined && [first.docs, first.raw, more.docs, more.raw].every(inPlace);
+  const base = shared ? arena.take(KernelLayout.bytes((take) => layoutOf(take, inPlace))) : undefined;
+  const inArena = base !== undefined;
+  if (!inArena) inPlace = () => false;
+  const instance = inArena ? arena!.kernel : instantiateKernel(8 + KernelLayout.bytes((take) => layoutOf(take, inPlace)), NO_IMPORTS);
   if (instance === undefined) return mergeFeedbackSlowly(first, firstCounts, more, moreCounts);
+  const layout = new KernelLayout(base ?? 8);
+  const at = layoutOf((bytes) => layout.take(bytes), inPlace);
   const { kernel, memory } = instance;
   const buffer = memory.buffer;
-  new Float64Array(buffer).set(first.raw, at.firstRaw >>> 3);
-  new Float64Array(buffer).set(more.raw, at.moreRaw >>> 3);
+  const copies: [Int32Array | Float64Array, number][] = [[first.raw, at.firstRaw], [more.raw, at.moreRaw], [first.docs, at.firstDocs], [firstCounts, at.firstCounts], [more.docs, at.moreDocs], [moreCounts, at.moreCounts]];
+  for (const [view, offset] of copies) if (!inPlace(view)) new Uint8Array(buffer, offset, view.byteLength).set(new Uint8Array(view.buffer, view.byteOffset, view.byteLength));
   const i32 = new Int32Array(buffer);
-  i32.set(first.docs, at.firstDocs >>> 2);
-  i32.set(firstCounts, at.firstCounts >>> 2);
-  i32.set(more.docs, at.moreDocs >>> 2);
-  i32.set(moreCounts, at.moreCounts >>> 2);
   i32.fill(-1, at.firstAt >>> 2, (at.firstAt >>> 2) + n);
   i32.fill(-1, at.moreAt >>> 2, (at.moreAt >>> 2) + n);
   const length = kernel.mergeFeedback(first.length, at.firstDocs, at.firstRaw, at.firstCounts, more.length, at.moreDocs, at.moreRaw, at.moreCounts, at.score, at.count, at.firstAt, at.moreAt, at.docs, at.final);
@@ -422,7 +394,8 @@ export function mergeFeedback(first: PackedResults, firstCounts: Int32Array, mor
     final: new Float64Array(buffer, at.final, length),
     firstAt: new Int32Array(buffer, at.firstAt, n),
     moreAt: new Int32Array(buffer, at.moreAt, n),
-    release: instance.release,
+    // The arena is given back with the query; a memory of its own, with these columns.
+    ...(inArena ? {} : { release: instance.release }),
   };
 }
 

@@ -319,21 +319,21 @@ export function searchPacked(ms: MiniSearch, specs: readonly TermSpec[], options
     termScore: take(8 * n),
     seen: take(n),
   });
-  const own = new KernelLayout();
-  const ownAt = {
-    score: own.take(8 * n),
-    raw: own.take(8 * n),
-    key: own.take(8 * n),
-    quality: own.take(4 * n),
-    uncounted: options.uncounted ? own.take(4 * n) : 0,
-    touched: own.take(4 * n),
-    kept: options.filter ? own.take(4 * n) : 0,
-    termTouched: own.take(4 * Math.max(1, ...plan.map((s) => s.pairs))),
-    queryWords: Array.from({ length: queryColumns }, () => own.take(4 * n)),
-    derivedWords: Array.from({ length: derivedColumns }, () => own.take(4 * n)),
-    post: own.take(4 * maxSection),
-    counts: own.take(4 * n),
-  };
+  const takeOwn = (take: (bytes: number) => number) => ({
+    score: take(8 * n),
+    raw: take(8 * n),
+    key: take(8 * n),
+    quality: take(4 * n),
+    uncounted: options.uncounted ? take(4 * n) : 0,
+    touched: take(4 * n),
+    kept: options.filter ? take(4 * n) : 0,
+    termTouched: take(4 * Math.max(1, ...plan.map((s) => s.pairs))),
+    queryWords: Array.from({ length: queryColumns }, () => take(4 * n)),
+    derivedWords: Array.from({ length: derivedColumns }, () => take(4 * n)),
+    post: take(4 * maxSection),
+    counts: take(4 * n),
+  });
+  const ownBytes = KernelLayout.bytes(takeOwn);
   const lengthOf = (doc: number, fieldId: number): number => {
     if (lazyLengths !== undefined) return lazyLengths.lengthAt(doc, fieldId);
     return fieldLength.get(doc)?.[fieldId] ?? Number.NaN;
@@ -343,8 +343,8 @@ export function searchPacked(ms: MiniSearch, specs: readonly TermSpec[], options
   const sharedKey = [ms, n, dirty, fieldLength, lengthColumns?.present.length, boostMode, boostMask, boostDocument];
   const prior = arena?.shared as SharedInputs | undefined;
   const sharing = prior !== undefined && prior.key.length === sharedKey.length && prior.key.every((v, i) => v === sharedKey[i]);
-  // Where this search's own columns start (the layout's offsets are from 8).
-  let base = sharing ? arena!.take(own.size - 8) : undefined;
+  // Where this search's own columns start.
+  let base = sharing ? arena!.take(ownBytes) : undefined;
   let instance: Kernel | undefined;
   let sharedAt: SharedInputs['at'];
   let inArena = false;
@@ -355,12 +355,12 @@ export function searchPacked(ms: MiniSearch, specs: readonly TermSpec[], options
   } else {
     const layout = new KernelLayout();
     sharedAt = takeShared((bytes) => layout.take(bytes));
-    base = layout.take(own.size - 8);
+    base = layout.take(ownBytes);
     if (arena !== undefined && arena.kernel === undefined) {
       // Room for a second search as large as this one and for the merge of two (at most 52
       // bytes a document), reserved, not touched: the memory is no larger than that, as V8
       // counts it towards the external memory that sets off a garbage collection.
-      instance = arena.open(layout.size, layout.size + own.size + 52 * n + 65536, imports);
+      instance = arena.open(layout.size, layout.size + ownBytes + 52 * n + 65536, imports);
       if (instance !== undefined) {
         arena.shared = { key: sharedKey, at: sharedAt } satisfies SharedInputs;
         inArena = true;
@@ -370,23 +370,8 @@ export function searchPacked(ms: MiniSearch, specs: readonly TermSpec[], options
     }
   }
   if (instance === undefined) return undefined;
-  const shift = base - 8;
-  const at = {
-    ...sharedAt,
-    ...ownAt,
-    score: ownAt.score + shift,
-    raw: ownAt.raw + shift,
-    key: ownAt.key + shift,
-    quality: ownAt.quality + shift,
-    uncounted: ownAt.uncounted && ownAt.uncounted + shift,
-    touched: ownAt.touched + shift,
-    kept: ownAt.kept && ownAt.kept + shift,
-    termTouched: ownAt.termTouched + shift,
-    queryWords: ownAt.queryWords.map((o) => o + shift),
-    derivedWords: ownAt.derivedWords.map((o) => o + shift),
-    post: ownAt.post + shift,
-    counts: ownAt.counts + shift,
-  };
+  const ownLayout = new KernelLayout(base);
+  const at = { ...sharedAt, ...takeOwn((bytes) => ownLayout.take(bytes)) };
   const { kernel, memory } = instance;
   const buffer = memory.buffer;
   const u32 = new Uint32Array(buffer);

@@ -73,7 +73,21 @@ export interface ScoreKernel {
  * reads 0 as "no such array").
  */
 export class KernelLayout {
-  private end = 8;
+  /** `start`: the first offset (8 for a memory of its own; where a caller's share of one begins). */
+  constructor(private end = 8) {}
+
+  /**
+   * The bytes the arrays `takeAll` takes need, laid out one after the other (so that a layout
+   * from any 8-byte-aligned start gives each the same place relative to it).
+   *
+   * @example
+   * KernelLayout.bytes((take) => ({ a: take(12), b: take(8) })) // 24
+   */
+  static bytes(takeAll: (take: (bytes: number) => number) => unknown): number {
+    const layout = new KernelLayout(0);
+    takeAll((bytes) => layout.take(bytes));
+    return layout.size;
+  }
 
   take(bytes: number): number {
     const at = this.end;
