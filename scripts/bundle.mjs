@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 // Part of `npm run build`, after tsc: bundles dist/main.js and everything it imports into
-// dist/cli.bundle.cjs, which dist/cli.js (the `cortex` executable, src/cli.ts) compiles with
-// V8's code cache. The file is one function expression,
-// `(function (exports, require, module, __filename, __dirname) { … })`, in ASCII (so it
+// dist/cli.bundle.cjs, which dist/cli.cjs (the `cortex` executable, src/cli.ts) compiles with
+// V8's code cache; the MCP SDK and zod into dist/mcp.bundle.cjs, the cached SessionStart into
+// dist/start.bundle.cjs, and the executable itself. Each bundle is one function expression,
+// `(function (exports, require, module, __filename, __dirname, __cortexImport, __cortexBundle) { … })`
+// with its local names shortened, in ASCII (so it
 // loads as a one-byte string), with a first line naming its content hash (a cache made from
 // another build is never used, whatever its size and time). Packages that load files next
 // to their own code (WASM, models, native add-ons) stay outside and load from node_modules.
@@ -136,7 +138,7 @@ async function bundleEntry(input, out, plugins = []) {
     codeSplitting: false,
     charset: 'ascii',
     comments: false,
-    // Whitespace only (names and structure kept): the package's size budget (bench/README.md, "Package size").
+    // Whitespace only: the rewrites below read rolldown's names; `shortNames` shortens them after.
     minify: { compress: false, mangle: false, codegen: { removeWhitespace: true } },
   });
   await bundle.close();
@@ -146,7 +148,8 @@ async function bundleEntry(input, out, plugins = []) {
     '(function (exports, require, module, __filename, __dirname, __cortexImport, __cortexBundle) {',
     '"use strict";',
     'const __cortexUrl = (file) => require("node:url").pathToFileURL(require("node:path").join(__dirname, file)).href;',
-    MCP_DEPS_LOADER,
+    // Only the CLI's bundle asks for the MCP bundle.
+    plugins.includes(mcpDepsApart) ? MCP_DEPS_LOADER : '',
     BUILTIN_NAMESPACE,
     lazyBuiltinNamespaces(routeDynamicImports(output[0].code)),
     '})',

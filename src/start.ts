@@ -37,7 +37,7 @@ export async function startSession(loadFull: () => Promise<FullCli>): Promise<vo
   const done = (): void => undefined;
   try {
     if (result.stdout !== '') descriptorWriter(1, () => process.stdout, done)(result.stdout);
-    if (isDebug(process.env)) for (const line of result.log) descriptorWriter(2, () => process.stderr, done)(`cortex hook session-start: ${line}\n`);
+    if (isDebug(process.env)) descriptorWriter(2, () => process.stderr, done)(result.log.map((line) => `cortex hook session-start: ${line}\n`).join(''));
   } catch {
     // Nothing to tell: stdout and stderr are where it would go.
   }
