@@ -753,18 +753,18 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
     // among the loaded ones by date and id (each member's cut out once).
     const set: number[] = [];
     for (const r of this.setSinceLoad()) if (!this.dead.has(r) && this.sessions.at(r) === session) set.push(r);
-    let sorted = members.map((r) => ({ row: r, created: '', id: '' }));
+    let ordered = members;
     if (set.length > 0) {
-      sorted = [...members, ...set]
+      ordered = [...members, ...set]
         .map((r) => ({ row: r, created: this.created.at(r), id: this.ids.at(r) }))
-        .sort((a, b) => (a.created !== b.created ? (a.created < b.created ? -1 : 1) : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+        .sort((a, b) => (a.created !== b.created ? (a.created < b.created ? -1 : 1) : a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+        .map((m) => m.row);
     }
-    const at = sorted.findIndex((m) => m.row === row);
+    const at = ordered.indexOf(row);
     const out: string[] = [];
-    const idOf = (m: { row: number; id: string }) => m.id || this.ids.at(m.row);
     for (let d = 1; d <= width; d++) {
-      if (at - d >= 0) out.push(idOf(sorted[at - d]!));
-      if (at + d < sorted.length) out.push(idOf(sorted[at + d]!));
+      if (at - d >= 0) out.push(this.ids.at(ordered[at - d]!));
+      if (at + d < ordered.length) out.push(this.ids.at(ordered[at + d]!));
     }
     return out;
   }
