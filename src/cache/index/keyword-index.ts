@@ -323,11 +323,16 @@ export const DEFAULT_SEARCH: Required<Omit<SearchOptions, 'types' | 'tags' | 'sc
  * Returns each result's counted query words, its final score, and the results best first
  * (ties in MiniSearch's order), ranked as far as they are read.
  */
-function coordinate(results: PackedResults, expansions: ReadonlySet<string>): { counts: Int32Array; scores: Float64Array; order: LazyRanking } {
-  const counts = results.queryTermCounts(expansions);
-  const scores = new Float64Array(results.length);
-  for (let i = 0; i < results.length; i++) scores[i] = results.raw[i]! * Math.max(1, counts[i]!);
-  const order = new LazyRanking(results.length, scores, (a, b) => ranksBefore(results, a, b));
+function coordinate(results: PackedResults, expansions: ReadonlySet<string>, arena?: KernelArena): { counts: Int32Array; scores: Float64Array; order: LazyRanking } {
+  // In the query's kernel memory when the search is there (a loop over tens of thousands of
+  // results that, as JavaScript, ran interpreted), else here.
+  let { counts, scores } = results.coordinated?.(expansions) ?? {};
+  if (counts === undefined || scores === undefined) {
+    counts = results.queryTermCounts(expansions);
+    scores = new Float64Array(results.length);
+    for (let i = 0; i < results.length; i++) scores[i] = results.raw[i]! * Math.max(1, counts[i]!);
+  }
+  const order = new LazyRanking(results.length, scores, (a, b) => ranksBefore(results, a, b), arena);
   return { counts, scores, order };
 }
 
@@ -352,6 +357,13 @@ function termCacheOf(ms: MiniSearch): NonNullable<Parameters<typeof addAnalyzed>
 export function mergeFeedback(first: PackedResults, firstCounts: Int32Array, more: PackedResults, arena?: KernelArena): { docs: Int32Array; final: Float64Array; firstAt: Int32Array; moreAt: Int32Array; release?(): void } {
   const n = Math.max(first.documents, more.documents);
   const moreCounts = more.queryTermCounts();
+  // In the query's arena when both passes' columns are there (they are then read in place).
+  let inPlace = (view: Int32Array | Float64Array): boolean => arena!.holds(view);
+  const shared = arena !== undefined && [first.docs, first.raw, more.docs, more.raw].every(inPlace);
+  // There, the sums by document each pass no longer reads hold the merge's: the positions
+  // in either pass (4 + 4 bytes a document) over the first's, the sums over the second's
+  // (memory already faulted in, rather than 2 MB more at 100,000 memories).
+  const spare = shared && first.spare !== undefined && more.spare !== undefined && first.spare !== more.spare && first.documents === n && more.documents === n ? { first: first.spare, more: more.spare } : undefined;
   // The kernel's memory: each pass's columns (read where they are when they lie in it, else
   // copied in), then the merge's own.
   const layoutOf = (take: (bytes: number) => number, inPlace: (view: Int32Array | Float64Array) => boolean) => {
@@ -363,17 +375,14 @@ export function mergeFeedback(first: PackedResults, firstCounts: Int32Array, mor
       firstCounts: place(firstCounts),
       moreDocs: place(more.docs),
       moreCounts: place(moreCounts),
-      score: take(8 * n),
+      score: spare?.more ?? take(8 * n),
       final: take(8 * (first.length + more.length)),
       count: take(4 * n),
-      firstAt: take(4 * n),
-      moreAt: take(4 * n),
+      firstAt: spare?.first ?? take(4 * n),
+      moreAt: spare ? spare.first + 4 * n : take(4 * n),
       docs: take(4 * (first.length + more.length)),
     };
   };
-  // In the query's arena when both passes' columns are there (they are then read in place).
-  let inPlace = (view: Int32Array | Float64Array): boolean => arena!.holds(view);
-  const shared = arena !== undefined && [first.docs, first.raw, more.docs, more.raw].every(inPlace);
   const base = shared ? arena.take(KernelLayout.bytes((take) => layoutOf(take, inPlace))) : undefined;
   const inArena = base !== undefined;
   if (!inArena) inPlace = () => false;
@@ -388,6 +397,8 @@ export function mergeFeedback(first: PackedResults, firstCounts: Int32Array, mor
   const i32 = new Int32Array(buffer);
   i32.fill(-1, at.firstAt >>> 2, (at.firstAt >>> 2) + n);
   i32.fill(-1, at.moreAt >>> 2, (at.moreAt >>> 2) + n);
+  // The sums start at zero (written over, they are not).
+  if (spare !== undefined) new Float64Array(buffer, at.score, n).fill(0);
   const length = kernel.mergeFeedback(first.length, at.firstDocs, at.firstRaw, at.firstCounts, more.length, at.moreDocs, at.moreRaw, at.moreCounts, at.score, at.count, at.firstAt, at.moreAt, at.docs, at.final);
   return {
     docs: new Int32Array(buffer, at.docs, length),
@@ -1334,7 +1345,7 @@ export class KeywordIndex {
     held.push(arena);
     const first = this.run(specs, boostDocument, numbering, expansions, boostMask, arena);
     held.push(first);
-    const ranked = coordinate(first, expansions);
+    const ranked = coordinate(first, expansions, arena);
     /** The first `n` results of the first pass that pass the filters. */
     const firstHits = (n: number): SearchHit[] => {
       const out: SearchHit[] = [];
@@ -1368,7 +1379,7 @@ export class KeywordIndex {
     held.push(merged);
     const { docs, final, firstAt, moreAt } = merged;
     // Best first; ties: the first pass's results in its ranking, then feedback's own in its.
-    const ranking = new LazyRanking(docs.length, final, (x, y) => {
+    const tieBefore = (x: number, y: number): boolean => {
       const a = docs[x]!;
       const b = docs[y]!;
       const fa = firstAt[a]!;
@@ -1380,7 +1391,8 @@ export class KeywordIndex {
       }
       if (fa !== -1 || fb !== -1) return fa !== -1;
       return ranksBefore(more, moreAt[a]!, moreAt[b]!);
-    });
+    };
+    const ranking = new LazyRanking(docs.length, final, tieBefore, arena);
     // The head stays as the query ranked it; the feedback ranking fills the tail, its scores
     // scaled below the head so that scores still order the list (tiers are merged by score).
     const kept = head.slice(0, FEEDBACK.keep);

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { LazyRanking } from './lazy-ranking.js';
+import { KernelArena, NO_IMPORTS } from './score-kernel.js';
 
 describe('LazyRanking', () => {
   it('reads the order a full sort gives, position by position, however far it is read', () => {
@@ -47,6 +48,17 @@ describe('LazyRanking', () => {
           if (nanAt === undefined) expect(got).toEqual(reference(read));
           // With a NaN (a tie with everything: no total order) it must still be the first pass's pick.
           else expect(new Set(got).size).toBe(got.length);
+          // The scores in a query's kernel memory: its candidates picked there, the same order.
+          const arena = new KernelArena();
+          arena.open(8 + 8 * scores.length, 8 + 8 * scores.length + 12 * scores.length + 4096, NO_IMPORTS);
+          const inArena = new Float64Array(arena.kernel!.memory.buffer, 8, scores.length);
+          inArena.set(scores);
+          const before = arena.take(0);
+          const ranked = new LazyRanking(scores.length, inArena, (a, b) => a < b, arena);
+          expect(Array.from({ length: read }, (_, k) => ranked.at(k))).toEqual(got);
+          // It did pick them there (the arena gave out room for them).
+          if (read > 0) expect(arena.take(0)).toBeGreaterThan(before!);
+          arena.release();
         },
       ),
       { numRuns: 60 },

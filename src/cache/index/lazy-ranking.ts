@@ -5,7 +5,7 @@
  * a `recall` process ever runs); a caller that reads past them gets a binary heap over the
  * rest. Either way the order is exactly that of a full sort.
  */
-import { topCandidates } from './score-kernel.js';
+import { topCandidates, type KernelArena } from './score-kernel.js';
 
 /**
  * Positions `0..count-1`, the highest `primary` first; positions with equal primaries in
@@ -32,6 +32,8 @@ export class LazyRanking {
     readonly length: number,
     private readonly primary: ArrayLike<number>,
     private readonly tieBefore: (a: number, b: number) => boolean,
+    /** The query's kernel memory: primaries in it are read there (see `topCandidates`). */
+    private readonly arena?: KernelArena,
   ) {}
 
   private before(a: number, b: number): boolean {
@@ -59,7 +61,7 @@ export class LazyRanking {
     const buffer = new Int32Array(size);
     let used = 0;
     const primary = this.primary;
-    const candidates = this.length >= LazyRanking.NARROW_FROM && primary instanceof Float64Array ? topCandidates(primary.subarray(0, this.length), size) : undefined;
+    const candidates = this.length >= LazyRanking.NARROW_FROM && primary instanceof Float64Array ? topCandidates(primary.subarray(0, this.length), size, this.arena) : undefined;
     const count = candidates?.length ?? this.length;
     for (let c = 0; c < count; c++) {
       const i = candidates === undefined ? c : candidates[c]!;

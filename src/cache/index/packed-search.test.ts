@@ -5,7 +5,11 @@ import { DocNumbering, packResults, ranksBefore, searchPacked, type PackedResult
 import { LazyRanking } from './lazy-ranking.js';
 import { KernelArena } from './score-kernel.js';
 import { mergeFeedback, mergeFeedbackSlowly } from './keyword-index.js';
-import { addAnalyzed, analyzeDocument, loadSearchState, saveSearchState, termDocCount } from './search-state.js';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll } from 'vitest';
+import { addAnalyzed, analyzeDocument, LazyTermData, loadSearchState, openSearchState, saveSearchState, termDocCount } from './search-state.js';
 
 const WORDS = ['sqlite', 'sql', 'postgres', 'migration', 'migrate', 'migrations', 'runner', 'retry', 'retries', 'policy', 'cache', 'cached', 'caching', '500', '42', 'db', 'hooks', 'hook'];
 const OPTIONS = { fields: ['text', 'summary', 'tags'], idField: 'id' };
@@ -55,6 +59,30 @@ function reference(ms: MiniSearch, specs: TermSpec[], boostDocument?: (id: strin
   return packResults(results, new DocNumbering());
 }
 
+const stateDir = mkdtempSync(join(tmpdir(), 'cortex-packed-search-'));
+afterAll(() => rmSync(stateDir, { recursive: true, force: true }));
+let stateFiles = 0;
+
+/**
+ * The state of `ms` saved to a file and opened from it, as a process opens its index: the
+ * postings stay in the file until a query reads them (straight into its kernel's memory).
+ */
+function opened(ms: MiniSearch): MiniSearch {
+  const path = join(stateDir, `state-${++stateFiles}.bin`);
+  writeFileSync(path, saveSearchState(ms));
+  return openSearchState(path, OPTIONS)!;
+}
+
+/** How many of the index's terms still have their postings only in the file. */
+function unreadTerms(ms: MiniSearch): number {
+  let count = 0;
+  for (const word of WORDS) {
+    const data = (ms as unknown as { _index: { get(t: string): unknown } })._index.get(word);
+    if (data instanceof LazyTermData && data.unread() !== undefined) count++;
+  }
+  return count;
+}
+
 /** Terms counted apart (as the index does with thesaurus expansions). */
 const EXCEPT = new Set(['sql', 'db', 'migrat']);
 
@@ -102,6 +130,11 @@ describe('searchPacked', () => {
           expectSame(searchPacked(build(docs, discard), specs, options)!, expected);
           const packed = loadSearchState(saveSearchState(build(docs, discard)), OPTIONS)!;
           expectSame(searchPacked(packed, specs, options)!, expected);
+          // From a file: the postings read into the kernel's memory, not into arrays of their own.
+          const fromFile = opened(build(docs, discard));
+          const unread = unreadTerms(fromFile);
+          expectSame(searchPacked(fromFile, specs, options)!, expected);
+          expect(unreadTerms(fromFile)).toBe(unread);
         },
       ),
       { numRuns: 300 },
@@ -116,12 +149,13 @@ describe('searchPacked', () => {
         fc.array(arbitrarySpec, { minLength: 1, maxLength: 6 }),
         fc.array(arbitrarySpec, { minLength: 1, maxLength: 6 }),
         fc.boolean(),
-        async (docs, discard, specs, more, withFns) => {
+        fc.boolean(),
+        async (docs, discard, specs, more, withFns, withFile) => {
           const boostDocument = withFns ? (id: string) => (id.endsWith('1') ? 1.25 : id.endsWith('3') ? 0 : 1) : undefined;
           const options = { boost: BOOST, bm25: BM25, maxFuzzy: 2, boostDocument };
           const vacuumed = build(docs, discard);
           await vacuumed.vacuum();
-          const packed = loadSearchState(saveSearchState(build(docs, discard)), OPTIONS)!;
+          const packed = withFile ? opened(build(docs, discard)) : loadSearchState(saveSearchState(build(docs, discard)), OPTIONS)!;
           const arena = new KernelArena();
           const first = searchPacked(packed, specs, { ...options, uncounted: EXCEPT, arena })!;
           const second = searchPacked(packed, more, { ...options, arena })!;
@@ -131,8 +165,16 @@ describe('searchPacked', () => {
           expectSame(second, reference(vacuumed, more, boostDocument));
           // Merged in place (feedback's merge of the two), as merged in a memory of its own and as in JavaScript.
           const counts = first.queryTermCounts(EXCEPT);
+          // Counted and scored in the arena (the coordination), as in JavaScript; only for the set the search counted.
+          const coordinated = first.coordinated!(EXCEPT)!;
+          expect(arena.holds(coordinated.scores) && arena.holds(coordinated.counts)).toBe(true);
+          expect([...coordinated.counts]).toEqual([...counts]);
+          expect([...coordinated.scores]).toEqual(Array.from(first.raw, (raw, i) => raw * Math.max(1, counts[i]!)));
+          expect(first.coordinated!(new Set(EXCEPT))).toBeUndefined();
           const inPlace = mergeFeedback(first, counts, second, arena);
           expect(arena.holds(inPlace.docs)).toBe(true);
+          // Its positions by document over the first pass's sums, which that pass no longer reads.
+          expect(inPlace.firstAt.byteOffset).toBe(first.spare);
           const copied = mergeFeedback(first, counts, second);
           const slowly = mergeFeedbackSlowly(first, counts, second, second.queryTermCounts());
           for (const merged of [copied, slowly]) {
@@ -180,6 +222,9 @@ describe('searchPacked', () => {
           expectSame(searchPacked(packed, specs, options)!, expected);
           // Saved with the added postings and loaded again: the same results.
           expectSame(searchPacked(loadSearchState(saveSearchState(packed), OPTIONS)!, specs, options)!, expected);
+          // Opened from a file, then the later documents added: postings read in place, those added copied after them.
+          const fromFile = replay(opened(build(docs, discard)), addPacked);
+          expectSame(searchPacked(fromFile, specs, options)!, expected);
           // Read as Maps (MiniSearch's own search unpacks them): the same as the plain index.
           const again = replay(loadSearchState(saveSearchState(build(docs, discard)), OPTIONS)!, addPacked);
           await again.vacuum();
@@ -188,6 +233,33 @@ describe('searchPacked', () => {
       ),
       { numRuns: 200 },
     );
+  });
+
+  it("reads the postings of an index opened from its file into the kernel's memory, term by term", async () => {
+    const docs = [
+      { text: 'sqlite migration runner', summary: 'sqlite', tags: 'db' },
+      { text: 'postgres migration', summary: 'migrate the cache', tags: '' },
+      { text: 'retry policy for the runner', summary: 'retries', tags: 'policy' },
+    ];
+    const fromFile = opened(build(docs, [1]));
+    expect(unreadTerms(fromFile)).toBeGreaterThan(5);
+    const specs: TermSpec[] = [
+      { term: 'migration', prefix: true, fuzzy: 0.2, boost: 1 },
+      { term: 'sqlite', prefix: false, fuzzy: false, boost: 1 },
+      { term: 'db', prefix: false, fuzzy: false, boost: 0.3 },
+    ];
+    const vacuumed = build(docs, [1]);
+    await vacuumed.vacuum();
+    const expected = reference(vacuumed, specs);
+    const unread = unreadTerms(fromFile);
+    expectSame(searchPacked(fromFile, specs, { boost: BOOST, bm25: BM25, maxFuzzy: 2 })!, expected);
+    expect(unreadTerms(fromFile)).toBe(unread);
+    // Damaged postings (a section longer than the term's postings) are an error, not a wrong answer.
+    const data = (fromFile as unknown as { _index: { get(t: string): LazyTermData } })._index.get('sqlite');
+    const real = data.unread()!;
+    const damaged = { ...real, readInto: (into: Uint32Array) => (real.readInto(into), (into[2] = 1000)) };
+    data.unread = () => damaged;
+    expect(() => searchPacked(fromFile, specs, { boost: BOOST, bm25: BM25, maxFuzzy: 2 })).toThrow(/damaged/);
   });
 
   it('gives up (undefined) on an index whose internals are not the expected ones', () => {

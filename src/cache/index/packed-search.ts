@@ -91,10 +91,22 @@ export interface PackedResults {
   queryTermCount(i: number, except?: ReadonlySet<string>): number;
   /** {@link queryTermCount} of every result, in one pass. */
   queryTermCounts(except?: ReadonlySet<string>): Int32Array;
+  /**
+   * {@link queryTermCounts} with `except` the search's `uncounted`, and each result's `raw`
+   * times its count (at least 1), in one pass of the kernel, in the query's arena;
+   * `undefined` when they cannot be (another set, no arena, no room left in it).
+   */
+  coordinated?(except: ReadonlySet<string>): { counts: Int32Array; scores: Float64Array } | undefined;
   /** The indexed terms that matched result `i` (prefix and fuzzy variants included). */
   terms(i: number): string[];
   /** Gives the memory its columns are views into back for reuse: after this, none of them may be read. */
   release?(): void;
+  /**
+   * In a query's arena: where 8 bytes a document (`documents`) start that this search no
+   * longer reads (its sums by document, now in `raw`), for a later user of the arena (the
+   * merge) to write over.
+   */
+  readonly spare?: number;
 }
 
 type TermData = Map<number, Map<number, number>>;
@@ -196,8 +208,13 @@ class BitSets {
 interface Derived {
   /** Number of the indexed term (its bit in the per-document sets). */
   number: number;
-  /** Per field (in the order of `fieldNames`): the packed postings, then those added since the load. */
+  /**
+   * Per field (in the order of `fieldNames`): the packed postings (unless `unread`), then
+   * those added since the load.
+   */
   sections: [Uint32Array, number, number][][];
+  /** The packed postings while still in the file: read into the kernel's memory when scored. */
+  unread?: { words: number; readInto(into: Uint32Array): void };
   weight: number;
 }
 
@@ -236,6 +253,7 @@ export function searchPacked(ms: MiniSearch, specs: readonly TermSpec[], options
   const queryTermNames: string[] = [];
   const plan: { query: number; uncounted: boolean; derived: Derived[]; pairs: number }[] = [];
   let maxSection = 0;
+  let maxUnread = 0;
   const derive = (list: Derived[], term: string, data: TermData | undefined, weight: number): number => {
     if (data == null) return 0;
     let number = derivedIndex.get(term);
@@ -244,16 +262,22 @@ export function searchPacked(ms: MiniSearch, specs: readonly TermSpec[], options
       derivedIndex.set(term, number);
       derivedNames.push(term);
     }
-    const at = data instanceof LazyTermData ? data.packedAt() : undefined;
-    const p = at ? at.packed : packMap(data);
+    // Postings still in the file are read when scored, into the kernel's memory: at 100,000
+    // memories a question's terms have megabytes of them, and an array of their own per term
+    // was that much memory faulted in, only to be copied.
+    const unread = data instanceof LazyTermData ? data.unread() : undefined;
+    const at = unread === undefined && data instanceof LazyTermData ? data.packedAt() : undefined;
+    const p = unread !== undefined ? undefined : at ? at.packed : packMap(data);
     const base = at ? at.offset : 0;
     // Postings added since the load, in the same layout, follow the packed ones per field.
-    const q = at?.added;
-    let pairs = 0;
+    const q = unread !== undefined ? unread.added : at?.added;
+    // At most a pair per two words of the packed postings (the exact count is in them).
+    let pairs = unread !== undefined ? unread.words >>> 1 : 0;
+    if (unread !== undefined) maxUnread = Math.max(maxUnread, unread.words);
     const sections = Array.from(fieldIds, (fieldId) => {
       const out: [Uint32Array, number, number][] = [];
-      const start = sectionOf(p, base, fieldId);
-      if (start >= 0) out.push([p, start, start + 2 * p[start - 1]!]);
+      const start = p === undefined ? -1 : sectionOf(p, base, fieldId);
+      if (start >= 0) out.push([p!, start, start + 2 * p![start - 1]!]);
       const addedStart = q === undefined ? -1 : sectionOf(q, 0, fieldId);
       if (addedStart >= 0) out.push([q!, addedStart, addedStart + 2 * q![addedStart - 1]!]);
       const length = out.reduce((sum, [, from, to]) => sum + to - from, 0);
@@ -261,7 +285,7 @@ export function searchPacked(ms: MiniSearch, specs: readonly TermSpec[], options
       pairs += length / 2;
       return out;
     });
-    list.push({ number, sections, weight });
+    list.push({ number, sections, weight, ...(unread !== undefined ? { unread: { words: unread.words, readInto: unread.readInto } } : {}) });
     return pairs;
   };
   for (const spec of specs) {
@@ -331,6 +355,7 @@ export function searchPacked(ms: MiniSearch, specs: readonly TermSpec[], options
     queryWords: Array.from({ length: queryColumns }, () => take(4 * n)),
     derivedWords: Array.from({ length: derivedColumns }, () => take(4 * n)),
     post: take(4 * maxSection),
+    unread: take(4 * maxUnread),
     counts: take(4 * n),
   });
   const ownBytes = KernelLayout.bytes(takeOwn);
@@ -357,10 +382,12 @@ export function searchPacked(ms: MiniSearch, specs: readonly TermSpec[], options
     sharedAt = takeShared((bytes) => layout.take(bytes));
     base = layout.take(ownBytes);
     if (arena !== undefined && arena.kernel === undefined) {
-      // Room for a second search as large as this one and for the merge of two (at most 52
-      // bytes a document), reserved, not touched: the memory is no larger than that, as V8
-      // counts it towards the external memory that sets off a garbage collection.
-      instance = arena.open(layout.size, layout.size + ownBytes + 52 * n + 65536, imports);
+      // Room for a second search as large as this one, and for what ranks and merges the two
+      // (at most 72 bytes a document: 44 the merge, 8 the counts of both, 8 the first's
+      // scores, 12 the candidates of both rankings), reserved, not touched: the memory is no
+      // larger than that, as V8 counts it towards the external memory that sets off a
+      // garbage collection.
+      instance = arena.open(layout.size, layout.size + ownBytes + 72 * n + 65536, imports);
       if (instance !== undefined) {
         arena.shared = { key: sharedKey, at: sharedAt } satisfies SharedInputs;
         inArena = true;
@@ -397,41 +424,53 @@ export function searchPacked(ms: MiniSearch, specs: readonly TermSpec[], options
     for (const derived of step.derived) {
       const derivedWords = at.derivedWords[derived.number >>> 5]!;
       const derivedBit = 1 << (derived.number & 31);
+      // The packed postings read from the file where the kernel reads them.
+      const unread = derived.unread;
+      const record = at.unread >>> 2;
+      if (unread !== undefined) unread.readInto(u32.subarray(record, record + unread.words));
       for (let f = 0; f < fieldIds.length; f++) {
         const sections = derived.sections[f]!;
-        if (sections.length === 0) continue;
-        // The field's postings in one run (packed, then added), scored in that order.
-        let pairs = 0;
+        const start = unread === undefined ? -1 : sectionOf(u32, record, fieldIds[f]!, record + unread.words);
+        if (sections.length === 0 && start < 0) continue;
+        // The field's postings as runs in the kernel's memory (packed, then added), scored in
+        // that order: those read in place, the rest copied in as one run.
+        const runs: [number, number][] = [];
+        if (start >= 0) runs.push([4 * start, u32[start - 1]!]);
+        let copied = 0;
         for (const [a, from, to] of sections) {
-          u32.set(a.subarray(from, to), (at.post >>> 2) + 2 * pairs);
-          pairs += (to - from) / 2;
+          u32.set(a.subarray(from, to), (at.post >>> 2) + 2 * copied);
+          copied += (to - from) / 2;
         }
-        const matching = dirty ? kernel.liveCount(at.post, pairs, at.live) : pairs;
+        if (copied > 0) runs.push([at.post, copied]);
+        let matching = 0;
+        for (const [post, pairs] of runs) matching += dirty ? kernel.liveCount(post, pairs, at.live) : pairs;
         const idf = Math.log(1 + (total - matching + 0.5) / (matching + 0.5));
-        termLength = kernel.scoreSection(
-          at.post,
-          pairs,
-          at.termScore,
-          at.termTouched,
-          termLength,
-          boostMode,
-          at.boostMask,
-          boostMask?.factor ?? 1,
-          at.docBoost,
-          at.live,
-          at.lengths,
-          at.present,
-          lengthColumns?.fields ?? 0,
-          fieldIds[f]!,
-          derived.weight * fieldBoosts[f]!,
-          idf,
-          fieldAvgs[f]!,
-          k,
-          b,
-          d,
-          derivedWords,
-          derivedBit,
-        );
+        for (const [post, pairs] of runs) {
+          termLength = kernel.scoreSection(
+            post,
+            pairs,
+            at.termScore,
+            at.termTouched,
+            termLength,
+            boostMode,
+            at.boostMask,
+            boostMask?.factor ?? 1,
+            at.docBoost,
+            at.live,
+            at.lengths,
+            at.present,
+            lengthColumns?.fields ?? 0,
+            fieldIds[f]!,
+            derived.weight * fieldBoosts[f]!,
+            idf,
+            fieldAvgs[f]!,
+            k,
+            b,
+            d,
+            derivedWords,
+            derivedBit,
+          );
+        }
       }
     }
     // OR: add this term's scores to the totals, and the term to each document it matched.
@@ -486,6 +525,13 @@ export function searchPacked(ms: MiniSearch, specs: readonly TermSpec[], options
       }
       return quality[doc]! - docQueryTerms.countIn(doc, exceptMask);
     },
+    coordinated: (except) => {
+      const counts = except === options.uncounted && inArena ? arena!.take(4 * kept.length) : undefined;
+      const scores = counts === undefined ? undefined : arena!.take(8 * kept.length);
+      if (scores === undefined) return undefined;
+      kernel.termCounts(kept.byteOffset, kept.length, at.quality, at.uncounted, counts!, raw.byteOffset, scores);
+      return { counts: new Int32Array(buffer, counts, kept.length), scores: new Float64Array(buffer, scores, kept.length) };
+    },
     queryTermCounts: (except) => {
       // The set counted as the documents were scored needs no second look at them.
       const counted = except !== undefined && except === options.uncounted;
@@ -493,7 +539,7 @@ export function searchPacked(ms: MiniSearch, specs: readonly TermSpec[], options
         // In the query's arena, each answer in memory of its own there (no allocation that
         // V8 counts towards a collection); else copied out of the search's memory.
         const into = inArena ? arena!.take(4 * kept.length) : undefined;
-        kernel.termCounts(kept.byteOffset, kept.length, at.quality, counted ? at.uncounted : 0, into ?? at.counts);
+        kernel.termCounts(kept.byteOffset, kept.length, at.quality, counted ? at.uncounted : 0, into ?? at.counts, 0, 0);
         return into !== undefined ? new Int32Array(buffer, into, kept.length) : copyOut(new Int32Array(buffer, at.counts, kept.length));
       }
       const counts = new Int32Array(kept.length);
@@ -503,16 +549,19 @@ export function searchPacked(ms: MiniSearch, specs: readonly TermSpec[], options
     },
     terms: (i) => docDerived.values(kept[i]!).map((t) => derivedNames[t]!),
     ...(release ? { release } : {}),
+    ...(inArena ? { spare: at.score } : {}),
   };
 }
 
 /**
  * Where `fieldId`'s postings start in the packed term at `base`
  * (`[fieldCount, (fieldId, docCount, (doc, freq)…)…]`), or -1 when it has none; the
- * document count is just before.
+ * document count is just before. With `end` (where the term's postings end), postings that
+ * do not fit are damaged: a RangeError.
  */
-function sectionOf(p: Uint32Array, base: number, fieldId: number): number {
+function sectionOf(p: Uint32Array, base: number, fieldId: number, end?: number): number {
   for (let i = base + 1, sections = p[base]!, s = 0; s < sections; s++) {
+    if (end !== undefined && !(i + 2 + 2 * p[i + 1]! <= end)) throw new RangeError('the search state file\'s postings are damaged');
     if (p[i] === fieldId) return i + 2;
     i += 2 + 2 * p[i + 1]!;
   }

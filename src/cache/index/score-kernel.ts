@@ -46,7 +46,7 @@ export interface ScoreKernel {
     touchedLength: number,
   ): number;
   resultColumns(kept: number, length: number, score: number, quality: number, raw: number, key: number): void;
-  termCounts(kept: number, length: number, quality: number, uncounted: number, counts: number): void;
+  termCounts(kept: number, length: number, quality: number, uncounted: number, counts: number, raw: number, scores: number): void;
   mergeFeedback(
     firstLength: number,
     firstDocs: number,
@@ -294,12 +294,22 @@ export function copyOut(view: Int32Array): Int32Array {
 /**
  * The positions of `values` that can be among its `size` largest (ties included: every
  * position whose value is at least the `size`-th largest), ascending; `undefined` where
- * WebAssembly cannot run or a value is NaN.
+ * WebAssembly cannot run or a value is NaN. Values in the memory of `arena` are read where
+ * they are, and the answer is in it too (valid until the arena is given back).
  *
  * @example
  * topCandidates(Float64Array.of(3, 1, 2, 5), 2) // Int32Array [0, 3]
  */
-export function topCandidates(values: Float64Array, size: number): Int32Array | undefined {
+export function topCandidates(values: Float64Array, size: number, arena?: KernelArena): Int32Array | undefined {
+  if (arena?.holds(values)) {
+    const best = arena.take(8 * size);
+    const out = best === undefined ? undefined : arena.take(4 * values.length);
+    if (out !== undefined) {
+      const { kernel, memory } = arena.kernel!;
+      const floor = kernel.nthLargest(values.byteOffset, values.length, size, best!);
+      return Number.isNaN(floor) ? undefined : new Int32Array(memory.buffer, out, kernel.atLeast(values.byteOffset, values.length, floor, out));
+    }
+  }
   const layout = new KernelLayout();
   const at = { values: layout.take(8 * values.length), best: layout.take(8 * size), out: layout.take(4 * values.length) };
   const instance = instantiateKernel(layout.size, NO_IMPORTS);

@@ -165,9 +165,11 @@
         (br $next))))
 
   ;; How many query terms matched each of the `length` documents at `kept`: `quality[doc]`,
-  ;; less `uncounted[doc]` when `uncounted` is not 0; into `counts` (i32).
+  ;; less `uncounted[doc]` when `uncounted` is not 0; into `counts` (i32). When `scores` is not
+  ;; 0, also `raw[i]` (f64) times that count (at least 1) into `scores[i]` (f64): the ranking
+  ;; key with only the counted terms (keyword-index.ts's `coordinate`).
   (func (export "termCounts")
-    (param $kept i32) (param $length i32) (param $quality i32) (param $uncounted i32) (param $counts i32)
+    (param $kept i32) (param $length i32) (param $quality i32) (param $uncounted i32) (param $counts i32) (param $raw i32) (param $scores i32)
     (local $i i32) (local $doc i32) (local $q i32)
     (block $done
       (loop $next
@@ -177,6 +179,10 @@
         (if (local.get $uncounted)
           (then (local.set $q (i32.sub (local.get $q) (i32.load (i32.add (local.get $uncounted) (local.get $doc)))))))
         (i32.store (i32.add (local.get $counts) (i32.shl (local.get $i) (i32.const 2))) (local.get $q))
+        (if (local.get $scores)
+          (then (f64.store (i32.add (local.get $scores) (i32.shl (local.get $i) (i32.const 3)))
+            (f64.mul (f64.load (i32.add (local.get $raw) (i32.shl (local.get $i) (i32.const 3))))
+              (f64.convert_i32_s (select (local.get $q) (i32.const 1) (i32.gt_s (local.get $q) (i32.const 1))))))))
         (local.set $i (i32.add (local.get $i) (i32.const 1)))
         (br $next))))
 

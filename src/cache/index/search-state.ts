@@ -475,6 +475,10 @@ export interface PostingsSource {
   count?(offset: number): number | undefined;
   /** The term's documents per field, `[fieldId, count]`, read without its postings (headers only). */
   fieldCounts?(offset: number): [number, number][] | undefined;
+  /** The length in words of the term's packed postings, when known without reading them. */
+  words?(offset: number): number | undefined;
+  /** Reads the term's packed postings into the start of `into` (at least {@link words} long). */
+  readInto?(offset: number, into: Uint32Array): void;
 }
 
 /** Postings held in one array (a state loaded from bytes). */
@@ -521,6 +525,18 @@ class FilePostings implements PostingsSource {
     const packed = new Uint32Array(this.offsets[i + 1]! - offset);
     if (readInto(this.file.fd, packed, this.start + offset * 4) !== packed.byteLength) throw new RangeError('the search state file is shorter than its postings');
     return { packed, offset: 0 };
+  }
+
+  words(offset: number): number | undefined {
+    const i = offsetIndex(this.offsets, offset);
+    return i < 0 ? undefined : this.offsets[i + 1]! - offset;
+  }
+
+  readInto(offset: number, into: Uint32Array): void {
+    const words = this.words(offset);
+    if (words === undefined) throw new RangeError(`no term's postings start at ${offset}`);
+    if (into.length < words) throw new RangeError(`${words} words of postings do not fit in ${into.length}`);
+    if (readInto(this.file.fd, into.subarray(0, words), this.start + offset * 4) !== words * 4) throw new RangeError('the search state file is shorter than its postings');
   }
 
   count(offset: number): number | undefined {
@@ -590,6 +606,23 @@ export class LazyTermData extends Map<number, Map<number, number>> {
     if (view === undefined) return undefined;
     if (this.#added !== undefined && this.#addedPacked === undefined) this.#addedPacked = packMap(this.#added);
     return { packed: view.packed, offset: view.offset, added: this.#addedPacked };
+  }
+
+  /**
+   * While the packed postings are in the file and not read yet: their length in words and a
+   * reader that puts them (laid out as {@link packedAt}'s, from index 0) into the caller's
+   * array, such as a kernel's memory, so that a query reads them into no array of their own;
+   * with the postings added since the load, packed. `undefined` once read or unpacked, or
+   * when the source cannot read by length.
+   */
+  unread(): { words: number; readInto(into: Uint32Array): void; added: Uint32Array | undefined } | undefined {
+    const source = this.#source;
+    if (source === undefined || this.#view !== undefined || source.words === undefined || source.readInto === undefined) return undefined;
+    const offset = this.#offset;
+    const words = source.words(offset);
+    if (words === undefined) return undefined;
+    if (this.#added !== undefined && this.#addedPacked === undefined) this.#addedPacked = packMap(this.#added);
+    return { words, readInto: (into) => source.readInto!(offset, into), added: this.#addedPacked };
   }
 
   /**
