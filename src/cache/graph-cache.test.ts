@@ -18,7 +18,8 @@ const KEY: GraphCacheKey = { stamps: [{ exists: true, mtimeMs: 1000, ino: 7 }], 
 const ids = ['a', 'b', 'c', 'd', 'e', 'f'];
 const NODES: ReadonlySet<string> = new Set(ids);
 const edgeArb = fc.record({
-  source: fc.constantFrom(...ids, 'ghost'),
+  // Edge files may name anything: ids outside ASCII are kept as written.
+  source: fc.constantFrom(...ids, 'ghost', 'ghøst-日本'),
   target: fc.constantFrom(...ids),
   relation: fc.constantFrom(...RELATIONS),
   strength: fc.double({ min: 0, max: 1, noNaN: true }),
@@ -90,6 +91,20 @@ describe('saveGraphCache / loadGraphCache', () => {
     writeFileSync(graphCachePath(dir), JSON.stringify({ version: 2, key: KEY, nodes: 'a\nb', sorted: [0, 1], edges: [0, 5, 0, 1], centrality: [0, 0] }));
     expect(loadGraphCache(dir, KEY, NODES)).toBeUndefined();
     writeFileSync(graphCachePath(dir), JSON.stringify({ version: 99, key: KEY, nodes: [], edges: [], centrality: [] }));
+    expect(loadGraphCache(dir, KEY, NODES)).toBeUndefined();
+    // A cache cut short, or with a byte too many: its columns do not fit its header.
+    saveGraphCache(dir, KEY, buildGraph({ memoryIds: ['a', 'b'], edges: [], wikilinks: { a: ['b'] } }), []);
+    const whole = readFileSync(graphCachePath(dir));
+    expect(loadGraphCache(dir, KEY, NODES)).toBeDefined();
+    writeFileSync(graphCachePath(dir), whole.subarray(0, whole.length - 1));
+    expect(loadGraphCache(dir, KEY, NODES)).toBeUndefined();
+    writeFileSync(graphCachePath(dir), Buffer.concat([whole, Buffer.of(0)]));
+    expect(loadGraphCache(dir, KEY, NODES)).toBeUndefined();
+    // An edge naming an id past the ids saved.
+    const damaged = Buffer.from(whole);
+    const firstEdge = damaged.length - (32 + 8 * 2 + 4 * 3 + 4 * 2 + 3);
+    damaged.writeDoubleLE(7, firstEdge);
+    writeFileSync(graphCachePath(dir), damaged);
     expect(loadGraphCache(dir, KEY, NODES)).toBeUndefined();
   });
 });

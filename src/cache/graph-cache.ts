@@ -5,10 +5,11 @@
  * the file grows with the edges, not with the store, and a write that adds a memory rebuilds
  * it from the edge caches and the memories' `[[links]]` without listing every memory. A warm
  * run checks the key (the edge directories' stamps and a fingerprint of the memory index),
- * reads one compact file (V8-serialized columns) and builds adjacency lazily, only for the
- * nodes a walk touches. A missing, corrupt or mismatched cache is simply rebuilt by the caller.
+ * reads one compact file (a small V8-serialized header, then the columns, read in place) and
+ * builds adjacency lazily, only for the nodes a walk touches. A missing, corrupt or
+ * mismatched cache is simply rebuilt by the caller.
  */
-import { readFileSync, rmSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import { EDGE_ORIGINS, RELATIONS } from '../core/edge.js';
@@ -21,8 +22,15 @@ import { GRAPH_CACHE_FILE } from './layout.js';
 import { adjacencyOf } from './index/score-kernel.js';
 import { FileMemo, fileSignature } from './file-memo.js';
 
-/** Bump when the layout changes. 4: the edges' endpoints only, not every memory. */
-export const GRAPH_CACHE_VERSION = 4;
+/**
+ * Bump when the layout changes. 4: the edges' endpoints only, not every memory. 5: the
+ * columns after the header, read where they lie in the file's bytes (V8's deserializer
+ * copied each one: at 100,000 memories a megabyte more memory faulted in per command).
+ */
+export const GRAPH_CACHE_VERSION = 5;
+
+/** The first bytes of the graph cache: then the header's length (u32 LE), the header, and the columns from the next multiple of 8. */
+const GRAPH_MAGIC = Buffer.from('CXG\u0005', 'latin1');
 
 export interface GraphCacheKey {
   /** One stamp per tier's edge directory, in tier order. */
@@ -31,11 +39,25 @@ export interface GraphCacheKey {
   memories: string;
 }
 
+/** The header: what the file is, and how long its columns are. */
+interface GraphCacheHeader {
+  version: number;
+  key: GraphCacheKey;
+  /** Problems of edge files that could not be used. */
+  diagnostics: Diagnostic[];
+  /** How many ids the edges link, and how many edges there are. */
+  ids: number;
+  edges: number;
+  /** Bytes of the ids' text. */
+  text: number;
+}
+
+/** The cache as read: its columns are views into the file's bytes. */
 interface GraphCacheFile {
   version: number;
   key: GraphCacheKey;
-  /** The ids the edges link, one per line (ids never hold a newline), in order of first use. */
-  ends: string;
+  /** The ids the edges link, in UTF-8, one per line (ids never hold a newline), in order of first use. */
+  ends: Buffer;
   /** Where each id starts in `ends`, then `ends.length + 1`. */
   starts: Uint32Array;
   /** Id numbers in id order, for lookups by id (binary search). */
@@ -96,24 +118,23 @@ export function saveGraphCache(cacheDir: string, key: GraphCacheKey, graph: Pick
     edges[4 * k + 2] = pack(e);
     edges[4 * k + 3] = e.strength;
   });
-  if (ends.some((id) => id.includes('\n'))) return; // not a memory id: no cache
+  // Not a memory id (UTF-8 could not give it back): no cache.
+  if (ends.some((id) => id.includes('\n') || LONE_SURROGATE.test(id))) return;
   // Centrality over the linked memories alone: the others have no edge, hence 0.
   const centrality = computeCentrality({ nodes: new Set(ends), edges: graph.edges, out: new Map(), in: new Map() });
   const sorted = ends.map((_, i) => i).sort((a, b) => (ends[a]! < ends[b]! ? -1 : ends[a]! > ends[b]! ? 1 : 0));
+  const text = Buffer.from(ends.join('\n'), 'utf8');
   const starts = new Uint32Array(ends.length + 1);
-  for (let i = 0; i < ends.length; i++) starts[i + 1] = starts[i]! + ends[i]!.length + 1;
-  const data: GraphCacheFile = {
-    version: GRAPH_CACHE_VERSION,
-    key,
-    ends: ends.join('\n'),
-    starts,
-    sorted: Uint32Array.from(sorted),
-    edges,
-    centrality: Float64Array.from(ends, (id) => centrality[id] ?? 0),
-    diagnostics,
-  };
+  for (let i = 0; i < ends.length; i++) starts[i + 1] = starts[i]! + Buffer.byteLength(ends[i]!, 'utf8') + 1;
+  const header: GraphCacheHeader = { version: GRAPH_CACHE_VERSION, key, diagnostics, ids: ends.length, edges: graph.edges.length, text: text.length };
+  const head = serialize(header);
+  const length = Buffer.alloc(4);
+  length.writeUInt32LE(head.length);
+  const columns = [edges, Float64Array.from(ends, (id) => centrality[id] ?? 0), starts, Uint32Array.from(sorted), text];
+  const before = GRAPH_MAGIC.length + 4 + head.length;
+  const bytes = Buffer.concat([GRAPH_MAGIC, length, head, Buffer.alloc(pad8(before) - before), ...columns.map(bytesOf)]);
   try {
-    writeFileAtomic(graphCachePath(cacheDir), serialize(data));
+    writeFileAtomic(graphCachePath(cacheDir), bytes);
     rmSync(join(cacheDir, 'graph.json'), { force: true }); // the cache of version ≤ 2
   } catch {
     // A cache: rebuilt next time.
@@ -129,7 +150,7 @@ export function loadGraphCache(cacheDir: string, key: GraphCacheKey, nodes: Read
   let data = files.get(path, signature, key);
   if (!data) {
     try {
-      data = checked(deserialize(readFileSync(path)) as GraphCacheFile, key);
+      data = checked(parse(readAligned(path)), key);
     } catch {
       return undefined;
     }
@@ -154,14 +175,69 @@ export function loadGraphCache(cacheDir: string, key: GraphCacheKey, nodes: Read
   };
 }
 
+/** Half of a UTF-16 pair without its other half. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
 /** The graph files this process read, checked. */
 const files = new FileMemo<GraphCacheKey, GraphCacheFile>(sameKey);
 
-function checked(data: GraphCacheFile, key: GraphCacheKey): GraphCacheFile | undefined {
+function pad8(n: number): number {
+  return Math.ceil(n / 8) * 8;
+}
+
+function bytesOf(view: ArrayBufferView): Buffer {
+  return Buffer.from(view.buffer, view.byteOffset, view.byteLength);
+}
+
+/** The whole file in memory of its own, from offset 0 (so that its 8-byte columns can be viewed in place). */
+function readAligned(path: string): Buffer {
+  const fd = openSync(path, 'r');
+  try {
+    const size = fstatSync(fd).size;
+    const bytes = Buffer.from(new ArrayBuffer(size));
+    let read = 0;
+    while (read < size) {
+      const n = readSync(fd, bytes, read, size - read, read);
+      if (n === 0) break;
+      read += n;
+    }
+    return bytes.subarray(0, read);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The cache in `bytes` (columns viewed where they lie), or `undefined` when they are not one. */
+function parse(bytes: Buffer): GraphCacheFile | undefined {
+  if (bytes.length < 8 || !bytes.subarray(0, 4).equals(GRAPH_MAGIC)) return undefined;
+  const headLength = bytes.readUInt32LE(4);
+  if (8 + headLength > bytes.length) return undefined;
+  const header = deserialize(bytes.subarray(8, 8 + headLength)) as GraphCacheHeader;
+  if (header?.version !== GRAPH_CACHE_VERSION || ![header.ids, header.edges, header.text].every((n) => Number.isInteger(n) && n >= 0)) return undefined;
+  let at = pad8(8 + headLength);
+  if (at + 32 * header.edges + 8 * header.ids + 4 * (header.ids + 1) + 4 * header.ids + header.text !== bytes.length) return undefined;
+  const take = <T>(make: (offset: number, count: number) => T, count: number, width: number): T => {
+    const view = make(bytes.byteOffset + at, count);
+    at += count * width;
+    return view;
+  };
+  return {
+    version: header.version,
+    key: header.key,
+    diagnostics: header.diagnostics,
+    edges: take((offset, count) => new Float64Array(bytes.buffer, offset, count), 4 * header.edges, 8),
+    centrality: take((offset, count) => new Float64Array(bytes.buffer, offset, count), header.ids, 8),
+    starts: take((offset, count) => new Uint32Array(bytes.buffer, offset, count), header.ids + 1, 4),
+    sorted: take((offset, count) => new Uint32Array(bytes.buffer, offset, count), header.ids, 4),
+    ends: take((offset, count) => Buffer.from(bytes.buffer, offset, count), header.text, 1),
+  };
+}
+
+function checked(data: GraphCacheFile | undefined, key: GraphCacheKey): GraphCacheFile | undefined {
   if (
     data?.version !== GRAPH_CACHE_VERSION ||
     !data.key ||
-    typeof data.ends !== 'string' ||
+    !Buffer.isBuffer(data.ends) ||
     !(data.starts instanceof Uint32Array) ||
     !(data.sorted instanceof Uint32Array) ||
     !(data.edges instanceof Float64Array) ||
@@ -332,7 +408,8 @@ class AdjacencyView implements ReadonlyMap<string, readonly GraphEdge[]> {
  */
 class NodeIds implements ReadonlySet<string> {
   constructor(
-    private readonly text: string,
+    /** The ids in UTF-8, one per line. */
+    private readonly text: Buffer,
     /** Where each id starts, then `text.length + 1`. */
     private readonly starts: Uint32Array,
     private readonly sorted: Uint32Array,
@@ -344,7 +421,7 @@ class NodeIds implements ReadonlySet<string> {
 
   /** Id number `i`. */
   at(i: number): string {
-    return this.text.slice(this.starts[i]!, this.starts[i + 1]! - 1);
+    return this.text.toString('utf8', this.starts[i]!, this.starts[i + 1]! - 1);
   }
 
   /** The number of `id`, or `undefined` (a binary search; each probe cuts one id out). */
