@@ -18,7 +18,7 @@ function inFile(kind: 'u32' | 'f64', values: number[], pad: number, fill: number
   return NumberColumn.file(kind, { file: new OpenFile(openSync(path, 'r')), position: pad, count: values.length }, fill);
 }
 
-type Op = { get: number } | { set: number; value: number } | { whole: number } | { copy: number };
+type Op = { get: number } | { set: number; value: number } | { whole: number } | { copy: number } | { run: number; count: number };
 
 describe('NumberColumn', () => {
   it('reads, sets, copies and grows as an array grown with its fill would, in a file or in memory (property)', () => {
@@ -28,6 +28,7 @@ describe('NumberColumn', () => {
         { arbitrary: fc.record({ set: fc.nat(n + 40), value: kind === 'u32' ? fc.nat(0xffffffff) : fc.double({ noNaN: true }) }), weight: 3 },
         { arbitrary: fc.record({ whole: fc.nat(n + 60) }), weight: 1 },
         { arbitrary: fc.record({ copy: fc.nat(n + 60) }), weight: 1 },
+        { arbitrary: fc.record({ run: fc.nat(n + 40), count: fc.nat(8) }), weight: 2 },
       );
     const caseOf = (kind: 'u32' | 'f64') =>
       fc.array(kind === 'u32' ? fc.nat(0xffffffff) : fc.double({ noNaN: true }), { maxLength: 3000 }).chain((values) =>
@@ -41,7 +42,12 @@ describe('NumberColumn', () => {
           const expected = (i: number) => oracle.get(i) ?? fill;
           for (const o of ops) {
             if ('get' in o) expect(column.get(o.get)).toEqual(expected(o.get));
-            else if ('set' in o) {
+            else if ('run' in o) {
+              // A run of values in one read: what `get` gives each.
+              const into: number[] = [];
+              column.getRun(o.run, o.count, into);
+              expect(into).toEqual(Array.from({ length: o.count }, (_, k) => expected(o.run + k)));
+            } else if ('set' in o) {
               column.set(o.set, o.value);
               oracle.set(o.set, o.value);
             } else if ('copy' in o) {
@@ -81,6 +87,13 @@ describe('NumberColumn', () => {
     expect([column.get(0), column.get(1), column.get(2), column.get(5), column.get(99)]).toEqual([7, 2.5, Number.NaN, 9, Number.NaN]);
     expect(column.inMemory).toBe(false);
     expect([...column.whole()]).toEqual([7, 2.5, Number.NaN, Number.NaN, Number.NaN, 9]);
+    // A run read in one go from the file, with the values set meanwhile.
+    const run = inFile('u32', Array.from({ length: 10_000 }, (_, i) => i), 0, 0);
+    run.set(4, 40);
+    const into: number[] = [];
+    run.getRun(2, 6, into);
+    expect(into).toEqual([2, 3, 40, 5, 6, 7]);
+    expect(run.inMemory).toBe(false);
   });
 
   it('throws when the file is shorter than the column', () => {

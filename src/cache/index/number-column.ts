@@ -88,6 +88,23 @@ export class NumberColumn<T extends NumberArray> {
     return scratch[0]!;
   }
 
+  /**
+   * Values `start` to `start + count - 1`, as {@link get} gives them, into `into`: while the
+   * column is in its file, one read for the run (a row of a document's field lengths was a
+   * read per field), counted as one.
+   */
+  getRun(start: number, count: number, into: number[]): void {
+    const source = this.#source;
+    const width = this.#width;
+    if (this.#array !== undefined || source === undefined || count <= 1 || !(start >= 0 && start + count <= source.count) || ++this.#reads > Math.min(WHOLE_AFTER, Math.max(4, (source.count * width) >>> 11))) {
+      for (let k = 0; k < count; k++) into[k] = this.get(start + k);
+      return;
+    }
+    const run = this.make(count);
+    if (readInto(source.file.fd, run, source.position + start * width) !== count * width) throw new RangeError('a column file is shorter than its header says');
+    for (let k = 0; k < count; k++) into[k] = this.#set.get(start + k) ?? run[k]!;
+  }
+
   set(index: number, value: number): void {
     const array = this.#array;
     if (array === undefined) {

@@ -209,6 +209,37 @@ describe('LazyIdMap, LazyDocIds and LazyFieldLengths', () => {
   });
 });
 
+describe('SavedIds.find', () => {
+  it('finds every saved id and no other, with fewer reads of the text when the ids were saved in id order (property)', () => {
+    const word = fc.stringMatching(/^[a-z][a-z0-9-]{0,12}$/);
+    fc.assert(
+      fc.property(fc.uniqueArray(word, { minLength: 1, maxLength: 400 }), fc.boolean(), fc.array(fc.nat(399), { maxLength: 20 }), fc.array(word, { maxLength: 30 }), (ids, sortedFirst, gaps, absent) => {
+        // A build saves ids in id order; a journal's additions, and a deletion, break the run.
+        const ordered = sortedFirst ? [...ids].sort() : ids;
+        const byShortId = new Map(ordered.map((id, i) => [i, id]));
+        for (const g of gaps) byShortId.delete(g);
+        const saved = SavedIds.save(byShortId, ordered.length);
+        let reads = 0;
+        const all = saved.text as string;
+        const text = { length: all.length, slice: (a: number, b: number) => (reads++, all.slice(a, b)), whole: () => all };
+        const columns = new SavedIds(text, saved.ends, saved.present, saved.order);
+        const shortIds = new Map([...byShortId].map(([shortId, id]) => [id, shortId]));
+        for (const id of [...ids, ...absent]) expect(columns.find(id)).toBe(shortIds.get(id));
+        // Saved in id order, one lookup reads the ids down to the last 64 one by one (a plain
+        // binary search reads about log2(n) + 1), then their stretch of the text once.
+        if (sortedFirst && gaps.length === 0) {
+          for (const id of ids.slice(0, 5)) {
+            reads = 0;
+            expect(new SavedIds(text, saved.ends, saved.present, saved.order).find(id)).toBe(shortIds.get(id));
+            expect(reads).toBeLessThanOrEqual(Math.max(0, Math.ceil(Math.log2(ids.length / 64))) + 2);
+          }
+        }
+      }),
+      { numRuns: 150 },
+    );
+  });
+});
+
 describe('openSearchState', () => {
   it('reads postings from the file term by term and answers as the saved index', () => {
     const dir = mkdtempSync(join(tmpdir(), 'cortex-state-'));

@@ -74,6 +74,11 @@ export interface SavedState {
 export const MISSING_LENGTH = 0xffffffff;
 
 /** The memory ids of a saved state by short id (see `SavedState.ids`), read without making a string per id. */
+/** Ids left in a search of {@link SavedIds.find} below which their stretch of the text is read at once (at ~45 characters an id, a few kB). */
+const SPAN_IDS = 64;
+/** Probes {@link SavedIds.find} keeps, at most. */
+const MAX_PROBES = 1024;
+
 export class SavedIds {
   constructor(
     /** In memory, or read by position from the state's file. */
@@ -90,15 +95,49 @@ export class SavedIds {
     return this.text.slice(shortId === 0 ? 0 : this.ends[shortId - 1]!, this.ends[shortId]!);
   }
 
-  /** The saved short id of `id`, by binary search over `order`. */
+  /** Ids cut out by {@link find}, by place in `order`: the first probes of every search are the same ones. */
+  readonly #probes = new Map<number, string>();
+
+  /**
+   * The saved short id of `id`, by binary search over `order`. Each probe cuts an id out of
+   * the text (a read of the file, when it is there); once the ids left are few and saved
+   * side by side (a build saves them in id order), their stretch of the text is cut out
+   * once and the search ends in it.
+   */
   find(id: string): number | undefined {
     const order = this.order;
     let lo = 0;
     let hi = order.length - 1;
     while (lo <= hi) {
+      if (hi - lo < SPAN_IDS) {
+        const found = this.#findInSpan(id, lo, hi);
+        if (found !== null) return found;
+      }
+      const mid = (lo + hi) >>> 1;
+      let probe = this.#probes.get(mid);
+      if (probe === undefined) {
+        const shortId = order[mid]!;
+        probe = this.text.slice(shortId === 0 ? 0 : this.ends[shortId - 1]!, this.ends[shortId]!);
+        if (this.#probes.size < MAX_PROBES) this.#probes.set(mid, probe);
+      }
+      if (probe === id) return order[mid]!;
+      if (id < probe) hi = mid - 1;
+      else lo = mid + 1;
+    }
+    return undefined;
+  }
+
+  /** {@link find} within places `lo` to `hi` of `order` when their short ids follow each other (their text is then one stretch), else null. */
+  #findInSpan(id: string, lo: number, hi: number): number | undefined | null {
+    const order = this.order;
+    const first = order[lo]!;
+    for (let k = lo + 1; k <= hi; k++) if (order[k] !== first + (k - lo)) return null;
+    const start = first === 0 ? 0 : this.ends[first - 1]!;
+    const span = this.text.slice(start, this.ends[order[hi]!]!);
+    while (lo <= hi) {
       const mid = (lo + hi) >>> 1;
       const shortId = order[mid]!;
-      const probe = this.text.slice(shortId === 0 ? 0 : this.ends[shortId - 1]!, this.ends[shortId]!);
+      const probe = span.slice((shortId === 0 ? 0 : this.ends[shortId - 1]!) - start, this.ends[shortId]! - start);
       if (probe === id) return shortId;
       if (id < probe) hi = mid - 1;
       else lo = mid + 1;
@@ -362,11 +401,10 @@ export class LazyFieldLengths extends Map<number, number[]> {
     if (this.#values === undefined || this.#present[id] !== 1) return undefined;
     this.#present[id] = 0;
     this.#taken();
+    const values: number[] = [];
+    this.#values.getRun(id * this.#fields, this.#fields, values);
     const lengths: number[] = [];
-    for (let f = 0, at = id * this.#fields; f < this.#fields; f++) {
-      const v = this.#values.get(at + f);
-      if (v !== MISSING_LENGTH) lengths[f] = v;
-    }
+    for (let f = 0; f < this.#fields; f++) if (values[f] !== MISSING_LENGTH) lengths[f] = values[f]!;
     super.set(id, lengths);
     return lengths;
   }
