@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import MiniSearch from 'minisearch';
 import { describe, expect, it } from 'vitest';
-import { LazyDocIds, LazyFieldLengths, LazyIdMap, SavedIds, addAnalyzed, analyzeDocument, checkTree, loadSearchState, openSearchState, saveSearchState, termDocCount } from './search-state.js';
+import SearchableMap from 'minisearch/SearchableMap';
+import { LazyDocIds, LazyFieldLengths, LazyIdMap, LazyTreeNode, SavedIds, addAnalyzed, analyzeDocument, checkTree, loadSearchState, openSearchState, saveSearchState, termDocCount, treeColumnsOf, treeOfColumns } from './search-state.js';
 
 const OPTIONS = { fields: ['text'], idField: 'id' };
 const DOCS = [
@@ -206,6 +207,73 @@ describe('LazyIdMap, LazyDocIds and LazyFieldLengths', () => {
         }
       }),
     );
+  });
+});
+
+describe('the radix tree as columns', () => {
+  /** A plain copy of a tree (every lazy node made). */
+  const plain = (node: Map<string, unknown>): unknown => new Map([...node].map(([k, v]) => [k, v instanceof Map ? plain(v) : v]));
+  const term = fc.stringMatching(/^[a-z]{1,9}$/);
+
+  it('gives back the tree it was made of, node by node as a lookup reaches it, and changes as a Map tree does (property)', () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(term, { maxLength: 80 }), fc.array(fc.tuple(fc.constantFrom('get', 'prefix', 'fuzzy', 'set', 'delete'), term), { maxLength: 40 }), (terms, ops) => {
+        const map = new SearchableMap<number>();
+        terms.forEach((t, i) => map.set(t, i));
+        const tree = (map as unknown as { _tree: Map<string, unknown> })._tree;
+        const columns = treeColumnsOf(tree);
+        const lazy = treeOfColumns(columns, terms.length)!;
+        expect(lazy).toBeInstanceOf(LazyTreeNode);
+        // Over the lazy tree and over the Maps, the same answers and the same changes.
+        const reference = new SearchableMap<number>(plain(tree) as never);
+        const over = new SearchableMap<number>(lazy as never);
+        for (const [op, t] of ops) {
+          if (op === 'get') expect(over.get(t)).toBe(reference.get(t));
+          else if (op === 'prefix') expect([...over.atPrefix(t)]).toEqual([...reference.atPrefix(t)]);
+          else if (op === 'fuzzy') expect(over.fuzzyGet(t, 2)).toEqual(reference.fuzzyGet(t, 2));
+          else if (op === 'set') {
+            over.set(t, 1000);
+            reference.set(t, 1000);
+          } else {
+            over.delete(t);
+            reference.delete(t);
+          }
+        }
+        expect(plain(lazy)).toEqual(plain((reference as unknown as { _tree: Map<string, unknown> })._tree));
+        // Saved again, the columns of the changed tree.
+        expect(treeColumnsOf(lazy)).toEqual(treeColumnsOf((reference as unknown as { _tree: Map<string, unknown> })._tree));
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('makes only the nodes a lookup reaches', () => {
+    const map = new SearchableMap<number>();
+    ['sqlite', 'sql', 'postgres', 'migration', 'migrate', 'runner', 'retry', 'retries'].forEach((t, i) => map.set(t, i));
+    const lazy = treeOfColumns(treeColumnsOf((map as unknown as { _tree: Map<string, unknown> })._tree), 8)!;
+    // Read past the overrides: a node not made yet holds no entries.
+    const rawSize = (node: Map<string, unknown>) => Object.getOwnPropertyDescriptor(Map.prototype, 'size')!.get!.call(node) as number;
+    const made = (node: Map<string, unknown>): number => (rawSize(node) === 0 ? 0 : 1 + [...Map.prototype.values.call(node)].reduce((n: number, v) => n + (v instanceof Map ? made(v) : 0), 0));
+    expect(made(lazy)).toBe(0);
+    expect(new SearchableMap<number>(lazy as never).get('sqlite')).toBe(0);
+    // The root, "s…", "sql…" and "sqlite": not "postgres", "migrat…" or "r…".
+    expect(made(lazy)).toBe(3);
+    expect(plain(lazy)).toEqual(plain((map as unknown as { _tree: Map<string, unknown> })._tree));
+  });
+
+  it('refuses columns that are not a tree: an offset past the postings, a node reached twice or before its parent', () => {
+    const map = new SearchableMap<number>();
+    ['ab', 'ac', 'b'].forEach((t, i) => map.set(t, i));
+    const good = treeColumnsOf((map as unknown as { _tree: Map<string, unknown> })._tree);
+    expect(treeOfColumns(good, 3)).toBeDefined();
+    expect(treeOfColumns(good, 2)).toBeUndefined();
+    const firstNode = good.value.findIndex((_, e) => good.keyEnds[e] !== (e === 0 ? 0 : good.keyEnds[e - 1]));
+    const loop = { ...good, value: good.value.slice() };
+    loop.value[firstNode] = 0;
+    expect(treeOfColumns(loop, 3)).toBeUndefined();
+    expect(treeOfColumns({ ...good, keys: good.keys.slice(1) }, 3)).toBeUndefined();
+    expect(treeOfColumns({ ...good, first: new Uint32Array(0) }, 3)).toBeUndefined();
+    expect(treeOfColumns('not columns', 3)).toBeUndefined();
   });
 });
 
