@@ -112,9 +112,12 @@ export async function autoLinkMemory(ctx: Context, input: { tier: TierIndex; mem
   if (memory.status !== 'active') return result;
 
   const query = [memory.summary, ...memory.tags].join(' ');
-  // No feedback: its extra terms find memories that share words with the hits, not with this one.
+  // No feedback: its extra terms find memories that share words with the hits, not with this
+  // one. Exact words: the candidates are compared by the words they share (a prefix or fuzzy
+  // match counts for nothing there), and at 100,000 memories fuzzy matching a summary's words
+  // was half the query.
   const hits = tier.index
-    .query(query, { limit: o.candidates + 1, statuses: ['active'], expand: false, feedback: false })
+    .query(query, { limit: o.candidates + 1, statuses: ['active'], expand: false, feedback: false, exact: true })
     .filter((h) => h.id !== memory.id);
   if (hits.length === 0) return result;
 

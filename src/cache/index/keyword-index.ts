@@ -294,6 +294,11 @@ export interface SearchOptions {
   expand?: boolean;
   /** Widen the list below the first results with pseudo-relevance feedback (default true). */
   feedback?: boolean;
+  /**
+   * Match the query's words only as they are: no prefix or fuzzy matches (default false).
+   * Auto-linking's query: what it ranks its candidates by is the words they share.
+   */
+  exact?: boolean;
 }
 
 export interface SearchHit {
@@ -310,6 +315,7 @@ export const DEFAULT_SEARCH: Required<Omit<SearchOptions, 'types' | 'tags' | 'sc
   statuses: ['active'],
   expand: true,
   feedback: true,
+  exact: false,
 };
 
 
@@ -1319,10 +1325,10 @@ export class KeywordIndex {
     const specs: TermSpec[] = all.map((term) => ({
       term,
       // Terms the question did not say are matched exactly.
-      prefix: term.length >= 4 && !guessed.has(term),
+      prefix: !opts.exact && term.length >= 4 && !guessed.has(term),
       // No word is longer than MAX_FUZZY_TERM; a pasted blob is matched exactly (MiniSearch's
       // fuzzy matrix grows with the square of the term: 100,000 characters would be 10 GB).
-      fuzzy: term.length >= 6 && term.length <= MAX_FUZZY_TERM && !guessed.has(term) ? 0.2 : false,
+      fuzzy: !opts.exact && term.length >= 6 && term.length <= MAX_FUZZY_TERM && !guessed.has(term) ? 0.2 : false,
       boost: timeTerms.has(term) ? TIME_WEIGHT : guessed.has(term) ? EXPANSION_WEIGHT : 1,
     }));
     // Filters are applied as the ranked lists are read (they do not change the order of
