@@ -3,12 +3,13 @@
  * rewritten whole after every turn, and every string in them passes the gate; a string the
  * same gate already let through needs no second scan (redaction is idempotent). The stamp
  * says "the same gate": the `stat` signature (mtime in ns, size, inode) of the gate's own
- * module, of Cortex's package.json and of the secret rule preset's entry, so an upgrade, a
- * reinstall or a rebuild scans everything again once. Node built-ins only; computed once
- * per process.
+ * module, of Cortex's package.json and of the secret rule preset's package.json, so an
+ * upgrade, a reinstall or a rebuild scans everything again once. Node built-ins only;
+ * computed once per process.
  */
 import { statSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const PRESET = '@secretlint/secretlint-rule-preset-recommend';
@@ -32,16 +33,30 @@ function signature(path: string): string {
  */
 export function redactionGateStamp(): string {
   if (stamp === undefined) {
-    let preset: string;
-    try {
-      preset = signature(createRequire(import.meta.url).resolve(PRESET));
-    } catch {
-      preset = '?';
-    }
+    const found = presetPackage();
+    const preset = found === undefined ? '?' : signature(found);
     const redact = signature(fileURLToPath(new URL('../core/redact.js', import.meta.url)));
     // Run from src/ by the tests, the module is redact.ts.
     const own = redact === '-' ? signature(fileURLToPath(new URL('../core/redact.ts', import.meta.url))) : redact;
     stamp = [own, signature(fileURLToPath(new URL('../../package.json', import.meta.url))), preset].join('|');
   }
   return stamp;
+}
+
+/**
+ * The package.json of the preset this module loads: where an install puts it (under
+ * Cortex's own node_modules, else beside Cortex in the node_modules that holds it), looked
+ * for in the order Node's resolver looks, and only when neither is there, the resolver's
+ * answer (its first use costs a command ~3 ms).
+ */
+export function presetPackage(): string | undefined {
+  const root = fileURLToPath(new URL('../../', import.meta.url));
+  const candidates = [join(root, 'node_modules', PRESET, 'package.json')];
+  if (basename(dirname(root)) === 'node_modules') candidates.push(join(dirname(root), PRESET, 'package.json'));
+  for (const candidate of candidates) if (statSync(candidate, { throwIfNoEntry: false })?.isFile()) return candidate;
+  try {
+    return join(dirname(createRequire(import.meta.url).resolve(`${PRESET}/package.json`)), 'package.json');
+  } catch {
+    return undefined;
+  }
 }
