@@ -31,10 +31,10 @@ import type { LifecycleInput, LifecycleOutput } from './lifecycle.js';
 import { recall, type RecallInput, type RecallOutput } from './recall/recall.js';
 import { recallFile, type RecallFileInput, type RecallFileOutput } from './recall/file.js';
 import type { IndexCodeInput, IndexCodeOutput } from './index-code.js';
-import { remember, type RememberInput, type RememberResult } from './remember.js';
+import { rememberAndMark, type RememberInput, type RememberResult } from './remember.js';
 import type { ReviewItem } from './review.js';
 import { recordAccess } from '../services/signals.js';
-import { createdFiles, markForCommit, startMarking } from '../services/stage.js';
+import { markForCommit } from '../services/stage.js';
 import { status, type StatusOutput } from './status.js';
 import type { SurfaceInput, SurfaceOutput } from './surface.js';
 
@@ -121,21 +121,7 @@ export function openCortex(options: OpenCortexOptions = {}): Cortex {
   const ctx = openContext(options);
   return {
     context: ctx,
-    remember: async (input) => {
-      // The new file is marked while it is linked; its new edges after.
-      const marking = startMarking(ctx);
-      try {
-        const result = await remember(ctx, input, {
-          onCreated: ({ file, memory }) => {
-            if (memory.scope === 'project') marking.add([file]);
-          },
-        });
-        marking.add(createdFiles([result]));
-        return result;
-      } finally {
-        await marking.done();
-      }
-    },
+    remember: (input) => rememberAndMark(ctx, input),
     recall: (input) => recall(ctx, input),
     recallFile: (input) => recallFile(ctx, input),
     indexCode: async (input) => (await import('./index-code.js')).indexCode(ctx, input),

@@ -35,6 +35,7 @@ import { addPendingLinks } from '../cache/pending-links.js';
 import { scopePaths, type Context } from '../services/context.js';
 import { LINK_EXTRACTOR, openTierIndex, saveQuietly, type TierIndex } from '../services/indexes.js';
 import { lockPath } from '../cache/layout.js';
+import { createdFiles, startMarking } from '../services/stage.js';
 
 export interface RememberInput {
   /** Free text: the first line (or sentence) becomes the summary, the rest the body. */
@@ -255,6 +256,29 @@ function gateFields(input: RememberInput): { input: RememberInput; kinds: string
     out.source = r.value;
   }
   return { input: out, kinds: [...kinds] };
+}
+
+/**
+ * {@link remember}, with the files it writes marked for the next commit (`git add -N`, see
+ * services/stage.ts): the new memory while it is linked, its new edges after. What
+ * `openCortex().remember` and `cortex remember` run.
+ *
+ * @example
+ * await rememberAndMark(ctx, { text: 'Use WAL mode', type: 'decision' });
+ */
+export async function rememberAndMark(ctx: Context, input: RememberInput): Promise<RememberResult> {
+  const marking = startMarking(ctx);
+  try {
+    const result = await remember(ctx, input, {
+      onCreated: ({ file, memory }) => {
+        if (memory.scope === 'project') marking.add([file]);
+      },
+    });
+    marking.add(createdFiles([result]));
+    return result;
+  } finally {
+    await marking.done();
+  }
 }
 
 /**

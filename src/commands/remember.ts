@@ -9,7 +9,7 @@ import { bool, int, list, num, str, type CommandDef, type IO } from '../term/arg
 import { readTemplate } from '../templates.js';
 import { openEditor } from './editor.js';
 import { undoLines } from '../services/undo.js';
-import { fileArgument, open, printJson } from './shared.js';
+import { fileArgument, openContextOf, printJson } from './shared.js';
 
 /** Reads the `--edit` template back: frontmatter fields and the body without HTML comments. */
 export function parseTemplate(text: string, file: string): RememberInput | undefined {
@@ -86,7 +86,8 @@ const command: CommandDef = {
     'cortex remember --type gotcha "acquire must stay allocation-free: it runs per query" --files src/db/pool.ts#Pool.acquire',
   ],
   async run(inv, io) {
-    const cortex = await open(inv, io);
+    // Only the use case it runs (the whole API's modules took 8-15 ms to load).
+    const ctx = openContextOf(inv, io);
     let input: RememberInput;
     let cleanup: (() => void) | undefined;
     if (bool(inv, 'edit') || str(inv, 'file')) {
@@ -123,11 +124,12 @@ const command: CommandDef = {
       ...(bool(inv, 'pin') ? { pinned: true } : {}),
       ...(str(inv, 'scope') !== undefined ? { scope: str(inv, 'scope') as Scope } : {}),
       ...(bool(inv, 'no-link') ? { autoLink: false } : {}),
-      ...(list(inv, 'files') ? { source: { ...input.source, files: list(inv, 'files')!.map((f) => fileArgument(inv, io, cortex.context.root, f)) } } : {}),
+      ...(list(inv, 'files') ? { source: { ...input.source, files: list(inv, 'files')!.map((f) => fileArgument(inv, io, ctx.root, f)) } } : {}),
       ...(bool(inv, 'private') ? { private: true } : {}),
       keepUndo: true,
     };
-    const result = await cortex.remember(opts);
+    const { rememberAndMark } = await import('../api/remember.js');
+    const result = await rememberAndMark(ctx, opts);
     cleanup?.();
     if (inv.json) {
       printJson(io, { action: result.action, id: result.memory.id, file: result.file, redacted: result.redacted, links: result.links ?? null, memory: result.memory, undo: result.undo ?? null });
