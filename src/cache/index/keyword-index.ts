@@ -369,7 +369,7 @@ export function mergeFeedback(first: PackedResults, firstCounts: Int32Array, mor
   // There, the sums by document each pass no longer reads hold the merge's: the positions
   // in either pass (4 + 4 bytes a document) over the first's, the sums over the second's
   // (memory already faulted in, rather than 2 MB more at 100,000 memories).
-  const spare = shared && first.spare !== undefined && more.spare !== undefined && first.spare !== more.spare && first.documents === n && more.documents === n ? { first: first.spare, more: more.spare } : undefined;
+  let spare = shared && first.spare !== undefined && more.spare !== undefined && first.spare !== more.spare && first.documents === n && more.documents === n ? { first: first.spare, more: more.spare } : undefined;
   // The kernel's memory: each pass's columns (read where they are when they lie in it, else
   // copied in), then the merge's own.
   const layoutOf = (take: (bytes: number) => number, inPlace: (view: Int32Array | Float64Array) => boolean) => {
@@ -391,7 +391,11 @@ export function mergeFeedback(first: PackedResults, firstCounts: Int32Array, mor
   };
   const base = shared ? arena.take(KernelLayout.bytes((take) => layoutOf(take, inPlace))) : undefined;
   const inArena = base !== undefined;
-  if (!inArena) inPlace = () => false;
+  if (!inArena) {
+    // No room left in the arena: a memory of its own, everything copied in.
+    inPlace = () => false;
+    spare = undefined;
+  }
   const instance = inArena ? arena!.kernel : instantiateKernel(8 + KernelLayout.bytes((take) => layoutOf(take, inPlace)), NO_IMPORTS);
   if (instance === undefined) return mergeFeedbackSlowly(first, firstCounts, more, moreCounts);
   const layout = new KernelLayout(base ?? 8);

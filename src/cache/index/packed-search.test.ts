@@ -187,6 +187,16 @@ describe('searchPacked', () => {
             expect([...inPlace.moreAt]).toEqual([...merged.moreAt]);
           }
           copied.release?.();
+          // An arena with no room left: the merge copies into a memory of its own, the same merge.
+          while (arena.take(65536) !== undefined);
+          while (arena.take(8) !== undefined);
+          const crowded = mergeFeedback(first, counts, second, arena);
+          expect(arena.holds(crowded.docs)).toBe(false);
+          expect([...crowded.docs]).toEqual([...inPlace.docs]);
+          expect([...crowded.final]).toEqual([...inPlace.final]);
+          expect([...crowded.firstAt]).toEqual([...inPlace.firstAt]);
+          expect([...crowded.moreAt]).toEqual([...inPlace.moreAt]);
+          crowded.release?.();
           // Another index (or other boosts): a memory of its own.
           const other = searchPacked(build(docs, discard), more, { ...options, arena })!;
           expect(arena.holds(other.docs)).toBe(false);
