@@ -154,12 +154,15 @@ export function treeOfColumns(columns: unknown, length: number): Tree | undefine
 
 /**
  * A node of a tree saved as columns: a Map (as MiniSearch's radix tree reads and changes
- * it) whose entries are made from the columns when it is first used, its child nodes as
- * lazy as it was. A query reaches a few hundred of a tree's nodes.
+ * it) whose entries are made from the columns when it is first used, each child node
+ * when it is first read (a lookup reads one child of each node on its way; a fuzzy match
+ * lists a node's keys and reads the children within its distance). A query reaches a few
+ * hundred of a tree's nodes.
  */
 export class LazyTreeNode extends Map<string, unknown> {
-  #columns: TreeColumns | undefined;
+  readonly #columns: TreeColumns;
   readonly #node: number;
+  #filled = false;
 
   constructor(columns: TreeColumns, node: number) {
     super();
@@ -167,14 +170,26 @@ export class LazyTreeNode extends Map<string, unknown> {
     this.#node = node;
   }
 
+  /** The entries: a term's postings offset under {@link LEAF}, else the number of a child node not made yet. */
   #fill(): void {
+    if (this.#filled) return;
+    this.#filled = true;
     const c = this.#columns;
-    if (c === undefined) return;
-    this.#columns = undefined;
-    for (let e = c.first[this.#node]!, to = e + c.count[this.#node]!; e < to; e++) {
-      const key = c.keys.slice(e === 0 ? 0 : c.keyEnds[e - 1]!, c.keyEnds[e]!);
-      super.set(key, key === LEAF ? c.value[e]! : new LazyTreeNode(c, c.value[e]!));
-    }
+    for (let e = c.first[this.#node]!, to = e + c.count[this.#node]!; e < to; e++) super.set(c.keys.slice(e === 0 ? 0 : c.keyEnds[e - 1]!, c.keyEnds[e]!), c.value[e]!);
+  }
+
+  /** `value` as read under `key`: a child node made (and kept) when it is still a number. */
+  #made(key: string, value: unknown): unknown {
+    if (key === LEAF || typeof value !== 'number') return value;
+    const child = new LazyTreeNode(this.#columns, value);
+    super.set(key, child);
+    return child;
+  }
+
+  /** Every entry made, for a walk over the values. */
+  #all(): void {
+    this.#fill();
+    for (const [key, value] of super.entries()) this.#made(key, value);
   }
 
   override get size(): number {
@@ -183,7 +198,7 @@ export class LazyTreeNode extends Map<string, unknown> {
   }
   override get(key: string): unknown {
     this.#fill();
-    return super.get(key);
+    return this.#made(key, super.get(key));
   }
   override has(key: string): boolean {
     this.#fill();
@@ -198,11 +213,11 @@ export class LazyTreeNode extends Map<string, unknown> {
     return super.delete(key);
   }
   override clear(): void {
-    this.#columns = undefined;
+    this.#filled = true;
     super.clear();
   }
   override forEach(fn: (value: unknown, key: string, map: Map<string, unknown>) => void, thisArg?: unknown): void {
-    this.#fill();
+    this.#all();
     super.forEach(fn, thisArg);
   }
   override keys(): MapIterator<string> {
@@ -210,11 +225,11 @@ export class LazyTreeNode extends Map<string, unknown> {
     return super.keys();
   }
   override values(): MapIterator<unknown> {
-    this.#fill();
+    this.#all();
     return super.values();
   }
   override entries(): MapIterator<[string, unknown]> {
-    this.#fill();
+    this.#all();
     return super.entries();
   }
   override [Symbol.iterator](): MapIterator<[string, unknown]> {
