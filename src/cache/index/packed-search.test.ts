@@ -83,6 +83,23 @@ function unreadTerms(ms: MiniSearch): number {
   return count;
 }
 
+/** An index, some of its documents discarded, documents added later (each in a slot: a new one, or replacing it), and a query. */
+const laterDocuments = fc.record({
+  docs: fc.array(arbitraryDoc, { minLength: 1, maxLength: 20 }),
+  discard: fc.array(fc.nat(25), { maxLength: 4 }),
+  later: fc.array(fc.record({ slot: fc.nat(30), doc: arbitraryDoc }), { minLength: 1, maxLength: 6 }),
+  specs: fc.array(arbitrarySpec, { minLength: 1, maxLength: 6 }),
+});
+
+/** The journal's replay: each later document replaces the memory in its slot, or is new. */
+function replayLater(ms: MiniSearch, later: readonly { slot: number; doc: object }[], add: (ms: MiniSearch, doc: object) => void): MiniSearch {
+  for (const { slot, doc } of later) {
+    if (ms.has(`m${slot}`)) ms.discard(`m${slot}`);
+    add(ms, { id: `m${slot}`, ...doc });
+  }
+  return ms;
+}
+
 /** Terms counted apart (as the index does with thesaurus expansions). */
 const EXCEPT = new Set(['sql', 'db', 'migrat']);
 
@@ -211,61 +228,35 @@ describe('searchPacked', () => {
 
   it('scores documents added to a loaded index (kept beside the packed postings) as MiniSearch does', async () => {
     await fc.assert(
-      fc.asyncProperty(
-        fc.array(arbitraryDoc, { minLength: 1, maxLength: 20 }),
-        fc.array(fc.nat(25), { maxLength: 4 }),
-        fc.array(fc.record({ slot: fc.nat(30), doc: arbitraryDoc }), { minLength: 1, maxLength: 6 }),
-        fc.array(arbitrarySpec, { minLength: 1, maxLength: 6 }),
-        async (docs, discard, later, specs) => {
-          const options = { boost: BOOST, bm25: BM25, maxFuzzy: 2 };
-          // The journal's replay: each later document replaces the memory in its slot, or is new.
-          const replay = (ms: MiniSearch, add: (ms: MiniSearch, doc: object) => void) => {
-            for (const { slot, doc } of later) {
-              if (ms.has(`m${slot}`)) ms.discard(`m${slot}`);
-              add(ms, { id: `m${slot}`, ...doc });
-            }
-            return ms;
-          };
-          const plain = replay(build(docs, discard), (ms, doc) => ms.add(doc));
-          const packed = replay(loadSearchState(saveSearchState(build(docs, discard)), OPTIONS)!, addPacked);
-          for (const word of WORDS) expect(termDocCount(packed, word)).toBe(termDocCount(plain, word));
-          const vacuumed = replay(build(docs, discard), (ms, doc) => ms.add(doc));
-          await vacuumed.vacuum();
-          const expected = reference(vacuumed, specs);
-          expectSame(searchPacked(packed, specs, options)!, expected);
-          // Saved with the added postings and loaded again: the same results.
-          expectSame(searchPacked(loadSearchState(saveSearchState(packed), OPTIONS)!, specs, options)!, expected);
-          // Opened from a file, then the later documents added: postings read in place, those added copied after them.
-          // Read as Maps (MiniSearch's own search unpacks them): the same as the plain index.
-          const again = replay(loadSearchState(saveSearchState(build(docs, discard)), OPTIONS)!, addPacked);
-          await again.vacuum();
-          expectSame(reference(again, specs), expected);
-        },
-      ),
+      fc.asyncProperty(laterDocuments, async ({ docs, discard, later, specs }) => {
+        const options = { boost: BOOST, bm25: BM25, maxFuzzy: 2 };
+        const replay = (ms: MiniSearch, add: (ms: MiniSearch, doc: object) => void) => replayLater(ms, later, add);
+        const plain = replay(build(docs, discard), (ms, doc) => ms.add(doc));
+        const packed = replay(loadSearchState(saveSearchState(build(docs, discard)), OPTIONS)!, addPacked);
+        for (const word of WORDS) expect(termDocCount(packed, word)).toBe(termDocCount(plain, word));
+        const vacuumed = replay(build(docs, discard), (ms, doc) => ms.add(doc));
+        await vacuumed.vacuum();
+        const expected = reference(vacuumed, specs);
+        expectSame(searchPacked(packed, specs, options)!, expected);
+        // Saved with the added postings and loaded again: the same results.
+        expectSame(searchPacked(loadSearchState(saveSearchState(packed), OPTIONS)!, specs, options)!, expected);
+        // Read as Maps (MiniSearch's own search unpacks them): the same as the plain index.
+        const again = replay(loadSearchState(saveSearchState(build(docs, discard)), OPTIONS)!, addPacked);
+        await again.vacuum();
+        expectSame(reference(again, specs), expected);
+      }),
       { numRuns: 200 },
     );
   });
 
   it('scores documents added to an index opened from its file: its postings read in place, the added ones copied after them', async () => {
     await fc.assert(
-      fc.asyncProperty(
-        fc.array(arbitraryDoc, { minLength: 1, maxLength: 20 }),
-        fc.array(fc.nat(25), { maxLength: 4 }),
-        fc.array(fc.record({ slot: fc.nat(30), doc: arbitraryDoc }), { minLength: 1, maxLength: 6 }),
-        fc.array(arbitrarySpec, { minLength: 1, maxLength: 6 }),
-        async (docs, discard, later, specs) => {
-          const fromFile = opened(build(docs, discard));
-          const vacuumed = build(docs, discard);
-          for (const { slot, doc } of later) {
-            if (fromFile.has(`m${slot}`)) fromFile.discard(`m${slot}`);
-            addPacked(fromFile, { id: `m${slot}`, ...doc });
-            if (vacuumed.has(`m${slot}`)) vacuumed.discard(`m${slot}`);
-            vacuumed.add({ id: `m${slot}`, ...doc });
-          }
-          await vacuumed.vacuum();
-          expectSame(searchPacked(fromFile, specs, { boost: BOOST, bm25: BM25, maxFuzzy: 2 })!, reference(vacuumed, specs));
-        },
-      ),
+      fc.asyncProperty(laterDocuments, async ({ docs, discard, later, specs }) => {
+        const fromFile = replayLater(opened(build(docs, discard)), later, addPacked);
+        const vacuumed = replayLater(build(docs, discard), later, (ms, doc) => ms.add(doc));
+        await vacuumed.vacuum();
+        expectSame(searchPacked(fromFile, specs, { boost: BOOST, bm25: BM25, maxFuzzy: 2 })!, reference(vacuumed, specs));
+      }),
       { numRuns: 80 },
     );
   });
