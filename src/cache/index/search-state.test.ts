@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { deserialize, serialize } from 'node:v8';
 import fc from 'fast-check';
 import MiniSearch from 'minisearch';
 import { describe, expect, it } from 'vitest';
@@ -32,6 +33,33 @@ describe('saveSearchState / loadSearchState', () => {
     }
     restored.add({ id: 'd', text: 'A new memory about sqlite' });
     expect(restored.search('sqlite').map((r) => r.id)).toContain('d');
+  });
+
+  it('loads a file of an earlier version, its tree saved as Maps', () => {
+    const original = build();
+    const bytes = saveSearchState(original);
+    // The same file with the tree as the Maps earlier versions saved, not as columns.
+    const length = bytes.readUInt32LE(4);
+    const head = deserialize(bytes.subarray(8, 8 + length)) as { treeColumns?: unknown; tree?: unknown; postingsLength: number };
+    const asMaps = (node: Map<string, unknown>): Map<string, unknown> => new Map([...node].map(([k, v]) => [k, v instanceof Map ? asMaps(v) : v]));
+    head.tree = asMaps(treeOfColumns(head.treeColumns, head.postingsLength)!);
+    delete head.treeColumns;
+    const older = serialize(head);
+    const start = (n: number) => (8 + n + 3) & ~3;
+    const file = Buffer.alloc(start(older.length) + bytes.length - start(length));
+    bytes.copy(file, 0, 0, 4);
+    file.writeUInt32LE(older.length, 4);
+    older.copy(file, 8);
+    bytes.copy(file, start(older.length), start(length));
+    const restored = loadSearchState(file, OPTIONS)!;
+    expect(restored).toBeDefined();
+    expect((restored as unknown as { _index: { _tree: unknown } })._index._tree).not.toBeInstanceOf(LazyTreeNode);
+    for (const q of ['sqlite', 'database wal', 'utc', 'zero config postgres']) {
+      expect(restored.search(q, { prefix: true, fuzzy: 0.2 })).toEqual(original.search(q, { prefix: true, fuzzy: 0.2 }));
+    }
+    // Saved again, the tree is columns.
+    const again = saveSearchState(restored);
+    expect(deserialize(again.subarray(8, 8 + again.readUInt32LE(4)))).toHaveProperty('treeColumns');
   });
 
   it('rejects truncated or foreign bytes instead of throwing', () => {
