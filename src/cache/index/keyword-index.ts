@@ -364,16 +364,16 @@ export function mergeFeedback(first: PackedResults, firstCounts: Int32Array, mor
   const n = Math.max(first.documents, more.documents);
   const moreCounts = more.queryTermCounts();
   // In the query's arena when both passes' columns are there (they are then read in place).
-  let inPlace = (view: Int32Array | Float64Array): boolean => arena!.holds(view);
-  const shared = arena !== undefined && [first.docs, first.raw, more.docs, more.raw].every(inPlace);
+  const shared = arena !== undefined && [first.docs, first.raw, more.docs, more.raw].every((view) => arena.holds(view));
   // There, the sums by document each pass no longer reads hold the merge's: the positions
   // in either pass (4 + 4 bytes a document) over the first's, the sums over the second's
   // (memory already faulted in, rather than 2 MB more at 100,000 memories).
-  let spare = shared && first.spare !== undefined && more.spare !== undefined && first.spare !== more.spare && first.documents === n && more.documents === n ? { first: first.spare, more: more.spare } : undefined;
-  // The kernel's memory: each pass's columns (read where they are when they lie in it, else
-  // copied in), then the merge's own.
-  const layoutOf = (take: (bytes: number) => number, inPlace: (view: Int32Array | Float64Array) => boolean) => {
-    const place = (view: Int32Array | Float64Array) => (inPlace(view) ? view.byteOffset : take(view.byteLength));
+  const spare = shared && first.spare !== undefined && more.spare !== undefined && first.spare !== more.spare && first.documents === n && more.documents === n ? { first: first.spare, more: more.spare } : undefined;
+  // The kernel's memory: each pass's columns (in the arena, read where they are; else copied
+  // in), then the merge's own.
+  const layoutOf = (take: (bytes: number) => number, inArena: boolean) => {
+    const place = (view: Int32Array | Float64Array) => (inArena && arena!.holds(view) ? view.byteOffset : take(view.byteLength));
+    const over = inArena ? spare : undefined;
     return {
       firstRaw: place(first.raw),
       moreRaw: place(more.raw),
@@ -381,34 +381,30 @@ export function mergeFeedback(first: PackedResults, firstCounts: Int32Array, mor
       firstCounts: place(firstCounts),
       moreDocs: place(more.docs),
       moreCounts: place(moreCounts),
-      score: spare?.more ?? take(8 * n),
+      score: over?.more ?? take(8 * n),
       final: take(8 * (first.length + more.length)),
       count: take(4 * n),
-      firstAt: spare?.first ?? take(4 * n),
-      moreAt: spare ? spare.first + 4 * n : take(4 * n),
+      firstAt: over?.first ?? take(4 * n),
+      moreAt: over ? over.first + 4 * n : take(4 * n),
       docs: take(4 * (first.length + more.length)),
     };
   };
-  const base = shared ? arena.take(KernelLayout.bytes((take) => layoutOf(take, inPlace))) : undefined;
+  // No room left in the arena: a memory of its own, everything copied in.
+  const base = shared ? arena.take(KernelLayout.bytes((take) => layoutOf(take, true))) : undefined;
   const inArena = base !== undefined;
-  if (!inArena) {
-    // No room left in the arena: a memory of its own, everything copied in.
-    inPlace = () => false;
-    spare = undefined;
-  }
-  const instance = inArena ? arena!.kernel : instantiateKernel(8 + KernelLayout.bytes((take) => layoutOf(take, inPlace)), NO_IMPORTS);
+  const instance = inArena ? arena!.kernel : instantiateKernel(8 + KernelLayout.bytes((take) => layoutOf(take, false)), NO_IMPORTS);
   if (instance === undefined) return mergeFeedbackSlowly(first, firstCounts, more, moreCounts);
   const layout = new KernelLayout(base ?? 8);
-  const at = layoutOf((bytes) => layout.take(bytes), inPlace);
+  const at = layoutOf((bytes) => layout.take(bytes), inArena);
   const { kernel, memory } = instance;
   const buffer = memory.buffer;
   const copies: [Int32Array | Float64Array, number][] = [[first.raw, at.firstRaw], [more.raw, at.moreRaw], [first.docs, at.firstDocs], [firstCounts, at.firstCounts], [more.docs, at.moreDocs], [moreCounts, at.moreCounts]];
-  for (const [view, offset] of copies) if (!inPlace(view)) new Uint8Array(buffer, offset, view.byteLength).set(new Uint8Array(view.buffer, view.byteOffset, view.byteLength));
+  for (const [view, offset] of copies) if (view.byteOffset !== offset || view.buffer !== buffer) new Uint8Array(buffer, offset, view.byteLength).set(new Uint8Array(view.buffer, view.byteOffset, view.byteLength));
   const i32 = new Int32Array(buffer);
   i32.fill(-1, at.firstAt >>> 2, (at.firstAt >>> 2) + n);
   i32.fill(-1, at.moreAt >>> 2, (at.moreAt >>> 2) + n);
   // The sums start at zero (written over, they are not).
-  if (spare !== undefined) new Float64Array(buffer, at.score, n).fill(0);
+  if (inArena && spare !== undefined) new Float64Array(buffer, at.score, n).fill(0);
   const length = kernel.mergeFeedback(first.length, at.firstDocs, at.firstRaw, at.firstCounts, more.length, at.moreDocs, at.moreRaw, at.moreCounts, at.score, at.count, at.firstAt, at.moreAt, at.docs, at.final);
   return {
     docs: new Int32Array(buffer, at.docs, length),
