@@ -9,13 +9,14 @@
  * builds adjacency lazily, only for the nodes a walk touches. A missing, corrupt or
  * mismatched cache is simply rebuilt by the caller.
  */
-import { closeSync, fstatSync, openSync, readSync, rmSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import { EDGE_ORIGINS, RELATIONS } from '../core/edge.js';
 import { centrality as computeCentrality, type Graph, type GraphEdge } from '../core/graph.js';
 import type { Diagnostic } from '../core/memory.js';
 import { writeFileAtomic } from '../store/atomic.js';
+import { readInto } from '../store/safe-read.js';
 import type { DirStamp } from './edge-cache.js';
 import { sameStamp } from './edge-cache.js';
 import { GRAPH_CACHE_FILE } from './layout.js';
@@ -193,15 +194,8 @@ function bytesOf(view: ArrayBufferView): Buffer {
 function readAligned(path: string): Buffer {
   const fd = openSync(path, 'r');
   try {
-    const size = fstatSync(fd).size;
-    const bytes = Buffer.from(new ArrayBuffer(size));
-    let read = 0;
-    while (read < size) {
-      const n = readSync(fd, bytes, read, size - read, read);
-      if (n === 0) break;
-      read += n;
-    }
-    return bytes.subarray(0, read);
+    const bytes = Buffer.from(new ArrayBuffer(fstatSync(fd).size));
+    return bytes.subarray(0, readInto(fd, bytes, 0));
   } finally {
     closeSync(fd);
   }

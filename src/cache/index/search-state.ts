@@ -237,12 +237,12 @@ export class LazyTreeNode extends Map<string, unknown> {
   }
 }
 
-/** The memory ids of a saved state by short id (see `SavedState.ids`), read without making a string per id. */
 /** Ids left in a search of {@link SavedIds.find} below which their stretch of the text is read at once (at ~45 characters an id, a few kB). */
 const SPAN_IDS = 64;
 /** Probes {@link SavedIds.find} keeps, at most. */
 const MAX_PROBES = 1024;
 
+/** The memory ids of a saved state by short id (see `SavedState.ids`), read without making a string per id. */
 export class SavedIds {
   constructor(
     /** In memory, or read by position from the state's file. */
@@ -1400,7 +1400,7 @@ export function encodeState(state: SavedState, postings: Uint32Array): Buffer {
 export function stateParts(state: SavedState): { head: Buffer; columns: Uint8Array[] } {
   const { ids, lengths, tree, ...others } = state;
   // The tree is saved as columns (see TreeColumns).
-  const rest: Omit<SavedState, 'ids' | 'lengths'> = tree instanceof Map ? { ...others, treeColumns: treeColumnsOf(tree) } : { ...others, ...(tree ? { tree } : {}) };
+  const rest: Omit<SavedState, 'ids' | 'lengths'> = tree ? { ...others, treeColumns: treeColumnsOf(tree) } : others;
   const columns: Uint8Array[] = [];
   let serialized: Buffer;
   if (ids && lengths && typeof ids.text === 'string') {
