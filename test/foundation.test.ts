@@ -1,8 +1,9 @@
 /**
  * The foundation, end to end: the built CLI in real temporary git repositories.
  */
-import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { deserialize } from 'node:v8';
 import { describe, expect, it } from 'vitest';
 import { parseMemory } from '../src/core/memory-format.js';
 import { json, tempRepo } from './helpers/repo.js';
@@ -316,5 +317,26 @@ describe('the split index cache', () => {
     rmSync(join(repo.dir, '.memory', searchFile()!));
     const again = repo.cortex(['recall', 'sqlite', '--json']);
     expect(json<{ results: unknown[] }>(again).results).toHaveLength(1);
+  });
+
+  it('names the damage and the fix when postings turn out damaged where the header could not show it, and rebuilds from the memories', () => {
+    const repo = tempRepo();
+    repo.cortex(['init']);
+    repo.cortex(['remember', SQLITE, '--type', 'decision']);
+    const path = join(repo.dir, '.memory', readdirSync(join(repo.dir, '.memory')).find((n) => n.startsWith('index-search-'))!);
+    // Every term's first section claims far more documents than its postings hold.
+    const bytes = readFileSync(path);
+    const length = bytes.readUInt32LE(4);
+    const { termOffsets } = deserialize(bytes.subarray(8, 8 + length)) as { termOffsets: Uint32Array };
+    const postings = (8 + length + 3) & ~3;
+    for (const offset of termOffsets.subarray(0, -1)) bytes.writeUInt32LE(0xffffff, postings + 4 * (offset + 2));
+    writeFileSync(path, bytes);
+    const r = repo.cortex(['recall', 'sqlite']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('is damaged');
+    expect(r.stderr).toContain('cortex index --rebuild');
+    expect(r.stderr).not.toContain('bug in cortex');
+    expect(repo.cortex(['index', '--rebuild']).code).toBe(0);
+    expect(json<{ results: unknown[] }>(repo.cortex(['recall', 'sqlite', '--json'])).results).toHaveLength(1);
   });
 });

@@ -8,6 +8,7 @@
  * on first read (doc-table.ts), and the search tree in its own file, loaded on the first
  * query, whose postings unpack term by term (search-state.ts).
  */
+import { CortexError } from '../../errors.js';
 import * as crypto from 'node:crypto';
 import { existsSync, fstatSync, openSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { closeWhenCollected, readAt } from '../../store/safe-read.js';
@@ -1305,6 +1306,17 @@ export class KeywordIndex {
     const held: { release?(): void }[] = [];
     try {
       return this.rank(text, options, held);
+    } catch (err) {
+      // A file of the index read by position turned out damaged where its header could not
+      // show it (postings that do not fit their term, a file shorter than it says): the
+      // memories themselves are untouched, and one command rebuilds the cache from them.
+      if (err instanceof RangeError && this.cacheDir !== undefined) {
+        throw new CortexError('INDEX_DAMAGED', `The keyword index in ${this.cacheDir} is damaged: ${err.message}.`, {
+          hint: 'Run `cortex index --rebuild`: it is rebuilt from the memory files, which are not affected.',
+          cause: err,
+        });
+      }
+      throw err;
     } finally {
       for (const h of held) h.release?.();
     }
