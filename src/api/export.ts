@@ -5,11 +5,12 @@
  * written passes the redaction gate; a file that holds more than the export (`AGENTS.md`,
  * `MEMORY.md`) keeps everything outside the export's markers.
  */
-import { existsSync, readdirSync, rmSync } from 'node:fs';
-import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { UsageError } from '../errors.js';
 import type { Edge } from '../core/edge.js';
 import { redactSecrets } from '../core/redact.js';
+import { redactEdge, redactMemory } from '../core/redact-memory.js';
 import { exportBasicMemory } from '../core/interop/basic-memory.js';
 import { exportClaudeMemory } from '../core/interop/claude.js';
 import { exportJsonl } from '../core/interop/jsonl.js';
@@ -20,6 +21,7 @@ import { readFileIfExists, writeIfChanged } from '../store/atomic.js';
 import { readAllEdges } from '../store/edge-store.js';
 import { findGitRoot } from '../store/paths.js';
 import type { Context } from '../services/context.js';
+import { trashDirFor } from '../services/undo.js';
 import { claudeMemoryDir } from './import.js';
 import { loadMemories } from './surface.js';
 
@@ -108,6 +110,19 @@ export async function exportMemories(ctx: Context, input: ExportInput = {}): Pro
     }
   }
   const kinds = new Set<string>();
+  // Each memory and edge through the gate before any format renders it: once serialised, a
+  // body line's start is `\n` inside a JSON string, and a secret there has no boundary
+  // before it for a rule to see. The rendered text is gated again as a whole.
+  for (let i = 0; i < memories.length; i++) {
+    const r = redactMemory(memories[i]!);
+    r.kinds.forEach((k) => kinds.add(k));
+    memories[i] = r.value;
+  }
+  for (let i = 0; i < edges.length; i++) {
+    const r = redactEdge(edges[i]!);
+    r.kinds.forEach((k) => kinds.add(k));
+    edges[i] = r.value;
+  }
   const gate = (text: string): string => {
     const r = redactSecrets(text);
     r.findings.forEach((f) => kinds.add(f.kind));
@@ -116,9 +131,12 @@ export async function exportMemories(ctx: Context, input: ExportInput = {}): Pro
 
   const single = (text: string): ExportOutput => {
     if (outPath === '-') return { ...base, out: '-', text: gate(text), files: [], redacted: [...kinds] };
+    const keep = backups(ctx);
     const existed = existsSync(outPath);
-    const state = writeIfChanged(outPath, gate(text));
-    return { ...base, out: shown(ctx, outPath), files: [{ path: shown(ctx, outPath), state }], redacted: [...kinds], undo: undoFor(ctx, [{ path: outPath, existed, state }]) };
+    const next = gate(text);
+    keep.before(outPath, next);
+    const state = writeIfChanged(outPath, next);
+    return { ...base, out: shown(ctx, outPath), files: [{ path: shown(ctx, outPath), state }], redacted: [...kinds], undo: undoFor(ctx, [{ path: outPath, existed, state }], keep) };
   };
 
   switch (format) {
@@ -168,32 +186,62 @@ function writeDir(
 ): ExportOutput {
   const written: ExportOutput['files'] = [];
   const changes: { path: string; existed: boolean; state: string }[] = [];
+  const keep = backups(ctx);
   for (const f of files) {
     const path = join(dir, f.path);
     if (!isInside(dir, path)) continue;
     const existed = existsSync(path);
-    const state = writeIfChanged(path, gate(f.text));
+    const next = gate(f.text);
+    keep.before(path, next);
+    const state = writeIfChanged(path, next);
     written.push({ path: shown(ctx, path), state });
     changes.push({ path, existed, state });
   }
   for (const f of stale) {
+    keep.before(join(dir, f), undefined);
     rmSync(join(dir, f), { force: true });
     written.push({ path: shown(ctx, join(dir, f)), state: 'removed' });
   }
-  return { ...base, out: shown(ctx, dir), files: written, redacted: [...kinds], undo: undoFor(ctx, changes) };
+  return { ...base, out: shown(ctx, dir), files: written, redacted: [...kinds], undo: undoFor(ctx, changes, keep) };
 }
 
-/** Files an export created are removed to undo it; files it changed come back from git when tracked. */
-function undoFor(ctx: Context, changes: { path: string; existed: boolean; state: string }[]): string[] {
+interface Backups {
+  /** Copies `path` to the trash when it exists and `next` (undefined: removal) would change it. */
+  before(path: string, next: string | undefined): void;
+  /** Original path → its copy. */
+  copies: Map<string, string>;
+}
+
+/**
+ * Copies of the files an export rewrites or removes, under `.memory/trash/<time>-export/`
+ * (numbered, so two files of the same name never collide), for an undo that runs as printed.
+ */
+function backups(ctx: Context): Backups {
+  let dir: string | undefined;
+  const copies = new Map<string, string>();
+  return {
+    copies,
+    before(path, next) {
+      const current = readFileIfExists(path);
+      if (current === undefined || (next !== undefined && current.toString('utf8') === next)) return;
+      dir ??= trashDirFor(ctx, 'export');
+      const copy = join(dir, `${copies.size + 1}-${basename(path)}`);
+      mkdirSync(dir, { recursive: true });
+      copyFileSync(path, copy);
+      copies.set(path, copy);
+    },
+  };
+}
+
+/**
+ * The undo of an export, as commands that run as printed from the repository's root: `rm`
+ * of the files it created, `cp` of each copy kept before a file was rewritten or removed.
+ */
+function undoFor(ctx: Context, changes: { path: string; existed: boolean; state: string }[], keep: Backups): string[] {
   const created = changes.filter((c) => !c.existed && c.state === 'created').map((c) => shown(ctx, c.path));
-  const changed = changes.filter((c) => c.existed && c.state === 'updated').map((c) => shown(ctx, c.path));
   const undo: string[] = [];
   if (created.length > 0) undo.push(`rm ${created.map(q).join(' ')}`);
-  if (changed.length > 0) {
-    const inRepo = changed.filter((p) => !isAbsolute(p));
-    if (inRepo.length > 0) undo.push(`git restore -- ${inRepo.map(q).join(' ')}   (if they were committed)`);
-    if (inRepo.length < changed.length) undo.push(`${changed.length - inRepo.length} file(s) outside the repository were rewritten; the export's part of each lies between its CORTEX_EXPORT markers`);
-  }
+  for (const [path, copy] of keep.copies) undo.push(`cp ${q(shown(ctx, copy))} ${q(shown(ctx, path))}`);
   return undo;
 }
 

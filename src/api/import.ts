@@ -6,12 +6,12 @@
  * Idempotent: each record's topic is `import/<format>/<key>`, so importing again updates
  * what changed and leaves the rest byte for byte.
  */
-import { lstatSync, readdirSync, statSync } from 'node:fs';
-import { basename, join, relative, resolve, sep } from 'node:path';
+import { lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { homedir } from 'node:os';
 import { ParseError, UsageError } from '../errors.js';
 import { resolveRelation } from '../core/edge.js';
-import { redactParts } from '../core/redact.js';
+import { redactDeep, redactParts, redactSecrets } from '../core/redact.js';
 import { normalizeBody, parseMemory, renderMemory } from '../core/memory-format.js';
 import type { Memory, Scope } from '../core/memory.js';
 import { claudeProjectDirName, parseClaudeMemory } from '../core/interop/claude.js';
@@ -19,10 +19,11 @@ import { MEMORY_BANK_FILES, parseMarkdownFile, parseMemoryBank } from '../core/i
 import { parseBasicMemory } from '../core/interop/basic-memory.js';
 import { parseMcpMemory, type JsonlLineError } from '../core/interop/mcp-memory.js';
 import { parseJsonl } from '../core/interop/jsonl.js';
-import { INTEROP_FORMATS, type ImportRecord, type InteropFormat, type ParsedSource, type SourceFile } from '../core/interop/types.js';
+import { INTEROP_FORMATS, type ImportRecord, type ImportSkip, type InteropFormat, type ParsedSource, type SourceFile } from '../core/interop/types.js';
 import { contentKeyOf } from '../cache/index/keyword-index.js';
 import { lockPath } from '../cache/layout.js';
 import { withLock } from '../store/lock.js';
+import { listEdgeNames } from '../store/edge-store.js';
 import { readMemoryById } from '../store/memory-store.js';
 import { writeMemory } from '../store/memory-write.js';
 import { memoryPath } from '../store/memory-path.js';
@@ -94,37 +95,119 @@ function shownPath(ctx: Context, path: string): string {
   return rel === '' ? '.' : rel.startsWith('..') ? path : rel.split(sep).join('/');
 }
 
-/** Reads a source: one file, or the markdown and JSONL files of a directory (recursively, bounded). */
-function readSource(ctx: Context, path: string, recursive: boolean): { files: SourceFile[]; dir: boolean } {
+/**
+ * Redacts a source's text as a whole, before anything splits, lower-cases or derives a key
+ * from it (a key block split at its blank line, a token lower-cased in a tag, an id built
+ * from raw text would each slip past a later check). JSON Lines are redacted value by value
+ * (each line parsed, its strings redacted, written back) so that a redaction can never
+ * break a line's JSON; a line that is not JSON is left for the parser to report.
+ */
+function redactSourceText(text: string, jsonLines: boolean, kinds: Set<string>): string {
+  if (!jsonLines) {
+    const r = redactSecrets(text);
+    r.findings.forEach((f) => kinds.add(f.kind));
+    return r.text;
+  }
+  return text
+    .split('\n')
+    .map((line) => {
+      const trimmed = line.trim();
+      if (trimmed === '') return line;
+      let value: unknown;
+      try {
+        value = JSON.parse(trimmed);
+      } catch {
+        // Not JSON: the parser names the line; redact it as text so the error echoes no secret.
+        const r = redactSecrets(line);
+        r.findings.forEach((f) => kinds.add(f.kind));
+        return r.text;
+      }
+      const r = redactDeep(value);
+      if (r.kinds.length === 0) return line;
+      r.kinds.forEach((k) => kinds.add(k));
+      return JSON.stringify(r.value);
+    })
+    .join('\n');
+}
+
+/** A path as it may be shown and stored: redacted (a token in a file name stays out of ids, topics and output). */
+function redactPath(path: string, kinds: Set<string>): string {
+  const r = redactSecrets(path);
+  r.findings.forEach((f) => kinds.add(f.kind));
+  return r.text;
+}
+
+/**
+ * Reads a source the person named: one file, or the markdown and JSONL files of a directory
+ * (recursively, bounded). The source may be anywhere (Claude Code's memory lives in the home
+ * directory), but only regular files are read, never more than a bound, and no symbolic link
+ * inside a source directory is followed (it is listed as skipped). The text is redacted whole
+ * before any parser sees it, and so is every path.
+ */
+function readSource(ctx: Context, path: string, recursive: boolean, kinds: Set<string>): { files: SourceFile[]; dir: boolean; skipped: ImportSkip[] } {
   const st = lstatSync(path, { throwIfNoEntry: false });
   if (st === undefined) {
-    throw new UsageError(`Cannot import ${shownPath(ctx, path)}: no such file or directory.`, { hint: 'Check the path (relative to the working directory), or pass --from claude to read Claude Code\'s memory of this repository.' });
+    throw new UsageError(`Cannot import ${redactPath(shownPath(ctx, path), kinds)}: no such file or directory.`, { hint: 'Check the path (relative to the working directory), or pass --from claude to read Claude Code\'s memory of this repository.' });
   }
   const isDir = statSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
   const readOne = (file: string, boundary: string, rel: string): SourceFile => {
     const read = readRegularFile(file, { boundary, maxBytes: MAX_SOURCE_BYTES });
     if ('problem' in read) {
-      const fix = read.problem.code === 'unreadable' ? `make it readable (chmod u+r ${shownPath(ctx, file)}) or move it out of the source` : 'import a regular file inside the source, or move this one away';
-      throw new UsageError(`Cannot import ${shownPath(ctx, file)}: it ${read.problem.reason}.`, { hint: `Nothing was imported; ${fix}, then run the import again.` });
+      const shown = redactPath(shownPath(ctx, file), kinds);
+      const fix = read.problem.code === 'unreadable' ? `make it readable (chmod u+r ${shown}) or move it out of the source` : 'import a regular file inside the source, or move this one away';
+      throw new UsageError(`Cannot import ${shown}: it ${read.problem.reason}.`, { hint: `Nothing was imported; ${fix}, then run the import again.` });
     }
-    return { path: rel, text: read.buffer.toString('utf8') };
+    return { path: redactPath(rel, kinds), text: redactSourceText(read.buffer.toString('utf8'), /\.jsonl?$/i.test(file), kinds) };
   };
-  if (!isDir) return { files: [readOne(path, resolve(path, '..'), basename(path))], dir: false };
+  // The file the person named: a link they named is theirs to follow, to a regular file only.
+  if (!isDir) return { files: [readOne(path, realParent(path), basename(path))], dir: false, skipped: [] };
   const files: SourceFile[] = [];
+  const skipped: ImportSkip[] = [];
   const walk = (dir: string, depth: number): void => {
     for (const name of readdirSync(dir).sort()) {
       if (name.startsWith('.')) continue;
       const full = join(dir, name);
       const s = lstatSync(full);
+      const rel = relative(path, full).split(sep).join('/');
+      if (s.isSymbolicLink()) {
+        if (/\.(md|jsonl)$/i.test(name) || s.isDirectory()) skipped.push({ file: redactPath(rel, kinds), reason: 'is a symbolic link (links inside a source are not followed)' });
+        continue;
+      }
       if (s.isDirectory() && recursive && depth < 6) walk(full, depth + 1);
       else if (/\.(md|jsonl)$/i.test(name)) {
-        if (files.length >= MAX_SOURCE_FILES) throw new UsageError(`Cannot import ${shownPath(ctx, path)}: more than ${MAX_SOURCE_FILES} files.`, { hint: 'Import its folders one at a time.' });
-        files.push(readOne(full, path, relative(path, full).split(sep).join('/')));
+        if (files.length >= MAX_SOURCE_FILES) throw new UsageError(`Cannot import ${redactPath(shownPath(ctx, path), kinds)}: more than ${MAX_SOURCE_FILES} files.`, { hint: 'Import its folders one at a time.' });
+        files.push(readOne(full, path, rel));
       }
     }
   };
   walk(path, 0);
-  return { files, dir: true };
+  return { files, dir: true, skipped };
+}
+
+/** The real directory a named file's link may lead to: the file's own real parent (a named link is followed, to a regular file only). */
+function realParent(path: string): string {
+  try {
+    return dirname(realpathSync(path));
+  } catch {
+    return resolve(path, '..');
+  }
+}
+
+/**
+ * A source path as provenance: inside the repository relative to its root, elsewhere
+ * absolute with the home directory written as `~` (no user name in a shared repository).
+ *
+ * @example
+ * provenancePath('/repo', '/home/me', '/home/me/.mcp/memory.jsonl') // '~/.mcp/memory.jsonl'
+ */
+export function provenancePath(root: string, home: string, path: string): string {
+  const rel = relative(root, path);
+  if (rel !== '' && !rel.startsWith('..') && !isAbsolute(rel)) return rel.split(sep).join('/');
+  if (rel === '') return '.';
+  const fromHome = home !== '' ? relative(home, path) : '..';
+  if (fromHome === '') return '~';
+  if (!fromHome.startsWith('..') && !isAbsolute(fromHome)) return `~/${fromHome.split(sep).join('/')}`;
+  return path.split(sep).join('/');
 }
 
 /**
@@ -158,8 +241,9 @@ export function detectFormat(path: string, files: readonly SourceFile[], isDir: 
 
 function lineError(ctx: Context, file: string, errors: JsonlLineError[], format: InteropFormat): never {
   const e = errors[0]!;
+  const shown = redactSecrets(shownPath(ctx, file)).text;
   const more = errors.length > 1 ? ` (and ${errors.length - 1} more line${errors.length > 2 ? 's' : ''})` : '';
-  throw new ParseError(`${shownPath(ctx, file)}:${e.line} ${e.reason}${more}.`, {
+  throw new ParseError(`${shown}:${e.line} ${e.reason}${more}.`, {
     hint: `Nothing was imported. Fix or delete line ${e.line} (each line is one JSON object${format === 'mcp-memory' ? ' as the MCP memory server writes them' : ''}), then run the import again.`,
   });
 }
@@ -239,19 +323,22 @@ export async function importMemories(ctx: Context, input: ImportInput): Promise<
   if (input.source !== undefined && input.source !== '') path = resolve(cwd, input.source);
   else if (input.from === 'claude') path = claudeMemoryDir(findGitRoot(ctx.root) ?? ctx.root, ctx.env);
   else throw new UsageError('Name the file or directory to import.', { hint: 'e.g. `cortex import memory-bank/`, `cortex import CLAUDE.md`, or `cortex import --from claude` for Claude Code\'s memory of this repository.' });
-  const probe = readSource(ctx, path, input.from === 'basic-memory');
-  let format = input.from ?? detectFormat(path, probe.files, probe.dir);
+  const kinds = new Set<string>();
+  const probe = readSource(ctx, path, input.from === 'basic-memory', kinds);
+  const format = input.from ?? detectFormat(path, probe.files, probe.dir);
   if (format === undefined) {
-    throw new UsageError(`Cannot tell the format of ${shownPath(ctx, path)}.`, { hint: `Pass --from with one of: ${INTEROP_FORMATS.join(', ')}.` });
+    throw new UsageError(`Cannot tell the format of ${redactPath(shownPath(ctx, path), kinds)}.`, { hint: `Pass --from with one of: ${INTEROP_FORMATS.join(', ')}.` });
   }
   // basic-memory folders nest notes; read them again recursively when detected.
-  const { files } = format === 'basic-memory' && input.from === undefined ? readSource(ctx, path, true) : probe;
-  if (format === 'claude' && !probe.dir && basename(path) === 'MEMORY.md') {
-    format = 'claude';
-  }
-  const parsed = parseAs(ctx, format, path, files);
+  const read = format === 'basic-memory' && input.from === undefined ? readSource(ctx, path, true, kinds) : probe;
+  const parsed = parseAs(ctx, format, path, read.files);
   const dryRun = input.dryRun === true;
-  const out: ImportOutput = { format, source: shownPath(ctx, path), dryRun, created: [], updated: [], unchanged: [], skipped: [], edges: { created: 0, unchanged: 0, skipped: [] }, redacted: [], undo: [], files: [] };
+  const shownSource = redactPath(shownPath(ctx, path), kinds);
+  const out: ImportOutput = { format, source: shownSource, dryRun, created: [], updated: [], unchanged: [], skipped: [], edges: { created: 0, unchanged: 0, skipped: [] }, redacted: [], undo: [], files: [] };
+  for (const s of read.skipped) out.skipped.push({ key: '', file: s.file, summary: '', reason: s.reason });
+  // Provenance (source.from): the format and the file as given, home as ~, never a code anchor.
+  const origin = redactPath(provenancePath(ctx.root, ctx.env.HOME && ctx.env.HOME !== '' ? ctx.env.HOME : homedir(), path), kinds);
+  const fromOf = (rec: ImportRecord): string => `${format}:${probe.dir ? `${origin}/${rec.file}` : origin}${rec.line !== undefined ? `:${rec.line}` : ''}`;
   for (const s of parsed.skipped) out.skipped.push({ key: '', file: s.file, line: s.line, summary: '', reason: s.reason });
 
   const threshold = ctx.config.extraction.threshold;
@@ -266,8 +353,14 @@ export async function importMemories(ctx: Context, input: ImportInput): Promise<
   const nameToId = new Map<string, string>();
   const undoFiles: { path: string; scope: Scope }[] = [];
   const createdPaths: string[] = [];
+  // Edge files the import created (shown paths): its undo removes them with the memories.
+  const createdEdges: string[] = [];
+  const edgeTiers = (['project', 'local', 'global'] as const).map((scope) => {
+    const paths = scopePaths(ctx, scope);
+    return { paths, before: new Set(dryRun ? [] : listEdgeNames(paths)) };
+  });
 
-  if (format === 'jsonl') await importJsonl(ctx, parsed, input, out, { keyToId, undoFiles, createdPaths, threshold });
+  if (format === 'jsonl') await importJsonl(ctx, parsed, input, out, { keyToId, undoFiles, createdPaths, createdEdges, threshold, path, dir: probe.dir });
   else {
     const inputs: { rec: ImportRecord; scope: Scope; input: RememberInput; existing: Memory | undefined }[] = [];
     const seen = new Set<string>();
@@ -311,10 +404,9 @@ export async function importMemories(ctx: Context, input: ImportInput): Promise<
           source: {
             kind: 'import',
             layer: 'manual',
-            files: [`${probe.dir ? `${out.source}/${rec.file}` : out.source}${rec.line !== undefined ? `:${rec.line}` : ''}`],
+            from: fromOf(rec),
             // The provenance of an update stays what the first import recorded: a moved HEAD is no change.
             ...(existing ? { branch: existing.source.branch, commit: existing.source.commit } : {}),
-            extra: { format },
           },
         },
       });
@@ -336,7 +428,6 @@ export async function importMemories(ctx: Context, input: ImportInput): Promise<
       for (const x of inputs) if (x.existing && !sameContent(x.existing, x.rec, x.input.topic!)) undoFiles.push({ path: memoryPath(scopePaths(ctx, x.scope), x.existing.id), scope: x.scope });
       const undo = undoFiles.length > 0 ? await keepForUndo(ctx, undoFiles, 'import') : undefined;
       const results = await rememberMany(ctx, inputs.map((x) => x.input));
-      const kinds = new Set<string>();
       results.forEach((r, i) => {
         const x = inputs[i]!;
         if (r.action === 'created' || r.action === 'updated') r.redacted.forEach((k) => kinds.add(k));
@@ -351,15 +442,18 @@ export async function importMemories(ctx: Context, input: ImportInput): Promise<
         else if (r.action === 'unchanged') out.unchanged.push({ ...item, reason: 'already imported, unchanged' });
         else out.skipped.push({ ...item, reason: `duplicate of ${r.memory.id}` });
       });
-      out.redacted = [...kinds];
       if (undo?.gitRestore) out.undo.push(undo.gitRestore);
       if (undo?.trashRestore) out.undo.push(undo.trashRestore);
     }
   }
 
-  if (!dryRun) await importRelations(ctx, parsed, out, keyToId, nameToId);
+  if (!dryRun) await importRelations(ctx, parsed, out, keyToId, nameToId, createdEdges);
   else for (const r of parsed.relations) out.edges.skipped.push({ key: `${r.from} ${r.relation} ${r.to}`, file: r.file, line: r.line, summary: '', reason: 'dry run' });
-  if (createdPaths.length > 0) out.undo.unshift(`rm ${createdPaths.map((p) => shellQuote(shownPath(ctx, p))).join(' ')}`);
+  out.redacted = [...new Set([...kinds, ...out.redacted])];
+  // Auto-links written with the memories are new edge files too: every edge file that was not there before goes.
+  if (!dryRun) for (const t of edgeTiers) for (const n of listEdgeNames(t.paths)) if (!t.before.has(n)) createdEdges.push(shownPath(ctx, join(t.paths.edgesDir, n)));
+  const created = [...new Set([...createdPaths.map((p) => shownPath(ctx, p)), ...createdEdges])];
+  if (created.length > 0) out.undo.unshift(`rm ${created.map((p) => shellQuote(p)).join(' ')}`);
   return out;
 }
 
@@ -367,7 +461,7 @@ function shellQuote(s: string): string {
   return /^[\w./:@=+-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
-async function importRelations(ctx: Context, parsed: ParsedSource, out: ImportOutput, keyToId: Map<string, string>, nameToId: Map<string, string>): Promise<void> {
+async function importRelations(ctx: Context, parsed: ParsedSource, out: ImportOutput, keyToId: Map<string, string>, nameToId: Map<string, string>, createdEdges: string[]): Promise<void> {
   if (parsed.relations.length === 0) return;
   const { link } = await import('./link.js');
   const lower = new Map([...nameToId].map(([k, v]) => [k.toLowerCase(), v]));
@@ -398,6 +492,7 @@ async function importRelations(ctx: Context, parsed: ParsedSource, out: ImportOu
       if (result.action === 'unchanged') out.edges.unchanged++;
       else {
         out.edges.created++;
+        if (result.action === 'created') createdEdges.push(result.file);
         if (!result.file.startsWith('.cortex/local/') && !result.file.startsWith('/')) out.files.push(result.file);
       }
     } catch (err) {
@@ -412,9 +507,11 @@ async function importJsonl(
   parsed: ParsedSource,
   input: ImportInput,
   out: ImportOutput,
-  state: { keyToId: Map<string, string>; undoFiles: { path: string; scope: Scope }[]; createdPaths: string[]; threshold: number },
+  state: { keyToId: Map<string, string>; undoFiles: { path: string; scope: Scope }[]; createdPaths: string[]; createdEdges: string[]; threshold: number; path: string; dir: boolean },
 ): Promise<void> {
   const plans: { memory: Memory; scope: Scope; action: 'created' | 'updated'; item: ImportItem }[] = [];
+  // A record that is not a whole memory (missing fields) stops the import, naming its line.
+  const invalid: (JsonlLineError & { file: string })[] = [];
   for (const rec of parsed.records) {
     const item: ImportItem = { key: rec.key, file: rec.file, line: rec.line, summary: rec.summary, id: rec.key };
     const scope = scopeOf(input, rec);
@@ -423,13 +520,13 @@ async function importJsonl(
     try {
       text = renderMemory(memory);
     } catch (err) {
-      out.skipped.push({ ...item, reason: `is not a valid memory (${(err as Error).message})` });
+      invalid.push({ line: rec.line ?? 0, reason: `is not a valid memory (${(err as Error).message})`, file: rec.file });
       continue;
     }
     const check = parseMemory(text, { file: rec.file, expectedId: memory.id });
     const error = check.diagnostics.find((d) => d.severity === 'error');
     if (!check.memory || error) {
-      out.skipped.push({ ...item, reason: `is not a valid memory: ${error?.reason ?? 'unreadable'}` });
+      invalid.push({ line: rec.line ?? 0, reason: `is not a valid memory: ${error?.reason ?? 'unreadable'}`, file: rec.file });
       continue;
     }
     if (memory.confidence < state.threshold) {
@@ -454,6 +551,10 @@ async function importJsonl(
       continue;
     }
     plans.push({ memory: check.memory, scope, action: 'created', item: { ...item, scope } });
+  }
+  if (invalid.length > 0) {
+    const first = invalid[0]!;
+    lineError(ctx, state.dir ? join(state.path, first.file) : state.path, invalid.filter((e) => e.file === first.file), 'jsonl');
   }
   if (input.dryRun) {
     for (const p of plans) (p.action === 'created' ? out.created : out.updated).push(p.item);
@@ -483,10 +584,10 @@ async function importJsonl(
   out.redacted = [...kinds];
   if (undo?.gitRestore) out.undo.push(undo.gitRestore);
   if (undo?.trashRestore) out.undo.push(undo.trashRestore);
-  await importEdges(ctx, parsed, out);
+  await importEdges(ctx, parsed, out, state.createdEdges);
 }
 
-async function importEdges(ctx: Context, parsed: ParsedSource, out: ImportOutput): Promise<void> {
+async function importEdges(ctx: Context, parsed: ParsedSource, out: ImportOutput, createdEdges: string[]): Promise<void> {
   if (parsed.edges.length === 0) return;
   const { findDoc, withEdgeWrite, writeEdgeRecorded } = await import('../services/graph.js');
   const { edgeScopeOf } = await import('../services/context.js');
@@ -508,6 +609,7 @@ async function importEdges(ctx: Context, parsed: ParsedSource, out: ImportOutput
       if (result === 'unchanged') out.edges.unchanged++;
       else {
         out.edges.created++;
+        if (result === 'created') createdEdges.push(file);
         if (scope === 'project' && result === 'created') out.files.push(file);
       }
     } catch (err) {

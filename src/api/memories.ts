@@ -26,7 +26,8 @@ import { nearestIds } from '../core/suggest.js';
 import type { IndexedDoc } from '../cache/index/keyword-index.js';
 import { withLock } from '../store/lock.js';
 import { listEdgeNames } from '../store/edge-store.js';
-import { deleteMemory, displayPath, readMemoryById } from '../store/memory-store.js';
+import { deleteMemory, displayPath, readAllMemories, readMemoryById } from '../store/memory-store.js';
+import { matchesWholeWords } from '../core/word-match.js';
 import { writeMemory } from '../store/memory-write.js';
 import { type TierPaths } from '../store/paths.js';
 import { assertSafeId, memoryPath } from '../store/memory-path.js';
@@ -409,6 +410,29 @@ export function edgesTouching(paths: TierPaths, ids: ReadonlySet<string>): EdgeK
 }
 
 /**
+ * Every memory (all tiers, any status) whose summary, body, tags and topic hold each word
+ * of `query` as a whole word, case-insensitive: the matching of a command that deletes.
+ *
+ * @example
+ * memoriesMatchingWords(ctx, 'timing probe') // the memories that say "timing" and "probe", never "timestamps"
+ */
+export function memoriesMatchingWords(ctx: Context, query: string): ForgottenMemory[] {
+  const tiers: { scope: Scope; paths: TierPaths; base: string }[] = [
+    { scope: 'project', paths: ctx.paths, base: ctx.root },
+    { scope: 'local', paths: ctx.local, base: ctx.root },
+  ];
+  if (ctx.includeGlobal) tiers.push({ scope: 'global', paths: ctx.global, base: ctx.global.cortexDir });
+  const out: ForgottenMemory[] = [];
+  for (const tier of tiers) {
+    for (const m of readAllMemories(tier.paths, tier.base).memories) {
+      if (!matchesWholeWords(query, [m.summary, m.body, m.tags.join(' '), m.topic ?? ''])) continue;
+      out.push({ id: m.id, type: m.type, summary: m.summary, file: displayPath(memoryPath(tier.paths, m.id), tier.base), scope: tier.scope, was: m.status });
+    }
+  }
+  return out;
+}
+
+/**
  * Archives (or with `hard` deletes, with the edge files that touch them) the memories
  * named by id or unique id prefix. A text `query` is an explicit choice: it returns the
  * matches and acts only with `yes`. Projections are regenerated; `undo` says how to
@@ -430,10 +454,10 @@ export async function forget(ctx: Context, input: ForgetInput): Promise<ForgetOu
   const empty = { edges: [], projections: [] };
   let targets: { id: string; scope: Scope }[];
   if (query !== '') {
-    const found = (await recall(ctx, { query, limit: 20, recordAccess: false, enrich: false } satisfies RecallInput)).results;
+    // Whole words as typed (no stemming, no fuzzy): what is deleted is what was named.
+    const found = memoriesMatchingWords(ctx, query);
     if (found.length === 0) return { action: 'none', memories: [], ...empty };
-    const listed = found.map((c) => ({ id: c.id, type: c.type, summary: c.summary, file: c.file, scope: c.scope, was: c.status }));
-    if (!input.yes) return { action: 'confirm', memories: listed, ...empty };
+    if (!input.yes) return { action: 'confirm', memories: found, ...empty };
     targets = found.map((c) => ({ id: c.id, scope: c.scope }));
   } else {
     targets = [...new Set(named.map((ref) => resolveMemoryId(ctx, ref)))].map((id) => ({ id, scope: locate(ctx, id)!.scope }));

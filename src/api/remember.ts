@@ -3,6 +3,7 @@
  * memory with the same `topic` (and scope) instead of adding another.
  */
 import { realpathSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { UsageError } from '../errors.js';
 import {
   MEMORY_TYPES,
@@ -24,7 +25,8 @@ import { toRepoPath } from '../core/repo-path.js';
 import { contentKeyOf } from '../cache/index/keyword-index.js';
 import { readHead } from '../git/head.js';
 import { withLock } from '../store/lock.js';
-import { MAX_MEMORY_FILE_BYTES, readMemoryById } from '../store/memory-store.js';
+import { MAX_MEMORY_FILE_BYTES, displayPath, readMemoryById } from '../store/memory-store.js';
+import { listEdgeNames } from '../store/edge-store.js';
 import { writeMemory } from '../store/memory-write.js';
 import { memoryPath } from '../store/memory-path.js';
 import type { UndoInfo } from '../services/undo.js';
@@ -384,6 +386,7 @@ async function rememberInTier(
     ...((input.source?.branch ?? head?.branch) !== undefined ? { branch: input.source?.branch ?? head?.branch } : {}),
     ...((input.source?.commit ?? head?.commit) !== undefined ? { commit: (input.source?.commit ?? head?.commit)?.slice(0, 12) } : {}),
     ...(input.source?.files && input.source.files.length > 0 ? { files: [...input.source.files] } : {}),
+    ...(input.source?.from !== undefined ? { from: input.source.from } : {}),
     ...(input.source?.extra !== undefined && Object.keys(input.source.extra).length > 0 ? { extra: { ...input.source.extra } } : {}),
   };
 
@@ -410,8 +413,12 @@ async function rememberInTier(
         next.updated = input.updated ?? now;
         const undo =
           input.keepUndo === true ? await (await import('../services/undo.js')).keepForUndo(ctx, [{ path: memoryPath(paths, current.id), scope }], 'remember') : undefined;
+        const edgesBefore = undo !== undefined ? new Set(listEdgeNames(paths)) : undefined;
         const result = await commit(ctx, tier, next, 'updated', redacted, input.autoLink, options);
-        return undo !== undefined ? { ...result, undo } : result;
+        if (undo === undefined) return result;
+        // The update's auto-links are new edge files: undoing the update removes them too.
+        const newEdges = listEdgeNames(paths).filter((n) => !edgesBefore!.has(n)).map((n) => displayPath(join(paths.edgesDir, n), tier.base));
+        return { ...result, undo: newEdges.length > 0 ? { ...undo, created: [...(undo.created ?? []), ...newEdges] } : undo };
       }
     }
   }

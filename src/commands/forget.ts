@@ -5,20 +5,22 @@ import { formatResultLine, open, printJson } from './shared.js';
 
 const command: CommandDef = {
   name: 'forget',
-  summary: 'Archive (or delete) memories by id; --query to search',
+  summary: 'Archive (or delete) memories by id, or by whole words with --query',
   usage: ['forget <id>… [--hard]', 'forget --query "<text>" [--yes] [--hard]'],
   description:
     'Archives the memories named by id (or by a prefix of the id that only one memory has): they\n' +
     'leave the briefing and recall but stay in .cortex/ (recall --status archived finds them).\n' +
     '--hard deletes the files instead, with every edge file that links to them.\n' +
     'A typo is never a search: an id that does not exist is an error that names the nearest ids.\n' +
-    'To forget what a search finds, say so with --query: it lists the matches and changes nothing\n' +
-    'until you re-run it with --yes, even for a single match.\n' +
+    'To forget by what memories say, use --query: it matches whole words as typed (every word, any\n' +
+    'case; no stemming, no fuzzy matching: "probe" does not match "probes"), in the summary, body,\n' +
+    'tags and topic of every memory. It lists the matches and changes nothing until you re-run it\n' +
+    'with --yes, even for a single match; with --yes it acts on exactly the memories it lists.\n' +
     'Every change is printed with how to undo it: a `git restore` line for files committed as they\n' +
     'were, and a copy under .memory/trash/ of every other file. The projections are regenerated.',
   options: {
     hard: { type: 'boolean', description: 'Delete the files and their edge files instead of archiving.' },
-    query: { type: 'string', value: '<text>', description: 'Forget the memories this search finds (lists them; acts only with --yes).' },
+    query: { type: 'string', value: '<words>', description: 'Forget the memories that hold every one of these whole words (lists them; acts only with --yes).' },
     yes: { type: 'boolean', short: 'y', description: 'With --query: act on every memory it matches.' },
   },
   examples: [

@@ -13,11 +13,15 @@ const command: CommandDef = {
   description:
     `Formats: ${INTEROP_FORMATS.join(', ')} (detected from the name and content when --from is not given).\n` +
     'Each record becomes a memory: the type from the source\'s own field or its section heading, tags, dates,\n' +
-    'and provenance (source.kind: import, the original file and line); relations become edges.\n' +
-    'Everything goes through the same gate as `cortex remember`: secrets are redacted, identical content is\n' +
+    'and provenance (source.kind: import; source.from: <format>:<file>[:<line>], home as ~ — not a code\n' +
+    'anchor, so a source that moves flags nothing as outdated); relations become edges. The source may be\n' +
+    'anywhere you name it (regular files only; links inside a source directory are not followed).\n' +
+    'Each file\'s whole text is redacted before it is split into records, then everything goes through\n' +
+    'the same gate as `cortex remember`: secrets are redacted, identical content is\n' +
     'not stored twice, and records below the review threshold are skipped. Importing again changes nothing\n' +
     'unless the source changed (each record is keyed by topic import/<format>/<key>). A malformed line or\n' +
-    'an unreadable file stops the import before anything is written. Private records (private: true,\n' +
+    'an unreadable file stops the import before anything is written, naming the line (a JSONL record with\n' +
+    'missing fields too). The undo line it prints runs as printed. Private records (private: true,\n' +
     'Claude\'s "user" memories) go to the private tier .cortex/local/; --scope overrides that for all.\n' +
     'See docs/interop.md for the mapping of each format.',
   options: {

@@ -31,7 +31,8 @@ const command: CommandDef = {
     'edited memories, or all of them after a model change) and stores them in .memory/vectors.bin;\n' +
     'from then on `cortex recall` is hybrid (keyword + semantic). `code` memories are never embedded.\n' +
     'Ctrl-C stops between batches and keeps what was embedded: run it again to resume. Without a\n' +
-    'usable model it prints one line saying why and exits 0 (recall stays keyword-only).\n' +
+    'usable model it prints one line saying why and how to fix it, and exits 1 (the keyword index is\n' +
+    'still updated; recall stays keyword-only).\n' +
     'Model: CORTEX_EMBED_MODEL (default Xenova/all-MiniLM-L6-v2), CORTEX_EMBED_DTYPE (default q8),\n' +
     'CORTEX_MODEL_DIR (a local model directory, for offline use; relative to the project root), or\n' +
     'embed: in .cortex/config.yaml. The model is downloaded to the library cache on first use.\n' +
@@ -44,7 +45,7 @@ const command: CommandDef = {
     'batch-size': { type: 'string', value: '<n>', description: 'Memories per embedding batch (default 32); the unit of resumable progress.' },
   },
   examples: ['cortex index', 'cortex index .cortex/memories/db-choice-ab12cd.md', 'cortex index --embed', 'CORTEX_MODEL_DIR=~/models cortex index --embed --json'],
-  exitCodes: ['130 interrupted (--embed: what was embedded is saved; run it again to resume)'],
+  exitCodes: ['1 --embed could not load a model (the notice says why; the keyword index was updated)', '130 interrupted (--embed: what was embedded is saved; run it again to resume)'],
   async run(inv, io) {
     const ctx = openContextOf(inv, io);
     const batchSize = int(inv, 'batch-size', [1, 4096]);
@@ -104,6 +105,8 @@ const command: CommandDef = {
       io.err(`interrupted: ${missing} memories still have no vector; what was embedded is saved. Run \`cortex index --embed\` again to resume.\n`);
       return 130;
     }
+    // Asked to embed and could not: the notice above says why and how to fix it.
+    if (vectors !== undefined && !vectors.available) return 1;
     return 0;
   },
 };

@@ -78,6 +78,12 @@ const command: CommandDef = {
       return 0;
     }
     printSteps(io, out.steps);
+    if (out.steps.some((st) => st.target === 'git' && st.detail?.startsWith('not a git repository'))) {
+      // Half a setup is not "set up": say what did not happen and how to finish.
+      io.out(`Cortex memory is set up in ${out.root}, but not its git integration: this is not a git repository, so there is no merge driver, no git hooks (projections regenerated on commit, briefing refreshed on checkout) and no branch awareness.\n`);
+      io.err(`${io.paint.yellow('to finish')}: git init && cortex init\n`);
+      return 0;
+    }
     io.out(`Cortex is set up in ${out.root}\n`);
     return 0;
   },

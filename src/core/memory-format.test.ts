@@ -179,3 +179,28 @@ describe('renderMemory', () => {
     );
   });
 });
+
+describe('source.from (provenance of imported memories)', () => {
+  const head = ['---', 'id: deploys-a1b2c3', 'type: context', 'summary: Deploys', 'scope: project', 'priority: 5', 'confidence: 1', 'pinned: false', 'status: active', 'tags: []', 'created: 2026-11-01T10:00:00Z', 'updated: 2026-11-01T10:00:00Z', 'source:'];
+  it('is read and written after files, and round-trips', () => {
+    const text = [...head, '  kind: import', '  layer: manual', '  files: [src/db.ts]', '  from: claude:~/.claude/projects/-x/memory/MEMORY.md:3', '---', 'Body.', ''].join('\n');
+    const m = parseMemory(text).memory!;
+    expect(m.source.from).toBe('claude:~/.claude/projects/-x/memory/MEMORY.md:3');
+    expect(m.source.files).toEqual(['src/db.ts']);
+    expect(renderMemory(m)).toBe(text);
+  });
+  it('an earlier release\'s import (the source file in files, beside format) is recognised as provenance, not as a code anchor', () => {
+    const text = [...head, '  kind: import', '  layer: manual', '  files: [notes/CLAUDE.md:3]', '  format: claude-md', '---', 'Body.', ''].join('\n');
+    const m = parseMemory(text).memory!;
+    expect(m.source.files).toBeUndefined();
+    expect(m.source.from).toBe('claude-md:notes/CLAUDE.md:3');
+    expect(m.source.extra).toBeUndefined();
+    expect(renderMemory(m)).toContain('  from: claude-md:notes/CLAUDE.md:3\n');
+  });
+  it('a manual memory with files and an unknown format key keeps both', () => {
+    const text = [...head, '  kind: manual', '  files: [src/db.ts]', '  format: x', '---', 'Body.', ''].join('\n');
+    const m = parseMemory(text).memory!;
+    expect(m.source.files).toEqual(['src/db.ts']);
+    expect(renderMemory(m)).toBe(text);
+  });
+});

@@ -346,8 +346,21 @@ function parseSource(raw: unknown, report: (reason: string, hint?: string) => vo
     if (Array.isArray(r.files) && r.files.every((f) => typeof f === 'string')) source.files = [...(r.files as string[])];
     else report('source.files must be a list of paths');
   }
+  if (r.from !== undefined && r.from !== null) {
+    if (typeof r.from === 'string') source.from = r.from;
+    else report('source.from must be a string (where an imported memory came from)');
+  }
+  // Imported by an earlier release: the source file was kept in `files` (the code
+  // anchors) beside `format`. Recognised as provenance, so it never flags the memory as
+  // outdated; the next write stores it as `from`.
+  const legacyImport = source.kind === 'import' && source.from === undefined && typeof r.format === 'string' && source.files !== undefined && source.files.length > 0;
+  if (legacyImport) {
+    source.from = `${String(r.format)}:${source.files!.join(', ')}`;
+    delete source.files;
+  }
   const extra: Record<string, unknown> = {};
   for (const key of Object.keys(r)) {
+    if (legacyImport && key === 'format') continue;
     if (!(SOURCE_KEY_ORDER as readonly string[]).includes(key)) setOwn(extra, key, r[key]);
   }
   if (Object.keys(extra).length > 0) source.extra = extra;

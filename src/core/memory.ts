@@ -42,6 +42,12 @@ export interface MemorySource {
   branch?: string | undefined;
   commit?: string | undefined;
   files?: string[] | undefined;
+  /**
+   * Provenance of an imported memory: `<format>:<source file as given>[:<line>]`, the home
+   * directory written as `~` (`claude:~/.claude/projects/-home-me-repo/memory/MEMORY.md:12`).
+   * Not a code anchor: only `files` drives staleness.
+   */
+  from?: string | undefined;
   extra?: Record<string, unknown> | undefined;
 }
 
@@ -97,7 +103,7 @@ export const MEMORY_KEY_ORDER = [
   'source',
 ] as const;
 
-export const SOURCE_KEY_ORDER = ['kind', 'layer', 'session', 'branch', 'commit', 'files'] as const;
+export const SOURCE_KEY_ORDER = ['kind', 'layer', 'session', 'branch', 'commit', 'files', 'from'] as const;
 
 /**
  * The `source` keys that hold identifiers: kept as written even where YAML would read a

@@ -52,6 +52,7 @@ function redactSource(source: MemorySource, kinds: Set<SecretKind>): MemorySourc
     if (source[key] !== undefined) out[key] = redactOptional(source[key], kinds);
   }
   if (source.files !== undefined) out.files = source.files.map((f) => redactString(f, kinds));
+  if (source.from !== undefined) out.from = redactString(source.from, kinds);
   if (source.extra !== undefined) {
     const r = redactDeep(source.extra);
     r.kinds.forEach((k) => kinds.add(k));

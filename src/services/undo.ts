@@ -106,6 +106,18 @@ export async function keepForUndo(ctx: Context, files: readonly UndoFile[], labe
   return info;
 }
 
+/**
+ * A new directory name under the project tier's trash for `label` (not created), e.g.
+ * `.memory/trash/20261207-221500Z-export`; older trash directories beyond the kept count go.
+ */
+export function trashDirFor(ctx: Context, label: string): string {
+  const trashRoot = join(ctx.paths.cacheDir, TRASH_DIR);
+  let dir = join(trashRoot, `${stamp(ctx.now())}-${label}`);
+  for (let n = 2; existsSync(dir); n++) dir = join(trashRoot, `${stamp(ctx.now())}-${label}-${n}`);
+  pruneTrash(trashRoot);
+  return dir;
+}
+
 function pruneTrash(root: string): void {
   try {
     const names = readdirSync(root).sort();
@@ -116,7 +128,8 @@ function pruneTrash(root: string): void {
 }
 
 /**
- * The lines that tell a person how to undo: one per way back.
+ * The lines that tell a person how to undo: one per way back. Everything after `undo: ` is
+ * a shell command that runs as printed from the repository's root (a note is a `#` comment).
  *
  * @example
  * undoLines({ files: ['.cortex/memories/a.md'], gitRestore: 'git restore …' }) // ['undo: git restore …']
@@ -136,7 +149,8 @@ function linesOf(undo: UndoInfo): string[] {
   const restores = [undo.gitRestore, undo.trashRestore].filter((x): x is string => x !== undefined);
   if (created) lines.push(`undo: ${created}${restores.length === 0 ? then : ''}`);
   restores.forEach((r, i) => {
-    const note = r === undo.trashRestore ? `   (copies of the uncommitted files are in ${undo.trash}/)` : '';
+    // A shell comment, not prose: the line after `undo: ` runs as printed when pasted.
+    const note = r === undo.trashRestore ? `   # copies of the uncommitted files are in ${undo.trash}/` : '';
     lines.push(`undo: ${r}${i === restores.length - 1 ? then : ''}${note}`);
   });
   return lines;

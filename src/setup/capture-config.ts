@@ -57,6 +57,6 @@ export function describeCapture(ctx: Context): { severity: 'ok' | 'info' | 'warn
       return { severity: 'ok', message: `model capture: endpoint (${c.endpoint.api} API at ${c.endpoint.url}, model ${c.model}, ${key}; up to ${c.maxInputChars} redacted characters per session)` };
     }
     default:
-      return { severity: 'info', message: 'model capture: off (nothing is sent to any model; `cortex init --capture reflect|claude|endpoint` turns it on)' };
+      return { severity: 'info', message: 'model capture: off (nothing is sent to any model; `cortex init --claude --capture reflect|claude|endpoint` turns it on)' };
   }
 }

@@ -192,6 +192,12 @@ describe('the npm package', () => {
       console.info(`[e2e] keyword-only install: ${bytes} bytes, ${packages} top-level packages, ${got.ms} ms`);
       expect(bytes).toBeLessThan(BUDGET.keywordInstallBytes);
       expect(packages).toBeLessThan(BUDGET.keywordInstallPackages);
+      // The figure docs/install.md and the README give for this very command stays true (within 15 %).
+      for (const doc of ['docs/install.md', 'README.md']) {
+        const figure = /Keyword-only\*{0,2}[^(]*\((\d+) MB installed/.exec(readFileSync(join(REPO_ROOT, doc), 'utf8'));
+        expect(figure, `${doc} states the keyword-only size`).not.toBeNull();
+        expect(Math.abs(bytes / 1e6 - Number(figure![1])) / Number(figure![1]), `${doc}: ${figure![1]} MB stated, ${(bytes / 1e6).toFixed(1)} MB measured`).toBeLessThan(0.15);
+      }
       initRememberRecall(got.dir);
       // Code indexing's tree-sitter is optional too: one clear error naming the fix, no "bug" text.
       writeFileSync(join(got.dir, 'pool.ts'), 'export function acquire(): void {}\n');
