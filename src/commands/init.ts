@@ -12,6 +12,26 @@ function printSteps(io: IO, steps: InitStep[]): void {
   }
 }
 
+/**
+ * One line after `init --claude`: which capture mode is on and what the other choice costs.
+ *
+ * @example
+ * captureChoiceLine('off', 5) // 'Capture: rules only (capture.mode off), nothing sent anywhere; --capture reflect …'
+ */
+export function captureChoiceLine(mode: string, everyTurns: number): string {
+  const reflect = `at most once per ${everyTurns} prompts, when the rules found candidates they did not store, the assistant is asked to record them as [MEMORY: type] lines (one short extra turn of the session)`;
+  switch (mode) {
+    case 'reflect':
+      return `Capture: reflect — ${reflect}; --capture off keeps to the rules alone.`;
+    case 'claude':
+      return 'Capture: claude — at session end headless `claude -p` reads the condensed, redacted session (one call on your account); --capture off keeps to the rules alone.';
+    case 'endpoint':
+      return 'Capture: endpoint — at session end the condensed, redacted session goes to capture.endpoint.url (one call); --capture off keeps to the rules alone.';
+    default:
+      return `Capture: rules only (capture.mode off), nothing sent anywhere; --capture reflect: ${reflect}.`;
+  }
+}
+
 const command: CommandDef = {
   name: 'init',
   summary: 'Set up .cortex/ in this repository (safe to re-run)',
@@ -79,6 +99,11 @@ const command: CommandDef = {
     }
     printSteps(io, out.steps);
     io.out(`Cortex is set up in ${out.root}\n`);
+    if (bool(inv, 'claude')) {
+      const { openContext } = await import('../services/context.js');
+      const config = openContext({ dir: out.root, env: io.env }).config.capture;
+      io.out(`${captureChoiceLine(config.mode, config.reflectEveryTurns)} (docs/claude-code.md, Model capture)\n`);
+    }
     return 0;
   },
 };
