@@ -56,6 +56,7 @@ const command: CommandDef = {
     'written only after the cortex on PATH (a link, a shim or a wrapper script) was started and\n' +
     'listed its tools; when it is missing or does not answer, .mcp.json is left alone and the step\n' +
     'says why and prints the `claude mcp add --scope local` line to run instead.\n' +
+    'Its last line names the capture mode in effect (--capture) and what the other choice costs.\n' +
     'With --global as well, the same goes into your own Claude Code settings ($CLAUDE_CONFIG_DIR or\n' +
     '~/.claude) for every project, and the repository is left alone. The Claude Code plugin\n' +
     '(/plugin install cortex@cortex) sets up the same hooks, skills and MCP server instead; with both,\n' +
