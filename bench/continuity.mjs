@@ -336,6 +336,14 @@ async function longLived() {
     const brief = await run(process.execPath, [cli, 'hook', 'session-start'], { cwd: repo, env, input: `${JSON.stringify({ session_id: sessionB, transcript_path: empty, cwd: repo, hook_event_name: 'SessionStart', source: 'startup' })}\n` });
     const briefingText = hookText(brief.stdout);
     const size = await briefingSize(repo, env);
+    // Why each memory is in or out of the briefing (diagnostic for the misses below).
+    const why = new Map();
+    try {
+      const ex = JSON.parse((await run(process.execPath, [cli, 'surface', '--explain', '--json'], { cwd: repo, env })).stdout);
+      for (const r of ex.explain ?? []) why.set(r.id, r.included ? 'in the briefing' : String(r.reason ?? '').replace(/:.*$/, ''));
+    } catch {
+      // the figures stand without it
+    }
     const items = [];
     let i = 0;
     for (const file of files) {
@@ -374,7 +382,10 @@ async function longLived() {
         const matching = [...know, ...structural];
         if (!row.continuity) {
           if (matching.length === 0) row.reason = row.inReview ? 'not captured (review queue only)' : 'not captured';
-          else if (!matching.some((id) => briefIds.includes(id) || injected.includes(id))) row.reason = 'captured, not surfaced';
+          else if (!matching.some((id) => briefIds.includes(id) || injected.includes(id))) {
+            row.reason = 'captured, not surfaced';
+            row.briefingWhy = [...new Set(matching.map((id) => why.get(id) ?? '?'))];
+          }
           else row.reason = 'surfaced, answer text missing';
         }
         items.push(row);
@@ -438,6 +449,9 @@ function longLivedSessions(d) {
   lines.push(`next session's briefing: ~${d.briefing.tokens ?? '–'} tokens (goal ≤ 550), ${d.briefing.chars} characters of hook context, ${d.briefing.items ?? '–'} memories shown of ${d.memories} (${d.knowledgeMemories} knowledge), ${d.reviewItems} review candidates`);
   if (d.controls) lines.push(`false injections (control prompts, the prompt hook alone): ${pct(d.controls.injected, d.controls.prompts)}`);
   else lines.push('false injections: not measured (no bench/continuity/controls.json; pass --controls <file>)');
+  const why = {};
+  for (const r of d.items) for (const w of r.briefingWhy ?? []) why[w] = (why[w] ?? 0) + 1;
+  if (Object.keys(why).length > 0) lines.push(`why the briefing left out the matching memories of "captured, not surfaced" misses (surface --explain): ${Object.entries(why).sort((a, b) => b[1] - a[1]).map(([k, n]) => `${k} ${n}`).join('; ')}`);
   const waits = d.sessions.filter((s) => s.wait === 'timeout').length;
   if (waits > 0) lines.push(`! the SessionEnd worker was still busy after --wait for ${waits} session(s)`);
   return lines;
