@@ -107,7 +107,7 @@ describe('auto-linking on remember', () => {
     expect((await cortex.consolidate.accept({ a: ids.suggested, b: id })).edges).toHaveLength(1);
     expect(edgeFiles(repo).find((e) => e.target === ids.suggested)?.status).toBe('active');
     expect(await cortex.consolidate.reject({ a: id, b: ids.duplicate })).toEqual({ edges: [], dismissed: true });
-    expect(await cortex.consolidate.list()).toEqual({ duplicates: [], suggested: [] });
+    expect(await cortex.consolidate.list()).toEqual({ duplicates: [], suggested: [], supersedes: [] });
 
     // An update of the same memory links nothing twice and does not bring back the rejected pair.
     const before = repo.list('.cortex/edges');
@@ -129,7 +129,7 @@ describe('auto-linking on remember', () => {
     expect(listReview(cortex.context.global, { kind: 'consolidate' })).toHaveLength(1);
     expect((await cortex.consolidate.list()).duplicates.map((d) => [d.a.id, d.b.id])).toEqual([[id, dup]]);
     expect(await cortex.consolidate.reject({ a: id, b: dup })).toEqual({ edges: [], dismissed: true });
-    expect(await cortex.consolidate.list()).toEqual({ duplicates: [], suggested: [] });
+    expect(await cortex.consolidate.list()).toEqual({ duplicates: [], suggested: [], supersedes: [] });
     expect(listReview(cortex.context.global, { kind: 'rejected' })).toHaveLength(1);
     expect(listReview(cortex.context.paths, {})).toEqual([]);
     // Rejected, in the queue auto-linking reads: updating the memory proposes the pair no more.

@@ -27,6 +27,7 @@ import { markForCommit } from '../services/stage.js';
 import { keepForUndo, type UndoInfo } from '../services/undo.js';
 import { appendReview, listReview, pairId, removeReview } from '../cache/review-queue.js';
 import { lockPath } from '../cache/layout.js';
+import { proposeSupersedes, type SupersedeCandidate } from '../core/supersede-proposals.js';
 
 export interface DuplicateProposal {
   /** Queue id. */
@@ -46,9 +47,33 @@ export interface SuggestedEdge {
   file: string;
 }
 
+export interface SupersedeListing {
+  /** The later decision: it would supersede `older`. */
+  newer: GraphNodeSummary;
+  older: GraphNodeSummary;
+  /** Why the two look like one line of decisions (`same topic "…"`, `same subject "…"`). */
+  reason: string;
+}
+
 export interface ConsolidateList {
   duplicates: DuplicateProposal[];
   suggested: SuggestedEdge[];
+  /** Decisions that look replaced by a later one (core/supersede-proposals.ts), for a person to confirm. */
+  supersedes: SupersedeListing[];
+}
+
+/** Active decisions of every tier, the edges between memories and the rejected pairs: what supersede proposals are made from. */
+function supersedeProposals(view: ReturnType<typeof openGraph>): Array<{ newer: string; older: string; reason: string }> {
+  const decisions: SupersedeCandidate[] = [];
+  for (const tier of view.tiers) {
+    for (const f of tier.index.docs.allFacets()) {
+      if (f.type !== 'decision' || f.status !== 'active') continue;
+      const doc = tier.index.docs.get(f.id);
+      if (doc) decisions.push(doc);
+    }
+  }
+  const rejected = view.tiers.flatMap((t) => listReview(t.paths, { kind: 'rejected' })).flatMap((e) => (typeof e.a === 'string' && typeof e.b === 'string' ? [[e.a, e.b] as const] : []));
+  return proposeSupersedes(decisions, { edges: view.graph.edges, rejected });
 }
 
 /**
@@ -87,7 +112,13 @@ export function listConsolidation(ctx: Context): ConsolidateList {
     });
   }
   suggested.sort((x, y) => y.strength - x.strength || (x.file < y.file ? -1 : 1));
-  return { duplicates, suggested };
+  const supersedes: SupersedeListing[] = [];
+  for (const p of supersedeProposals(view)) {
+    const newer = findDoc(view.tiers, p.newer);
+    const older = findDoc(view.tiers, p.older);
+    if (newer && older) supersedes.push({ newer: summaryOf(newer.doc), older: summaryOf(older.doc), reason: p.reason });
+  }
+  return { duplicates, suggested, supersedes };
 }
 
 export interface ReviewPairInput {
@@ -102,6 +133,60 @@ export interface ReviewPairOutput {
   edges: Array<{ source: string; relation: Relation; target: string; file: string }>;
   /** True when a duplicate proposal for the pair was taken off the queue. */
   dismissed: boolean;
+  /** Accept of a supersede proposal: the older decision, now marked `superseded`. */
+  superseded?: { id: string; file: string; by: string } | undefined;
+  /** Reject of a supersede proposal: true when it was recorded as rejected (not proposed again). */
+  supersedeRejected?: boolean | undefined;
+  /** How to undo an accepted supersede proposal (the memory rewritten, the edge file created). */
+  undo?: UndoInfo | undefined;
+  /** Projection files regenerated after a supersede was accepted. */
+  projections?: string[] | undefined;
+}
+
+/** The supersede proposal for the pair a/b (either order), when one is made now. */
+function proposalFor(ctx: Context, a: string, b: string): { newer: string; older: string; reason: string } | undefined {
+  return supersedeProposals(openGraph(ctx)).find((p) => (p.newer === a && p.older === b) || (p.newer === b && p.older === a));
+}
+
+/**
+ * Confirms a supersede proposal: writes the `supersedes` edge from the newer decision to the
+ * older (origin `consolidation`; an edge a person already wrote is kept as it is) and marks the
+ * older one `superseded`. The older file is kept for undo first (git restore, or a copy in the
+ * trash when it has uncommitted changes).
+ */
+async function confirmSupersede(ctx: Context, proposal: { newer: string; older: string; reason: string }): Promise<Pick<ReviewPairOutput, 'edges' | 'superseded' | 'undo' | 'projections'>> {
+  const found = getMemory(ctx, proposal.older);
+  const paths = scopePaths(ctx, found.scope);
+  const base = tierBase(ctx, found.scope);
+  const undo = await keepForUndo(ctx, [{ path: memoryPath(paths, proposal.older), scope: found.scope }], 'supersede');
+  const result = await withEdgeWrite({ paths, base }, (cache) => {
+    // Read again under the lock: what is marked is what the file holds now.
+    const older = getMemory(ctx, proposal.older).memory;
+    assertMergeable(older);
+    const now = formatDate(ctx.now());
+    const key = { source: proposal.newer, relation: 'supersedes' as const, target: proposal.older };
+    const edges: ReviewPairOutput['edges'] = [];
+    const created: string[] = [];
+    const existing = readEdge(paths, key, base)?.edge;
+    if (existing === undefined || existing.status !== 'active') {
+      const edge = buildEdge({ ...key, created: now, strength: 1, origin: 'consolidation', body: `Confirmed with cortex consolidate --accept: ${proposal.newer} replaces ${proposal.older} (${proposal.reason}).` });
+      const { file } = writeEdgeRecorded({ paths, base }, cache, existing === undefined ? edge : { ...existing, status: 'active' });
+      edges.push({ ...key, file });
+      if (existing === undefined) created.push(file);
+    }
+    const written = writeMemory(paths, { ...older, status: 'superseded', updated: now });
+    // Re-reads the changed memory file and saves the index.
+    openTierIndex(ctx, found.scope);
+    return { edges, created, superseded: { id: older.id, file: displayPath(written.path, base), by: proposal.newer } };
+  });
+  const full: UndoInfo = { ...undo, ...(result.created.length > 0 ? { created: result.created } : {}) };
+  let projections: string[] = [];
+  if (found.scope === 'project') {
+    projections = await regenerateProjections(ctx);
+    if (projections.length > 0) full.then = 'cortex project';
+    markForCommit(ctx, [...result.created, result.superseded.file]);
+  }
+  return { edges: result.edges, superseded: result.superseded, undo: full, projections };
 }
 
 /** The tier whose edge directory holds edges between these two memories. */
@@ -146,7 +231,15 @@ export async function acceptSuggested(ctx: Context, input: ReviewPairInput): Pro
       return { source: edge.source, relation: edge.relation, target: edge.target, file };
     }),
   );
-  return { edges, dismissed: false };
+  const proposal = wantsSupersede(input.relation) ? proposalFor(ctx, input.a, input.b) : undefined;
+  if (proposal === undefined) return { edges, dismissed: false };
+  const confirmed = await confirmSupersede(ctx, proposal);
+  return { ...confirmed, edges: [...edges, ...confirmed.edges], dismissed: false };
+}
+
+/** Whether --relation (when given) asks for `supersedes`. */
+function wantsSupersede(relation: string | undefined): boolean {
+  return relation === undefined || relationOf(relation).relation === 'supersedes';
 }
 
 /**
@@ -174,10 +267,11 @@ export async function rejectSuggested(ctx: Context, input: ReviewPairInput): Pro
   );
   // The queue of the pair's tier, which auto-linking writes and reads for this pair.
   const dismissed = (await removeReview(tier.paths, [pairId('consolidate', input.a, input.b)])) > 0;
-  if (edges.length > 0 || dismissed) {
+  const supersedeRejected = wantsSupersede(input.relation) && proposalFor(ctx, input.a, input.b) !== undefined;
+  if (edges.length > 0 || dismissed || supersedeRejected) {
     await appendReview(tier.paths, [{ kind: 'rejected', id: pairId('rejected', input.a, input.b), created: formatDate(ctx.now()), a: input.a, b: input.b }]);
   }
-  return { edges, dismissed };
+  return { edges, dismissed, ...(supersedeRejected ? { supersedeRejected } : {}) };
 }
 
 export interface MergeInput {

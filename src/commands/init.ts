@@ -12,6 +12,26 @@ function printSteps(io: IO, steps: InitStep[]): void {
   }
 }
 
+/**
+ * One line after `init --claude`: which capture mode is on and what the other choice costs.
+ *
+ * @example
+ * captureChoiceLine('off', 5) // 'Capture: rules only (capture.mode off), nothing sent anywhere; --capture reflect …'
+ */
+export function captureChoiceLine(mode: string, everyTurns: number): string {
+  const reflect = `at most once per ${everyTurns} prompts, when the rules found candidates they did not store, the assistant is asked to record them as [MEMORY: type] lines (one short extra turn of the session)`;
+  switch (mode) {
+    case 'reflect':
+      return `Capture: reflect — ${reflect}; --capture off keeps to the rules alone.`;
+    case 'claude':
+      return 'Capture: claude — at session end headless `claude -p` reads the condensed, redacted session (one call on your account); --capture off keeps to the rules alone.';
+    case 'endpoint':
+      return 'Capture: endpoint — at session end the condensed, redacted session goes to capture.endpoint.url (one call); --capture off keeps to the rules alone.';
+    default:
+      return `Capture: rules only (capture.mode off), nothing sent anywhere; --capture reflect: ${reflect}.`;
+  }
+}
+
 const command: CommandDef = {
   name: 'init',
   summary: 'Set up .cortex/ in this repository (safe to re-run)',
@@ -36,6 +56,7 @@ const command: CommandDef = {
     'written only after the cortex on PATH (a link, a shim or a wrapper script) was started and\n' +
     'listed its tools; when it is missing or does not answer, .mcp.json is left alone and the step\n' +
     'says why and prints the `claude mcp add --scope local` line to run instead.\n' +
+    'Its last line names the capture mode in effect (--capture) and what the other choice costs.\n' +
     'With --global as well, the same goes into your own Claude Code settings ($CLAUDE_CONFIG_DIR or\n' +
     '~/.claude) for every project, and the repository is left alone. The Claude Code plugin\n' +
     '(/plugin install cortex@cortex) sets up the same hooks, skills and MCP server instead; with both,\n' +
@@ -85,6 +106,11 @@ const command: CommandDef = {
       return 0;
     }
     io.out(`Cortex is set up in ${out.root}\n`);
+    if (bool(inv, 'claude')) {
+      const { openContext } = await import('../services/context.js');
+      const config = openContext({ dir: out.root, env: io.env }).config.capture;
+      io.out(`${captureChoiceLine(config.mode, config.reflectEveryTurns)} (docs/claude-code.md, Model capture)\n`);
+    }
     return 0;
   },
 };

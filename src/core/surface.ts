@@ -475,6 +475,40 @@ function listIds(ids: readonly string[]): string {
 }
 
 /**
+ * Decisions replaced by a later active decision on the same `topic` in the same scope: id →
+ * the id of the latest one. "Later" is the newer `created`, then `updated`, then the larger
+ * id (so the answer does not depend on input order). Only the briefing leaves them out, at
+ * render time: no file is rewritten, and recall still finds them. Pure.
+ *
+ * @example
+ * replacedDecisions([{ id: 'a', type: 'decision', topic: 'db', scope: 'project', status: 'active', created: '2026-01-01T00:00:00Z', … },
+ *                    { id: 'b', type: 'decision', topic: 'db', scope: 'project', status: 'active', created: '2026-02-01T00:00:00Z', … }])
+ * // Map { 'a' => 'b' }
+ */
+export function replacedDecisions(
+  memories: readonly Pick<Memory, 'id' | 'type' | 'topic' | 'scope' | 'status' | 'created' | 'updated'>[],
+): Map<string, string> {
+  const latest = new Map<string, Pick<Memory, 'id' | 'created' | 'updated'>>();
+  const later = (a: Pick<Memory, 'id' | 'created' | 'updated'>, b: Pick<Memory, 'id' | 'created' | 'updated'>): boolean =>
+    a.created !== b.created ? a.created > b.created : a.updated !== b.updated ? a.updated > b.updated : a.id > b.id;
+  const keyOf = (m: Pick<Memory, 'type' | 'topic' | 'scope' | 'status'>): string | undefined =>
+    m.type === 'decision' && m.status === 'active' && m.topic !== undefined && m.topic.trim() !== '' ? `${m.scope}\u0000${m.topic.trim()}` : undefined;
+  for (const m of memories) {
+    const key = keyOf(m);
+    if (key === undefined) continue;
+    const best = latest.get(key);
+    if (best === undefined || later(m, best)) latest.set(key, m);
+  }
+  const replaced = new Map<string, string>();
+  for (const m of memories) {
+    const key = keyOf(m);
+    const best = key === undefined ? undefined : latest.get(key);
+    if (best !== undefined && best.id !== m.id) replaced.set(m.id, best.id);
+  }
+  return replaced;
+}
+
+/**
  * Selects the briefing's items (see the module comment for the algorithm). O(n log n)
  * in the number of memories; only selected items get their text prepared.
  *
@@ -495,6 +529,7 @@ export function buildSurface(memories: readonly Memory[], ctx: SurfaceContext): 
   };
 
   const ranked = rankMemories(memories, opts);
+  const replaced = replacedDecisions(memories);
   const tiers = new Map(
     tierRankedDecisions(ranked, { ...DEFAULT_TIER_DECISIONS, now: opts.now, config, signals: opts.signals }).map((t) => [t.id, t]),
   );
@@ -553,7 +588,8 @@ export function buildSurface(memories: readonly Memory[], ctx: SurfaceContext): 
     } else if (m.type === 'plan' && index === pinnedPlan) {
       plan = index;
       planId = m.id;
-    } else if (budget === 0) row.reason = `the ${m.type} budget is ${nLines(0)}`;
+    } else if (replaced.has(m.id)) row.reason = `replaced by ${replaced.get(m.id)}, a later decision on topic "${m.topic}"`;
+    else if (budget === 0) row.reason = `the ${m.type} budget is ${nLines(0)}`;
     else if (tier?.tier === 'archive-only') row.reason = `archive-only decision tier (${tier.reason})`;
     else if (m.type === 'plan') {
       if (plan === undefined && pinnedPlan < 0) {
