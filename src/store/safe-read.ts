@@ -358,3 +358,24 @@ export function assertRealDirectories(dirs: readonly string[], base: string): vo
     });
   }
 }
+
+/**
+ * Why the directory `root/rel` (an export's target directory, say) must not be written
+ * into, or `undefined`: no component on the way, itself included, may be a symbolic link
+ * (a committed `memory-bank` linked to a home directory would receive every file) or
+ * anything but a directory. A part that does not exist yet is created from there on.
+ *
+ * @example
+ * checkWritableDirectory('/repo', 'memory-bank') // 'memory-bank is a symbolic link' when it is one
+ */
+export function checkWritableDirectory(root: string, rel: string): string | undefined {
+  const parts = rel.split(/[\\/]/).filter((p) => p !== '' && p !== '.');
+  let path = root;
+  for (let i = 0; i < parts.length; i++) {
+    path = `${path}${sep}${parts[i]}`;
+    const problem = directoryProblem(path);
+    if (problem !== undefined) return `${parts.slice(0, i + 1).join('/')} ${problem}`;
+    if (lstatSync(path, { throwIfNoEntry: false }) === undefined) return undefined;
+  }
+  return undefined;
+}
