@@ -322,6 +322,11 @@ describe('init on files where its directories go', () => {
     expect(r.code).toBe(1);
     expect(r.stderr.split('\n')[0]).toMatch(/^error: .*\.cortex is a symbolic link; /);
     expect(readdirSync(elsewhere)).toEqual([]);
+    // A hook skips the event: nothing out, nothing written there, not even the log.
+    const hook = repo.cortex(['hook', 'session-start'], { input: JSON.stringify({ session_id: 's', source: 'startup', cwd: repo.dir }) });
+    expect(hook).toMatchObject({ code: 0, stdout: '' });
+    expect(readdirSync(elsewhere)).toEqual([]);
+    expect(existsSync(join(repo.dir, '.memory'))).toBe(false);
     rmSync(join(repo.dir, '.cortex'));
     mkdirSync(join(repo.dir, '.cortex'));
     execFileSync('mkfifo', [join(repo.dir, '.cortex/edges')]);
