@@ -35,7 +35,7 @@ interface Content {
 /** What a repository knows, independent of ids and dates: the content of every memory. */
 function contents(repo: TempRepo): Content[] {
   const out: Content[] = [];
-  for (const dir of ['.cortex/memories', '.cortex/local/memories']) {
+  for (const dir of ['.cortex/memories', '.git/cortex/local/memories']) {
     if (!existsSync(join(repo.dir, dir))) continue;
     for (const name of readdirSync(join(repo.dir, dir)).filter((n) => n.endsWith('.md'))) {
       const shown = json<{ memory: { type: string; summary: string; body: string; tags: string[]; scope: string } }>(ok(repo.cortex(['show', name.slice(0, -3), '--json']), 'show'));
@@ -233,7 +233,8 @@ describe('the private tier', () => {
     ok(repo.cortex(['remember', 'I prefer tabs over spaces in this repo', '--type', 'preference', '--private']), 'remember --private');
     ok(repo.cortex(['remember', 'My sandbox lives at /home/me/sandbox', '--scope', 'local']), 'remember --scope local');
     ok(repo.cortex(['remember', 'Chose SQLite over Postgres', '--type', 'decision']), 'remember');
-    expect(repo.list('.cortex/local/memories').length).toBe(2);
+    expect(repo.list('.git/cortex/local/memories').length).toBe(2);
+    expect(existsSync(join(repo.dir, '.cortex/local'))).toBe(false);
     const status = repo.git(['status', '--porcelain', '--untracked-files=all']).stdout;
     expect(status).not.toMatch(/local/);
     ok(repo.git(['add', '-A']), 'add');
@@ -257,7 +258,8 @@ describe('the private tier', () => {
 
   it('the pre-commit hook refuses a forced private file and a private memory outside .cortex/local/', () => {
     const repo = initRepo();
-    ok(repo.cortex(['remember', 'I prefer tabs', '--private']), 'remember --private');
+    // A file put (or left, by an older cortex) in .cortex/local/ and forced in.
+    repo.write('.cortex/local/memories/mine-fedcba.md', '---\nid: mine-fedcba\ntype: preference\nsummary: Mine\nscope: local\n---\nMine.\n');
     ok(repo.git(['add', '-f', '.cortex/local']), 'add -f');
     let r = repo.git(['commit', '-q', '-m', 'leak']);
     expect(r.code).not.toBe(0);

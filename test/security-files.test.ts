@@ -97,8 +97,8 @@ describe('special files among the memories', () => {
     writeFileSync(join(repo.dir, '.cortex/memories'), 'not a directory\n');
     const remember = quick(repo, ['remember', 'Another memory']);
     expect(remember.code).toBe(1);
-    expect(remember.stderr).toMatch(/\.cortex\/memories is not a directory/);
-    expect(remember.stderr).toMatch(/hint: Move .*\.cortex\/memories away/);
+    expect(remember.stderr).toMatch(/\.cortex\/memories is a file, not a directory; .*nothing was read or written/);
+    expect(remember.stderr).toMatch(/hint: Move it away \(mv \.cortex\/memories \.cortex\/memories\.bak\)/);
     expect(quick(repo, ['lint']).stdout).toMatch(/\.cortex\/memories: error: is a file, not a directory/);
   });
 

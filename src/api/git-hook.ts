@@ -63,6 +63,27 @@ function isMemoryPath(path: string): boolean {
 }
 
 /**
+ * Refuses a tracked `.cortex/local` of any kind (a link, a file, or files under it that an
+ * earlier commit brought, which the loop over changed files does not see) and a
+ * `.cortex/memories` or `.cortex/edges` that is a file or a link: checking such a commit out
+ * would replace the directory (an old private tier in the work tree was deleted that way).
+ */
+function refuseTrackedTierPaths(staged: ReadonlyMap<string, string>, changed: readonly string[], out: PreCommitOutput): void {
+  const changedSet = new Set(changed);
+  let local = false;
+  for (const path of staged.keys()) {
+    if (path === '.cortex/local' || (path.startsWith(LOCAL_PREFIX) && !changedSet.has(path))) {
+      out.refusals.push({ file: path, kind: 'private', reason: `is tracked: .cortex/local must not be in git (a checkout of it would replace the directory)` });
+      local = true;
+    } else if (path === '.cortex/memories' || path === '.cortex/edges') {
+      out.refusals.push({ file: path, kind: 'private', reason: 'is tracked as a file or a symbolic link, where Cortex needs a directory' });
+      out.fixes.push(`git rm --cached -q ${path}`);
+    }
+  }
+  if (local) out.fixes.push('git rm -r --cached -q .cortex/local');
+}
+
+/**
  * The pre-commit step on the staged `.cortex/` files. Refuses secrets, conflict markers
  * and memory files that do not parse. Projections that do not match the staged memories
  * are regenerated from them and staged with the commit (and written to the work tree when
@@ -79,6 +100,7 @@ export function preCommit(ctx: Context): PreCommitOutput {
   const changed = [...staged.keys()].filter((p) => staged.get(p) !== head.get(p));
   const deleted = [...head.keys()].some((p) => !staged.has(p));
   const out: PreCommitOutput = { checked: changed, refusals: [], fixes: [], staged: [], kept: [] };
+  refuseTrackedTierPaths(staged, changed, out);
   if (changed.length === 0 && !deleted) return out;
 
   const blobs = catFileBatch(changed.map((p) => staged.get(p)!), opts);

@@ -493,7 +493,7 @@ async function importRelations(ctx: Context, parsed: ParsedSource, out: ImportOu
       else {
         out.edges.created++;
         if (result.action === 'created') createdEdges.push(result.file);
-        if (!result.file.startsWith('.cortex/local/') && !result.file.startsWith('/')) out.files.push(result.file);
+        if (result.file.startsWith('.cortex/') && !result.file.startsWith('.cortex/local/')) out.files.push(result.file);
       }
     } catch (err) {
       out.edges.skipped.push({ ...item, reason: (err as Error).message });

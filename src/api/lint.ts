@@ -4,6 +4,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Diagnostic } from '../core/memory.js';
+import { shellQuote } from '../core/shell.js';
 import { displayPath, listMemoryFiles, readMemoryFile } from '../store/memory-store.js';
 import { isTempFileName } from '../store/atomic.js';
 import type { Context } from '../services/context.js';
@@ -59,7 +60,7 @@ export async function lint(ctx: Context): Promise<LintOutput> {
     const m = read.memory;
     const inPrivate = i >= shared.length;
     if (m && !inPrivate && (m.scope === 'local' || m.extra.private === true)) {
-      diagnostics.push({ file: shown, reason: 'is marked private but is in the shared tier .cortex/memories/ (it would be committed)', ruleId: 'private-in-shared-tier', severity: 'error', hint: `Move it: mkdir -p .cortex/local/memories && mv ${shown} .cortex/local/memories/ (and set scope: local), or remove the private mark.` });
+      diagnostics.push({ file: shown, reason: 'is marked private but is in the shared tier .cortex/memories/ (it would be committed)', ruleId: 'private-in-shared-tier', severity: 'error', hint: `Move it to the private tier: mkdir -p ${shellQuote(displayPath(ctx.local.memoriesDir, ctx.root))} && mv ${shown} ${shellQuote(displayPath(ctx.local.memoriesDir, ctx.root))}/ (and set scope: local), or remove the private mark.` });
     }
     if (m && inPrivate && m.scope !== 'local') {
       diagnostics.push({ file: shown, reason: `is in the private tier but says scope: ${m.scope}`, ruleId: 'private-scope', severity: 'warning', hint: 'Set scope: local in its frontmatter.' });

@@ -58,7 +58,7 @@ export interface RememberInput {
   created?: string;
   /** When it last changed, for an import; default `created`, else now. */
   updated?: string;
-  /** Keep it to yourself: the same as `scope: 'local'` (`.cortex/local/`, never committed). */
+  /** Keep it to yourself: the same as `scope: 'local'` (`.git/cortex/local/`, never committed). */
   private?: boolean;
   /** Provenance; branch and commit default to the repository's HEAD. */
   source?: Partial<MemorySource>;

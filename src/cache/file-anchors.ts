@@ -13,7 +13,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FileAnchored } from '../core/file-recall.js';
-import { CORTEX_DIR } from '../store/paths.js';
+import { CORTEX_DIR, localPaths } from '../store/paths.js';
 import { CODE_INDEX_FILE, FILE_ANCHORS_FILE, FILE_ANCHORS_ITEMS_FILE } from './layout.js';
 
 export const FILE_ANCHORS_VERSION = 1;
@@ -27,7 +27,7 @@ export interface FileAnchorsMap {
 
 /** The memories directories whose memories may be anchored to the project's files: project and local tiers. */
 export function anchoredTierDirs(root: string): string[] {
-  return [join(root, CORTEX_DIR, 'memories'), join(root, CORTEX_DIR, 'local', 'memories')];
+  return [join(root, CORTEX_DIR, 'memories'), localPaths(root).memoriesDir];
 }
 
 function dirStamp(dir: string): string {

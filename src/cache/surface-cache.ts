@@ -158,7 +158,7 @@ export function surfaceCacheKey(options: SurfaceCacheOptions): SurfaceCacheKey |
     head.branch !== undefined ? `branch:${head.branch}` : head.commit !== undefined ? `detached:${head.commit}` : 'no-git',
     `memories=${signature(project.memoriesDir, coarse)}`,
     `edges=${signature(project.edgesDir, coarse)}`,
-    // The private tier (.cortex/local/) is briefed too.
+    // The private tier (.git/cortex/local/) is briefed too.
     `local.memories=${signature(local.memoriesDir, coarse)}`,
     `local.edges=${signature(local.edgesDir, coarse)}`,
     `local.signals=${signature(join(local.cacheDir, SIGNALS_FILE), coarse)}`,

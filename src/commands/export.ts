@@ -19,12 +19,12 @@ const command: CommandDef = {
     '  mcp-memory    the MCP memory server\'s knowledge graph (entities and relations, JSONL).\n' +
     '  basic-memory  one note per memory with its relations, in ./basic-memory/.\n' +
     'jsonl and mcp-memory print to stdout unless --out names a file. --out must be inside the repository.\n' +
-    'Private memories (.cortex/local/) are exported only with --include-private; secrets are redacted.\n' +
+    'Private memories (.git/cortex/local/) are exported only with --include-private; secrets are redacted.\n' +
     'Active memories only, except jsonl (everything) or with --all.',
   options: {
     format: { type: 'string', short: 'f', value: '<format>', description: `One of ${EXPORT_FORMATS.join(', ')} (default jsonl).` },
     out: { type: 'string', short: 'o', value: '<path>', description: 'File or directory to write (inside the repository); - for stdout.' },
-    'include-private': { type: 'boolean', description: 'Include the private tier (.cortex/local/).' },
+    'include-private': { type: 'boolean', description: 'Include the private tier (.git/cortex/local/).' },
     all: { type: 'boolean', description: 'Include archived and superseded memories.' },
   },
   examples: ['cortex export > memories.jsonl', 'cortex export --format claude', 'cortex export --format agents-md', 'cortex export --format memory-bank --out docs/memory-bank'],

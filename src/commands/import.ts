@@ -22,12 +22,12 @@ const command: CommandDef = {
     'unless the source changed (each record is keyed by topic import/<format>/<key>). A malformed line or\n' +
     'an unreadable file stops the import before anything is written, naming the line (a JSONL record with\n' +
     'missing fields too). The undo line it prints runs as printed. Private records (private: true,\n' +
-    'Claude\'s "user" memories) go to the private tier .cortex/local/; --scope overrides that for all.\n' +
+    'Claude\'s "user" memories) go to the private tier (.git/cortex/local/); --scope overrides that for all.\n' +
     'See docs/interop.md for the mapping of each format.',
   options: {
     from: { type: 'string', value: '<format>', description: `Source format: ${INTEROP_FORMATS.join(', ')}.` },
     'dry-run': { type: 'boolean', short: 'n', description: 'Show what would be created, updated and skipped; write nothing.' },
-    scope: { type: 'string', value: '<scope>', description: 'project (default), local (private: .cortex/local/, never committed) or global.' },
+    scope: { type: 'string', value: '<scope>', description: 'project (default), local (private: .git/cortex/local/, never committed) or global.' },
   },
   examples: [
     'cortex import --from claude --dry-run',

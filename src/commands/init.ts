@@ -43,7 +43,9 @@ const command: CommandDef = {
     'and installs the pre-commit, post-merge, post-checkout and post-rewrite hooks: existing hooks are\n' +
     'kept and run first; core.hooksPath, husky and lefthook are respected. It also generates the\n' +
     'projections (.cortex/decisions.md, plan.md, decisions-archive.md). See docs/git.md.\n' +
-    'Re-running changes nothing that is already set up; run it in every fresh clone.\n' +
+    'Re-running changes nothing that is already set up; run it in every fresh clone. When .cortex,\n' +
+    '.cortex/memories, .cortex/edges or .memory is a file, a FIFO or a symbolic link, it stops before\n' +
+    'writing anything, naming it and the fix (exit 1). Private memories live in .git/cortex/local/.\n' +
     '\n' +
     'With --claude it also wires Claude Code: the Cortex hooks are merged into .claude/settings.json\n' +
     '(every existing setting and hook is kept), and .claude/rules/cortex-memory.md (how to record a\n' +

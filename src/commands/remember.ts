@@ -65,7 +65,7 @@ const command: CommandDef = {
     confidence: { type: 'string', value: '<0-1>', description: 'Confidence from 0 to 1 (default 1).' },
     topic: { type: 'string', value: '<topic>', description: 'Topic key, e.g. decision/storage-engine: same topic updates instead of duplicating.' },
     pin: { type: 'boolean', description: 'Pin the memory: it never decays and is always in the briefing.' },
-    scope: { type: 'string', value: '<scope>', description: 'project (default), local (private: .cortex/local/, gitignored, never committed or exported) or global ($CORTEX_HOME, shared by all projects).' },
+    scope: { type: 'string', value: '<scope>', description: 'project (default), local (private: kept in .git/cortex/local/, never committed or exported) or global ($CORTEX_HOME, shared by all projects).' },
     private: { type: 'boolean', description: 'Keep it to yourself: the same as --scope local.' },
     summary: { type: 'string', value: '<text>', description: 'Summary line, when the text argument is the body.' },
     edit: { type: 'boolean', short: 'e', description: 'Write the memory in $EDITOR from a template.' },

@@ -22,7 +22,7 @@ export const MEMORY_STATUSES = ['active', 'archived', 'superseded'] as const;
 export type MemoryStatus = (typeof MEMORY_STATUSES)[number];
 
 /**
- * `local` is the project's private tier: `.cortex/local/`, gitignored, never staged or
+ * `local` is the project's private tier: `<git-common-dir>/cortex/local/`, never staged or
  * exported unless asked (a preference, a path on this machine).
  */
 export const SCOPES = ['project', 'local', 'global'] as const;

@@ -8,6 +8,7 @@ import { appendFileSync, mkdirSync, renameSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { redactSecrets } from '../core/redact.js';
 import { LOG_FILE } from '../cache/layout.js';
+import { directoryProblem } from '../store/safe-read.js';
 
 export const DEFAULT_HOOK_LOG = { maxBytes: 256 * 1024, maxLineChars: 2_000 };
 
@@ -28,6 +29,8 @@ export function appendHookLog(
 ): void {
   const { maxBytes, maxLineChars } = { ...DEFAULT_HOOK_LOG, ...options };
   try {
+    // Never through a link (a branch can commit `.memory` as one), never into a file.
+    if (directoryProblem(cacheDir) !== undefined) return;
     const path = hookLogPath(cacheDir);
     mkdirSync(cacheDir, { recursive: true });
     try {

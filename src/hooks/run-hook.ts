@@ -5,9 +5,10 @@
  * that the cached SessionStart (src/start.ts, a bundle of its own) can run it with a table
  * of one. Node built-ins only.
  */
+import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import { areHooksOff, claudeProjectDir, ENV } from '../env.js';
-import { CACHE_DIR, findProjectRoot } from '../store/paths.js';
+import { CACHE_DIR, CORTEX_DIR, findProjectRoot } from '../store/paths.js';
 import { isHookEvent, type HookEvent } from '../core/hook-events.js';
 import type { HookContext, HookRunOptions } from './context.js';
 import { claimDelivery } from './dedupe.js';
@@ -67,6 +68,15 @@ export async function runHookWith(handlers: Handlers, event: string, stdin: stri
     if (root === undefined) {
       lines.push(`not a Cortex project: ${dir}`);
       return await done({ stdout: '', log: lines });
+    }
+    // A `.cortex` or `.memory` that is a link (a branch can commit one) or not a directory:
+    // nothing is read or written through it, not even the log.
+    for (const d of [CORTEX_DIR, CACHE_DIR]) {
+      const st = lstatSync(join(root, d), { throwIfNoEntry: false });
+      if (st !== undefined && !st.isDirectory()) {
+        lines.push(`skipped: ${join(root, d)} is ${st.isSymbolicLink() ? 'a symbolic link' : 'not a directory'}; Cortex reads and writes only real directories`);
+        return await done({ stdout: '', log: lines });
+      }
     }
     cacheDir = join(root, CACHE_DIR);
     if (!isHookEvent(event)) {

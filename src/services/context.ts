@@ -2,8 +2,8 @@
  * The context every use case runs in: where the project is, its configuration,
  * the clock and randomness (injectable for tests), and the two memory tiers.
  */
-import { existsSync, lstatSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { appendFileSync, existsSync, lstatSync, mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { loadYaml } from '../core/lazy.js';
 import { NotInitializedError, UsageError } from '../errors.js';
 import { ENV, readCaptureEnv, readNowEnv } from '../env.js';
@@ -12,7 +12,10 @@ import { CAPTURE_MODES, isCaptureMode } from '../core/model-capture.js';
 import type { Diagnostic, Memory, Scope } from '../core/memory.js';
 import type { Embedder } from '../embed/embedder.js';
 import { findProjectRoot, globalPaths, localPaths, projectPaths, type ProjectPaths, type TierPaths } from '../store/paths.js';
-import { readRegularFile } from '../store/safe-read.js';
+import { assertRealDirectories, directoryProblem, readRegularFile } from '../store/safe-read.js';
+import { describeMigration, migrateLegacyLocalTier } from '../store/local-tier.js';
+import { LOG_FILE } from '../cache/layout.js';
+import { lsIndex } from '../git/cli.js';
 
 export interface OpenCortexOptions {
   /** A directory inside the project (default: the working directory). */
@@ -51,7 +54,7 @@ export type StalenessProvider = (ctx: Context, memories: readonly Memory[]) => R
 export interface Context {
   root: string;
   paths: ProjectPaths;
-  /** The private tier: `.cortex/local/` (gitignored). */
+  /** The private tier: `<git-common-dir>/cortex/local/` (`.cortex/local/` without git; store/local-tier.ts). */
   local: ProjectPaths;
   global: TierPaths;
   includeGlobal: boolean;
@@ -154,13 +157,17 @@ function captureFromEnv(config: CortexConfig, env: NodeJS.ProcessEnv, diagnostic
 export function contextFor(root: string, options: OpenCortexOptions = {}): Context {
   const env = options.env ?? process.env;
   const paths = projectPaths(root);
+  const local = localPaths(paths.root);
+  // The local caches are written by every command: never through a link a branch committed.
+  assertRealDirectories([paths.cacheDir, local.cacheDir], paths.root);
+  movePrivateTier(paths.root, paths.cacheDir);
   const loaded = loadConfig(paths);
   const configured = captureFromEnv(loaded.config, env, loaded.diagnostics);
   const config = options.configOverrides ? options.configOverrides(configured) : configured;
   return {
     root: paths.root,
     paths,
-    local: localPaths(paths.root),
+    local,
     global: globalPaths(env),
     includeGlobal: options.includeGlobal ?? true,
     config,
@@ -172,6 +179,42 @@ export function contextFor(root: string, options: OpenCortexOptions = {}): Conte
     centrality: options.centrality,
     staleness: options.staleness ?? [],
   };
+}
+
+/**
+ * Moves an old `.cortex/local/` out of the work tree into the git directory (store/local-tier.ts),
+ * once: says so on stderr and in `.memory/cortex.log`, with the undo. Files git tracks there
+ * (a branch's, not private memories) stay.
+ */
+function movePrivateTier(root: string, cacheDir: string): void {
+  // The common case costs one lstat: no old directory, nothing to do.
+  if (lstatSync(join(root, '.cortex', 'local'), { throwIfNoEntry: false })?.isDirectory() !== true) return;
+  const migration = migrateLegacyLocalTier(root, {
+    tracked: () => {
+      const out = new Set<string>();
+      let listed: Map<string, string>;
+      try {
+        listed = lsIndex('.cortex/local', { cwd: root });
+      } catch {
+        return out; // no git binary: nothing is known to be tracked
+      }
+      for (const path of listed.keys()) {
+        const parts = path.replace(/^\.cortex\/local\//, '').split('/');
+        for (let i = 1; i <= parts.length; i++) out.add(parts.slice(0, i).join('/'));
+      }
+      return out;
+    },
+  });
+  if (migration === undefined) return;
+  const line = describeMigration(migration, root);
+  process.stderr.write(`${line}\n`);
+  if (directoryProblem(cacheDir) !== undefined) return;
+  try {
+    mkdirSync(cacheDir, { recursive: true });
+    appendFileSync(join(cacheDir, LOG_FILE), `${new Date().toISOString()} migrate ${line}\n`);
+  } catch {
+    // No .memory/ yet (or read-only): stderr said it.
+  }
 }
 
 /**

@@ -7,6 +7,7 @@ import { shellQuote } from '../core/shell.js';
 import { CAPTURE_MODES, isCaptureMode } from '../core/model-capture.js';
 import { CortexError, UsageError } from '../errors.js';
 import { writeFileAtomic } from '../store/atomic.js';
+import { assertRealDirectories } from '../store/safe-read.js';
 import { findGitRoot, findProjectRoot, projectPaths } from '../store/paths.js';
 import { project } from '../api/project.js';
 import { contextFor, type OpenCortexOptions } from '../services/context.js';
@@ -93,6 +94,9 @@ export async function init(options: InitOptions & Record<string, unknown> = {}):
   }
   const root = findProjectRoot(start, options.env ?? process.env) ?? findGitRoot(start) ?? start;
   const paths = projectPaths(root);
+  // A `.cortex` or `memories` that is a file (or a link a branch committed) is refused
+  // before anything is written: one line naming it, and the fix.
+  assertRealDirectories([paths.cortexDir, paths.memoriesDir, paths.edgesDir, paths.cacheDir], root);
   const steps: InitStep[] = [];
   for (const dir of [paths.memoriesDir, paths.edgesDir]) {
     const target = `.cortex/${dir === paths.memoriesDir ? 'memories' : 'edges'}/`;

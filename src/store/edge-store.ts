@@ -10,7 +10,7 @@ import { UsageError, isErrnoCode } from '../errors.js';
 import { checkEdgeId, edgeFileName, type Edge, type EdgeKey } from '../core/edge.js';
 import { parseEdge } from '../core/edge-format.js';
 import { formatDate, type Diagnostic } from '../core/memory.js';
-import { displayPath, redactDiagnostics } from './memory-store.js';
+import { displayPath, redactDiagnostics, tierDirProblem } from './memory-store.js';
 import { type TierPaths } from './paths.js';
 import { assertSafeId } from './memory-path.js';
 import { checkRegularFile, readRegularFile } from './safe-read.js';
@@ -43,6 +43,8 @@ export function isEdgeFileName(name: string): boolean {
  * The names of the edge files (no stat), sorted. A missing directory has none.
  */
 export function listEdgeNames(paths: TierPaths): string[] {
+  // A linked or non-directory .cortex/ or edges/ is not read (listEdgeFiles says why).
+  if (tierDirProblem(paths, dirname(paths.cortexDir), paths.edgesDir, 'edge') !== undefined) return [];
   let names: string[];
   try {
     names = readdirSync(paths.edgesDir);
@@ -60,6 +62,11 @@ export function listEdgeNames(paths: TierPaths): string[] {
  */
 export function listEdgeFiles(paths: TierPaths, options: { base?: string; skipped?: Diagnostic[] } = {}): EdgeFileEntry[] {
   const entries: EdgeFileEntry[] = [];
+  const dirProblem = tierDirProblem(paths, options.base ?? dirname(paths.cortexDir), paths.edgesDir, 'edge');
+  if (dirProblem !== undefined) {
+    options.skipped?.push(dirProblem);
+    return entries;
+  }
   for (const name of listEdgeNames(paths)) {
     const path = join(paths.edgesDir, name);
     const problem = checkRegularFile(path, dirname(paths.cortexDir));
@@ -131,6 +138,7 @@ export function edgePath(paths: TierPaths, key: EdgeKey): string {
 /** Reads the edge file for `key`, or `undefined` when there is none. */
 export function readEdge(paths: TierPaths, key: EdgeKey, base: string): (ReadEdgeResult & { path: string }) | undefined {
   const path = edgePath(paths, key);
+  if (tierDirProblem(paths, base, paths.edgesDir, 'edge') !== undefined) return undefined;
   if (lstatSync(path, { throwIfNoEntry: false }) === undefined) return undefined;
   return { ...readEdgeFile({ path }, displayPath(path, base)), path };
 }

@@ -8,14 +8,12 @@ import { redactEdge } from '../core/redact-memory.js';
 import { writeIfChanged } from './atomic.js';
 import { edgePath } from './edge-store.js';
 import type { TierPaths } from './paths.js';
-import { assertInside } from './safe-read.js';
-import { ensureLocalIgnored } from './local-tier.js';
+import { assertTierWritable, ensureLocalIgnored } from './local-tier.js';
 
 /** Writes an edge file atomically (its rationale through the redaction gate); a no-op when the rendered bytes are unchanged. */
 export function writeEdge(paths: TierPaths, edge: Edge): { path: string; name: string; result: 'created' | 'updated' | 'unchanged'; edge: Edge } {
   const path = edgePath(paths, edge);
-  const root = (paths as TierPaths & { root?: string }).root;
-  if (root !== undefined) assertInside(paths.edgesDir, root);
+  assertTierWritable(paths, paths.edgesDir);
   ensureLocalIgnored(paths);
   const name = edgeFileName(edge);
   const written = redactEdge(edge).value;

@@ -64,20 +64,37 @@ function boundaryOf(paths: Pick<TierPaths, 'cortexDir'>): string {
 }
 
 /**
- * Why a tier's memories directory cannot be listed safely: a link out of the repository
- * (or a loop), or a file where the directory should be. `undefined` when it is fine or
- * missing (a new tier).
+ * The directories a listing of `dir` (a tier's memories or edges) goes through that must be
+ * real directories: the tier's own directory (`.cortex/`, the private tier; not
+ * `$CORTEX_HOME`, which a person may keep elsewhere by a link of their own) and `dir`.
  */
-function memoriesDirProblem(paths: TierPaths, base: string): Diagnostic | undefined {
-  const st = lstatSync(paths.memoriesDir, NO_THROW);
-  if (st === undefined || st.isDirectory()) return undefined;
-  const shown = displayPath(paths.memoriesDir, base);
-  if (st.isSymbolicLink()) {
-    const link = resolveLinkInside(paths.memoriesDir, boundaryOf(paths));
-    if (!('problem' in link)) return undefined;
-    return { file: shown, reason: `${link.problem.reason}; no memory was read`, ruleId: 'file-outside-repository', severity: 'error', hint: `Replace ${shown} with a directory of memory files.` };
+export function tierDirsOf(paths: TierPaths, dir: string): string[] {
+  return (paths as TierPaths & { root?: string }).root === undefined ? [dir] : [paths.cortexDir, dir];
+}
+
+/**
+ * Why a tier's memories (or edges) directory cannot be listed safely: it, or the tier's
+ * directory, is a symbolic link (never followed: a branch can commit one that leads out of
+ * the repository) or not a directory. `undefined` when it is fine or missing (a new tier).
+ */
+export function tierDirProblem(paths: TierPaths, base: string, dir: string = paths.memoriesDir, what = 'memory'): Diagnostic | undefined {
+  for (const d of tierDirsOf(paths, dir)) {
+    const st = lstatSync(d, NO_THROW);
+    if (st === undefined) return undefined;
+    if (st.isDirectory()) continue;
+    const shown = displayPath(d, base);
+    if (st.isSymbolicLink()) {
+      const link = resolveLinkInside(d, boundaryOf(paths));
+      const reason = 'problem' in link ? link.problem.reason : 'is a symbolic link (Cortex follows no link to a directory)';
+      return { file: shown, reason: `${reason}; no ${what} was read`, ruleId: 'file-outside-repository', severity: 'error', hint: `Replace ${shown} with a real directory: rm ${shown} (the link only), then run the command again.` };
+    }
+    return { file: shown, reason: `is ${describeFileType(st) === 'not a regular file' ? 'a file' : describeFileType(st)}, not a directory; no ${what} was read`, ruleId: 'memories-not-directory', severity: 'error', hint: `Move ${shown} away and run \`cortex init\` to recreate the directory.` };
   }
-  return { file: shown, reason: `is ${describeFileType(st) === 'not a regular file' ? 'a file' : describeFileType(st)}, not a directory; no memory was read`, ruleId: 'memories-not-directory', severity: 'error', hint: `Move ${shown} away and run \`cortex init\` to recreate the directory.` };
+  return undefined;
+}
+
+function memoriesDirProblem(paths: TierPaths, base: string): Diagnostic | undefined {
+  return tierDirProblem(paths, base);
 }
 
 function skippedEntry(file: string, problem: FileProblem): Diagnostic {
@@ -269,6 +286,8 @@ export function readMemoryText(path: string): string | undefined {
 /** Reads the memory with `id`, or throws `MemoryNotFoundError`. */
 export function readMemoryById(paths: TierPaths, id: string, base: string): ReadMemoryResult & { path: string } {
   const path = memoryPath(paths, id);
+  const dirProblem = tierDirProblem(paths, base);
+  if (dirProblem !== undefined) return { memory: undefined, text: undefined, diagnostics: [dirProblem], path };
   if (lstatSync(path, NO_THROW) === undefined) throw new MemoryNotFoundError(id);
   return { ...readMemoryFile({ path, id }, displayPath(path, base)), path };
 }

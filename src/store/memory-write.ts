@@ -11,8 +11,7 @@ import { writeIfChanged } from './atomic.js';
 import { readMemoryText } from './memory-store.js';
 import { type TierPaths } from './paths.js';
 import { memoryPath } from './memory-path.js';
-import { assertInside } from './safe-read.js';
-import { ensureLocalIgnored } from './local-tier.js';
+import { assertTierWritable, ensureLocalIgnored } from './local-tier.js';
 
 /**
  * Writes a memory file atomically; a no-op when the rendered bytes are unchanged. Every
@@ -22,8 +21,7 @@ import { ensureLocalIgnored } from './local-tier.js';
 export function writeMemory(paths: TierPaths, memory: Memory): { path: string; result: 'created' | 'updated' | 'unchanged'; memory: Memory } {
   const path = memoryPath(paths, memory.id);
   // The project's memories are written inside the repository, whatever links a checkout holds.
-  const root = (paths as TierPaths & { root?: string }).root;
-  if (root !== undefined) assertInside(paths.memoriesDir, root);
+  assertTierWritable(paths, paths.memoriesDir);
   ensureLocalIgnored(paths);
   // A secret typed into the file by hand, in a tag, was lower-cased when the file was
   // parsed: what the rules find in the file as written is replaced in every form.

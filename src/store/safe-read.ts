@@ -309,3 +309,73 @@ export function assertInside(dir: string, root: string): void {
     hint: `Replace ${relative(root, existing) || existing} with a real directory inside the repository.`,
   });
 }
+
+/**
+ * Why `dir`, a directory Cortex reads or writes (`.cortex`, `.cortex/memories`, `.memory`,
+ * the private tier …), must not be used: it is a symbolic link (never followed, wherever it
+ * leads: a branch can commit one) or something other than a directory. `undefined` when it
+ * is a real directory or does not exist.
+ *
+ * @example
+ * directoryProblem('/repo/.memory') // 'is a symbolic link' when a branch made it one
+ */
+export function directoryProblem(dir: string): string | undefined {
+  let st: Stats | undefined;
+  try {
+    st = lstatSync(dir, { throwIfNoEntry: false });
+  } catch (err) {
+    if (isErrnoCode(err, 'ENOTDIR')) return undefined; // a parent is the problem, and is checked first
+    return `cannot be checked: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`;
+  }
+  if (st === undefined || st.isDirectory()) return undefined;
+  if (st.isSymbolicLink()) return 'is a symbolic link';
+  const what = describeFileType(st);
+  return `is ${what === 'not a regular file' ? 'a file' : what}, not a directory`;
+}
+
+/** The fix for a directory that {@link directoryProblem} refuses, as a command. */
+export function directoryFix(shown: string, problem: string): string {
+  return problem === 'is a symbolic link'
+    ? `remove the link (rm ${shown}; what it points to is untouched) and run the command again`
+    : `move it away (mv ${shown} ${shown}.bak) and run the command again`;
+}
+
+/**
+ * Throws, naming the first of `dirs` (outermost first) that is a symbolic link or not a
+ * directory, and the fix; nothing has been read or written at that point.
+ *
+ * @example
+ * assertRealDirectories(['/repo/.cortex', '/repo/.cortex/memories'], '/repo');
+ */
+export function assertRealDirectories(dirs: readonly string[], base: string): void {
+  for (const dir of dirs) {
+    const problem = directoryProblem(dir);
+    if (problem === undefined) continue;
+    const rel = relative(base, dir);
+    const shown = rel === '' || rel.startsWith('..') || isAbsolute(rel) ? dir : rel;
+    throw new CortexError('NOT_A_DIRECTORY', `${shown} ${problem}; Cortex reads and writes only real directories, so nothing was read or written.`, {
+      hint: directoryFix(shown, problem).replace(/^./, (c) => c.toUpperCase()),
+    });
+  }
+}
+
+/**
+ * Why the directory `root/rel` (an export's target directory, say) must not be written
+ * into, or `undefined`: no component on the way, itself included, may be a symbolic link
+ * (a committed `memory-bank` linked to a home directory would receive every file) or
+ * anything but a directory. A part that does not exist yet is created from there on.
+ *
+ * @example
+ * checkWritableDirectory('/repo', 'memory-bank') // 'memory-bank is a symbolic link' when it is one
+ */
+export function checkWritableDirectory(root: string, rel: string): string | undefined {
+  const parts = rel.split(/[\\/]/).filter((p) => p !== '' && p !== '.');
+  let path = root;
+  for (let i = 0; i < parts.length; i++) {
+    path = `${path}${sep}${parts[i]}`;
+    const problem = directoryProblem(path);
+    if (problem !== undefined) return `${parts.slice(0, i + 1).join('/')} ${problem}`;
+    if (lstatSync(path, { throwIfNoEntry: false }) === undefined) return undefined;
+  }
+  return undefined;
+}
