@@ -7,7 +7,7 @@
  * `git cat-file --batch` reads thousands of blobs in one process, which is what makes the
  * driver and the pre-commit check fast on 10,000 memories.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { GitError } from '../errors.js';
 
 export interface GitRunOptions {
@@ -113,43 +113,4 @@ export function writeBlob(text: string, options: GitRunOptions): string {
 /** Stages a blob at `path` in the index git is using (`GIT_INDEX_FILE` in a hook). */
 export function stageBlob(path: string, oid: string, options: GitRunOptions): void {
   runGit(['update-index', '--add', '--cacheinfo', `100644,${oid},${path}`], options);
-}
-
-/**
- * Marks new files as intended to be added (`git add --intent-to-add`), so `git commit -a`
- * commits them with everything else, as it would a tracked file. Best effort: returns
- * false (and changes nothing) when git is missing, the files are ignored, or the index is
- * busy; a plain `git add` still works then.
- */
-export function intentToAdd(paths: readonly string[], options: GitRunOptions): boolean {
-  if (paths.length === 0) return true;
-  try {
-    runGit(['add', '--intent-to-add', '--', ...paths], options);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/**
- * `intentToAdd` without waiting: git runs while the caller goes on (a `remember` links the
- * new memory meanwhile; at 100,000 memories `git add` reads the whole directory, ~40 ms).
- * Resolves to what `intentToAdd` returns; never rejects.
- *
- * @example
- * const staged = intentToAddAsync(['.cortex/memories/use-wal-k3f9qa.md'], { cwd: root });
- * // … other work …
- * await staged; // true
- */
-export function intentToAddAsync(paths: readonly string[], options: Pick<GitRunOptions, 'cwd' | 'env'>): Promise<boolean> {
-  if (paths.length === 0) return Promise.resolve(true);
-  return new Promise((resolve) => {
-    try {
-      const child = spawn('git', ['add', '--intent-to-add', '--', ...paths], { cwd: options.cwd, env: options.env ?? process.env, stdio: 'ignore' });
-      child.once('error', () => resolve(false));
-      child.once('close', (code) => resolve(code === 0));
-    } catch {
-      resolve(false);
-    }
-  });
 }

@@ -17,6 +17,7 @@ import { writeFileAtomic } from '../store/atomic.js';
 import { findGitRoot } from '../store/paths.js';
 import { readHookTemplate } from '../templates.js';
 import { commonGitDirOf } from '../git/head.js';
+import { dropIntentToAdd } from '../services/stage.js';
 import { ensureLine, type InitStep } from './step.js';
 import type { Context } from '../services/context.js';
 
@@ -200,6 +201,16 @@ export async function setUpGit(ctx: Context, options: GitSetupOptions = {}): Pro
   const home = await hookHome(root);
   if (home.kind === 'lefthook') steps.push(installLefthook(root, home.file));
   else for (const event of GIT_HOOK_EVENTS) steps.push(home.kind === 'husky' ? installHuskyHook(root, home.dir, event) : installHookFile(root, home.dir, event));
+
+  // An earlier Cortex marked new files intent-to-add, which breaks `git stash` (services/stage.ts).
+  const dropped = dropIntentToAdd({ cwd: root });
+  if (dropped.length > 0) {
+    steps.push({
+      target: 'git index',
+      action: 'updated',
+      detail: `removed the intent-to-add marks of ${dropped.length} .cortex/ file(s) left by an earlier Cortex (they break git stash); the files stay, and your next git commit takes them`,
+    });
+  }
   return steps;
 }
 
