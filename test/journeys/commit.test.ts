@@ -18,7 +18,7 @@ function untrackedCortex(lines: string[]): string[] {
   return lines.filter((l) => l.startsWith('?? .cortex/')).map((l) => l.slice(3));
 }
 
-describe('journey: session → git commit', () => {
+describe('journey: session → git commit', { timeout: 240_000 }, () => {
   it('git commit -am takes the captured memory and the regenerated decisions.md in one commit, and leaves nothing behind', async () => {
     const repo = journeyRepo();
     await claudeSession(repo, 'feature-work', [DECISION]);
