@@ -1,7 +1,7 @@
 /**
  * How Cortex files reach a commit (services/stage.ts): what a whole-tree commit takes from
- * the work tree, the removal of the previous release's intent-to-add entries, and write
- * commands that leave the index alone; against real temporary repositories and real git.
+ * the work tree, the upgrade of the previous release's intent-to-add entries, and write
+ * commands that stage what they create; against real temporary repositories and real git.
  * The commits themselves, through the hook, are in test/journeys/commit.test.ts.
  */
 import { rmSync } from 'node:fs';
@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { openCortex } from '../src/api/cortex.js';
-import { dropIntentToAdd, filesToTake, isTakenPath, parseStatus, takeWorkTreeChanges, type StatusEntry } from '../src/services/stage.js';
+import { filesToTake, isTakenPath, parseStatus, takeWorkTreeChanges, upgradeIntentToAdd, type StatusEntry } from '../src/services/stage.js';
 import { tempRepo, type TempRepo } from './helpers/repo.js';
 
 /** `git status --porcelain` lines of the repository, sorted. */
@@ -95,28 +95,32 @@ describe('takeWorkTreeChanges', () => {
   });
 });
 
-describe('dropIntentToAdd', () => {
-  it('removes the intent-to-add entries under .cortex/ and keeps the files; git stash works again', () => {
+describe('upgradeIntentToAdd', () => {
+  it('stages the intent-to-add entries under .cortex/ as real entries and keeps the files; git stash works again', () => {
     const repo = tempRepo({ '.cortex/memories/a.md': 'a\n', 'other.md': 'o\n', 'src/x.ts': 'x\n' });
     repo.git(['add', 'src/x.ts']);
     repo.git(['commit', '-q', '-m', 'init']);
     repo.git(['add', '-N', '.cortex/memories/a.md', 'other.md']);
     repo.write('src/x.ts', 'x2\n');
     expect(repo.git(['stash']).code).not.toBe(0);
-    expect(dropIntentToAdd({ cwd: repo.dir, env: repo.env })).toEqual(['.cortex/memories/a.md']);
-    expect(status(repo)).toEqual([' A other.md', ' M src/x.ts', '?? .cortex/memories/a.md']);
+    expect(upgradeIntentToAdd({ cwd: repo.dir, env: repo.env })).toEqual(['.cortex/memories/a.md']);
+    expect(status(repo)).toEqual([' A other.md', ' M src/x.ts', 'A  .cortex/memories/a.md']);
     expect(repo.read('.cortex/memories/a.md')).toBe('a\n');
-    expect(dropIntentToAdd({ cwd: repo.dir, env: repo.env })).toEqual([]);
+    expect(upgradeIntentToAdd({ cwd: repo.dir, env: repo.env })).toEqual([]);
+    repo.git(['rm', '-q', '--cached', 'other.md']);
+    expect(repo.git(['stash']).code).toBe(0);
+    expect(repo.git(['stash', 'pop']).code).toBe(0);
+    expect(status(repo)).toEqual([' M src/x.ts', '?? other.md', 'A  .cortex/memories/a.md']);
   });
 
   it('is nothing outside a git repository', () => {
     const plain = tempRepo({ '.cortex/memories/a.md': 'a\n' }, { git: false });
-    expect(dropIntentToAdd({ cwd: plain.dir, env: plain.env })).toEqual([]);
+    expect(upgradeIntentToAdd({ cwd: plain.dir, env: plain.env })).toEqual([]);
   });
 });
 
-describe('write commands leave the index alone', () => {
-  it('remember writes the memory and its auto-links untracked: nothing is staged, so git stash works', async () => {
+describe('write commands stage what they create', () => {
+  it('remember stages the memory and its auto-links (no intent-to-add entry), so git stash works', async () => {
     const repo = tempRepo({ 'README.md': '# demo\n' });
     repo.cortex(['init']);
     repo.git(['add', '.']);
@@ -126,14 +130,21 @@ describe('write commands leave the index alone', () => {
     const W = ['zephyr', 'quokka', 'lumen', 'vortex', 'nimbus', 'cobalt', 'tundra', 'saffron', 'ember', 'glyph'];
     await cortex.remember({ summary: `${W[1]} ${W[8]} caword cbword`, body: `${W[9]} daword dbword dcword`, type: 'context', autoLink: false });
     for (let i = 0; i < 12; i++) await cortex.remember({ summary: `${W[i % 4]} filler note ${i}`, body: `padding text number ${i}`, autoLink: false });
+    const before = status(repo);
     const made = await cortex.remember({ summary: W.slice(0, 4).join(' '), body: W.slice(4).join(' '), type: 'context' });
     const files = [made.file, ...(made.links?.edges.map((e) => e.file) ?? [])];
     expect(files.length).toBeGreaterThan(1);
-    const lines = status(repo);
-    for (const f of files) expect(lines).toContain(`?? ${f}`);
-    expect(lines.filter((l) => !l.startsWith('?? ') && !l.startsWith(' M '))).toEqual([]);
+    expect(status(repo).filter((l) => !before.includes(l))).toEqual(files.map((f) => `A  ${f}`).sort());
+    expect(status(repo).filter((l) => l.startsWith(' A'))).toEqual([]);
     repo.write('README.md', '# demo 2\n');
     expect(repo.git(['stash']).code).toBe(0);
     expect(repo.git(['stash', 'pop']).code).toBe(0);
+
+    // A topic update rewrites a staged file: nothing new to stage.
+    const plan = await cortex.remember({ summary: 'Plan: step 1 of 3', type: 'plan', topic: 'plan/main', autoLink: false });
+    expect(status(repo)).toContain(`A  ${plan.file}`);
+    const updated = await cortex.remember({ summary: 'Plan: step 2 of 3', type: 'plan', topic: 'plan/main', autoLink: false });
+    expect(updated.action).toBe('updated');
+    expect(status(repo)).toContain(`AM ${plan.file}`);
   });
 });

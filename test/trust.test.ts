@@ -236,11 +236,9 @@ describe('git hooks keep the projections fresh by themselves', () => {
     const repo = initialised();
     commitAll(repo, 'init');
     const made = json<{ id: string; file: string }>(ok(repo.cortex(['remember', 'Chose SQLite over Postgres because zero-config matters', '--type', 'decision', '--json'])));
-    // A new file, untouched in the index (so `git stash` keeps working): the pre-commit hook
-    // of a whole-tree commit takes it.
-    expect(repo.git(['status', '--porcelain']).stdout).toContain(`?? ${made.file}`);
+    // Staged (not intent-to-add, which breaks `git stash`): `git commit -a` takes it.
+    expect(repo.git(['status', '--porcelain']).stdout).toContain(`A  ${made.file}`);
     const commit = ok(repo.git(['commit', '-q', '-am', 'Record the storage decision']));
-    expect(commit.stderr).toContain(`added to this commit from .cortex/ (memories and edges not staged yet): ${made.file}`);
     expect(commit.stderr).toContain('regenerated .cortex/decisions.md from the staged memories');
     const files = repo.git(['show', '--name-only', '--format=', 'HEAD']).stdout.trim().split('\n').sort();
     expect(files).toEqual(['.cortex/decisions.md', made.file]);
@@ -248,11 +246,8 @@ describe('git hooks keep the projections fresh by themselves', () => {
     expect(repo.git(['status', '--porcelain']).stdout).toBe('');
     ok(repo.cortex(['project', '--check']));
 
-    // `git commit <path>` (a partial commit) leaves the index in step too. As for any new
-    // file, git wants it added first.
+    // `git commit <path>` (a partial commit) leaves the index in step too.
     const next = json<{ file: string }>(ok(repo.cortex(['remember', 'Use pnpm workspaces', '--type', 'decision', '--no-link', '--json'])));
-    expect(repo.git(['commit', '-q', '-m', 'pnpm', '--', next.file]).stderr).toContain('did not match any file(s) known to git');
-    ok(repo.git(['add', next.file]));
     ok(repo.git(['commit', '-q', '-m', 'pnpm', '--', next.file]));
     expect(repo.git(['status', '--porcelain']).stdout).toBe('');
   });

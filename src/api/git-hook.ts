@@ -28,7 +28,7 @@ import { EMPTY_BLOB, catFileBatch, lsIndex, lsTree, stageBlob, tryGit, writeBlob
 import { isTempFileName, readFileIfExists, writeIfChanged } from '../store/atomic.js';
 import type { Context } from '../services/context.js';
 import { openIndexes } from '../services/indexes.js';
-import { takeWorkTreeChanges } from '../services/stage.js';
+import { filesToTake, parseStatus, stageFiles, statusOf } from '../services/stage.js';
 import { openProjectionCache, project, renderFromBlobs, renderWorkTreeProjections, type MemoryBlob } from './project.js';
 
 export interface Refusal {
@@ -52,6 +52,12 @@ export interface PreCommitOutput {
    * limited to paths (`git commit <paths>`, `--only`).
    */
   taken: string[];
+  /**
+   * True when files were taken but nothing else was staged: git decides whether there is
+   * anything to commit before it runs the hook, so it answers "nothing to commit" and the
+   * memories need `git add` (the message says so).
+   */
+  onlyTaken: boolean;
   /** Staged files under `.cortex/` that differ from HEAD. */
   checked: string[];
   refusals: Refusal[];
@@ -84,13 +90,18 @@ function isMemoryPath(path: string): boolean {
 export function preCommit(ctx: Context): PreCommitOutput {
   const opts = { cwd: ctx.root };
   // A commit of the whole tree takes the memories; one limited to paths takes what was named.
-  const taken = isPartialCommit() ? [] : takeWorkTreeChanges(opts);
+  // git decides whether there is anything to commit from the index as it was before this
+  // hook: when nothing else is staged, it will say "nothing to commit" whatever we add.
+  const hasHead = tryGit(['rev-parse', '--verify', '-q', 'HEAD'], opts) !== undefined;
+  const before = isPartialCommit() ? [] : filesToTake(parseStatus(statusOf(opts)));
+  const onlyTaken = before.length > 0 && hasHead && tryGit(['diff-index', '--cached', '--quiet', 'HEAD', '--'], opts) !== undefined;
+  const taken = stageFiles(before, opts);
   // An intent-to-add entry (`git add -N`) is not part of this commit.
   const staged = new Map([...lsIndex(CORTEX_PREFIX, opts)].filter(([, oid]) => oid !== EMPTY_BLOB));
-  const head = tryGit(['rev-parse', '--verify', '-q', 'HEAD'], opts) ? lsTree('HEAD', CORTEX_PREFIX, opts) : new Map<string, string>();
+  const head = hasHead ? lsTree('HEAD', CORTEX_PREFIX, opts) : new Map<string, string>();
   const changed = [...staged.keys()].filter((p) => staged.get(p) !== head.get(p));
   const deleted = [...head.keys()].some((p) => !staged.has(p));
-  const out: PreCommitOutput = { taken, checked: changed, refusals: [], fixes: [], staged: [], kept: [] };
+  const out: PreCommitOutput = { taken, onlyTaken, checked: changed, refusals: [], fixes: [], staged: [], kept: [] };
   if (changed.length === 0 && !deleted) return out;
 
   const blobs = catFileBatch(changed.map((p) => staged.get(p)!), opts);

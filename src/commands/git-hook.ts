@@ -59,6 +59,10 @@ async function runEvent(event: GitHookEvent, args: string[], ctx: ReturnType<typ
     const out = preCommit(ctx);
     if (json) printJson(io, { event, ok: out.refusals.length === 0, ...out });
     if (out.taken.length > 0) io.err(`cortex: added to this commit from .cortex/ (memories and edges not staged yet): ${listed(out.taken)}\n`);
+    if (out.onlyTaken) {
+      io.err('cortex: nothing else is staged, and git decides whether there is anything to commit before its hooks run: if it says\n');
+      io.err('        "nothing to commit", commit the memories alone with: git add .cortex/memories .cortex/edges && git commit\n');
+    }
     if (out.staged.length > 0) io.err(`cortex: regenerated ${out.staged.join(', ')} from the staged memories; staged with this commit.\n`);
     for (const f of out.kept) io.err(`cortex: kept your edits to ${f} in the work tree (the commit has the regenerated file); projections are generated, so move them into a memory.\n`);
     if (out.refusals.length === 0) return 0;

@@ -55,8 +55,8 @@ const command: CommandDef = {
     'The same --topic in the same scope updates that memory instead of adding another (and prints how\n' +
     'to get the replaced version back: `git restore` when it was committed, else a copy kept under\n' +
     '.memory/trash/), and identical content is never stored twice. New memories record the current git branch and commit.\n' +
-    'In a git repository the next commit of the whole tree (git commit -a, a plain git commit) takes\n' +
-    'the new file: the pre-commit hook adds it and the regenerated projections to the same commit. A text too large for a\n' +
+    'In a git repository the new file is staged (git add), so `git commit -a` commits it, and the\n' +
+    'pre-commit hook adds the regenerated projections to the same commit. A text too large for a\n' +
     'memory file (1 MB) is refused before anything is written.',
   options: {
     type: { type: 'string', short: 't', value: '<type>', description: `Memory type: ${MEMORY_TYPES.join(', ')} (default context).` },

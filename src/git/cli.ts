@@ -7,7 +7,7 @@
  * `git cat-file --batch` reads thousands of blobs in one process, which is what makes the
  * driver and the pre-commit check fast on 10,000 memories.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { GitError } from '../errors.js';
 
 export interface GitRunOptions {
@@ -113,4 +113,43 @@ export function writeBlob(text: string, options: GitRunOptions): string {
 /** Stages a blob at `path` in the index git is using (`GIT_INDEX_FILE` in a hook). */
 export function stageBlob(path: string, oid: string, options: GitRunOptions): void {
   runGit(['update-index', '--add', '--cacheinfo', `100644,${oid},${path}`], options);
+}
+
+/**
+ * Stages files (`git add`), so `git commit -a` and a plain `git commit` take them even when
+ * nothing else changed (git decides whether there is anything to commit before its hooks
+ * run). Best effort: returns false (and changes nothing) when git is missing, a file is
+ * ignored, or the index is busy; the pre-commit hook still takes the files then.
+ */
+export function addFiles(paths: readonly string[], options: GitRunOptions): boolean {
+  if (paths.length === 0) return true;
+  try {
+    runGit(['add', '-A', '--', ...paths], options);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * `addFiles` without waiting: git runs while the caller goes on (a `remember` links the new
+ * memory meanwhile; at 100,000 memories `git add` reads the whole directory, ~40 ms).
+ * Resolves to what `addFiles` returns; never rejects.
+ *
+ * @example
+ * const staged = addFilesAsync(['.cortex/memories/use-wal-k3f9qa.md'], { cwd: root });
+ * // … other work …
+ * await staged; // true
+ */
+export function addFilesAsync(paths: readonly string[], options: Pick<GitRunOptions, 'cwd' | 'env'>): Promise<boolean> {
+  if (paths.length === 0) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    try {
+      const child = spawn('git', ['add', '-A', '--', ...paths], { cwd: options.cwd, env: options.env ?? process.env, stdio: 'ignore' });
+      child.once('error', () => resolve(false));
+      child.once('close', (code) => resolve(code === 0));
+    } catch {
+      resolve(false);
+    }
+  });
 }

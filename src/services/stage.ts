@@ -1,27 +1,32 @@
 /**
- * How Cortex files reach a commit. No command and no Claude Code hook touches the git
- * index: the pre-commit hook takes the work tree's memory and edge files into every commit
- * of the whole tree (`git commit -a`, a plain `git commit`, `--amend`), and leaves them out
- * of a commit limited to paths (`git commit <paths>`, `--only`), as git does with any file
- * the person did not name (`takeWorkTreeChanges`).
+ * How Cortex files reach a commit, without intent-to-add entries (`git add -N`, which make
+ * `git stash` and `git rebase --autostash` fail on git 2.39: "Cannot save the current
+ * worktree state"):
  *
- * What is taken: every file under `.cortex/memories/` and `.cortex/edges/` (a memory or an
- * edge by its name, not ignored by `.gitignore`) that is new, changed or deleted in the
- * work tree while its index entry still equals HEAD's. Not only the files Cortex wrote:
- * captured memories are written by background hooks, a teammate's file may be copied in,
- * and a list kept in `.memory/` (a cache anyone may delete) would silently drop memories
- * from commits. A file the person staged themselves is left as staged; the private tier
- * `.cortex/local/` is never taken.
+ * - A person's write command (`remember` and its auto-links, `link`, `review --accept`,
+ *   `consolidate --merge`, `import`) stages the files it creates with a real `git add`
+ *   (`markForCommit`, `startMarking`), in the background while it goes on. git decides
+ *   whether there is anything to commit *before* its hooks run, so this is what lets
+ *   `cortex remember … && git commit -am …` commit a memory when nothing else changed.
+ * - The Claude Code hooks never touch the index (they run in the background while the person
+ *   uses git). The pre-commit hook takes their files: in every commit of the whole tree
+ *   (`git commit -a`, a plain `git commit`, `--amend`), every file under `.cortex/memories/`
+ *   and `.cortex/edges/` (a memory or an edge by its name, not ignored by `.gitignore`) that
+ *   is new, changed or deleted in the work tree while its index entry still equals HEAD's
+ *   (`takeWorkTreeChanges`); nothing in a commit limited to paths (`git commit <paths>`,
+ *   `--only`), as git does with any file the person did not name. Every such file, not only
+ *   the ones Cortex wrote: captured memories are written by background processes, a
+ *   teammate's file may be copied in, and a list kept in `.memory/` (a cache anyone may
+ *   delete) would silently drop memories from commits. A file the person staged is left as
+ *   staged; the private tier `.cortex/local/` is never taken.
  *
- * The release before this one marked new files intent-to-add (`git add -N`), which makes
- * `git stash` and `git rebase --autostash` fail on git 2.39 ("Cannot save the current
- * worktree state"). `dropIntentToAdd` removes those entries (the files stay, untracked);
- * `cortex init` runs it, and so does the first write command (`remember`, `link` …) after
- * the upgrade (`markForCommit`, `startMarking`).
+ * The previous release's intent-to-add entries become real staged entries
+ * (`upgradeIntentToAdd`): `cortex init` does it, and so does the first write command after
+ * the upgrade.
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { runGit } from '../git/cli.js';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { addFiles, addFilesAsync, runGit } from '../git/cli.js';
 import { isTempFileName } from '../store/atomic.js';
 import { findGitRoot } from '../store/paths.js';
 import type { Context } from './context.js';
@@ -77,6 +82,11 @@ export function filesToTake(entries: readonly StatusEntry[]): string[] {
     .sort();
 }
 
+/** `git status --porcelain=v1 -z` of the memory and edge directories, every untracked file listed. */
+export function statusOf(options: { cwd: string; env?: NodeJS.ProcessEnv }): string {
+  return runGit(['--no-optional-locks', 'status', '--porcelain=v1', '-z', '--no-renames', '--untracked-files=all', '--', ...TAKEN_DIRS], options).toString('utf8');
+}
+
 /**
  * Stages what a whole-tree commit takes (`filesToTake`) in the index git is committing
  * (`GIT_INDEX_FILE` in `env`, as git sets it for its hooks) and returns the paths staged.
@@ -86,28 +96,31 @@ export function filesToTake(entries: readonly StatusEntry[]): string[] {
  * takeWorkTreeChanges({ cwd: root }) // ['.cortex/memories/use-wal-k3f9qa.md']
  */
 export function takeWorkTreeChanges(options: { cwd: string; env?: NodeJS.ProcessEnv }): string[] {
-  const out = runGit(['--no-optional-locks', 'status', '--porcelain=v1', '-z', '--no-renames', '--untracked-files=all', '--', ...TAKEN_DIRS], options);
-  const paths = filesToTake(parseStatus(out.toString('utf8')));
+  return stageFiles(filesToTake(parseStatus(statusOf(options))), options);
+}
+
+/** Stages the work tree's state of `paths` (added, changed or removed) in the index git uses; returns them. */
+export function stageFiles(paths: readonly string[], options: { cwd: string; env?: NodeJS.ProcessEnv }): string[] {
   if (paths.length > 0) runGit(['update-index', '--add', '--remove', '-z', '--stdin'], { ...options, input: `${paths.join('\0')}\0` });
-  return paths;
+  return [...paths];
 }
 
 /**
- * Removes the intent-to-add entries (`git add -N`) under `.cortex/` that the previous
- * release left in the index: the files stay in the work tree, untracked, and the next
- * whole-tree commit takes them. Returns the paths; best effort (none outside git, or when
- * the index is busy).
+ * Stages, as real entries, the intent-to-add entries (`git add -N`) under `.cortex/` that
+ * the previous release left in the index: `git commit -a` takes those files as before, and
+ * `git stash` works again (a staged new file stashes and pops like any change). Returns the
+ * paths; best effort (none outside git, or when the index is busy).
  *
  * @example
- * dropIntentToAdd({ cwd: root }) // ['.cortex/memories/use-wal-k3f9qa.md']
+ * upgradeIntentToAdd({ cwd: root }) // ['.cortex/memories/use-wal-k3f9qa.md']
  */
-export function dropIntentToAdd(options: { cwd: string; env?: NodeJS.ProcessEnv }): string[] {
+export function upgradeIntentToAdd(options: { cwd: string; env?: NodeJS.ProcessEnv }): string[] {
   try {
     const out = runGit(['--no-optional-locks', 'status', '--porcelain=v1', '-z', '--no-renames', '--untracked-files=no', '--', '.cortex/'], options);
     const paths = parseStatus(out.toString('utf8'))
       .filter((e) => e.x === ' ' && e.y === 'A')
       .map((e) => e.path);
-    if (paths.length > 0) runGit(['rm', '--cached', '-q', '--', ...paths], options);
+    if (paths.length > 0) runGit(['add', '-A', '--', ...paths], options);
     return paths;
   } catch {
     return [];
@@ -115,64 +128,91 @@ export function dropIntentToAdd(options: { cwd: string; env?: NodeJS.ProcessEnv 
 }
 
 /**
- * Once per clone (a mark in `.memory/`): `dropIntentToAdd`. What the write commands call
- * where they used to mark their new files intent-to-add; after the first run it costs one
- * `existsSync`.
+ * Once per clone (a mark in `.memory/`): `upgradeIntentToAdd`. After the first run it costs
+ * one `existsSync`.
  */
-function upgradeOnce(ctx: Context): void {
+function upgradeOnce(ctx: Context, gitRoot: string): void {
   const mark = join(ctx.paths.cacheDir, UPGRADED_FILE);
   if (existsSync(mark)) return;
-  const gitRoot = findGitRoot(ctx.root);
-  if (!gitRoot) return;
-  dropIntentToAdd({ cwd: gitRoot });
+  upgradeIntentToAdd({ cwd: gitRoot });
   try {
     mkdirSync(ctx.paths.cacheDir, { recursive: true });
-    writeFileSync(mark, 'The intent-to-add entries of an earlier Cortex were removed from this clone; see docs/git.md.\n');
+    writeFileSync(mark, 'The intent-to-add entries of an earlier Cortex were staged as real entries in this clone; see docs/git.md.\n');
   } catch {
     // Read-only cache: the check runs again next time, which only costs time.
   }
 }
 
+/** `files` relative to the repository root, with forward slashes; undefined when one is outside it. */
+function gitPaths(ctx: Context, gitRoot: string, files: readonly string[]): string[] | undefined {
+  const paths = files.map((f) => relative(gitRoot, isAbsolute(f) ? f : resolve(ctx.root, f)).split(sep).join('/'));
+  return paths.some((p) => p.startsWith('..')) ? undefined : paths;
+}
+
 /**
- * A write command's files, ready for the next commit. Nothing to do for them any more (the
- * pre-commit hook takes them): runs the one-time upgrade (`dropIntentToAdd`). Kept so the
- * write commands keep one call where their files become part of the next commit.
+ * Stages the project files a person's command created (absolute, or relative to the
+ * repository root): `git commit -a` then takes them even when nothing else changed. Best
+ * effort: outside a git repository, without git, or for ignored files it does nothing (the
+ * pre-commit hook still takes new memory and edge files into a whole-tree commit).
  *
  * @example
  * markForCommit(ctx, ['.cortex/memories/chose-sqlite-k3f9qa.md']) // true
  */
 export function markForCommit(ctx: Context, files: readonly string[]): boolean {
-  if (files.length > 0) upgradeOnce(ctx);
-  return true;
+  if (files.length === 0) return true;
+  const gitRoot = findGitRoot(ctx.root);
+  if (!gitRoot) return false;
+  upgradeOnce(ctx, gitRoot);
+  const paths = gitPaths(ctx, gitRoot, files);
+  return paths !== undefined && addFiles(paths, { cwd: gitRoot });
 }
 
-/** Files made ready for commit as they are written: see `startMarking`. */
+/** Files staged as they are written: see `startMarking`. */
 export interface Marking {
-  /** Notes these files (the first call runs the one-time upgrade). */
+  /** Stages these files (each once), after the files given before. */
   add(files: readonly string[]): void;
-  /** True: every file is ready for the next whole-tree commit. */
+  /** Waits for git; true when every file was staged (as `markForCommit`). */
   done(): Promise<boolean>;
 }
 
 /**
- * `markForCommit` for files given as they are written (`remember`: the memory, then its
- * auto-links).
+ * `markForCommit` in the background, for files given as they are written: git stages the
+ * first while the caller goes on (`remember` links the new memory meanwhile), and each
+ * later batch after the one before (two `git add` at once would find the index locked).
+ * The caller awaits `done()` before it returns.
  *
  * @example
  * const marking = startMarking(ctx);
  * marking.add(['.cortex/memories/chose-sqlite-k3f9qa.md']);
+ * // … link it …
+ * marking.add(edgeFiles);
  * await marking.done(); // true
  */
 export function startMarking(ctx: Context): Marking {
-  let upgraded = false;
+  const given = new Set<string>();
+  let gitRoot: string | false | undefined;
+  let chain: Promise<boolean> | undefined;
+  let ok = true;
   return {
     add(files) {
-      if (upgraded || files.length === 0) return;
-      upgraded = true;
-      upgradeOnce(ctx);
+      const fresh = files.filter((f) => !given.has(f));
+      if (fresh.length === 0) return;
+      fresh.forEach((f) => given.add(f));
+      if (gitRoot === undefined) {
+        gitRoot = findGitRoot(ctx.root) ?? false;
+        if (gitRoot !== false) upgradeOnce(ctx, gitRoot);
+      }
+      const paths = gitRoot === false ? undefined : gitPaths(ctx, gitRoot, fresh);
+      if (gitRoot === false || paths === undefined) {
+        ok = false;
+        return;
+      }
+      const cwd = gitRoot;
+      const run = () => addFilesAsync(paths, { cwd });
+      chain = chain === undefined ? run() : chain.then((before) => run().then((now) => before && now));
     },
     async done() {
-      return true;
+      return (await (chain ?? Promise.resolve(true))) && ok;
     },
   };
 }

@@ -17,7 +17,7 @@ import { writeFileAtomic } from '../store/atomic.js';
 import { findGitRoot } from '../store/paths.js';
 import { readHookTemplate } from '../templates.js';
 import { commonGitDirOf } from '../git/head.js';
-import { dropIntentToAdd } from '../services/stage.js';
+import { upgradeIntentToAdd } from '../services/stage.js';
 import { ensureLine, type InitStep } from './step.js';
 import type { Context } from '../services/context.js';
 
@@ -203,12 +203,12 @@ export async function setUpGit(ctx: Context, options: GitSetupOptions = {}): Pro
   else for (const event of GIT_HOOK_EVENTS) steps.push(home.kind === 'husky' ? installHuskyHook(root, home.dir, event) : installHookFile(root, home.dir, event));
 
   // An earlier Cortex marked new files intent-to-add, which breaks `git stash` (services/stage.ts).
-  const dropped = dropIntentToAdd({ cwd: root });
-  if (dropped.length > 0) {
+  const upgraded = upgradeIntentToAdd({ cwd: root });
+  if (upgraded.length > 0) {
     steps.push({
       target: 'git index',
       action: 'updated',
-      detail: `removed the intent-to-add marks of ${dropped.length} .cortex/ file(s) left by an earlier Cortex (they break git stash); the files stay, and your next git commit takes them`,
+      detail: `staged the ${upgraded.length} .cortex/ file(s) an earlier Cortex had marked intent-to-add (a mark that breaks git stash): git commit -a takes them as before`,
     });
   }
   return steps;

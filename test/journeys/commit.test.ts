@@ -48,6 +48,30 @@ describe('journey: session → git commit', { timeout: 240_000 }, () => {
     expect(again.stdout + again.stderr).toMatch(/nothing to commit/);
   });
 
+  it('cortex remember && git commit -am commits a memory even when nothing else changed', () => {
+    const repo = journeyRepo();
+    const made = JSON.parse(ok(repo.cortex(['remember', GOTCHA.text, '--type', 'gotcha', '--no-link', '--json'])).stdout) as { file: string };
+    ok(repo.git(['commit', '-am', 'Notes']));
+    expect(committed(repo)).toEqual([made.file]);
+    expect(status(repo)).toEqual([]);
+  });
+
+  it('captured memories alone, nothing git tracks changed: git stops before its hooks can add them, and cortex says how to commit them', async () => {
+    const repo = journeyRepo();
+    await claudeSession(repo, 'talk-only', [GOTCHA]);
+    const memories = untrackedCortex(status(repo));
+    expect(memories.length).toBeGreaterThan(0);
+    expect(status(repo).filter((l) => !l.startsWith('??'))).toEqual([]);
+    const refused = repo.git(['commit', '-am', 'Notes']);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stdout).toMatch(/nothing added to commit/);
+    expect(refused.stderr).toContain('git add .cortex/memories .cortex/edges && git commit');
+    ok(repo.git(['add', '.cortex/memories', '.cortex/edges']));
+    ok(repo.git(['commit', '-m', 'Notes']));
+    expect(committed(repo)).toEqual(memories);
+    expect(status(repo)).toEqual([]);
+  });
+
   it('a plain git commit takes the memories with what was staged', async () => {
     const repo = journeyRepo();
     await claudeSession(repo, 'plain', [DECISION]);
@@ -117,17 +141,18 @@ describe('journey: session → git commit', { timeout: 240_000 }, () => {
     expect(ok(repo.git(['show', 'HEAD:.cortex/decisions.md'])).stdout).toContain('Workers use the Postgres job table');
   });
 
-  it('a repository from the previous release upgrades: its intent-to-add entries go (said once), and git stash works again', async () => {
+  it('a repository from the previous release upgrades: its intent-to-add entries become staged entries (said once), and git stash works again', async () => {
     const repo = journeyRepo();
     const made = JSON.parse(ok(repo.cortex(['remember', GOTCHA.text, '--type', 'gotcha', '--no-link', '--json'])).stdout) as { file: string };
     // What the previous release's `remember` left in the index.
+    ok(repo.git(['rm', '-q', '--cached', made.file]));
     ok(repo.git(['add', '--intent-to-add', made.file]));
     repo.write('src/app.ts', 'export const app = 7;\n');
     expect(repo.git(['stash']).stderr).toContain('Cannot save the current worktree state');
 
     const init = ok(repo.cortex(['init']));
-    expect(init.stdout + init.stderr).toContain('removed the intent-to-add marks of 1 .cortex/ file(s)');
-    expect(status(repo)).toContain(`?? ${made.file}`);
+    expect(init.stdout + init.stderr).toContain('staged the 1 .cortex/ file(s) an earlier Cortex had marked intent-to-add');
+    expect(status(repo)).toContain(`A  ${made.file}`);
     const again = ok(repo.cortex(['init']));
     expect(again.stdout + again.stderr).not.toContain('intent-to-add');
     ok(repo.git(['stash']));
@@ -137,16 +162,18 @@ describe('journey: session → git commit', { timeout: 240_000 }, () => {
     expect(status(repo)).toEqual([]);
   });
 
-  it('after the upgrade the first remember drops the intent-to-add entries too, without cortex init', async () => {
+  it('after the upgrade the first remember stages the intent-to-add entries too, without cortex init', async () => {
     const repo = journeyRepo();
     const old = JSON.parse(ok(repo.cortex(['remember', GOTCHA.text, '--type', 'gotcha', '--no-link', '--json'])).stdout) as { file: string };
+    ok(repo.git(['rm', '-q', '--cached', old.file]));
     ok(repo.git(['add', '--intent-to-add', old.file]));
     // The clone's mark that it was upgraded, as if this were the previous release's `.memory/`.
     rmSync(join(repo.dir, '.memory/intent-to-add-dropped'), { force: true });
     ok(repo.cortex(['remember', DECISION.text, '--type', 'decision', '--no-link']));
-    expect(status(repo).filter((l) => l.includes('.cortex/memories/'))).toEqual(expect.arrayContaining([`?? ${old.file}`]));
+    expect(status(repo).filter((l) => l.includes('.cortex/memories/'))).toEqual(expect.arrayContaining([`A  ${old.file}`]));
     expect(status(repo).every((l) => !l.startsWith(' A'))).toBe(true);
-    ok(repo.git(['stash', '-u']));
+    repo.write('src/app.ts', 'export const app = 8;\n');
+    ok(repo.git(['stash']));
     ok(repo.git(['stash', 'pop']));
   });
 });
