@@ -5,10 +5,10 @@
  * regenerated from the merged memories. A teammate without Cortex (no merge driver) merges
  * too, and the next `cortex project` (or `cortex init`) repairs the projections.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { briefing, journeyRepo, ok } from './journey.js';
+import { briefing, claudeSession, journeyRepo, ok } from './journey.js';
 
 describe('journey: a second developer', { timeout: 400_000 }, () => {
   it('clone, init, pull; both change the same memory on their branches; the merge loses nothing and the commit is in sync', () => {
@@ -101,5 +101,23 @@ describe('journey: a second developer', { timeout: 400_000 }, () => {
     expect(decisions).toContain('Chose Postgres advisory locks');
     expect(decisions).toContain('Chose UTC timestamps everywhere');
     expect(decisions.match(/Chose Postgres advisory locks/g)).toHaveLength(1);
+  });
+
+  it('in a git worktree: a session captures there, its .memory/ and session state are its own, and git commit -am takes the memory', async () => {
+    const repo = journeyRepo();
+    const other = join(repo.home, 'wt-feature');
+    ok(repo.git(['worktree', 'add', '-q', '-b', 'feature', other]));
+    await claudeSession(repo, 'in-worktree', [{ type: 'decision', text: 'Feature flags live in the config service, not in environment variables.' }], other);
+    expect(existsSync(join(other, '.memory/transcripts/in-worktree.json'))).toBe(true);
+    expect(existsSync(join(repo.dir, '.memory/transcripts/in-worktree.json'))).toBe(false);
+    const wtGit = (args: string[]) => repo.git(['-C', other, ...args]);
+    const commit = ok(wtGit(['commit', '-am', 'Flags decision']));
+    expect(commit.stderr).toContain('added to this commit from .cortex/');
+    expect(ok(wtGit(['status', '--porcelain'])).stdout).toBe('');
+    expect(ok(wtGit(['show', 'HEAD:.cortex/decisions.md'])).stdout).toContain('Feature flags live in the config service');
+    // The main work tree knows nothing of it until it merges the branch.
+    expect(briefing(repo, 'main-1')).not.toContain('Feature flags live in the config service');
+    ok(repo.git(['merge', '-q', '--no-edit', 'feature']));
+    expect(briefing(repo, 'main-2')).toContain('Feature flags live in the config service');
   });
 });
