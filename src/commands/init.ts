@@ -22,7 +22,8 @@ const command: CommandDef = {
     'in .gitattributes, configures it in this clone (merge.cortex.driver, cortex.command in .git/config)\n' +
     'and installs the pre-commit, post-merge, post-checkout and post-rewrite hooks: existing hooks are\n' +
     'kept and run first; core.hooksPath, husky and lefthook are respected. It also generates the\n' +
-    'projections (.cortex/decisions.md, plan.md, decisions-archive.md). See docs/git.md.\n' +
+    'projections (.cortex/decisions.md, plan.md, decisions-archive.md). Files an earlier Cortex\n' +
+    'marked intent-to-add (a mark that breaks git stash) are staged as real entries. See docs/git.md.\n' +
     'Re-running changes nothing that is already set up; run it in every fresh clone.\n' +
     '\n' +
     'With --claude it also wires Claude Code: the Cortex hooks are merged into .claude/settings.json\n' +
