@@ -236,8 +236,8 @@ describe('git hooks keep the projections fresh by themselves', () => {
     const repo = initialised();
     commitAll(repo, 'init');
     const made = json<{ id: string; file: string }>(ok(repo.cortex(['remember', 'Chose SQLite over Postgres because zero-config matters', '--type', 'decision', '--json'])));
-    // Marked intent-to-add: `git commit -a` takes it like a tracked file.
-    expect(repo.git(['status', '--porcelain']).stdout).toContain(` A ${made.file}`);
+    // Staged (not intent-to-add, which breaks `git stash`): `git commit -a` takes it.
+    expect(repo.git(['status', '--porcelain']).stdout).toContain(`A  ${made.file}`);
     const commit = ok(repo.git(['commit', '-q', '-am', 'Record the storage decision']));
     expect(commit.stderr).toContain('regenerated .cortex/decisions.md from the staged memories');
     const files = repo.git(['show', '--name-only', '--format=', 'HEAD']).stdout.trim().split('\n').sort();

@@ -1,7 +1,10 @@
 /**
  * What the git hooks do (`cortex git-hook <event>`, called by the scripts in hooks/git/):
  *
- * - `pre-commit`: refuses a commit whose staged `.cortex/` files hold a secret, conflict
+ * - `pre-commit`: in a commit of the whole tree (`git commit -a`, a plain `git commit`,
+ *   `--amend`), first takes the memory and edge files that are new, changed or deleted in
+ *   the work tree (services/stage.ts: no intent-to-add entries, which break `git stash`);
+ *   then refuses a commit whose staged `.cortex/` files hold a secret, conflict
  *   markers or a memory that does not parse; regenerates the projections from the staged
  *   memories and stages them (refusing only when that would overwrite unstaged hand edits
  *   of a projection). It reads the index being committed (`GIT_INDEX_FILE`), not the work
@@ -25,6 +28,7 @@ import { EMPTY_BLOB, catFileBatch, lsIndex, lsTree, stageBlob, tryGit, writeBlob
 import { isTempFileName, readFileIfExists, writeIfChanged } from '../store/atomic.js';
 import type { Context } from '../services/context.js';
 import { openIndexes } from '../services/indexes.js';
+import { filesToTake, parseStatus, stageFiles, statusOf } from '../services/stage.js';
 import { openProjectionCache, project, renderFromBlobs, renderWorkTreeProjections, type MemoryBlob } from './project.js';
 
 export interface Refusal {
@@ -42,6 +46,18 @@ export interface Refusal {
 }
 
 export interface PreCommitOutput {
+  /**
+   * Memory and edge files taken from the work tree into this commit (new, changed or
+   * deleted there and not staged by the person: services/stage.ts); none in a commit
+   * limited to paths (`git commit <paths>`, `--only`).
+   */
+  taken: string[];
+  /**
+   * True when files were taken but nothing else was staged: git decides whether there is
+   * anything to commit before it runs the hook, so it answers "nothing to commit" and the
+   * memories need `git add` (the message says so).
+   */
+  onlyTaken: boolean;
   /** Staged files under `.cortex/` that differ from HEAD. */
   checked: string[];
   refusals: Refusal[];
@@ -94,12 +110,19 @@ function refuseTrackedTierPaths(staged: ReadonlyMap<string, string>, changed: re
  */
 export function preCommit(ctx: Context): PreCommitOutput {
   const opts = { cwd: ctx.root };
+  // A commit of the whole tree takes the memories; one limited to paths takes what was named.
+  // git decides whether there is anything to commit from the index as it was before this
+  // hook: when nothing else is staged, it will say "nothing to commit" whatever we add.
+  const hasHead = tryGit(['rev-parse', '--verify', '-q', 'HEAD'], opts) !== undefined;
+  const before = isPartialCommit() ? [] : filesToTake(parseStatus(statusOf(opts)));
+  const onlyTaken = before.length > 0 && hasHead && tryGit(['diff-index', '--cached', '--quiet', 'HEAD', '--'], opts) !== undefined;
+  const taken = stageFiles(before, opts);
   // An intent-to-add entry (`git add -N`) is not part of this commit.
   const staged = new Map([...lsIndex(CORTEX_PREFIX, opts)].filter(([, oid]) => oid !== EMPTY_BLOB));
-  const head = tryGit(['rev-parse', '--verify', '-q', 'HEAD'], opts) ? lsTree('HEAD', CORTEX_PREFIX, opts) : new Map<string, string>();
+  const head = hasHead ? lsTree('HEAD', CORTEX_PREFIX, opts) : new Map<string, string>();
   const changed = [...staged.keys()].filter((p) => staged.get(p) !== head.get(p));
   const deleted = [...head.keys()].some((p) => !staged.has(p));
-  const out: PreCommitOutput = { checked: changed, refusals: [], fixes: [], staged: [], kept: [] };
+  const out: PreCommitOutput = { taken, onlyTaken, checked: changed, refusals: [], fixes: [], staged: [], kept: [] };
   refuseTrackedTierPaths(staged, changed, out);
   if (changed.length === 0 && !deleted) return out;
 
@@ -215,14 +238,19 @@ function emptyProjections(): Partial<Record<ProjectionFile, string>> {
   return emptyMemo;
 }
 
+/** `git commit <paths>` and `--only` commit from a temporary index, `next-index-*.lock`. */
+function isPartialCommit(): boolean {
+  const using = process.env.GIT_INDEX_FILE;
+  return using !== undefined && /(^|[\\/])next-index-[^\\/]*\.lock$/.test(using);
+}
+
 /**
  * `git commit <paths>` commits from a temporary index (`next-index-*.lock`) and then makes
  * the locked real index (`index.lock`) the index; a projection staged only in the first
  * would show as reverted in the second. Returns the locked real index in that case.
  */
 function partialCommitIndex(ctx: Context): string | undefined {
-  const using = process.env.GIT_INDEX_FILE;
-  if (!using || !/(^|[\\/])next-index-[^\\/]*\.lock$/.test(using)) return undefined;
+  if (!isPartialCommit()) return undefined;
   const gitDir = tryGit(['rev-parse', '--git-dir'], { cwd: ctx.root });
   if (!gitDir) return undefined;
   const lock = resolve(ctx.root, gitDir, 'index.lock');

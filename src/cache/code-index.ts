@@ -101,6 +101,22 @@ export function codeIndexStamp(cacheDir: string): string {
 }
 
 /**
+ * Whether an anchor's state still describes the file in the work tree: the file has the
+ * size and mtime `index-code` read it with (or is absent, as it was then). A branch switch
+ * or an edit since rewrites the file, and the state then says nothing about the code
+ * checked out now (the caller falls back to comparing the file between commits).
+ *
+ * @example
+ * isAnchorCurrent(readCodeIndex('/repo/.memory'), '/repo', 'src/db.ts') // true until src/db.ts changes
+ */
+export function isAnchorCurrent(index: CodeIndex, root: string, path: string): boolean {
+  const entry = index.files[path];
+  const st = statSync(join(root, path), { throwIfNoEntry: false });
+  if (entry === undefined || st === undefined) return entry === undefined && st === undefined;
+  return entry.size === st.size && entry.mtimeMs === st.mtimeMs;
+}
+
+/**
  * Why an anchor may be outdated, from its state in the code index; `undefined` when it is
  * current or was never indexed.
  *

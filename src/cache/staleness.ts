@@ -19,7 +19,7 @@ import { readHead } from '../git/head.js';
 import { blobAt, gitReader, isAncestor, listBranches, listRemoteBranches, resolveCommit, type GitReader } from '../git/repo.js';
 import { STALENESS_FILE } from './layout.js';
 import { parseAnchor } from '../core/anchor.js';
-import { anchorKey, anchorOutdated, codeIndexStamp, readCodeIndex, type AnchorState } from './code-index.js';
+import { anchorKey, anchorOutdated, codeIndexStamp, isAnchorCurrent, readCodeIndex, type AnchorState, type CodeIndex } from './code-index.js';
 
 /** What staleness needs of a memory. */
 export interface StalenessInput {
@@ -88,11 +88,14 @@ export async function computeStaleness(ctx: StalenessContext, memories: readonly
   // The anchors' states come from the code index: a new `index-code` run recomputes the reasons.
   const codeStamp = codeIndexStamp(ctx.paths.cacheDir);
   const refs = [...local, ...remote, `code-index:${codeStamp}`].join('\n');
-  let anchors: Record<string, AnchorState> | undefined;
+  let codeIndex: CodeIndex | undefined;
   const anchorState = (id: string, entry: string): AnchorState | undefined => {
     if (codeStamp === '') return undefined;
-    anchors ??= readCodeIndex(ctx.paths.cacheDir).anchors;
-    return anchors[anchorKey(id, entry)];
+    codeIndex ??= readCodeIndex(ctx.paths.cacheDir);
+    const state = codeIndex.anchors[anchorKey(id, entry)];
+    // Recorded for the code as `index-code` read it: after a branch switch or an edit of the
+    // file it answers for other code, so the file's own history decides instead.
+    return state !== undefined && isAnchorCurrent(codeIndex, root, state.path) ? state : undefined;
   };
   const old = loadCache(cachePath);
   const cache: CacheFile = {

@@ -13,11 +13,12 @@
  *   (`--budget`, else `CORTEX_SURFACE_BUDGET`, else "from the config");
  * - the day (UTC) of `now`: decay and decision tiering move with the date;
  * - the branch, read from `.git/HEAD` as text (worktrees' `gitdir:` files and detached
- *   HEADs handled): the branch boost and provenance labels depend on it;
+ *   HEADs handled): the branch boost and provenance labels depend on it; and the commit it
+ *   names (its ref file or `packed-refs`): the `[POSSIBLY OUTDATED]` markers depend on it;
  * - a fingerprint of the inputs: `stat` (mtime in ns, size, inode) of
  *   `.cortex/memories/` and `.cortex/edges/` (the directories), `.cortex/config.yaml`,
  *   `.memory/index.v8` (the keyword index's stat cache), `.memory/signals.json` (usage
- *   signals), `.memory/review.jsonl` (the briefing counts the review queue), the same for the global tier (`$CORTEX_HOME`), and the briefing template
+ *   signals), `.memory/review.jsonl` (the briefing counts the review queue), `.memory/code-index.json` (code anchors), the same for the global tier (`$CORTEX_HOME`), and the briefing template
  *   and `package.json` shipped with Cortex (so an upgrade or reinstall invalidates).
  *
  * ## What is detected, and when
@@ -47,7 +48,7 @@ import { fileURLToPath } from 'node:url';
 import { readBudgetEnv, readNowEnv } from '../env.js';
 import { readHead } from '../git/head.js';
 import { findProjectRoot, globalPaths, localPaths, projectPaths } from '../store/paths.js';
-import { KEYWORD_INDEX_FILE, REVIEW_QUEUE_FILE, SIGNALS_FILE, SURFACE_CACHE_DIR } from './layout.js';
+import { CODE_INDEX_FILE, KEYWORD_INDEX_FILE, REVIEW_QUEUE_FILE, SIGNALS_FILE, SURFACE_CACHE_DIR } from './layout.js';
 
 /** Bump when the entry format or the key changes. */
 export const SURFACE_CACHE_VERSION = 1;
@@ -145,8 +146,9 @@ export function surfaceCacheKey(options: SurfaceCacheOptions): SurfaceCacheKey |
   }
   if (Number.isNaN(now.getTime())) return undefined;
 
-  // HEAD alone (the branch, or a detached commit): the refs are not read.
-  const head = readHead(root, { resolve: false });
+  // HEAD and the commit it names (one small read): `[POSSIBLY OUTDATED]` markers compare the
+  // memories' files with this commit, so a new commit on the same branch is another briefing.
+  const head = readHead(root);
   const coarse = { recent: false };
   const project = projectPaths(root);
   const local = localPaths(root);
@@ -155,7 +157,9 @@ export function surfaceCacheKey(options: SurfaceCacheOptions): SurfaceCacheKey |
     variant,
     budget === undefined ? 'config' : String(budget),
     now.toISOString().slice(0, 10),
-    head.branch !== undefined ? `branch:${head.branch}` : head.commit !== undefined ? `detached:${head.commit}` : 'no-git',
+    head.branch !== undefined ? `branch:${head.branch}@${head.commit ?? 'unborn'}` : head.commit !== undefined ? `detached:${head.commit}` : 'no-git',
+    // The code anchors' states (`cortex index-code`) decide markers too.
+    `code-index=${signature(join(project.cacheDir, CODE_INDEX_FILE), coarse)}`,
     `memories=${signature(project.memoriesDir, coarse)}`,
     `edges=${signature(project.edgesDir, coarse)}`,
     // The private tier (.git/cortex/local/) is briefed too.

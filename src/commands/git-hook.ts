@@ -14,7 +14,11 @@ const command: CommandDef = {
   usage: ['git-hook <pre-commit|post-merge|post-checkout|post-rewrite> [git hook arguments]'],
   description:
     'Called by the hook scripts `cortex init` installs (hooks/git/ in the package).\n' +
-    'pre-commit refuses a commit whose staged .cortex/ files hold a secret, conflict markers or a\n' +
+    'pre-commit, in a commit of the whole tree (git commit -a, a plain git commit, --amend), first\n' +
+    'adds the memory and edge files under .cortex/memories/ and .cortex/edges/ that are new, changed\n' +
+    'or deleted in the work tree and not staged yet (what a Claude session captured, what `cortex\n' +
+    'remember` wrote), and says which; a commit limited to paths (git commit <paths>, --only) takes\n' +
+    'only what was named. It then refuses a commit whose staged .cortex/ files hold a secret, conflict markers or a\n' +
     'memory file that does not parse, and prints the command that fixes it. Projections that do not\n' +
     'match the staged memories are regenerated from them and staged with the commit (so\n' +
     '`cortex remember … && git commit -am …` just works); it refuses only when a projection has\n' +
@@ -54,6 +58,11 @@ async function runEvent(event: GitHookEvent, args: string[], ctx: ReturnType<typ
   if (event === 'pre-commit') {
     const out = preCommit(ctx);
     if (json) printJson(io, { event, ok: out.refusals.length === 0, ...out });
+    if (out.taken.length > 0) io.err(`cortex: added to this commit from .cortex/ (memories and edges not staged yet): ${listed(out.taken)}\n`);
+    if (out.onlyTaken) {
+      io.err('cortex: nothing else is staged, and git decides whether there is anything to commit before its hooks run: if it says\n');
+      io.err('        "nothing to commit", commit the memories alone with: git add .cortex/memories .cortex/edges && git commit\n');
+    }
     if (out.staged.length > 0) io.err(`cortex: regenerated ${out.staged.join(', ')} from the staged memories; staged with this commit.\n`);
     for (const f of out.kept) io.err(`cortex: kept your edits to ${f} in the work tree (the commit has the regenerated file); projections are generated, so move them into a memory.\n`);
     if (out.refusals.length === 0) return 0;
@@ -71,5 +80,9 @@ async function runEvent(event: GitHookEvent, args: string[], ctx: ReturnType<typ
   if (out.targets.length > 0) io.err(`cortex: refreshed the memory briefing in ${out.targets.join(', ')}.\n`);
   if (out.targetsProblem !== undefined) io.err(`cortex: the briefing in the rules files was not refreshed: ${out.targetsProblem}\n`);
   return 0;
+}
+/** Up to five paths, then how many more. */
+function listed(paths: readonly string[]): string {
+  return paths.length <= 5 ? paths.join(', ') : `${paths.slice(0, 5).join(', ')} and ${paths.length - 5} more`;
 }
 export default command;

@@ -42,7 +42,8 @@ const command: CommandDef = {
     'in .gitattributes, configures it in this clone (merge.cortex.driver, cortex.command in .git/config)\n' +
     'and installs the pre-commit, post-merge, post-checkout and post-rewrite hooks: existing hooks are\n' +
     'kept and run first; core.hooksPath, husky and lefthook are respected. It also generates the\n' +
-    'projections (.cortex/decisions.md, plan.md, decisions-archive.md). See docs/git.md.\n' +
+    'projections (.cortex/decisions.md, plan.md, decisions-archive.md). Files an earlier Cortex\n' +
+    'marked intent-to-add (a mark that breaks git stash) are staged as real entries. See docs/git.md.\n' +
     'Re-running changes nothing that is already set up; run it in every fresh clone. When .cortex,\n' +
     '.cortex/memories, .cortex/edges or .memory is a file, a FIFO or a symbolic link, it stops before\n' +
     'writing anything, naming it and the fix (exit 1). Private memories live in .git/cortex/local/.\n' +

@@ -13,8 +13,8 @@ const command: CommandDef = {
     'a reversed alias such as "superseded_by" or "describes" swaps a and b. Linking an existing\n' +
     'edge again updates the strength, note and status given (and makes a suggested edge active).\n' +
     'A `[[id]]` in a memory body is a relates_to link too, without a file.\n' +
-    'a and b may be shortened to prefixes that only one memory has. A new edge file is marked\n' +
-    'intent-to-add, so `git commit -a` commits it.',
+    'a and b may be shortened to prefixes that only one memory has. A new edge file is staged\n' +
+    '(git add), so `git commit -a` commits it.',
   options: {
     strength: { type: 'string', short: 's', value: '<0-1>', description: 'How strong the relation is (default 0.5).' },
     note: { type: 'string', short: 'm', value: '<text>', description: 'Why they are linked: the edge file body.' },

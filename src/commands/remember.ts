@@ -55,7 +55,7 @@ const command: CommandDef = {
     'The same --topic in the same scope updates that memory instead of adding another (and prints how\n' +
     'to get the replaced version back: `git restore` when it was committed, else a copy kept under\n' +
     '.memory/trash/), and identical content is never stored twice. New memories record the current git branch and commit.\n' +
-    'In a git repository the new file is marked intent-to-add, so `git commit -a` commits it, and the\n' +
+    'In a git repository the new file is staged (git add), so `git commit -a` commits it, and the\n' +
     'pre-commit hook adds the regenerated projections to the same commit. A text too large for a\n' +
     'memory file (1 MB) is refused before anything is written.',
   options: {

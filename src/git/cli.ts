@@ -116,15 +116,15 @@ export function stageBlob(path: string, oid: string, options: GitRunOptions): vo
 }
 
 /**
- * Marks new files as intended to be added (`git add --intent-to-add`), so `git commit -a`
- * commits them with everything else, as it would a tracked file. Best effort: returns
- * false (and changes nothing) when git is missing, the files are ignored, or the index is
- * busy; a plain `git add` still works then.
+ * Stages files (`git add`), so `git commit -a` and a plain `git commit` take them even when
+ * nothing else changed (git decides whether there is anything to commit before its hooks
+ * run). Best effort: returns false (and changes nothing) when git is missing, a file is
+ * ignored, or the index is busy; the pre-commit hook still takes the files then.
  */
-export function intentToAdd(paths: readonly string[], options: GitRunOptions): boolean {
+export function addFiles(paths: readonly string[], options: GitRunOptions): boolean {
   if (paths.length === 0) return true;
   try {
-    runGit(['add', '--intent-to-add', '--', ...paths], options);
+    runGit(['add', '-A', '--', ...paths], options);
     return true;
   } catch {
     return false;
@@ -132,20 +132,20 @@ export function intentToAdd(paths: readonly string[], options: GitRunOptions): b
 }
 
 /**
- * `intentToAdd` without waiting: git runs while the caller goes on (a `remember` links the
- * new memory meanwhile; at 100,000 memories `git add` reads the whole directory, ~40 ms).
- * Resolves to what `intentToAdd` returns; never rejects.
+ * `addFiles` without waiting: git runs while the caller goes on (a `remember` links the new
+ * memory meanwhile; at 100,000 memories `git add` reads the whole directory, ~40 ms).
+ * Resolves to what `addFiles` returns; never rejects.
  *
  * @example
- * const staged = intentToAddAsync(['.cortex/memories/use-wal-k3f9qa.md'], { cwd: root });
+ * const staged = addFilesAsync(['.cortex/memories/use-wal-k3f9qa.md'], { cwd: root });
  * // … other work …
  * await staged; // true
  */
-export function intentToAddAsync(paths: readonly string[], options: Pick<GitRunOptions, 'cwd' | 'env'>): Promise<boolean> {
+export function addFilesAsync(paths: readonly string[], options: Pick<GitRunOptions, 'cwd' | 'env'>): Promise<boolean> {
   if (paths.length === 0) return Promise.resolve(true);
   return new Promise((resolve) => {
     try {
-      const child = spawn('git', ['add', '--intent-to-add', '--', ...paths], { cwd: options.cwd, env: options.env ?? process.env, stdio: 'ignore' });
+      const child = spawn('git', ['add', '-A', '--', ...paths], { cwd: options.cwd, env: options.env ?? process.env, stdio: 'ignore' });
       child.once('error', () => resolve(false));
       child.once('close', (code) => resolve(code === 0));
     } catch {

@@ -17,6 +17,7 @@ import { writeFileAtomic } from '../store/atomic.js';
 import { findGitRoot } from '../store/paths.js';
 import { readHookTemplate } from '../templates.js';
 import { commonGitDirOf } from '../git/head.js';
+import { upgradeIntentToAdd } from '../services/stage.js';
 import { ensureLine, type InitStep } from './step.js';
 import type { Context } from '../services/context.js';
 
@@ -200,6 +201,16 @@ export async function setUpGit(ctx: Context, options: GitSetupOptions = {}): Pro
   const home = await hookHome(root);
   if (home.kind === 'lefthook') steps.push(installLefthook(root, home.file));
   else for (const event of GIT_HOOK_EVENTS) steps.push(home.kind === 'husky' ? installHuskyHook(root, home.dir, event) : installHookFile(root, home.dir, event));
+
+  // An earlier Cortex marked new files intent-to-add, which breaks `git stash` (services/stage.ts).
+  const upgraded = upgradeIntentToAdd({ cwd: root });
+  if (upgraded.length > 0) {
+    steps.push({
+      target: 'git index',
+      action: 'updated',
+      detail: `staged the ${upgraded.length} .cortex/ file(s) an earlier Cortex had marked intent-to-add (a mark that breaks git stash): git commit -a takes them as before`,
+    });
+  }
   return steps;
 }
 

@@ -1,0 +1,123 @@
+/**
+ * Journey: a second developer. They clone, run `cortex init`, get their teammate's memories
+ * with a pull, and both change the same memory on their own branches; the merge keeps both
+ * versions (conflict markers, nothing dropped) and, once resolved, the commit has projections
+ * regenerated from the merged memories. A teammate without Cortex (no merge driver) merges
+ * too, and the next `cortex project` (or `cortex init`) repairs the projections.
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { briefing, claudeSession, journeyRepo, ok } from './journey.js';
+
+describe('journey: a second developer', { timeout: 400_000 }, () => {
+  it('clone, init, pull; both change the same memory on their branches; the merge loses nothing and the commit is in sync', () => {
+    const alice = journeyRepo();
+    const remote = join(alice.home, 'origin.git');
+    ok(alice.git(['init', '-q', '--bare', remote]));
+    ok(alice.git(['remote', 'add', 'origin', remote]));
+    ok(alice.cortex(['remember', 'Release plan: step 1 of 3, freeze the schema', '--type', 'plan', '--topic', 'plan/release', '--no-link']));
+    ok(alice.git(['commit', '-qam', 'Release plan']));
+    ok(alice.git(['push', '-q', '-u', 'origin', 'main']));
+
+    // Bob clones and runs `cortex init`, as the README says every clone must.
+    const bobDir = join(alice.home, 'bob');
+    ok(alice.git(['clone', '-q', remote, bobDir]));
+    const bob = (args: string[]) => alice.cortex(args, { cwd: bobDir });
+    const bobGit = (args: string[]) => alice.git(['-C', bobDir, ...args]);
+    ok(bob(['init']));
+    expect(briefing(alice, 'bob-1', bobDir)).toContain('Release plan: step 1 of 3');
+
+    // Alice moves the plan on her branch and pushes it.
+    ok(alice.git(['checkout', '-q', '-b', 'alice']));
+    ok(alice.cortex(['remember', 'Release plan: step 2 of 3, migrate the billing tables', '--type', 'plan', '--topic', 'plan/release', '--no-link']));
+    ok(alice.git(['commit', '-qam', 'Plan: step 2 (alice)']));
+    ok(alice.git(['push', '-q', '-u', 'origin', 'alice']));
+
+    // Bob moves the same plan differently on his.
+    ok(bobGit(['checkout', '-q', '-b', 'bob']));
+    ok(bob(['remember', 'Release plan: step 2 of 3, write the rollback script', '--type', 'plan', '--topic', 'plan/release', '--no-link']));
+    ok(bobGit(['commit', '-qam', 'Plan: step 2 (bob)']));
+    ok(bobGit(['fetch', '-q', 'origin']));
+    const merge = bobGit(['merge', '--no-edit', 'origin/alice']);
+    expect(merge.code).not.toBe(0);
+    expect(merge.stdout + merge.stderr).toMatch(/CONFLICT/);
+    const conflicted = ok(bobGit(['diff', '--name-only', '--diff-filter=U'])).stdout.trim();
+    expect(conflicted).toMatch(/^\.cortex\/memories\/release-plan-step-1-of-3/);
+    // Nothing lost: both versions are in the file, between conflict markers.
+    const text = readFileSync(join(bobDir, conflicted), 'utf8');
+    expect(text).toContain('migrate the billing tables');
+    expect(text).toContain('write the rollback script');
+    expect(text).toMatch(/^<{7} /m);
+
+    // Bob resolves it (both steps kept) and commits: the pre-commit hook regenerates plan.md
+    // from the merged memory.
+    writeFileSync(
+      join(bobDir, conflicted),
+      ok(bobGit(['show', `:3:${conflicted}`])).stdout.replace('step 2 of 3, migrate the billing tables', 'step 2 of 3, migrate the billing tables and write the rollback script'),
+    );
+    ok(bobGit(['add', conflicted]));
+    ok(bobGit(['commit', '-q', '--no-edit']));
+    expect(ok(bobGit(['status', '--porcelain'])).stdout).toBe('');
+    ok(bob(['project', '--check']));
+    expect(ok(bobGit(['show', 'HEAD:.cortex/plan.md'])).stdout).toContain('migrate the billing tables and write the rollback script');
+    expect(briefing(alice, 'bob-2', bobDir)).toContain('migrate the billing tables and write the rollback script');
+  });
+
+  it('a teammate without Cortex merges two branches that both added decisions; the next cortex project repairs the projections', () => {
+    const alice = journeyRepo();
+    const remote = join(alice.home, 'origin.git');
+    ok(alice.git(['init', '-q', '--bare', remote]));
+    ok(alice.git(['remote', 'add', 'origin', remote]));
+    ok(alice.git(['push', '-q', '-u', 'origin', 'main']));
+    ok(alice.git(['checkout', '-q', '-b', 'alice']));
+    ok(alice.cortex(['remember', 'Chose Postgres advisory locks for the job queue', '--type', 'decision', '--no-link']));
+    ok(alice.git(['commit', '-qam', 'queue decision']));
+    ok(alice.git(['push', '-q', '-u', 'origin', 'alice']));
+    ok(alice.git(['checkout', '-q', 'main']));
+    ok(alice.cortex(['remember', 'Chose UTC timestamps everywhere in the API', '--type', 'decision', '--no-link']));
+    ok(alice.git(['commit', '-qam', 'time decision']));
+    ok(alice.git(['push', '-q', 'origin', 'main']));
+
+    // Carol has no Cortex: no `cortex init`, so no merge driver and no hooks in her clone.
+    const carolDir = join(alice.home, 'carol');
+    ok(alice.git(['clone', '-q', remote, carolDir]));
+    const carolGit = (args: string[]) => alice.git(['-C', carolDir, ...args]);
+    const merge = carolGit(['merge', '--no-edit', 'origin/alice']);
+    if (merge.code !== 0) {
+      // git's text merge of the projection: she keeps one side to get on with it.
+      expect(ok(carolGit(['diff', '--name-only', '--diff-filter=U'])).stdout.trim()).toBe('.cortex/decisions.md');
+      ok(carolGit(['checkout', '--ours', '.cortex/decisions.md']));
+      ok(carolGit(['add', '.cortex/decisions.md']));
+      ok(carolGit(['commit', '-q', '--no-edit']));
+    }
+    // Both memories arrived (separate files); the projection may lack one.
+    expect(ok(carolGit(['ls-files', '.cortex/memories'])).stdout.split('\n').filter((f) => f.endsWith('.md')).length).toBe(2);
+    const carol = (args: string[]) => alice.cortex(args, { cwd: carolDir });
+    // The next cortex run in that clone repairs what the driver would have done.
+    ok(carol(['project']));
+    ok(carol(['project', '--check']));
+    const decisions = readFileSync(join(carolDir, '.cortex/decisions.md'), 'utf8');
+    expect(decisions).toContain('Chose Postgres advisory locks');
+    expect(decisions).toContain('Chose UTC timestamps everywhere');
+    expect(decisions.match(/Chose Postgres advisory locks/g)).toHaveLength(1);
+  });
+
+  it('in a git worktree: a session captures there, its .memory/ and session state are its own, and git commit -am takes the memory', async () => {
+    const repo = journeyRepo();
+    const other = join(repo.home, 'wt-feature');
+    ok(repo.git(['worktree', 'add', '-q', '-b', 'feature', other]));
+    await claudeSession(repo, 'in-worktree', [{ type: 'decision', text: 'Feature flags live in the config service, not in environment variables.' }], other);
+    expect(existsSync(join(other, '.memory/transcripts/in-worktree.json'))).toBe(true);
+    expect(existsSync(join(repo.dir, '.memory/transcripts/in-worktree.json'))).toBe(false);
+    const wtGit = (args: string[]) => repo.git(['-C', other, ...args]);
+    const commit = ok(wtGit(['commit', '-am', 'Flags decision']));
+    expect(commit.stderr).toContain('added to this commit from .cortex/');
+    expect(ok(wtGit(['status', '--porcelain'])).stdout).toBe('');
+    expect(ok(wtGit(['show', 'HEAD:.cortex/decisions.md'])).stdout).toContain('Feature flags live in the config service');
+    // The main work tree knows nothing of it until it merges the branch.
+    expect(briefing(repo, 'main-1')).not.toContain('Feature flags live in the config service');
+    ok(repo.git(['merge', '-q', '--no-edit', 'feature']));
+    expect(briefing(repo, 'main-2')).toContain('Feature flags live in the config service');
+  });
+});
