@@ -289,7 +289,10 @@ function lastQuestion(text: string): string | undefined {
     .split('\n')
     .map((l) => l.trim())
     .filter((l) => l.includes('?'));
-  return lines[lines.length - 1];
+  const line = lines[lines.length - 1];
+  if (line === undefined) return undefined;
+  // The question itself, not the statements before it on the same line.
+  return sentences(line).filter((s) => s.includes('?')).pop() ?? line;
 }
 
 function emptyState(): ExtractState {

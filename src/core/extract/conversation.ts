@@ -567,7 +567,7 @@ export function proposalDrafts(finalText: string, prompt: string, ctx: { key: st
     .filter((l) => /\?\s*(?:\*\*|__)?$/.test(l))
     .pop();
   const turned = lastAsked !== undefined && ctx.approved ? answeredQuestion(lastAsked, true) : undefined;
-  const asked = turned !== undefined && standsAlone(turned) && specificTokens(turned).length > 0 ? cleanSummary(turned) : undefined;
+  const asked = turned !== undefined && standsAlone(turned) && specificTokens(lastAsked ?? '').length > 0 ? cleanSummary(turned) : undefined;
   let summary: string;
   if (chosen !== undefined) summary = `Chose ${chosen}${picked.length === 1 && options.length > 1 ? ` over ${options.filter((o) => o !== chosen).join(', ')}` : ''}`;
   else if (asked !== undefined && (best === undefined || best.rank < 2)) summary = asked;

@@ -142,7 +142,9 @@ export function firstPerson(text: string): boolean {
  * // 'Decided not to add a --dry-run flag'
  */
 export function answeredQuestion(question: string, yes: boolean): string | undefined {
-  const q = expand(cleanInline(question))
+  // The question itself: the last sentence that asks.
+  const asked = cleanInline(question).split(/(?<=[.!:])\s+/).filter((x) => x.includes('?')).pop() ?? cleanInline(question);
+  const q = expand(asked)
     .replace(/^.*?(?=\b(?:should|shall|can|could|would|will|must|do|does|is|are|want)\b[^?]*\?\s*$)/i, '')
     .replace(/\?+\s*$/, '')
     .trim();
@@ -160,7 +162,7 @@ export function answeredQuestion(question: string, yes: boolean): string | undef
   else {
     for (let i = 1; i < Math.min(words.length, 7); i++) {
       const w = words[i] ?? '';
-      if (/^(?:be|is|are)$/.test(aux) ? /^(?:\w+ed|\w+ing|a|an|the|in|on|at|still|already|enough|ok|fine|needed|required|correct|right|wrong|safe|necessary|possible|worth|available|supported|used)$/i.test(w) : BASE_VERB.test(w) || /^not$/i.test(w)) {
+      if (/^(?:be|is|are)$/.test(aux) ? /^(?:\w+ed|in|on|at|still|already|enough|ok|fine|needed|required|correct|right|wrong|safe|necessary|possible|worth|available|supported|used)$/i.test(w) : BASE_VERB.test(w) || /^not$/i.test(w)) {
         cut = i;
         break;
       }
@@ -222,11 +224,10 @@ export function standsAlone(summary: string): boolean {
   // A lower-case start or a bare connective: the rest of the sentence is elsewhere.
   if (/^(?:and|or|but|so|then|also|which|it|they|here|there)\b/i.test(t)) return false;
   if (/^(?:this|that|these|those)\s+(?:is|are|was|were|means|will|would|should|can|could|does|did|has|have|follows|separates|makes)\b/i.test(t)) return false;
-  // A list item that starts with a verb in the third person or -ing: its subject is the heading.
-  if (/^[A-Z][a-z]+(?:s|ing)\s+(?!is\b|are\b|was\b|were\b)/.test(t) && /^(?:\w+(?:es|s)|\w+ing)\b/i.test(t) && !/^(?:\w+ss|This|Its|Has|Is|Was|Does|Process|Status|Address|Class|Access|Tests?|Settings|Options|Docs|Tools)\b/.test(t)) {
-    const first = t.split(/\s/)[0] ?? '';
-    if (/ing$/.test(first) || /^[A-Z][a-z]+s$/.test(first)) return /^(?:Using|Running|Keeping)\b/.test(first) && t.split(' ').length > 6;
-  }
+  // A list item that starts with a verb in the third person or -ing ("Skips the prompt when …"):
+  // its subject is the heading. A plural noun ("Prompts should …") has a finite verb after it.
+  const first = t.split(/\s/)[0] ?? '';
+  if (/^[A-Z][a-z]+(?:s|ing)$/.test(first) && !/ss$/.test(first) && !/\b(?:is|are|was|were|should|must|can|cannot|will|would|has|have|does|do|did|may|might)\b/i.test(t)) return false;
   return true;
 }
 
