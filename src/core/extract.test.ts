@@ -272,8 +272,9 @@ describe('extractMemories', () => {
       const refused = knowledge(
         judge([prompt('plan it'), ...call('p1', 'ExitPlanMode', { plan }, "The user doesn't want to proceed with this tool use.", true), prompt('simpler please, I am the only user')]),
       );
-      expect(approved[0]).toMatchObject({ type: 'decision', summary: 'Plan approved: Minimal refresh plan' });
-      expect(refused.find((c) => c.type === 'rejected')?.summary).toBe('Rejected plan: Minimal refresh plan');
+      // The plan's name and what it does: its first statement naming something specific.
+      expect(approved[0]).toMatchObject({ type: 'decision', summary: 'Plan approved: Minimal refresh plan — Add refresh_config() to NotionClient and a --refresh-config flag' });
+      expect(refused.find((c) => c.type === 'rejected')?.summary).toBe('Rejected plan: Minimal refresh plan — Add refresh_config() to NotionClient and a --refresh-config flag');
       expect(refused.find((c) => c.speaker === 'user')).toMatchObject({ type: 'preference' });
     });
 

@@ -668,10 +668,16 @@ export function titleOf(text: string): string {
 export function planDraft(plan: string, ctx: { key: string; at: string | undefined; approved: boolean }): Draft | undefined {
   const title = titleOf(plan).replace(/^(?:plan|implementation plan)\s*[:—-]\s*/i, '');
   if (title.length < 8) return undefined;
+  // What the plan does, not only its name: its first statements that name something specific.
+  const gist = proseUnits(plan)
+    .filter((u) => u.text !== '' && cleanSummary(u.text) !== title && specificTokens(u.text).length > 0)
+    .slice(0, 2)
+    .map((u) => cleanSummary(sentences(u.text)[0] ?? u.text, 110).replace(/[.:;]$/, ''))
+    .join('; ');
   const d: Draft = {
     key: ctx.key,
     type: ctx.approved ? 'decision' : 'rejected',
-    summary: ctx.approved ? `Plan approved: ${title}` : `Rejected plan: ${title}`,
+    summary: shorten(`${ctx.approved ? 'Plan approved' : 'Rejected plan'}: ${title}${gist !== '' ? ` — ${gist}` : ''}`, 200),
     body: `${clip(plan.trim(), 900)}\n\n— plan ${ctx.approved ? 'approved' : 'refused'} by the person in plan mode${when(ctx.at)}.`,
     speaker: 'both',
     kind: 'plan',
