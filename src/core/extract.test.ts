@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { cleanSummary, DEFAULT_EXTRACT, extractMemories, MAX_CANDIDATE_SUMMARY, selfReportType, type Candidate, type ExtractOptions } from './extract.js';
 import { SIGNAL_WEIGHTS } from './extract/signals.js';
+import { MAX_QUOTATION } from './extract/statement.js';
 import { isMemoryType } from './memory.js';
 import { parseTranscriptChunk, type TranscriptEvent } from './transcript.js';
 
@@ -199,7 +200,7 @@ describe('extractMemories', () => {
       const [c] = knowledge(judge(events));
       expect(c).toMatchObject({ type: 'decision', speaker: 'user' });
       expect(signals(c)).toEqual(expect.arrayContaining(['answer', 'choice']));
-      expect(c?.body).toContain('answering: "Should the cache live in Redis or in process memory?');
+      expect(c?.body).toContain('Asked: "Should the cache live in Redis or in process memory?');
     });
 
     it('keeps a stated preference and a stated fact', () => {
@@ -213,10 +214,12 @@ describe('extractMemories', () => {
       expect(knowledge(judge([prompt('I am here.')]))).toEqual([]);
     });
 
-    it('keeps a long statement whole in the body', () => {
+    it('keeps a long statement in the body, quoted up to the quotation budget', () => {
       const rule = `Never push to \`main\` directly. ${'Every change goes through a reviewed pull request with green CI. '.repeat(8)}No exceptions.`;
       const [c] = knowledge(judge([prompt(rule)]));
-      expect(c?.body).toContain('No exceptions.');
+      expect(c?.body).toContain('> Never push to `main` directly.');
+      const quoted = (c?.body ?? '').split('\n').filter((l) => !l.startsWith('— ')).join('\n');
+      expect(quoted.length).toBeLessThanOrEqual(MAX_QUOTATION + 10);
     });
 
     it.each([
@@ -269,8 +272,9 @@ describe('extractMemories', () => {
       const refused = knowledge(
         judge([prompt('plan it'), ...call('p1', 'ExitPlanMode', { plan }, "The user doesn't want to proceed with this tool use.", true), prompt('simpler please, I am the only user')]),
       );
-      expect(approved[0]).toMatchObject({ type: 'decision', summary: 'Plan approved: Minimal refresh plan' });
-      expect(refused.find((c) => c.type === 'rejected')?.summary).toBe('Rejected plan: Minimal refresh plan');
+      // The plan's name and what it does: its first statement naming something specific.
+      expect(approved[0]).toMatchObject({ type: 'decision', summary: 'Plan approved: Minimal refresh plan — Add refresh_config() to NotionClient and a --refresh-config flag' });
+      expect(refused.find((c) => c.type === 'rejected')?.summary).toBe('Rejected plan: Minimal refresh plan — Add refresh_config() to NotionClient and a --refresh-config flag');
       expect(refused.find((c) => c.speaker === 'user')).toMatchObject({ type: 'preference' });
     });
 
@@ -294,7 +298,7 @@ describe('extractMemories', () => {
       ['We ruled out GraphQL because the `@linear/sdk` client covers every query we need.', 'rejected'],
       ['Root cause: the cache key in `cache.ts` ignored the locale.', 'gotcha'],
       ['Turns out the API paginates at 50 items, so `listAll()` must follow cursors.', 'gotcha'],
-      ['The convention here is to export one function per file from `src/core/`.', 'pattern'],
+      ['The convention here is to always export one function per file from `src/core/`.', 'pattern'],
       ['We replaced the hand-written parser in `src/config.ts` with the `yaml` package because it keeps comments.', 'decision'],
     ] as const)('finds "%s" as a %s', (text, type) => {
       const found = said(text);

@@ -91,7 +91,7 @@ export interface ExtractResult {
 /** Defaults; `threshold` matches `extraction.threshold` in the config defaults. */
 export const DEFAULT_EXTRACT = {
   threshold: 0.7,
-  reviewFloor: 0.4,
+  reviewFloor: 0.5,
   memoriesPerExchange: 4,
   reviewPerExchange: 8,
 } as const;
@@ -278,7 +278,7 @@ function closeExchange(state: ExtractState, prompt: string | undefined, conv: Co
   next.prompt = { text: clip(prompt, LIMITS.promptText), at, correction: ex.interrupted, answer: asked };
   const question = asked ? lastQuestion(ex.finalText ?? '') : undefined;
   // A "remember that …" prompt is already a self-report at full confidence.
-  const d = rememberRequests(prompt, { session: conv.session, branch: conv.branch, key }).length > 0 ? undefined : personDraft(prompt, { key, at, correction: ex.interrupted, answer: asked, lastAction: ex.lastAction, question });
+  const d = rememberRequests(prompt, { session: conv.session, branch: conv.branch, key }).length > 0 ? undefined : personDraft(prompt, { key, at, correction: ex.interrupted, answer: asked, lastAction: ex.lastAction, question, context: ex.finalText });
   if (d !== undefined) addDraft(next, d);
   state.exchange = next;
   return out;
@@ -289,7 +289,10 @@ function lastQuestion(text: string): string | undefined {
     .split('\n')
     .map((l) => l.trim())
     .filter((l) => l.includes('?'));
-  return lines[lines.length - 1];
+  const line = lines[lines.length - 1];
+  if (line === undefined) return undefined;
+  // The question itself, not the statements before it on the same line.
+  return sentences(line).filter((s) => s.includes('?')).pop() ?? line;
 }
 
 function emptyState(): ExtractState {

@@ -32,8 +32,8 @@ export const SIGNAL_WEIGHTS = {
   diagnosis: 0.2, // states a cause: the issue is, because, due to, conflicts with …
   knowledgeLabel: 0.2, // under a heading or label such as Problem, Root cause, Fix, Decision
   constraint: 0.1, // requires, only, cannot, not supported …
-  specific1: 0.05, // names one project-specific thing (file, identifier, flag, version)
-  specific2: 0.1, // names two or more
+  specific1: 0, // names one project-specific thing (file, identifier, flag, version)
+  specific2: 0.15, // names two or more
   generic: -0.2, // names nothing specific to the project
   // what happened around it
   afterFailure: 0.1, // said while a command or test was failing
@@ -41,7 +41,7 @@ export const SIGNAL_WEIGHTS = {
   resolved: 0.15, // the failure it explains was fixed (the same command passed later)
   actedOn: 0.05, // the files it names were then edited
   repeated: 0.05, // said again later in the session
-  finalSummary: 0.05, // in the message that closed a stretch of work
+  finalSummary: 0, // in the message that closed a stretch of work
   // what weakens it
   task: -0.3, // a request to do something now, not a rule or a fact
   question: -0.35, // asks rather than states
@@ -49,12 +49,14 @@ export const SIGNAL_WEIGHTS = {
   stepAnnouncement: -0.25, // announces the next step (Let me, I'll, Now I)
   hedge: -0.1, // each distinct hedge (might, probably, seems …), at most three
   conditional: -0.1, // opens with if / when / unless
-  subagent: -0.15, // a subagent's words, not the main conversation's
+  subagent: -0.25, // a subagent's words, not the main conversation's
   long: -0.1, // over 60 words: rarely one fact
-  introducer: -0.15, // ends with a colon: it introduces a list or a quote
+  introducer: -0.25, // ends with a colon: it introduces a list or a quote
   operational: -0.2, // about the session's commits, pushes and merges
   instructions: -0.15, // a list of steps for the person to follow now
   location: -0.1, // anchored to a line number: describes the file as it is today
+  unclear: -0.15, // the rules could not make it a standalone statement (fragment, first person, unresolved pronoun)
+  reason: 0.1, // a person's statement that gives its reason (because, so that, since …)
 } as const;
 
 export type SignalName = keyof typeof SIGNAL_WEIGHTS;
