@@ -6,7 +6,7 @@
  * `MEMORY.md`) keeps everything outside the export's markers.
  */
 import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
-import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { UsageError } from '../errors.js';
 import type { Edge } from '../core/edge.js';
 import { redactSecrets } from '../core/redact.js';
@@ -20,6 +20,7 @@ import { EXPORT_FORMATS, type ExportFile, type ExportFormat } from '../core/inte
 import { readFileIfExists, writeIfChanged } from '../store/atomic.js';
 import { readAllEdges } from '../store/edge-store.js';
 import { findGitRoot } from '../store/paths.js';
+import { checkWritableDirectory } from '../store/safe-read.js';
 import type { Context } from '../services/context.js';
 import { trashDirFor } from '../services/undo.js';
 import { claudeMemoryDir } from './import.js';
@@ -108,6 +109,9 @@ export async function exportMemories(ctx: Context, input: ExportInput = {}): Pro
         hint: format === 'jsonl' || format === 'mcp-memory' ? `Print it and redirect: cortex export --format ${format} > ${given}` : 'Export inside the repository and copy the files, or omit --out for the default place.',
       });
     }
+    // No directory on the way may be a link: it would carry the files out of the repository.
+    const linked = checkWritableDirectory(ctx.root, relative(ctx.root, dirname(outPath)));
+    if (linked !== undefined) throw new UsageError(`Cannot export to ${given}: ${linked}.`, { hint: 'Export to a real directory inside the repository; nothing was written.' });
   }
   const kinds = new Set<string>();
   // Each memory and edge through the gate before any format renders it: once serialised, a
@@ -187,6 +191,14 @@ function writeDir(
   const written: ExportOutput['files'] = [];
   const changes: { path: string; existed: boolean; state: string }[] = [];
   const keep = backups(ctx);
+  // Every directory a file goes into, checked before anything is written (a link inside the
+  // output directory would carry files out of it).
+  for (const f of files) {
+    const path = join(dir, f.path);
+    if (!isInside(dir, path) || !isInside(ctx.root, path)) continue;
+    const linked = checkWritableDirectory(ctx.root, relative(ctx.root, dirname(path)));
+    if (linked !== undefined) throw new UsageError(`Cannot export to ${shown(ctx, dir)}: ${linked}.`, { hint: 'Export to a real directory inside the repository; nothing was written.' });
+  }
   for (const f of files) {
     const path = join(dir, f.path);
     if (!isInside(dir, path)) continue;
