@@ -145,12 +145,10 @@ const SERVERS_RUN = {
     const repo = join(work, 'cortex-repo');
     mkdirSync(repo, { recursive: true });
     must(repo, 'git', ['init', '-q', '-b', 'main']);
+    // The corpus first: writeCorpus lays out .cortex/ anew.
+    if (prefill.length > 0) (await import('./corpus.mjs')).writeCorpus(repo, prefill);
     must(repo, process.execPath, [CLI, 'init', '--quiet']);
-    if (prefill.length > 0) {
-      const { writeCorpus } = await import('./corpus.mjs');
-      writeCorpus(join(repo, '.cortex', 'memories'), prefill);
-      must(repo, process.execPath, [CLI, 'index', '--quiet']);
-    }
+    if (prefill.length > 0) must(repo, process.execPath, [CLI, 'index', '--quiet']);
     const s = await connect(process.execPath, [...NODE_ARGS, CLI, 'mcp'], repo, {});
     const pid = s.transport.pid;
     const idToKey = new Map();

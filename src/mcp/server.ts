@@ -79,6 +79,7 @@ export function createMcpServer(options: CortexMcpOptions = {}): McpServer {
   // One Cortex for the server's life, so its index and embedder stay loaded between calls;
   // opened again when .cortex/config.yaml changes. Until a project exists, every call looks.
   let opened: { cortex: Cortex; config: string } | undefined;
+  let swept = false;
   const configStamp = (file: string): string => {
     try {
       const st = statSync(file);
@@ -91,6 +92,12 @@ export function createMcpServer(options: CortexMcpOptions = {}): McpServer {
     if (opened && opened.config === configStamp(opened.cortex.context.paths.configFile)) return opened.cortex;
     const { openCortex } = await import('../api/cortex.js');
     const cortex = openCortex({ ...(o.dir !== undefined ? { dir: o.dir } : {}), env: o.env });
+    if (!swept) {
+      // Once per server: orphaned index files go now, not at the next write (which may never come).
+      swept = true;
+      const { sweepStaleCaches } = await import('../api/sweep-caches.js');
+      sweepStaleCaches(cortex.context);
+    }
     opened = { cortex, config: configStamp(cortex.context.paths.configFile) };
     return cortex;
   };

@@ -244,6 +244,13 @@ function isJournal(value: unknown): value is Journal {
   );
 }
 
+/**
+ * Within this long of its last sweep, a process that refreshes again does not stat every
+ * memory file unless the memories directory's stamp moved (see `KeywordIndex.refresh`): a
+ * change by another program is seen by every call at least this long after it.
+ */
+export const FRESH_SWEEP_MS = 100;
+
 /** Search-tree files older than this that no index points to are deleted on save. */
 const STALE_SEARCH_FILE_MS = 60_000;
 
@@ -503,22 +510,52 @@ function searchDocAgain(entry: MemoryFileEntry): SearchDoc {
   return searchDocOf(memory);
 }
 
-function removeStaleFiles(dir: string, pattern: RegExp, keep: string): void {
-  const now = Date.now();
-  const others: { name: string; mtimeMs: number }[] = [];
-  for (const name of readdirSync(dir)) {
-    if (name === keep || !pattern.test(name)) continue;
-    try {
-      others.push({ name, mtimeMs: statSync(join(dir, name)).mtimeMs });
-    } catch {
-      // Removed by another process meanwhile.
+/** The kinds of files an index points to by name, each kept apart by the sweep. */
+const INDEX_FILE_KINDS = [SEARCH_TREE_FILE, RECORDS_FILE, FILES_FILE, DOCS_FILE] as const;
+
+/** Most files one sweep deletes: a directory full of orphans is emptied over a few calls, none of them slow. */
+export const STALE_SWEEP_MAX = 256;
+
+/**
+ * Deletes the index files of `dir` that no index points to (`keep`), of every kind: those older
+ * than {@link STALE_SEARCH_FILE_MS}, except the newest of each kind (what a concurrent reader
+ * that loaded the previous index may be about to open), at most `max` of them. Returns the
+ * names deleted. Best effort: never throws.
+ */
+export function removeStaleIndexFiles(dir: string, keep: ReadonlySet<string>, options: { now?: number; max?: number } = {}): string[] {
+  const now = options.now ?? Date.now();
+  let budget = options.max ?? STALE_SWEEP_MAX;
+  const removed: string[] = [];
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return removed;
+  }
+  for (const pattern of INDEX_FILE_KINDS) {
+    const others: { name: string; mtimeMs: number }[] = [];
+    for (const name of names) {
+      if (keep.has(name) || !pattern.test(name)) continue;
+      try {
+        others.push({ name, mtimeMs: statSync(join(dir, name)).mtimeMs });
+      } catch {
+        // Removed by another process meanwhile.
+      }
+    }
+    others.sort((a, b) => b.mtimeMs - a.mtimeMs);
+    for (const { name, mtimeMs } of others.slice(1)) {
+      if (budget <= 0) return removed;
+      if (now - mtimeMs <= STALE_SEARCH_FILE_MS) continue;
+      try {
+        rmSync(join(dir, name), { force: true });
+        removed.push(name);
+        budget--;
+      } catch {
+        // Best effort.
+      }
     }
   }
-  // The newest previous file may be what a concurrent reader is about to load: keep it.
-  others.sort((a, b) => b.mtimeMs - a.mtimeMs);
-  for (const { name, mtimeMs } of others.slice(1)) {
-    if (now - mtimeMs > STALE_SEARCH_FILE_MS) rmSync(join(dir, name), { force: true });
-  }
+  return removed;
 }
 
 export type { LinkExtractor };
@@ -549,8 +586,9 @@ export class KeywordIndex {
   private currentAtStamp = false;
   /** This process wrote or removed memory files since its refresh. */
   private ownWrites = false;
-  /** The file table changed more than its journal should hold (a sweep found changes): write it anew. */
-  private filesChanged = false;
+  /** When this process last began a sweep (stat of every file), and the directory's stamp then, or after its own writes since. */
+  private sweptAt: number | undefined;
+  private liveStamp: DirStamp | undefined;
   docs: DocTable;
   // Loading the MiniSearch tree is the largest cost of opening the index (10,000 memories:
   // tens of ms even from V8's serializer), and only a query needs it: list, status and
@@ -813,15 +851,41 @@ export class KeywordIndex {
    * directory's change stamp moved since the index last matched it (or `sweep` is set): see
    * {@link verify} for how the memories a command shows are checked all the same.
    */
-  refresh(paths: TierPaths, options: { base: string; links?: LinkExtractor; scan?: MemoryFileScan; sweep?: boolean; sweepBelow?: number; logRecordsFrom?: number; workerFrom?: number }): RefreshReport {
+  refresh(paths: TierPaths, options: { base: string; links?: LinkExtractor; scan?: MemoryFileScan; sweep?: boolean; sweepBelow?: number; logRecordsFrom?: number; workerFrom?: number; now?: number }): RefreshReport {
+    const now = options.now ?? Date.now();
+    const samePaths = this.lastRefresh?.paths.memoriesDir === paths.memoriesDir;
     this.lastRefresh = { paths, options: { base: options.base, ...(options.links ? { links: options.links } : {}) } };
     // Taken before the listing: a change while the sweep runs moves it, and the next refresh
     // sweeps again. A stamp taken within the racy window of a change is kept but never trusted.
-    const stamp = options.scan ? null : dirStamp(paths.memoriesDir);
+    const stamp = options.scan ? null : dirStamp(paths.memoriesDir, now);
+    const trusted = stamp !== null && sameStamp(stamp, this.stamp ?? undefined);
+    // A refresh again within FRESH_SWEEP_MS of this process's last sweep, the directory's
+    // stamp as it was then (or as this process's own writes left it): no sweep. Whatever
+    // changed since that sweep began is seen by every call FRESH_SWEEP_MS after the change,
+    // since such a call sweeps; a file added, removed or renamed moves the stamp and is seen
+    // at once. What a long-lived server pays per call instead of stating every file.
+    if (
+      options.sweep !== true &&
+      stamp !== null &&
+      samePaths &&
+      this.sweptAt !== undefined &&
+      now - this.sweptAt < FRESH_SWEEP_MS &&
+      this.liveStamp !== undefined &&
+      stamp.exists === this.liveStamp.exists &&
+      stamp.mtimeMs === this.liveStamp.mtimeMs &&
+      stamp.ino === this.liveStamp.ino
+    ) {
+      this.currentAtStamp = trusted;
+      return { added: 0, updated: 0, removed: 0, diagnostics: [...this.knownDiagnostics] };
+    }
     this.currentAtStamp = false;
-    if (options.sweep !== true && stamp !== null && sameStamp(stamp, this.stamp ?? undefined) && this.docs.size >= (options.sweepBelow ?? SWEEP_ALWAYS_BELOW)) {
+    if (options.sweep !== true && stamp !== null && trusted && this.docs.size >= (options.sweepBelow ?? SWEEP_ALWAYS_BELOW)) {
       this.currentAtStamp = true;
       return { added: 0, updated: 0, removed: 0, diagnostics: [...this.knownDiagnostics] };
+    }
+    if (stamp !== null) {
+      this.sweptAt = now;
+      this.liveStamp = stamp;
     }
     const links = options.links ?? NO_LINKS;
     const scan = options.scan ?? scanMemoryFiles(paths, options.base);
@@ -829,6 +893,7 @@ export class KeywordIndex {
     // diagnostic each, on every refresh, so `lint` and `status` keep naming them.
     const report: RefreshReport = { added: 0, updated: 0, removed: 0, diagnostics: [...scan.skipped] };
     const files = this.files;
+    files.startListing();
     const known = files.rowCount;
     const seen = new Uint8Array(known);
     /** The row of each listed file (-1 until known): the table is saved in listing order. */
@@ -870,7 +935,6 @@ export class KeywordIndex {
         rowAt[i] = this.readFile(scanEntry(scan, i), scan.names[i]!, rowAt[i]!, options.base, links, report);
       }
     }
-    if (changed.length > 0) this.filesChanged = true;
     for (let row = 0; row < known; row++) {
       if (seen[row]) continue;
       const name = files.nameAt(row);
@@ -880,17 +944,16 @@ export class KeywordIndex {
         this.removeDoc(gone.id);
         report.removed++;
       }
-      files.delete(name);
-      this.filesChanged = true;
+      // Journaled like any other change: a file gone is one entry, not a new table.
+      this.setFile(name, null);
       this.dirty = true;
     }
     files.listed(Array.from(rowAt).filter((row) => row >= 0));
-    // Saved in another order than the directory lists (another machine, an older cache):
-    // save once in this order, so that the next runs find every file at its guess.
-    if (files.misses > Math.max(16, known >>> 4)) {
-      this.filesChanged = true;
-      this.dirty = true;
-    }
+    // Saved in another order than the directory lists (another machine, an older cache, files
+    // added since): the table is saved in this order the next time it is written whole (past
+    // its journal's limit), so that later runs find every file at its guess. Never a reason to
+    // write by itself: a read writes nothing, and a write writes what it changed (a read-only
+    // recall rewrote the whole table on every call once a server's misses had piled up).
     // In file order, whatever order the directory listed them in.
     report.diagnostics.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
     if (JSON.stringify(stamp) !== JSON.stringify(this.stamp)) {
@@ -1198,13 +1261,12 @@ export class KeywordIndex {
     } else {
       docJournal = this.docs.journal();
     }
-    const newFiles = this.filesFile === undefined || moved || this.filesChanged || this.fileJournal.size > FILE_JOURNAL_LIMIT;
+    const newFiles = this.filesFile === undefined || moved || this.fileJournal.size > FILE_JOURNAL_LIMIT;
     if (newFiles) {
       const name = filesFileName(crypto.randomBytes(6).toString('hex'));
       writeFileAtomic(join(paths.cacheDir, name), serialize(this.files.toSaved()));
       this.filesFile = name;
       this.fileJournal.clear();
-      this.filesChanged = false;
     }
     // This process's own writes moved the directory's stamp: when its refresh found the index
     // current at a trusted stamp, the new stamp is that of those writes, and is trusted although
@@ -1215,6 +1277,11 @@ export class KeywordIndex {
       delete adopted.racy;
       this.stamp = adopted;
     }
+    // In this process, its own writes do not call for a sweep (see refresh): the stamp they
+    // left is the one the next refresh compares with, racy or not, within FRESH_SWEEP_MS of
+    // the last sweep (a change by another process in the same clock tick is found by the
+    // sweep after that).
+    if (this.ownWrites && this.liveStamp !== undefined) this.liveStamp = dirStamp(paths.memoriesDir);
     this.ownWrites = false;
     const data: IndexFile = {
       version: INDEX_FORMAT_VERSION,
@@ -1231,17 +1298,39 @@ export class KeywordIndex {
     };
     writeFileAtomic(KeywordIndex.indexPath(paths), packIndexFile(data));
     this.cacheDir = paths.cacheDir;
-    if (newTree) removeStaleFiles(paths.cacheDir, SEARCH_TREE_FILE, this.searchFile!);
-    if (newRecords) {
-      removeStaleFiles(paths.cacheDir, RECORDS_FILE, this.recordsFile!);
-      // A build interrupted before its save leaves the records file it was writing.
-      removeStaleTempFiles(paths.cacheDir, { now: Date.now() });
-    }
-    if (newFiles) removeStaleFiles(paths.cacheDir, FILES_FILE, this.filesFile!);
-    if (newDocs) removeStaleFiles(paths.cacheDir, DOCS_FILE, this.docsFile!);
+    // Every write sweeps files of every kind no index points to (a bounded number), not only
+    // the kinds it replaced: orphans left by an older version or an interrupted run go too.
+    removeStaleIndexFiles(paths.cacheDir, this.savedFiles());
+    // A build interrupted before its save leaves the records file it was writing.
+    if (newRecords) removeStaleTempFiles(paths.cacheDir, { now: Date.now() });
     rmSync(join(paths.cacheDir, 'index.json'), { force: true }); // the cache of format ≤ 7
     if (newDocs) rmSync(join(paths.cacheDir, SESSION_ORDER_FILE), { force: true }); // the session order of format ≤ 11
     this.dirty = false;
+  }
+
+  /** The names of the files the saved index points to. */
+  private savedFiles(): Set<string> {
+    return new Set([this.searchFile, this.recordsFile, this.filesFile, this.docsFile].filter((n): n is string => n !== undefined));
+  }
+
+  /**
+   * Deletes the index files in the tier's `.memory/` that its saved index does not point to
+   * (see {@link removeStaleIndexFiles}): what a long-lived process does when it starts, so the
+   * orphans an older version left behind go without waiting for a write. Nothing without a
+   * readable index (a rebuild replaces them all). Returns the names deleted; never throws.
+   *
+   * @example
+   * KeywordIndex.sweepStale(paths) // ['index-files-3f2a….v8', …]
+   */
+  static sweepStale(paths: TierPaths, options: { now?: number; max?: number } = {}): string[] {
+    try {
+      const header = unpackIndexFile(readFileSync(KeywordIndex.indexPath(paths)));
+      const keep = new Set([header.searchFile, header.recordsFile, header.filesFile, header.docsFile].filter((n) => typeof n === 'string'));
+      if (keep.size < 4) return [];
+      return removeStaleIndexFiles(paths.cacheDir, keep, options);
+    } catch {
+      return [];
+    }
   }
 
   /**

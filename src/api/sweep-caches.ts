@@ -1,0 +1,25 @@
+/**
+ * Housekeeping a long-lived process does once when it starts: deleting the index files in
+ * each tier's `.memory/` that no index points to any more (left by an older version, which
+ * rewrote the file table on reads, or by an interrupted run). Writes sweep as they save; this
+ * is for a server that may only ever read.
+ */
+import { KeywordIndex } from '../cache/index/keyword-index.js';
+import { presentScopes, scopePaths, type Context } from '../services/context.js';
+
+/**
+ * Sweeps every present tier's stale index files (bounded per tier; see
+ * `KeywordIndex.sweepStale`). Returns how many files were deleted; never throws.
+ *
+ * @example
+ * sweepStaleCaches(cortex.context) // 712 after a server of an older version ran a while
+ */
+export function sweepStaleCaches(ctx: Context): number {
+  let removed = 0;
+  try {
+    for (const scope of presentScopes(ctx)) removed += KeywordIndex.sweepStale(scopePaths(ctx, scope)).length;
+  } catch {
+    // Housekeeping only.
+  }
+  return removed;
+}
