@@ -4,7 +4,7 @@
  * rewrote the file table on reads, or by an interrupted run). Writes sweep as they save; this
  * is for a server that may only ever read.
  */
-import { KeywordIndex } from '../cache/index/keyword-index.js';
+import { FRESH_SWEEP_MS, KeywordIndex, setFreshSweepWindow } from '../cache/index/keyword-index.js';
 import { presentScopes, scopePaths, type Context } from '../services/context.js';
 
 /**
@@ -22,4 +22,19 @@ export function sweepStaleCaches(ctx: Context): number {
     // Housekeeping only.
   }
   return removed;
+}
+
+/**
+ * Readies this process to serve many calls (the MCP server): its indexes, held in memory,
+ * skip the stat of every memory file within {@link FRESH_SWEEP_MS} of the last one while
+ * the memories directory's stamp stays put (another program's change is seen by every call
+ * at least that long after it), and stale index files are swept once. Returns how many
+ * files were deleted; never throws.
+ *
+ * @example
+ * startServing(cortex.context) // 0
+ */
+export function startServing(ctx: Context): number {
+  setFreshSweepWindow(FRESH_SWEEP_MS);
+  return sweepStaleCaches(ctx);
 }

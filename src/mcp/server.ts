@@ -93,10 +93,12 @@ export function createMcpServer(options: CortexMcpOptions = {}): McpServer {
     const { openCortex } = await import('../api/cortex.js');
     const cortex = openCortex({ ...(o.dir !== undefined ? { dir: o.dir } : {}), env: o.env });
     if (!swept) {
-      // Once per server: orphaned index files go now, not at the next write (which may never come).
+      // Once per server: orphaned index files go now, not at the next write (which may never
+      // come), and the indexes held in memory skip stating every file between calls in quick
+      // succession (a change is seen by every call 100 ms after it: test/mcp-warm.test.ts).
       swept = true;
-      const { sweepStaleCaches } = await import('../api/sweep-caches.js');
-      sweepStaleCaches(cortex.context);
+      const { startServing } = await import('../api/sweep-caches.js');
+      startServing(cortex.context);
     }
     opened = { cortex, config: configStamp(cortex.context.paths.configFile) };
     return cortex;
