@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Cortex's MCP server beside the official MCP memory server (@modelcontextprotocol/server-memory,
 // a devDependency at an exact version), through the same MCP SDK client, on the same LoCoMo turns:
-//   node bench/mcp-peers.mjs [--turns 1000] [--prefill 0] [--servers cortex,official] [--json]
+//   node bench/mcp-peers.mjs [--turns 1000] [--prefill 0] [--servers cortex,official] [--no-git] [--keep] [--json]
 //
 // For each server, in one run: start it over stdio, store `--turns` LoCoMo turns one call each
 // (Cortex `memory_remember`, the official server `create_entities`), then ask every distinct
@@ -36,6 +36,9 @@ const { values: args } = parseArgs({
     prefill: { type: 'string', default: '0' },
     servers: { type: 'string', default: 'cortex,official' },
     'node-args': { type: 'string', default: '' },
+    // Cortex in a directory that is not a git repository: no `git add` children, so the bytes
+    // are Cortex's own (git rewrites its whole index, which lists every memory and edge file).
+    'no-git': { type: 'boolean', default: false },
     keep: { type: 'boolean', default: false },
     json: { type: 'boolean', default: false },
   },
@@ -144,7 +147,7 @@ const SERVERS_RUN = {
   async cortex(prefill) {
     const repo = join(work, 'cortex-repo');
     mkdirSync(repo, { recursive: true });
-    must(repo, 'git', ['init', '-q', '-b', 'main']);
+    if (!args['no-git']) must(repo, 'git', ['init', '-q', '-b', 'main']);
     // The corpus first: writeCorpus lays out .cortex/ anew.
     if (prefill.length > 0) (await import('./corpus.mjs')).writeCorpus(repo, prefill);
     must(repo, process.execPath, [CLI, 'init', '--quiet']);
