@@ -108,6 +108,9 @@ export function createMcpServer(options: CortexMcpOptions = {}): McpServer {
     <A,>(handler: (args: A) => Promise<CallToolResult>) =>
     async (args: A): Promise<CallToolResult> => {
       try {
+        // One turn of the event loop first: file-system events already queued (the index's
+        // watch on the memories directory) are taken in before the call looks at the index.
+        await new Promise<void>((resolve) => setImmediate(resolve));
         return await handler(args);
       } catch (err) {
         return errorResult(err, o.log);

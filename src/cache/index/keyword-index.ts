@@ -10,7 +10,7 @@
  */
 import { CortexError } from '../../errors.js';
 import * as crypto from 'node:crypto';
-import { appendFileSync, closeSync, existsSync, fstatSync, openSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { appendFileSync, closeSync, existsSync, fstatSync, openSync, readFileSync, readdirSync, rmSync, statSync, watch, type FSWatcher } from 'node:fs';
 import { closeWhenCollected, readAt } from '../../store/safe-read.js';
 import { basename, dirname, isAbsolute, join } from 'node:path';
 import { deserialize, serialize, setFlagsFromString } from 'node:v8';
@@ -24,7 +24,7 @@ import { processTerm, tokenize } from '../../core/text.js';
 import { detachString } from '../../core/detach-string.js';
 import { FilePreparer, packPrepared, unpackPrepared, type PackedFile } from './parallel-prepare.js';
 import { ANALYZER, INDEXED_FIELDS, NO_LINKS, indexedDocOf, prepareFile, searchDocOf, sha1, type LinkExtractor, type PreparedFile } from './prepare-file.js';
-import { AtomicFileWriter, removeStaleTempFiles, writeFileAtomic } from '../../store/atomic.js';
+import { AtomicFileWriter, isTempFileName, removeStaleTempFiles, writeFileAtomic } from '../../store/atomic.js';
 import { instantiateKernel, KernelArena, KernelLayout, NO_IMPORTS } from './score-kernel.js';
 import { DocNumbering, documentsWithTerm, packResults, ranksBefore, searchPacked, type PackedResults, type TermSpec } from './packed-search.js';
 import { LazyRanking } from './lazy-ranking.js';
@@ -717,6 +717,16 @@ export class KeywordIndex {
   /** When this process last began a sweep (stat of every file), and the directory's stamp then, or after its own writes since. */
   private sweptAt: number | undefined;
   private liveStamp: DirStamp | undefined;
+  /**
+   * In a long-lived process (see {@link setFreshSweepWindow}): a watch on the memories
+   * directory, and whether it reported a change (other than this process's own writes)
+   * since the last sweep began. While it reported none, a refresh does not sweep.
+   */
+  private watcher: FSWatcher | undefined;
+  private watchedDir: string | undefined;
+  private changedSinceSweep = true;
+  /** Files this process wrote or removed since its last sweep: their events are its own. */
+  private readonly ownNames = new Set<string>();
   docs: DocTable;
   // Loading the MiniSearch tree is the largest cost of opening the index (10,000 memories:
   // tens of ms even from V8's serializer), and only a query needs it: list, status and
@@ -1018,12 +1028,13 @@ export class KeywordIndex {
     // changed since that sweep began is seen by every call FRESH_SWEEP_MS after the change,
     // since such a call sweeps; a file added, removed or renamed moves the stamp and is seen
     // at once. What a long-lived server pays per call instead of stating every file.
+    const watching = stamp !== null && this.watchMemories(paths.memoriesDir);
     if (
       options.sweep !== true &&
       stamp !== null &&
       samePaths &&
       this.sweptAt !== undefined &&
-      now - this.sweptAt < freshSweepWindow &&
+      ((watching && !this.changedSinceSweep) || now - this.sweptAt < freshSweepWindow) &&
       this.liveStamp !== undefined &&
       stamp.exists === this.liveStamp.exists &&
       stamp.mtimeMs === this.liveStamp.mtimeMs &&
@@ -1040,6 +1051,9 @@ export class KeywordIndex {
     if (stamp !== null) {
       this.sweptAt = now;
       this.liveStamp = stamp;
+      // Before the listing: a change while it runs is reported again, and the next refresh sweeps.
+      this.changedSinceSweep = false;
+      this.ownNames.clear();
     }
     const links = options.links ?? NO_LINKS;
     const scan = options.scan ?? scanMemoryFiles(paths, options.base);
@@ -1342,6 +1356,7 @@ export class KeywordIndex {
     const search = searchDocOf(memory);
     this.changeSearch(memory.id, analyzeDocument(search, ANALYZER), () => search);
     this.setFile(name, { size: entry.size, mtimeMs: entry.mtimeMs, hash: sha1(text), id: memory.id });
+    this.ownNames.add(name);
     this.ownWrites = true;
   }
 
@@ -1349,6 +1364,7 @@ export class KeywordIndex {
   remove(id: string): void {
     this.removeDoc(id);
     this.setFile(`${id}.md`, null);
+    this.ownNames.add(`${id}.md`);
     this.ownWrites = true;
     this.dirty = true;
   }
@@ -1556,6 +1572,36 @@ export class KeywordIndex {
     for (const [id, shortId] of frame.search.saved ?? []) this.savedShortIds.set(id, shortId);
     this.stamp = frame.stamp;
     this.knownDiagnostics = frame.diagnostics;
+  }
+
+  /**
+   * Watches the memories directory (a long-lived process only): any event but those of this
+   * process's own writes (their final names and every temporary file) means the next refresh
+   * sweeps. False when not watching (off, or the platform refuses: the time window alone then).
+   */
+  private watchMemories(dir: string): boolean {
+    if (freshSweepWindow === 0) return false;
+    if (this.watcher !== undefined && this.watchedDir === dir) return true;
+    this.watcher?.close();
+    this.watcher = undefined;
+    this.changedSinceSweep = true;
+    try {
+      const watcher = watch(dir, { persistent: false }, (_event, name) => {
+        const file = typeof name === 'string' ? name : undefined;
+        if (file !== undefined && (isTempFileName(file) || this.ownNames.has(file))) return;
+        this.changedSinceSweep = true;
+      });
+      watcher.on('error', () => {
+        watcher.close();
+        if (this.watcher === watcher) this.watcher = undefined;
+        this.changedSinceSweep = true;
+      });
+      this.watcher = watcher;
+      this.watchedDir = dir;
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   /** The names of the files the saved index points to. */
