@@ -4,7 +4,6 @@
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { serialize } from 'node:v8';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { renderMemory } from '../src/core/memory-format.js';
@@ -12,7 +11,7 @@ import type { Memory } from '../src/core/memory.js';
 import { contextFor } from '../src/services/context.js';
 import { COMPACT_MIN, compactIndexes, openTierIndex } from '../src/services/indexes.js';
 import type { FileTable } from '../src/cache/index/file-table.js';
-import { JOURNAL_LIMIT, KeywordIndex, unpackIndexFile } from '../src/cache/index/keyword-index.js';
+import { JOURNAL_LIMIT, KeywordIndex, packIndexBytes, unpackIndexParts } from '../src/cache/index/keyword-index.js';
 import { projectPaths, type ProjectPaths } from '../src/store/paths.js';
 
 function memory(id: string, summary: string): Memory {
@@ -77,11 +76,14 @@ describe('the index journal', () => {
     queried.refresh(paths, { base: dir });
     expect(queried.query('sprockets').map((h) => h.id).sort()).toEqual(['m3-aaaaaa', 'm30-aaaaaa']);
     write(5, 'memory about sprockets too');
-    queried.refresh(paths, { base: dir });
+    // Edited in place right after the last sweep: asked to sweep (see FRESH_SWEEP_MS).
+    queried.refresh(paths, { base: dir, sweep: true });
     queried.save(paths);
-    const header = unpackIndexFile(readFileSync(join(paths.cacheDir, 'index.v8'))) as { journal: { removed: string[]; saved?: [string, number][] } };
-    const saved = new Map(header.journal.saved);
-    expect(new Set(saved.keys())).toEqual(new Set(header.journal.removed));
+    // The journal as a load sees it: the header's, then the frames appended after it.
+    const { header, frames } = unpackIndexParts(readFileSync(join(paths.cacheDir, 'index.v8')));
+    const journals = [header.journal, ...frames.map((f) => f.search)];
+    const saved = new Map(journals.flatMap((j) => j.saved ?? []));
+    expect(new Set(saved.keys())).toEqual(new Set(journals.flatMap((j) => j.removed)));
     expect(saved.get('m30-aaaaaa')).toBe(-1);
     for (const id of ['m3-aaaaaa', 'm4-aaaaaa', 'm5-aaaaaa']) expect(saved.get(id)).toBeGreaterThanOrEqual(0);
     // Another process replays the journal with them: the same answers as a replay that looks
@@ -91,12 +93,8 @@ describe('the index journal', () => {
     const answers = (index: KeywordIndex) => ['sprockets', 'widgets', 'memory number 4', 'number 5'].map((q) => index.query(q, { limit: 50 }).map((h) => [h.id, h.score]));
     const expected = answers(withIds);
     const path = join(paths.cacheDir, 'index.v8');
-    const bytes = readFileSync(path);
-    delete (header.journal as { saved?: unknown }).saved;
-    const head = serialize(header);
-    const length = Buffer.alloc(4);
-    length.writeUInt32LE(head.length);
-    writeFileSync(path, Buffer.concat([bytes.subarray(0, 4), length, head]));
+    for (const journal of journals) delete journal.saved;
+    writeFileSync(path, packIndexBytes(header, frames));
     const lookedUp = KeywordIndex.load(paths);
     lookedUp.refresh(paths, { base: dir });
     expect(lookedUp.rebuilt).toBe(false);

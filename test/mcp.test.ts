@@ -9,6 +9,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it, onTestFinished } from 'vitest';
+import { readSignals } from '../src/cache/signals.js';
 import { parseMemory } from '../src/core/memory-format.js';
 import { MODEL_DIR, tinyEnv } from './helpers/models.js';
 import { queue } from './helpers/review.js';
@@ -170,7 +171,7 @@ describe('cortex mcp: a memory through its life', () => {
     expect(text(got)).toBe(repo.read(made.file));
 
     // Reading counts as an access (usage signals); forgetting does not.
-    const accesses = () => (JSON.parse(repo.read('.memory/signals.json')) as { signals: Record<string, { accessCount: number }> }).signals[made.id]?.accessCount;
+    const accesses = () => readSignals({ cacheDir: join(repo.dir, '.memory') })[made.id]?.accessCount;
     const read = accesses();
     expect(read).toBeGreaterThan(0);
     const forgotten = await s.call('memory_forget', { id: made.id });

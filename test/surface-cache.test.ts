@@ -51,7 +51,7 @@ describe('the surface cache', () => {
     expect(cached()).toBe(after);
   });
 
-  it('is keyed by the day, the branch, the budget, the config and the usage signals', () => {
+  it('is keyed by the day, the branch, the budget, the config and the usage signals as last folded', () => {
     const { repo, cached } = setup();
     repo.git(['add', '-A']);
     expect(repo.git(['commit', '-qm', 'fixture']).code).toBe(0);
@@ -73,8 +73,13 @@ describe('the surface cache', () => {
     repo.cortex(['surface'], { env: { CORTEX_NOW: NOW } });
     expect(cached()).toBeDefined();
 
-    // A show counts as an access: the ranking may change, so the cache does.
+    // A show counts as an access, appended to the usage log: the cached briefing stays valid
+    // (a read writes nothing else). The log folded into signals.json (the lifecycle, or past
+    // 1 MB) may change the ranking, so the cache does.
     expect(repo.cortex(['show', 'team-of-three-f8g9hh'], { env: { CORTEX_NOW: NOW } }).code).toBe(0);
+    expect(repo.read('.memory/signals.log')).toContain('team-of-three-f8g9hh');
+    expect(cached()).toBeDefined();
+    writeFileSync(join(repo.dir, '.memory/signals.json'), `${JSON.stringify({ version: 1, signals: { 'team-of-three-f8g9hh': { accessCount: 1, lastAccess: NOW } } })}\n`);
     expect(cached()).toBeUndefined();
   });
 

@@ -11,7 +11,8 @@
  *   index-records-<hex>.bin      its records, read record by record
  *   index-files-<hex>.v8         its stat cache (file → size, mtime, hash), read by sweeps and writes
  *   vectors.bin                  embedding vectors (vectors.ts)
- *   signals.json                 usage signals (signals.ts)
+ *   signals.json                 usage signals, as last compacted (signals.ts)
+ *   signals.log                  usage log: accesses appended since (signals.ts)
  *   edges.json                   edge-file cache (edge-cache.ts)
  *   graph.v8                     graph and centrality (graph-cache.ts)
  *   projections.json             rendered projection entries (projection-cache.ts)
@@ -71,6 +72,8 @@ export function searchTreeName(hex: string): string {
 }
 export const VECTORS_FILE = 'vectors.bin';
 export const SIGNALS_FILE = 'signals.json';
+/** The usage log: accesses appended since `signals.json` was last written (signals.ts). */
+export const USAGE_LOG_FILE = 'signals.log';
 export const EDGE_CACHE_FILE = 'edges.json';
 export const GRAPH_CACHE_FILE = 'graph.v8';
 /** The session order of index format ≤ 11 (now a column of the doc table): deleted with the derived caches. */

@@ -18,7 +18,7 @@
  * - a fingerprint of the inputs: `stat` (mtime in ns, size, inode) of
  *   `.cortex/memories/` and `.cortex/edges/` (the directories), `.cortex/config.yaml`,
  *   `.memory/index.v8` (the keyword index's stat cache), `.memory/signals.json` (usage
- *   signals), `.memory/review.jsonl` (the briefing counts the review queue), `.memory/code-index.json` (code anchors), the same for the global tier (`$CORTEX_HOME`), and the briefing template
+ *   signals as last folded; not the usage log reads append to), `.memory/review.jsonl` (the briefing counts the review queue), `.memory/code-index.json` (code anchors), the same for the global tier (`$CORTEX_HOME`), and the briefing template
  *   and `package.json` shipped with Cortex (so an upgrade or reinstall invalidates).
  *
  * ## What is detected, and when
@@ -27,8 +27,9 @@
  * renamed into place — and deletes files, which changes the directory's mtime); a git
  * checkout, merge, pull, reset or stash that adds, deletes or replaces memory or edge
  * files (git writes new files and renames them into place); new or deleted files however
- * they are made; any change to `config.yaml`; every recall or show (they update the
- * usage signals); a branch switch; a new day.
+ * they are made; any change to `config.yaml`; a branch switch; a new day. Not a recall or
+ * show: they append to the usage log, which is folded into `signals.json` (and so reaches
+ * the briefing) past 1 MB or by the lifecycle.
  *
  * Not detected immediately: an editor that saves an existing memory file *in place*
  * (truncate and write, without a rename) changes neither the directory nor the index.

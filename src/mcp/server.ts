@@ -79,6 +79,7 @@ export function createMcpServer(options: CortexMcpOptions = {}): McpServer {
   // One Cortex for the server's life, so its index and embedder stay loaded between calls;
   // opened again when .cortex/config.yaml changes. Until a project exists, every call looks.
   let opened: { cortex: Cortex; config: string } | undefined;
+  let swept = false;
   const configStamp = (file: string): string => {
     try {
       const st = statSync(file);
@@ -91,6 +92,14 @@ export function createMcpServer(options: CortexMcpOptions = {}): McpServer {
     if (opened && opened.config === configStamp(opened.cortex.context.paths.configFile)) return opened.cortex;
     const { openCortex } = await import('../api/cortex.js');
     const cortex = openCortex({ ...(o.dir !== undefined ? { dir: o.dir } : {}), env: o.env });
+    if (!swept) {
+      // Once per server: orphaned index files go now, not at the next write (which may never
+      // come), and the indexes held in memory skip stating every file between calls in quick
+      // succession (a change is seen by every call 100 ms after it: test/mcp-warm.test.ts).
+      swept = true;
+      const { startServing } = await import('../api/sweep-caches.js');
+      startServing(cortex.context);
+    }
     opened = { cortex, config: configStamp(cortex.context.paths.configFile) };
     return cortex;
   };
@@ -99,6 +108,9 @@ export function createMcpServer(options: CortexMcpOptions = {}): McpServer {
     <A,>(handler: (args: A) => Promise<CallToolResult>) =>
     async (args: A): Promise<CallToolResult> => {
       try {
+        // One turn of the event loop first: file-system events already queued (the index's
+        // watch on the memories directory) are taken in before the call looks at the index.
+        await new Promise<void>((resolve) => setImmediate(resolve));
         return await handler(args);
       } catch (err) {
         return errorResult(err, o.log);

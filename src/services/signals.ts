@@ -1,13 +1,13 @@
 /**
  * Usage signals (access count, last access) for ranking and the lifecycle, kept per tier
- * in `.memory/signals.json` (project) and `$CORTEX_HOME/.memory/signals.json` (global).
- * Recording is best effort: a lock held too long or a write error skips the update and
- * never fails the command that read the memory.
+ * in `.memory/` (project) and `$CORTEX_HOME/.memory/` (global): an append-only usage log
+ * folded now and then into `signals.json` (see cache/signals.ts). Recording is best effort:
+ * a write error skips the update and never fails the command that read the memory.
  */
 import { existsSync } from 'node:fs';
 import { SCOPES, formatDate, type Scope } from '../core/memory.js';
 import type { UsageSignal } from '../core/rank.js';
-import { readSignals, updateSignals } from '../cache/signals.js';
+import { appendUsage, readSignals } from '../cache/signals.js';
 import type { TierPaths } from '../store/paths.js';
 import { scopePaths, type Context } from './context.js';
 
@@ -17,7 +17,7 @@ export interface AccessRef {
 }
 
 export interface RecordAccessOptions {
-  /** Give up on the lock after this long (ms) and skip the update. */
+  /** Give up on the lock after this long (ms) and skip folding the log (the access is appended all the same). */
   timeoutMs?: number;
 }
 
@@ -49,20 +49,10 @@ export function recordAccess(ctx: Context, refs: readonly AccessRef[], options: 
     const ids = [...new Set(refs.filter((r) => r.scope === scope).map((r) => r.id))];
     if (ids.length === 0) continue;
     try {
-      updateSignals(
-        tierPathsOf(ctx, scope),
-        (signals) => {
-          for (const id of ids) {
-            const previous = signals[id];
-            const lastAccess = previous?.lastAccess !== undefined && previous.lastAccess > at ? previous.lastAccess : at;
-            signals[id] = { accessCount: (previous?.accessCount ?? 0) + 1, lastAccess };
-          }
-          return true;
-        },
-        { timeoutMs },
-      );
+      // One line appended to the usage log: a read writes nothing else (see cache/signals.ts).
+      appendUsage(tierPathsOf(ctx, scope), ids, at, { timeoutMs });
     } catch {
-      // Lock timeout, read-only disk, …: the access is not counted, the command goes on.
+      // Read-only disk, a missing directory …: the access is not counted, the command goes on.
       ok = false;
     }
   }

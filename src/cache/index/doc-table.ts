@@ -438,6 +438,25 @@ export class DocTable implements ReadonlyMap<string, IndexedDoc> {
   }
 
   /**
+   * Replays a part of a journal (the ids changed between two saves, as {@link journal} lists
+   * them) onto a table that may hold earlier parts already: a row set anew (`row` -1) or after
+   * a delete replaces the one an earlier part set, at the end, as the writer's table did.
+   */
+  applyJournalPart(journal: DocJournal): void {
+    journal.deletedRows?.forEach((row, i) => {
+      if (!this.changedRows.has(journal.deleted[i]!)) this.knowLoadedRow(journal.deleted[i]!, row);
+    });
+    const deleted = new Set(journal.deleted);
+    for (const id of journal.deleted) this.delete(id);
+    for (const e of journal.set) {
+      if (e.row !== undefined && e.row >= 0 && !deleted.has(e.id) && !this.changedRows.has(e.id)) this.knowLoadedRow(e.id, e.row);
+      else if (this.has(e.id)) this.delete(e.id);
+      this.set(e.id, JSON.parse(DECODER.decode(e.record)) as IndexedDoc);
+      this.setStat(e.id, e.size, e.mtimeMs);
+    }
+  }
+
+  /**
    * From now on, records set are appended to `log` rather than kept in memory, and read back
    * from it (an empty table only: a fresh build). A save then takes the log as the records
    * file when it holds exactly the live records (see {@link toSaved}).

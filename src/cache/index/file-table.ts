@@ -78,7 +78,11 @@ export class FileTable {
   private live = 0;
   /** The row after the one last found: where the next name of a listing usually is. */
   private next = 0;
-  /** Lookups whose guess failed since the table was loaded. */
+  /**
+   * Lookups whose guess failed since the last {@link startListing}. Counted per listing, not
+   * per life of the table: a long-lived server that counted since load crossed any threshold
+   * after a few dozen calls, and then every read marked the table for rewriting.
+   */
   misses = 0;
   /** Rows in the order of the last listing ({@link listed}), for the saved order. */
   private order: number[] | undefined;
@@ -100,6 +104,12 @@ export class FileTable {
 
   get size(): number {
     return this.live;
+  }
+
+  /** Starts looking up the names of a new directory listing: guesses from row 0, misses from 0. */
+  startListing(): void {
+    this.next = 0;
+    this.misses = 0;
   }
 
   /** The number of rows, deleted ones included: every row is below it. */

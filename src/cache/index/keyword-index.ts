@@ -10,7 +10,7 @@
  */
 import { CortexError } from '../../errors.js';
 import * as crypto from 'node:crypto';
-import { existsSync, fstatSync, openSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { appendFileSync, closeSync, existsSync, fstatSync, openSync, readFileSync, readdirSync, rmSync, statSync, watch, type FSWatcher } from 'node:fs';
 import { closeWhenCollected, readAt } from '../../store/safe-read.js';
 import { basename, dirname, isAbsolute, join } from 'node:path';
 import { deserialize, serialize, setFlagsFromString } from 'node:v8';
@@ -24,7 +24,7 @@ import { processTerm, tokenize } from '../../core/text.js';
 import { detachString } from '../../core/detach-string.js';
 import { FilePreparer, packPrepared, unpackPrepared, type PackedFile } from './parallel-prepare.js';
 import { ANALYZER, INDEXED_FIELDS, NO_LINKS, indexedDocOf, prepareFile, searchDocOf, sha1, type LinkExtractor, type PreparedFile } from './prepare-file.js';
-import { AtomicFileWriter, removeStaleTempFiles, writeFileAtomic } from '../../store/atomic.js';
+import { AtomicFileWriter, isTempFileName, removeStaleTempFiles, writeFileAtomic } from '../../store/atomic.js';
 import { instantiateKernel, KernelArena, KernelLayout, NO_IMPORTS } from './score-kernel.js';
 import { DocNumbering, documentsWithTerm, packResults, ranksBefore, searchPacked, type PackedResults, type TermSpec } from './packed-search.js';
 import { LazyRanking } from './lazy-ranking.js';
@@ -139,12 +139,13 @@ export const JOURNAL_LIMIT = 48;
 
 /**
  * The journal's limit for a tier of `memories`: {@link JOURNAL_LIMIT}, growing with the tier
- * up to 256 (one memory in 400). At 100,000 memories the tree's file is 55 MB: rewriting it
- * every 48 `remember`s would cost more than replaying a longer journal (each replayed memory
- * adds its terms, some microseconds) on every load.
+ * (one memory in 40) up to 256. The tree's file grows with the tier (10,000 memories: 6 MB;
+ * 100,000: 55 MB), and rewriting it every 48 `remember`s wrote 125 kB per `remember` at
+ * 10,000; replaying a longer journal costs each replayed memory's terms (some microseconds)
+ * on every load.
  */
 export function journalLimit(memories: number): number {
-  return Math.min(256, Math.max(JOURNAL_LIMIT, Math.floor(memories / 400)));
+  return Math.min(256, Math.max(JOURNAL_LIMIT, Math.floor(memories / 40)));
 }
 
 /** Changes kept in the doc table's journal (records included) before its columns are written anew. */
@@ -186,7 +187,50 @@ const WORKER_AHEAD = 4;
  */
 const PREPARED_AHEAD = 2;
 
-/** The first bytes of `index.v8`: then the header's length (u32 LE) and the header. */
+/**
+ * What one save appended to `index.v8` after its header, instead of writing the header anew:
+ * the changes since the previous save (the entries of the three journals that changed, as
+ * they are now), the stamp and the diagnostics. Applied in order after the header when the
+ * index is loaded, and only onto the files it was taken against (`base`: another process may
+ * have written a new header meanwhile, which then wins).
+ */
+interface IndexFrame {
+  base: string;
+  files: [string, FileEntry | null][];
+  docs: DocJournal;
+  search: Journal;
+  stamp: DirStamp | null;
+  diagnostics: Diagnostic[];
+}
+
+/** The files a header points to, as one string: what a frame must have been taken against. */
+function baseOf(h: Pick<IndexFile, 'filesFile' | 'docsFile' | 'searchFile' | 'recordsFile'>): string {
+  return `${h.filesFile} ${h.docsFile} ${h.searchFile} ${h.recordsFile}`;
+}
+
+function isIndexFrame(value: unknown): value is IndexFrame {
+  const f = value as IndexFrame;
+  return (
+    typeof f === 'object' &&
+    f !== null &&
+    typeof f.base === 'string' &&
+    Array.isArray(f.files) &&
+    isDocJournal(f.docs) &&
+    isJournal(f.search) &&
+    (f.stamp === null || isDirStamp(f.stamp)) &&
+    Array.isArray(f.diagnostics)
+  );
+}
+
+/**
+ * Appended frames past which a save writes the header anew (with every change folded in):
+ * at least this many bytes, and at least the header's own size, so that what the frames
+ * cost to write stays proportional to the changes (the header is written again only after
+ * as many bytes of changes as it holds), and what they cost to read stays small.
+ */
+export const FRAMES_MIN_BYTES = 64 * 1024;
+
+/** The first bytes of `index.v8`: then the header's length (u32 LE) and the header, then appended frames (see {@link IndexFrame}). */
 const INDEX_MAGIC = Buffer.from('CXI\u0002', 'latin1');
 
 /** `index.v8`: a V8-serialized header (the records are in their own file). */
@@ -197,14 +241,74 @@ function packIndexFile(header: IndexFile): Buffer {
   return Buffer.concat([INDEX_MAGIC, length, head]);
 }
 
+function sameIdentity(a: { ino: number; size: number } | undefined, b: { ino: number; size: number } | undefined): boolean {
+  return a !== undefined && b !== undefined && a.ino === b.ino && a.size === b.size;
+}
+
+/** The entries of a search journal for the ids in `ids`. */
+function journalPart(journal: Journal, ids: ReadonlySet<string>): Journal {
+  return {
+    removed: journal.removed.filter((id) => ids.has(id)),
+    added: journal.added.filter((doc) => ids.has(doc.id)),
+    saved: (journal.saved ?? []).filter(([id]) => ids.has(id)),
+  };
+}
+
+/** One frame as appended: its length (u32 LE), then the frame V8-serialized. */
+function packFrame(frame: IndexFrame): Buffer {
+  const body = serialize(frame);
+  const length = Buffer.alloc(4);
+  length.writeUInt32LE(body.length);
+  return Buffer.concat([length, body]);
+}
+
 /** The index file's header; throws when the bytes are not one (the caller rebuilds). */
 export function unpackIndexFile(bytes: Buffer): IndexFile {
+  return unpackIndexFileWithFrames(bytes).header;
+}
+
+/**
+ * An index file's header and the frames after it that apply to it, as a load reads them
+ * (tests take them apart and put them back with {@link packIndexBytes}).
+ */
+export function unpackIndexParts(bytes: Buffer): { header: IndexFile; frames: IndexFrame[] } {
+  const { header, frames } = unpackIndexFileWithFrames(bytes);
+  return { header, frames };
+}
+
+/** An index file of this header and these frames. */
+export function packIndexBytes(header: IndexFile, frames: readonly IndexFrame[]): Buffer {
+  return Buffer.concat([packIndexFile(header), ...frames.map(packFrame)]);
+}
+
+/**
+ * The header and the frames appended after it that apply to it. A frame cut short (a save
+ * interrupted mid-append) or that does not parse ends the list: what it held is found again
+ * by the next sweep, as the files' stats no longer match.
+ */
+function unpackIndexFileWithFrames(bytes: Buffer): { header: IndexFile; headerBytes: number; frames: IndexFrame[]; frameBytes: number } {
   if (bytes.length < 8 || !bytes.subarray(0, 4).equals(INDEX_MAGIC)) throw new TypeError('not an index file');
   const length = bytes.readUInt32LE(4);
-  if (8 + length !== bytes.length) throw new TypeError('truncated index file');
+  if (8 + length > bytes.length) throw new TypeError('truncated index file');
   const header = deserialize(bytes.subarray(8, 8 + length)) as IndexFile;
   if (typeof header !== 'object' || header === null) throw new TypeError('not an index file');
-  return header;
+  const frames: IndexFrame[] = [];
+  const base = baseOf(header);
+  let at = 8 + length;
+  while (at + 4 <= bytes.length) {
+    const size = bytes.readUInt32LE(at);
+    if (at + 4 + size > bytes.length) break;
+    let frame: unknown;
+    try {
+      frame = deserialize(bytes.subarray(at + 4, at + 4 + size));
+    } catch {
+      break;
+    }
+    if (!isIndexFrame(frame)) break;
+    at += 4 + size;
+    if (frame.base === base) frames.push(frame);
+  }
+  return { header, headerBytes: 8 + length, frames, frameBytes: at - 8 - length };
 }
 
 /**
@@ -242,6 +346,28 @@ function isJournal(value: unknown): value is Journal {
     j.added.every(isAnalyzedDoc) &&
     (j.saved === undefined || (Array.isArray(j.saved) && j.saved.every((e) => Array.isArray(e) && typeof e[0] === 'string' && Number.isInteger(e[1]))))
   );
+}
+
+/**
+ * Within this long of its last sweep, a long-lived process (the MCP server, which sets it
+ * with {@link setFreshSweepWindow}) that refreshes again does not stat every memory file
+ * unless the memories directory's stamp moved (see `KeywordIndex.refresh`): a change by
+ * another program is seen by every call at least this long after it.
+ */
+export const FRESH_SWEEP_MS = 100;
+
+/** The window in force in this process: 0 (every refresh of a small tier sweeps) unless a long-lived process set one. */
+let freshSweepWindow = 0;
+
+/**
+ * Sets how long after its last sweep this process's refreshes may skip the next one (see
+ * {@link FRESH_SWEEP_MS}); 0 turns it off. For long-lived processes, once at start.
+ *
+ * @example
+ * setFreshSweepWindow(FRESH_SWEEP_MS)
+ */
+export function setFreshSweepWindow(ms: number): void {
+  freshSweepWindow = Math.max(0, ms);
 }
 
 /** Search-tree files older than this that no index points to are deleted on save. */
@@ -503,22 +629,52 @@ function searchDocAgain(entry: MemoryFileEntry): SearchDoc {
   return searchDocOf(memory);
 }
 
-function removeStaleFiles(dir: string, pattern: RegExp, keep: string): void {
-  const now = Date.now();
-  const others: { name: string; mtimeMs: number }[] = [];
-  for (const name of readdirSync(dir)) {
-    if (name === keep || !pattern.test(name)) continue;
-    try {
-      others.push({ name, mtimeMs: statSync(join(dir, name)).mtimeMs });
-    } catch {
-      // Removed by another process meanwhile.
+/** The kinds of files an index points to by name, each kept apart by the sweep. */
+const INDEX_FILE_KINDS = [SEARCH_TREE_FILE, RECORDS_FILE, FILES_FILE, DOCS_FILE] as const;
+
+/** Most files one sweep deletes: a directory full of orphans is emptied over a few calls, none of them slow. */
+export const STALE_SWEEP_MAX = 256;
+
+/**
+ * Deletes the index files of `dir` that no index points to (`keep`), of every kind: those older
+ * than {@link STALE_SEARCH_FILE_MS}, except the newest of each kind (what a concurrent reader
+ * that loaded the previous index may be about to open), at most `max` of them. Returns the
+ * names deleted. Best effort: never throws.
+ */
+export function removeStaleIndexFiles(dir: string, keep: ReadonlySet<string>, options: { now?: number; max?: number } = {}): string[] {
+  const now = options.now ?? Date.now();
+  let budget = options.max ?? STALE_SWEEP_MAX;
+  const removed: string[] = [];
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return removed;
+  }
+  for (const pattern of INDEX_FILE_KINDS) {
+    const others: { name: string; mtimeMs: number }[] = [];
+    for (const name of names) {
+      if (keep.has(name) || !pattern.test(name)) continue;
+      try {
+        others.push({ name, mtimeMs: statSync(join(dir, name)).mtimeMs });
+      } catch {
+        // Removed by another process meanwhile.
+      }
+    }
+    others.sort((a, b) => b.mtimeMs - a.mtimeMs);
+    for (const { name, mtimeMs } of others.slice(1)) {
+      if (budget <= 0) return removed;
+      if (now - mtimeMs <= STALE_SEARCH_FILE_MS) continue;
+      try {
+        rmSync(join(dir, name), { force: true });
+        removed.push(name);
+        budget--;
+      } catch {
+        // Best effort.
+      }
     }
   }
-  // The newest previous file may be what a concurrent reader is about to load: keep it.
-  others.sort((a, b) => b.mtimeMs - a.mtimeMs);
-  for (const { name, mtimeMs } of others.slice(1)) {
-    if (now - mtimeMs > STALE_SEARCH_FILE_MS) rmSync(join(dir, name), { force: true });
-  }
+  return removed;
 }
 
 export type { LinkExtractor };
@@ -549,8 +705,28 @@ export class KeywordIndex {
   private currentAtStamp = false;
   /** This process wrote or removed memory files since its refresh. */
   private ownWrites = false;
-  /** The file table changed more than its journal should hold (a sweep found changes): write it anew. */
-  private filesChanged = false;
+  /** Entries of the three journals changed since the last save: what the next frame holds. */
+  private readonly unsavedFiles = new Set<string>();
+  private readonly unsavedDocs = new Set<string>();
+  private readonly unsavedSearch = new Set<string>();
+  /** Sizes of the saved header and of the frames appended after it. */
+  private headerBytes = 0;
+  private frameBytes = 0;
+  /** `index.v8` as this process last read or wrote it (inode, size): a frame is appended only to that file. */
+  private written: { ino: number; size: number } | undefined;
+  /** When this process last began a sweep (stat of every file), and the directory's stamp then, or after its own writes since. */
+  private sweptAt: number | undefined;
+  private liveStamp: DirStamp | undefined;
+  /**
+   * In a long-lived process (see {@link setFreshSweepWindow}): a watch on the memories
+   * directory, and whether it reported a change (other than this process's own writes)
+   * since the last sweep began. While it reported none, a refresh does not sweep.
+   */
+  private watcher: FSWatcher | undefined;
+  private watchedDir: string | undefined;
+  private changedSinceSweep = true;
+  /** Files this process wrote or removed since its last sweep: their events are its own. */
+  private readonly ownNames = new Set<string>();
   docs: DocTable;
   // Loading the MiniSearch tree is the largest cost of opening the index (10,000 memories:
   // tens of ms even from V8's serializer), and only a query needs it: list, status and
@@ -706,7 +882,10 @@ export class KeywordIndex {
 
   /** Records a change to the file table (in the table when loaded, and in its journal when it is saved). */
   private setFile(name: string, entry: FileEntry | null, row?: number): number {
-    if (this.filesFile !== undefined) this.fileJournal.set(name, entry);
+    if (this.filesFile !== undefined) {
+      this.fileJournal.set(name, entry);
+      this.unsavedFiles.add(name);
+    }
     if (entry === null) {
       if (this.filesTable !== undefined || this.filesFile === undefined) this.files.delete(name);
       return -1;
@@ -738,7 +917,10 @@ export class KeywordIndex {
       // cache rather than walking the radix tree for every word of every memory.
       if (analyzed && !addAnalyzed(this.searchIndex, analyzed, termCacheOf(this.searchIndex))) this.searchIndex.add(doc());
     }
-    if (this.searchFile !== undefined) this.journal.set(id, analyzed);
+    if (this.searchFile !== undefined) {
+      this.journal.set(id, analyzed);
+      this.unsavedSearch.add(id);
+    }
     this.dirty = true;
   }
 
@@ -749,8 +931,23 @@ export class KeywordIndex {
   /** Loads the cache; anything unusable (missing, corrupt, other version) gives an empty index. */
   static load(paths: TierPaths): KeywordIndex {
     let data: IndexFile | undefined;
+    let frames: IndexFrame[] = [];
+    let sizes = { headerBytes: 0, frameBytes: 0, fileBytes: 0, ino: 0 };
     try {
-      const parsed = unpackIndexFile(readFileSync(KeywordIndex.indexPath(paths)));
+      // Stated and read through one descriptor: the identity is that of the bytes read.
+      const fd = openSync(KeywordIndex.indexPath(paths), 'r');
+      let bytes: Buffer;
+      let ino: number;
+      try {
+        ino = fstatSync(fd).ino;
+        bytes = readFileSync(fd);
+      } finally {
+        closeSync(fd);
+      }
+      const unpacked = unpackIndexFileWithFrames(bytes);
+      const parsed = unpacked.header;
+      frames = unpacked.frames;
+      sizes = { headerBytes: unpacked.headerBytes, frameBytes: unpacked.frameBytes, fileBytes: bytes.length, ino };
       if (
         parsed?.version === INDEX_FORMAT_VERSION &&
         parsed.optionsHash === OPTIONS_HASH &&
@@ -776,7 +973,12 @@ export class KeywordIndex {
     }
     if (data) {
       try {
-        return new KeywordIndex(data, paths.cacheDir);
+        const index = new KeywordIndex(data, paths.cacheDir);
+        for (const frame of frames) index.applyFrame(frame);
+        index.headerBytes = sizes.headerBytes;
+        index.frameBytes = sizes.frameBytes;
+        index.written = { ino: sizes.ino, size: sizes.fileBytes };
+        return index;
       } catch {
         // A cache that parses as JSON but not as an index: rebuild.
       }
@@ -813,15 +1015,45 @@ export class KeywordIndex {
    * directory's change stamp moved since the index last matched it (or `sweep` is set): see
    * {@link verify} for how the memories a command shows are checked all the same.
    */
-  refresh(paths: TierPaths, options: { base: string; links?: LinkExtractor; scan?: MemoryFileScan; sweep?: boolean; sweepBelow?: number; logRecordsFrom?: number; workerFrom?: number }): RefreshReport {
+  refresh(paths: TierPaths, options: { base: string; links?: LinkExtractor; scan?: MemoryFileScan; sweep?: boolean; sweepBelow?: number; logRecordsFrom?: number; workerFrom?: number; now?: number }): RefreshReport {
+    const now = options.now ?? Date.now();
+    const samePaths = this.lastRefresh?.paths.memoriesDir === paths.memoriesDir;
     this.lastRefresh = { paths, options: { base: options.base, ...(options.links ? { links: options.links } : {}) } };
     // Taken before the listing: a change while the sweep runs moves it, and the next refresh
     // sweeps again. A stamp taken within the racy window of a change is kept but never trusted.
-    const stamp = options.scan ? null : dirStamp(paths.memoriesDir);
+    const stamp = options.scan ? null : dirStamp(paths.memoriesDir, now);
+    const trusted = stamp !== null && sameStamp(stamp, this.stamp ?? undefined);
+    // A refresh again within the window (FRESH_SWEEP_MS in a server) of this process's last sweep, the directory's
+    // stamp as it was then (or as this process's own writes left it): no sweep. Whatever
+    // changed since that sweep began is seen by every call FRESH_SWEEP_MS after the change,
+    // since such a call sweeps; a file added, removed or renamed moves the stamp and is seen
+    // at once. What a long-lived server pays per call instead of stating every file.
+    const watching = stamp !== null && this.watchMemories(paths.memoriesDir);
+    if (
+      options.sweep !== true &&
+      stamp !== null &&
+      samePaths &&
+      this.sweptAt !== undefined &&
+      ((watching && !this.changedSinceSweep) || now - this.sweptAt < freshSweepWindow) &&
+      this.liveStamp !== undefined &&
+      stamp.exists === this.liveStamp.exists &&
+      stamp.mtimeMs === this.liveStamp.mtimeMs &&
+      stamp.ino === this.liveStamp.ino
+    ) {
+      this.currentAtStamp = trusted;
+      return { added: 0, updated: 0, removed: 0, diagnostics: [...this.knownDiagnostics] };
+    }
     this.currentAtStamp = false;
-    if (options.sweep !== true && stamp !== null && sameStamp(stamp, this.stamp ?? undefined) && this.docs.size >= (options.sweepBelow ?? SWEEP_ALWAYS_BELOW)) {
+    if (options.sweep !== true && stamp !== null && trusted && this.docs.size >= (options.sweepBelow ?? SWEEP_ALWAYS_BELOW)) {
       this.currentAtStamp = true;
       return { added: 0, updated: 0, removed: 0, diagnostics: [...this.knownDiagnostics] };
+    }
+    if (stamp !== null) {
+      this.sweptAt = now;
+      this.liveStamp = stamp;
+      // Before the listing: a change while it runs is reported again, and the next refresh sweeps.
+      this.changedSinceSweep = false;
+      this.ownNames.clear();
     }
     const links = options.links ?? NO_LINKS;
     const scan = options.scan ?? scanMemoryFiles(paths, options.base);
@@ -829,6 +1061,7 @@ export class KeywordIndex {
     // diagnostic each, on every refresh, so `lint` and `status` keep naming them.
     const report: RefreshReport = { added: 0, updated: 0, removed: 0, diagnostics: [...scan.skipped] };
     const files = this.files;
+    files.startListing();
     const known = files.rowCount;
     const seen = new Uint8Array(known);
     /** The row of each listed file (-1 until known): the table is saved in listing order. */
@@ -870,7 +1103,6 @@ export class KeywordIndex {
         rowAt[i] = this.readFile(scanEntry(scan, i), scan.names[i]!, rowAt[i]!, options.base, links, report);
       }
     }
-    if (changed.length > 0) this.filesChanged = true;
     for (let row = 0; row < known; row++) {
       if (seen[row]) continue;
       const name = files.nameAt(row);
@@ -880,17 +1112,16 @@ export class KeywordIndex {
         this.removeDoc(gone.id);
         report.removed++;
       }
-      files.delete(name);
-      this.filesChanged = true;
+      // Journaled like any other change: a file gone is one entry, not a new table.
+      this.setFile(name, null);
       this.dirty = true;
     }
     files.listed(Array.from(rowAt).filter((row) => row >= 0));
-    // Saved in another order than the directory lists (another machine, an older cache):
-    // save once in this order, so that the next runs find every file at its guess.
-    if (files.misses > Math.max(16, known >>> 4)) {
-      this.filesChanged = true;
-      this.dirty = true;
-    }
+    // Saved in another order than the directory lists (another machine, an older cache, files
+    // added since): the table is saved in this order the next time it is written whole (past
+    // its journal's limit), so that later runs find every file at its guess. Never a reason to
+    // write by itself: a read writes nothing, and a write writes what it changed (a read-only
+    // recall rewrote the whole table on every call once a server's misses had piled up).
     // In file order, whatever order the directory listed them in.
     report.diagnostics.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
     if (JSON.stringify(stamp) !== JSON.stringify(this.stamp)) {
@@ -991,7 +1222,10 @@ export class KeywordIndex {
     this.dirty = true;
     if (before && before.hash === hash && hash !== '') {
       this.setFile(name, { ...before, size: entry.size, mtimeMs: entry.mtimeMs }, row);
-      if (before.id !== undefined) this.docs.setStat(before.id, entry.size, entry.mtimeMs);
+      if (before.id !== undefined) {
+        this.docs.setStat(before.id, entry.size, entry.mtimeMs);
+        this.unsavedDocs.add(before.id);
+      }
       if (before.diagnostics) report.diagnostics.push(...before.diagnostics);
       return row;
     }
@@ -1002,6 +1236,7 @@ export class KeywordIndex {
       if (this.docs.has(doc.id)) this.removeDoc(doc.id);
       this.docs.set(doc.id, doc);
       this.docs.setStat(doc.id, entry.size, entry.mtimeMs);
+      this.unsavedDocs.add(doc.id);
       this.changeSearch(doc.id, analyzed, () => searchDocAgain(entry));
       fileEntry.id = doc.id;
       if (before) report.updated++;
@@ -1098,6 +1333,7 @@ export class KeywordIndex {
   private removeDoc(id: string): void {
     if (!this.docs.has(id)) return;
     this.docs.delete(id);
+    this.unsavedDocs.add(id);
     this.changeSearch(id, undefined, () => {
       throw new Error('no document to add');
     });
@@ -1116,9 +1352,11 @@ export class KeywordIndex {
     const shown = displayPath(entry.path, options.base);
     this.docs.set(memory.id, indexedDocOf(memory, shown, (options.links ?? NO_LINKS)(memory.body)));
     this.docs.setStat(memory.id, entry.size, entry.mtimeMs);
+    this.unsavedDocs.add(memory.id);
     const search = searchDocOf(memory);
     this.changeSearch(memory.id, analyzeDocument(search, ANALYZER), () => search);
     this.setFile(name, { size: entry.size, mtimeMs: entry.mtimeMs, hash: sha1(text), id: memory.id });
+    this.ownNames.add(name);
     this.ownWrites = true;
   }
 
@@ -1126,6 +1364,7 @@ export class KeywordIndex {
   remove(id: string): void {
     this.removeDoc(id);
     this.setFile(`${id}.md`, null);
+    this.ownNames.add(`${id}.md`);
     this.ownWrites = true;
     this.dirty = true;
   }
@@ -1198,13 +1437,12 @@ export class KeywordIndex {
     } else {
       docJournal = this.docs.journal();
     }
-    const newFiles = this.filesFile === undefined || moved || this.filesChanged || this.fileJournal.size > FILE_JOURNAL_LIMIT;
+    const newFiles = this.filesFile === undefined || moved || this.fileJournal.size > FILE_JOURNAL_LIMIT;
     if (newFiles) {
       const name = filesFileName(crypto.randomBytes(6).toString('hex'));
       writeFileAtomic(join(paths.cacheDir, name), serialize(this.files.toSaved()));
       this.filesFile = name;
       this.fileJournal.clear();
-      this.filesChanged = false;
     }
     // This process's own writes moved the directory's stamp: when its refresh found the index
     // current at a trusted stamp, the new stamp is that of those writes, and is trusted although
@@ -1215,7 +1453,49 @@ export class KeywordIndex {
       delete adopted.racy;
       this.stamp = adopted;
     }
+    // In this process, its own writes do not call for a sweep (see refresh): the stamp they
+    // left is the one the next refresh compares with, racy or not, within FRESH_SWEEP_MS of
+    // the last sweep (a change by another process in the same clock tick is found by the
+    // sweep after that).
+    if (this.ownWrites && this.liveStamp !== undefined) this.liveStamp = dirStamp(paths.memoriesDir);
     this.ownWrites = false;
+    const indexPath = KeywordIndex.indexPath(paths);
+    // A save whose tables are all kept appends its changes to index.v8 (a frame) instead of
+    // writing the header with every journal again: what a `remember` writes is proportional
+    // to the memory, at every size of the tier. Only onto the file this process last read or
+    // wrote (another process may have replaced it), and while the frames are small beside the
+    // header (FRAMES_MIN_BYTES).
+    const whole =
+      newTree ||
+      newDocs ||
+      newFiles ||
+      moved ||
+      this.written === undefined ||
+      this.frameBytes > Math.max(FRAMES_MIN_BYTES, this.headerBytes) ||
+      !sameIdentity(KeywordIndex.fileIdentity(paths), this.written);
+    if (!whole) {
+      const frame: IndexFrame = {
+        base: baseOf({ filesFile: this.filesFile!, docsFile: this.docsFile!, searchFile: this.searchFile!, recordsFile: this.recordsFile! }),
+        files: [...this.unsavedFiles].map((name): [string, FileEntry | null] => [name, this.fileJournal.get(name) ?? null]),
+        docs: this.docJournalPart(docJournal),
+        search: journalPart(journal, this.unsavedSearch),
+        stamp: this.stamp,
+        diagnostics: this.knownDiagnostics,
+      };
+      const bytes = packFrame(frame);
+      const fd = openSync(indexPath, 'a');
+      try {
+        appendFileSync(fd, bytes);
+        const st = fstatSync(fd);
+        this.written = { ino: st.ino, size: st.size };
+      } finally {
+        closeSync(fd);
+      }
+      this.frameBytes += bytes.length;
+      this.clearUnsaved();
+      this.dirty = false;
+      return;
+    }
     const data: IndexFile = {
       version: INDEX_FORMAT_VERSION,
       optionsHash: OPTIONS_HASH,
@@ -1229,19 +1509,124 @@ export class KeywordIndex {
       recordsFile: this.recordsFile!,
       journal,
     };
-    writeFileAtomic(KeywordIndex.indexPath(paths), packIndexFile(data));
+    const packed = packIndexFile(data);
+    writeFileAtomic(indexPath, packed);
+    this.headerBytes = packed.length;
+    this.frameBytes = 0;
+    this.written = KeywordIndex.fileIdentity(paths);
+    this.clearUnsaved();
     this.cacheDir = paths.cacheDir;
-    if (newTree) removeStaleFiles(paths.cacheDir, SEARCH_TREE_FILE, this.searchFile!);
-    if (newRecords) {
-      removeStaleFiles(paths.cacheDir, RECORDS_FILE, this.recordsFile!);
-      // A build interrupted before its save leaves the records file it was writing.
-      removeStaleTempFiles(paths.cacheDir, { now: Date.now() });
-    }
-    if (newFiles) removeStaleFiles(paths.cacheDir, FILES_FILE, this.filesFile!);
-    if (newDocs) removeStaleFiles(paths.cacheDir, DOCS_FILE, this.docsFile!);
+    // Every header written sweeps files of every kind no index points to (a bounded number),
+    // not only the kinds it replaced: orphans left by an older version or an interrupted run go too.
+    removeStaleIndexFiles(paths.cacheDir, this.savedFiles());
+    // A build interrupted before its save leaves the records file it was writing.
+    if (newRecords) removeStaleTempFiles(paths.cacheDir, { now: Date.now() });
     rmSync(join(paths.cacheDir, 'index.json'), { force: true }); // the cache of format ≤ 7
     if (newDocs) rmSync(join(paths.cacheDir, SESSION_ORDER_FILE), { force: true }); // the session order of format ≤ 11
     this.dirty = false;
+  }
+
+  private clearUnsaved(): void {
+    this.unsavedFiles.clear();
+    this.unsavedDocs.clear();
+    this.unsavedSearch.clear();
+  }
+
+  /** `index.v8`'s inode and size now (undefined when it cannot be stated). */
+  private static fileIdentity(paths: TierPaths): { ino: number; size: number } | undefined {
+    try {
+      const st = statSync(KeywordIndex.indexPath(paths));
+      return { ino: st.ino, size: st.size };
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * The entries of the doc table's journal changed since the last save. A memory added and
+   * removed again since the saved columns has no entry in the journal at all: it is listed
+   * as deleted, for a frame before this one may have set it.
+   */
+  private docJournalPart(full: DocJournal): DocJournal {
+    const part: DocJournal = { set: full.set.filter((e) => this.unsavedDocs.has(e.id)), deleted: [], deletedRows: [] };
+    full.deleted.forEach((id, i) => {
+      if (!this.unsavedDocs.has(id)) return;
+      part.deleted.push(id);
+      part.deletedRows!.push(full.deletedRows?.[i] ?? -1);
+    });
+    const listed = new Set([...part.deleted, ...part.set.map((e) => e.id)]);
+    for (const id of this.unsavedDocs) {
+      if (listed.has(id) || this.docs.has(id)) continue;
+      part.deleted.push(id);
+      part.deletedRows!.push(-1);
+    }
+    return part;
+  }
+
+  /** Applies a frame appended after the header (see {@link IndexFrame}), in the order they were appended. */
+  private applyFrame(frame: IndexFrame): void {
+    for (const [name, entry] of frame.files) this.fileJournal.set(name, entry);
+    this.docs.applyJournalPart(frame.docs);
+    for (const id of frame.search.removed) this.journal.set(id, undefined);
+    for (const doc of frame.search.added) this.journal.set(doc.id, doc);
+    for (const [id, shortId] of frame.search.saved ?? []) this.savedShortIds.set(id, shortId);
+    this.stamp = frame.stamp;
+    this.knownDiagnostics = frame.diagnostics;
+  }
+
+  /**
+   * Watches the memories directory (a long-lived process only): any event but those of this
+   * process's own writes (their final names and every temporary file) means the next refresh
+   * sweeps. False when not watching (off, or the platform refuses: the time window alone then).
+   */
+  private watchMemories(dir: string): boolean {
+    if (freshSweepWindow === 0) return false;
+    if (this.watcher !== undefined && this.watchedDir === dir) return true;
+    this.watcher?.close();
+    this.watcher = undefined;
+    this.changedSinceSweep = true;
+    try {
+      const watcher = watch(dir, { persistent: false }, (_event, name) => {
+        const file = typeof name === 'string' ? name : undefined;
+        if (file !== undefined && (isTempFileName(file) || this.ownNames.has(file))) return;
+        this.changedSinceSweep = true;
+      });
+      watcher.on('error', () => {
+        watcher.close();
+        if (this.watcher === watcher) this.watcher = undefined;
+        this.changedSinceSweep = true;
+      });
+      this.watcher = watcher;
+      this.watchedDir = dir;
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** The names of the files the saved index points to. */
+  private savedFiles(): Set<string> {
+    return new Set([this.searchFile, this.recordsFile, this.filesFile, this.docsFile].filter((n): n is string => n !== undefined));
+  }
+
+  /**
+   * Deletes the index files in the tier's `.memory/` that its saved index does not point to
+   * (see {@link removeStaleIndexFiles}): what a long-lived process does when it starts, so the
+   * orphans an older version left behind go without waiting for a write. Nothing without a
+   * readable index (a rebuild replaces them all). Returns the names deleted; never throws.
+   *
+   * @example
+   * KeywordIndex.sweepStale(paths) // ['index-files-3f2a….v8', …]
+   */
+  static sweepStale(paths: TierPaths, options: { now?: number; max?: number } = {}): string[] {
+    try {
+      const header = unpackIndexFile(readFileSync(KeywordIndex.indexPath(paths)));
+      const keep = new Set([header.searchFile, header.recordsFile, header.filesFile, header.docsFile].filter((n) => typeof n === 'string'));
+      if (keep.size < 4) return [];
+      return removeStaleIndexFiles(paths.cacheDir, keep, options);
+    } catch {
+      return [];
+    }
   }
 
   /**
