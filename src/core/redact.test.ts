@@ -318,13 +318,14 @@ describe('redactSecrets', () => {
       const once = redactSecrets(readFileSync(path, 'utf8')).text;
       expect(redactSecrets(once).findings, path).toEqual([]);
     }
-  });
+  }, 240_000);
 });
 
 describe('SECRET_KINDS', () => {
   it('lists every kind a fake in the table produces, each once', () => {
     expect(new Set(SECRET_KINDS).size).toBe(SECRET_KINDS.length);
-    const produced = new Set([...FAKES.map(([, , , kind]) => kind), 'env-assignment', 'url-password']);
+    // `secret`: what secretlint's preset finds under a name Cortex has no rule of its own for.
+    const produced = new Set([...FAKES.map(([, , , kind]) => kind), 'env-assignment', 'url-password', 'secret']);
     expect([...produced].sort()).toEqual([...SECRET_KINDS].sort());
   });
 });
