@@ -332,7 +332,7 @@ describe('SECRET_KINDS', () => {
 
 describe('DEFAULT_FIND_SECRETS', () => {
   it('looks for every kind and allows only the documented example keys', () => {
-    expect(DEFAULT_FIND_SECRETS).toEqual({ kinds: SECRET_KINDS, allow: DOCUMENTED_EXAMPLE_KEYS });
+    expect(DEFAULT_FIND_SECRETS).toEqual({ kinds: SECRET_KINDS, allow: DOCUMENTED_EXAMPLE_KEYS, preset: true });
   });
 });
 

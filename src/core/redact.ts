@@ -98,6 +98,12 @@ export interface FindSecretsOptions {
   kinds?: readonly SecretKind[];
   /** Exact matched values that are known not to be secrets (a gitleaks-style allowlist). */
   allow?: readonly string[];
+  /**
+   * Also run secretlint's preset (default true). Cortex's own rules cover every family of
+   * the preset; the preset is a second opinion that costs its module load (~10–20 ms) once
+   * per process: hot read paths that inject text (the prompt hooks) skip it.
+   */
+  preset?: boolean;
 }
 
 /**
@@ -130,6 +136,7 @@ export const DOCUMENTED_EXAMPLE_KEYS: readonly string[] = [
 export const DEFAULT_FIND_SECRETS: Required<FindSecretsOptions> = {
   kinds: SECRET_KINDS,
   allow: DOCUMENTED_EXAMPLE_KEYS,
+  preset: true,
 };
 
 /**
@@ -782,7 +789,7 @@ function isSecretBase64(run: string): boolean {
     const decoded = new TextDecoder().decode(Uint8Array.from(bytes, (ch) => ch.charCodeAt(0)));
     // One random-looking word (a password, `user:pass`) is a secret as it stands.
     if (!/\s/.test(decoded) && decoded.length >= 12 && shannonEntropy(decoded) >= 3.3 && !isMostlyWords(decoded)) return true;
-    return findSecrets(decoded).length > 0;
+    return findSecrets(decoded, { preset: false }).length > 0;
   } finally {
     decodeDepth--;
   }
@@ -1063,7 +1070,7 @@ function mergeCandidates(candidates: Candidate[]): Candidate[] {
  * // [{ kind: 'github-token', start: 21, end: 61, line: 1, column: 22 }]
  */
 export function findSecrets(text: string, options: FindSecretsOptions = {}): SecretFinding[] {
-  const { kinds, allow } = { ...DEFAULT_FIND_SECRETS, ...options };
+  const { kinds, allow, preset } = { ...DEFAULT_FIND_SECRETS, ...options };
   const wanted = new Set(kinds);
   const allowed = new Set(allow);
   const keep = (found: Candidate[]): Candidate[] =>
@@ -1079,7 +1086,7 @@ export function findSecrets(text: string, options: FindSecretsOptions = {}): Sec
   if (wanted.has('url-password') && text.includes('://')) findUrlPasswords(text, shaped, judged);
   if (wanted.has('cli-password')) findCliPasswords(text, shaped);
   findLabelledValues(text, wanted, shaped);
-  shaped.push(...fromSecretlint(text, wanted, [...shaped, ...judged]));
+  if (preset) shaped.push(...fromSecretlint(text, wanted, [...shaped, ...judged]));
   let kept = mergeCandidates(keep(shaped));
   if (wanted.has('env-assignment')) {
     const assigned: Candidate[] = [];

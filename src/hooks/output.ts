@@ -1,8 +1,10 @@
 /**
  * What a hook prints: Claude Code's JSON with `hookSpecificOutput.additionalContext`,
  * kept under the 10,000-character injection limit (longer text would be replaced by a
- * file preview). Node builtins only.
+ * file preview). Every injection passes the redaction gate, whole, before it is cut to
+ * the limit: a memory typed or pasted by hand was never gated on its way in.
  */
+import { redactSecrets } from '../core/redact.js';
 
 /** Claude Code replaces injected context longer than this with a preview. */
 export const INJECTION_LIMIT = 10_000;
@@ -29,8 +31,12 @@ export function fitContext(text: string, max: number = MAX_CONTEXT_CHARS): strin
  * @example
  * contextOutput('SessionStart', 'Project memory …') // '{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"Project memory …"}}\n'
  */
-export function contextOutput(hookEventName: string, text: string): string {
-  const context = fitContext(text.trim());
+export function contextOutput(hookEventName: string, text: string, options: { gated?: boolean } = {}): string {
+  // `gated`: the text is a cache the gate wrote (the session-start briefing). Elsewhere
+  // Cortex's own rules run (not secretlint's preset, a second opinion whose module load
+  // the per-prompt hooks cannot afford; the rules cover its families).
+  const safe = options.gated === true ? text : redactSecrets(text, { preset: false }).text;
+  const context = fitContext(safe.trim());
   if (context === '') return '';
   return `${JSON.stringify({ hookSpecificOutput: { hookEventName, additionalContext: context } })}\n`;
 }

@@ -37,5 +37,6 @@ export function deliverBriefing(h: HookContext, briefing: Briefing): string {
   }
   // A briefing that shows no memory (a new project) is only a header: not worth the context.
   if (briefing.ids !== undefined && briefing.ids.length === 0) return '';
-  return contextOutput('SessionStart', briefing.text);
+  // Built by surface, which passes the briefing through the redaction gate (api/surface.ts).
+  return contextOutput('SessionStart', briefing.text, { gated: true });
 }
