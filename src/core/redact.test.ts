@@ -15,6 +15,7 @@ import {
   BASE64,
   DIGITS,
   FAKES,
+  VENDOR_CASES,
   GITHUB,
   LOOK_ALIKES,
   RSA_KEY,
@@ -325,7 +326,7 @@ describe('SECRET_KINDS', () => {
   it('lists every kind a fake in the table produces, each once', () => {
     expect(new Set(SECRET_KINDS).size).toBe(SECRET_KINDS.length);
     // `secret`: what secretlint's preset finds under a name Cortex has no rule of its own for.
-    const produced = new Set([...FAKES.map(([, , , kind]) => kind), 'env-assignment', 'url-password', 'secret']);
+    const produced = new Set([...FAKES.map(([, , , kind]) => kind), ...VENDOR_CASES.map(([rule]) => rule), 'env-assignment', 'url-password', 'secret']);
     expect([...produced].sort()).toEqual([...SECRET_KINDS].sort());
   });
 });

@@ -26,7 +26,8 @@ export function inClear(text: string, secret: string): string[] {
   for (let i = 0; i + 8 <= part.length; i++) {
     const w = part.slice(i, i + 8);
     // Windows of pure repetition or of words are not distinctive (`AAAAAAAA`, `-us12`).
-    if (/^(.)\1+$/.test(w) || !/[A-Za-z0-9]{4}/.test(w) || /\s/.test(w)) continue;
+    // PEM armour (`-----BEGIN … PRIVATE KEY-----`) names the format, not the key.
+    if (/^(.)\1+$/.test(w) || !/[A-Za-z0-9]{4}/.test(w) || /\s|-----|BEGIN|PRIVATE|KEY-/.test(w)) continue;
     const json = JSON.stringify(w).slice(1, -1);
     if (lower.includes(w.toLowerCase()) || lower.includes(json.toLowerCase())) found.push(w);
   }
