@@ -206,7 +206,7 @@ export async function run(argv: string[], io: IO): Promise<number> {
     }
     return (await def.run(inv, quietIO)) ?? 0;
   } catch (err) {
-    const code = report(err, io, wantsJson);
+    const code = await report(err, io, wantsJson);
     return def?.alwaysExitZero ? 0 : code;
   } finally {
     piped?.rl.close();
@@ -214,21 +214,27 @@ export async function run(argv: string[], io: IO): Promise<number> {
   }
 }
 
-function report(err: unknown, io: IO, json: boolean): number {
+async function report(err: unknown, io: IO, json: boolean): Promise<number> {
   const error =
     err instanceof CortexError
       ? err
       : new InternalError(`Unexpected error: ${(err as Error)?.message ?? String(err)}`, { cause: err });
   const code = error instanceof UsageError ? 2 : error instanceof InternalError ? 70 : 1;
+  // An error may echo its input (`cortex remember "$(cat key.pem)"` is an unknown option):
+  // what it prints passes the redaction gate, loaded only on this path.
+  const { redactSecrets } = await import('./core/redact.js');
+  const gate = (text: string): string => redactSecrets(text).text;
+  const message = gate(error.message);
+  const hint = error.hint === undefined ? undefined : gate(error.hint);
   if (json) {
-    io.out(`${JSON.stringify({ schemaVersion: 1, error: { code: error.code, message: error.message, hint: error.hint } }, null, 2)}\n`);
+    io.out(`${JSON.stringify({ schemaVersion: 1, error: { code: error.code, message, hint } }, null, 2)}\n`);
   }
-  io.err(`${io.paint.red('error')}: ${error.message}\n`);
-  if (error.hint) io.err(`hint: ${error.hint}\n`);
+  io.err(`${io.paint.red('error')}: ${message}\n`);
+  if (hint) io.err(`hint: ${hint}\n`);
   if (code === 70) {
     io.err(`This is a bug in cortex. Please report it at ${ISSUES_URL} with the command you ran.\n`);
     const stack = (error.cause as Error | undefined)?.stack ?? error.stack;
-    if (stack && isDebug(io.env)) io.err(`${stack}\n`);
+    if (stack && isDebug(io.env)) io.err(`${gate(stack)}\n`);
   }
   return code;
 }

@@ -4,6 +4,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Diagnostic } from '../core/memory.js';
+import { findSecrets } from '../core/redact.js';
 import { shellQuote } from '../core/shell.js';
 import { displayPath, listMemoryFiles, readMemoryFile } from '../store/memory-store.js';
 import { isTempFileName } from '../store/atomic.js';
@@ -59,6 +60,20 @@ export async function lint(ctx: Context): Promise<LintOutput> {
     diagnostics.push(...read.diagnostics);
     const m = read.memory;
     const inPrivate = i >= shared.length;
+    // The redaction gate over the file as written (a secret typed or pasted in by hand):
+    // the same rules as the pre-commit hook, with the line and the rule.
+    if (read.text !== undefined) {
+      for (const f of findSecrets(read.text)) {
+        diagnostics.push({
+          file: shown,
+          line: f.line,
+          reason: `looks like a secret (${f.kind})`,
+          ruleId: `secret:${f.kind}`,
+          severity: inPrivate ? 'warning' : 'error',
+          hint: 'Remove the secret from the file, and rotate it if it was ever committed.',
+        });
+      }
+    }
     if (m && !inPrivate && (m.scope === 'local' || m.extra.private === true)) {
       diagnostics.push({ file: shown, reason: 'is marked private but is in the shared tier .cortex/memories/ (it would be committed)', ruleId: 'private-in-shared-tier', severity: 'error', hint: `Move it to the private tier: mkdir -p ${shellQuote(displayPath(ctx.local.memoriesDir, ctx.root))} && mv ${shown} ${shellQuote(displayPath(ctx.local.memoriesDir, ctx.root))}/ (and set scope: local), or remove the private mark.` });
     }

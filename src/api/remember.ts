@@ -21,6 +21,7 @@ import { normalizeBody, renderMemory } from '../core/memory-format.js';
 import { parseAnchor, renderAnchor } from '../core/anchor.js';
 import { redactDeep, redactParts, redactSecrets } from '../core/redact.js';
 import { redactTags } from '../core/redact-memory.js';
+import { rewriteHomePaths, type HomePaths } from '../core/redact-home.js';
 import { toRepoPath } from '../core/repo-path.js';
 import { contentKeyOf } from '../cache/index/keyword-index.js';
 import { readHead } from '../git/head.js';
@@ -213,16 +214,17 @@ export function repoFiles(root: string, files: readonly string[], outside: 'refu
  * split (a key block must not be cut into a summary and a body that no rule recognises),
  * summary and body together before the summary is shortened.
  */
-function contentOf(input: RememberInput): { summary: string; body: string; redacted: string[] } {
+function contentOf(input: RememberInput, home: HomePaths): { summary: string; body: string; redacted: string[] } {
   const kinds = new Set<string>();
   let fromText = { summary: '', body: '' };
   if (input.text !== undefined) {
-    const whole = redactSecrets(input.text);
+    // Home paths first (they would reach the id and the file name), then the secrets.
+    const whole = redactSecrets(rewriteHomePaths(input.text, home));
     whole.findings.forEach((f) => kinds.add(f.kind));
     fromText = splitText(whole.text);
   }
-  const rawSummary = (input.summary ?? fromText.summary).replace(/\s+/g, ' ').trim();
-  const rawBody = normalizeBody(input.body ?? fromText.body);
+  const rawSummary = rewriteHomePaths(input.summary ?? fromText.summary, home).replace(/\s+/g, ' ').trim();
+  const rawBody = normalizeBody(rewriteHomePaths(input.body ?? fromText.body, home));
   if (rawSummary === '') {
     throw new UsageError('Nothing to remember: the text is empty.', {
       hint: 'Pass the text as an argument, on stdin, or use --edit.',
@@ -327,7 +329,7 @@ interface Prepared {
 export async function rememberMany(ctx: Context, inputs: readonly RememberInput[], options: RememberOptions = {}): Promise<RememberResult[]> {
   const prepared: Prepared[] = inputs.map((given) => {
     validate(given);
-    const content = contentOf(given);
+    const content = contentOf(given, { root: ctx.root, home: ctx.env.HOME });
     const { input, kinds } = gateFields(given);
     let dropped: string[] = [];
     if (input.source?.files !== undefined) {

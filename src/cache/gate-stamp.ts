@@ -3,7 +3,7 @@
  * rewritten whole after every turn, and every string in them passes the gate; a string the
  * same gate already let through needs no second scan (redaction is idempotent). The stamp
  * says "the same gate": the `stat` signature (mtime in ns, size, inode) of the gate's own
- * module, of Cortex's package.json and of the secret rule preset's package.json, so an
+ * modules (the core rules, the vendor rules, the preset's driver), of Cortex's package.json and of the secret rule preset's package.json, so an
  * upgrade, a reinstall or a rebuild scans everything again once. Node built-ins only;
  * computed once per process.
  */
@@ -35,10 +35,13 @@ export function redactionGateStamp(): string {
   if (stamp === undefined) {
     const found = presetPackage();
     const preset = found === undefined ? '?' : signature(found);
-    const redact = signature(fileURLToPath(new URL('../core/redact.js', import.meta.url)));
-    // Run from src/ by the tests, the module is redact.ts.
-    const own = redact === '-' ? signature(fileURLToPath(new URL('../core/redact.ts', import.meta.url))) : redact;
-    stamp = [own, signature(fileURLToPath(new URL('../../package.json', import.meta.url))), preset].join('|');
+    // The gate's own modules: the core rules, the vendor rules, the preset's driver. Run
+    // from src/ by the tests, the modules are .ts files.
+    const own = ['redact', 'redact-rules', 'secretlint-scan'].map((name) => {
+      const built = signature(fileURLToPath(new URL(`../core/${name}.js`, import.meta.url)));
+      return built === '-' ? signature(fileURLToPath(new URL(`../core/${name}.ts`, import.meta.url))) : built;
+    });
+    stamp = [...own, signature(fileURLToPath(new URL('../../package.json', import.meta.url))), preset].join('|');
   }
   return stamp;
 }

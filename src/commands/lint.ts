@@ -12,7 +12,9 @@ const command: CommandDef = {
     'Among them: entries that are not regular files inside the repository (FIFOs, devices,\n' +
     'directories, links out or in a loop: never read) [file-not-regular, file-outside-repository],\n' +
     'temporary files of interrupted writes [temp-file], and merges a crash interrupted\n' +
-    '[merge-incomplete, edge-dangling]. See docs/security.md.',
+    '[merge-incomplete, edge-dangling], and secrets the redaction gate finds in a memory file as\n' +
+    'written, with the line and the rule [secret:<kind>] (an error in the shared tier: use\n' +
+    '`cortex lint --strict` in CI). See docs/security.md.',
   options: {
     strict: { type: 'boolean', description: 'Fail (exit 1) on warnings too.' },
   },

@@ -8,6 +8,7 @@
 import type { Edge } from './edge.js';
 import { normalizeTag, type Memory, type MemorySource } from './memory.js';
 import { redactDeep, redactParts, redactSecrets, type SecretKind } from './redact.js';
+import { rewriteHomePaths, type HomePaths } from './redact-home.js';
 
 /**
  * A record with its secrets redacted, and the kinds that were.
@@ -74,6 +75,21 @@ export interface RedactMemoryOptions {
    * wherever they appear, as written or lower-cased.
    */
   known?: ReadonlyArray<{ value: string; kind: SecretKind }>;
+  /**
+   * Where this machine's paths are: absolute home paths in the memory are rewritten first
+   * (relative to `root`, or from `~`). Without it, only the generic forms (`/Users/<name>`,
+   * `/home/<name>`, `C:\Users\<name>`) are.
+   */
+  home?: HomePaths;
+}
+
+/** A memory with every absolute home path rewritten (the gate's first step). */
+function rewriteMemoryHomes(memory: Memory, paths: HomePaths): Memory {
+  const rw = (text: string): string => rewriteHomePaths(text, paths);
+  const out: Memory = { ...memory, summary: rw(memory.summary), body: rw(memory.body), tags: memory.tags.map(rw) };
+  if (memory.topic !== undefined) out.topic = rw(memory.topic);
+  if (memory.source.files !== undefined) out.source = { ...memory.source, files: memory.source.files.map(rw) };
+  return out;
 }
 
 function replaceKnown(memory: Memory, known: NonNullable<RedactMemoryOptions['known']>): Memory {
@@ -103,6 +119,7 @@ function replaceKnown(memory: Memory, known: NonNullable<RedactMemoryOptions['kn
  * redactMemory({ ...memory, topic: 'deploy ' + awsKey }).value.topic // 'deploy [REDACTED:aws-access-key]'
  */
 export function redactMemory(memory: Memory, options: RedactMemoryOptions = {}): Redacted<Memory> {
+  memory = rewriteMemoryHomes(memory, options.home ?? {});
   if (options.known !== undefined && options.known.length > 0) memory = replaceKnown(memory, options.known);
   const kinds = new Set<SecretKind>();
   const content = redactParts([memory.summary, memory.body]);
@@ -129,9 +146,9 @@ export function redactMemory(memory: Memory, options: RedactMemoryOptions = {}):
  * @example
  * redactEdge({ ...edge, body: 'rotated ' + githubToken }).value.body // 'rotated [REDACTED:github-token]'
  */
-export function redactEdge(edge: Edge): Redacted<Edge> {
+export function redactEdge(edge: Edge, home: HomePaths = {}): Redacted<Edge> {
   const kinds = new Set<SecretKind>();
-  const body = redactString(edge.body, kinds);
+  const body = redactString(rewriteHomePaths(edge.body, home), kinds);
   const extra = redactDeep(edge.extra);
   extra.kinds.forEach((k) => kinds.add(k));
   return { value: { ...edge, body, extra: extra.value }, kinds: [...kinds] };

@@ -15,6 +15,7 @@ import {
   BASE64,
   DIGITS,
   FAKES,
+  VENDOR_CASES,
   GITHUB,
   LOOK_ALIKES,
   RSA_KEY,
@@ -318,20 +319,21 @@ describe('redactSecrets', () => {
       const once = redactSecrets(readFileSync(path, 'utf8')).text;
       expect(redactSecrets(once).findings, path).toEqual([]);
     }
-  });
+  }, 240_000);
 });
 
 describe('SECRET_KINDS', () => {
   it('lists every kind a fake in the table produces, each once', () => {
     expect(new Set(SECRET_KINDS).size).toBe(SECRET_KINDS.length);
-    const produced = new Set([...FAKES.map(([, , , kind]) => kind), 'env-assignment', 'url-password']);
+    // `secret`: what secretlint's preset finds under a name Cortex has no rule of its own for.
+    const produced = new Set([...FAKES.map(([, , , kind]) => kind), ...VENDOR_CASES.map(([rule]) => rule), 'env-assignment', 'url-password', 'secret']);
     expect([...produced].sort()).toEqual([...SECRET_KINDS].sort());
   });
 });
 
 describe('DEFAULT_FIND_SECRETS', () => {
   it('looks for every kind and allows only the documented example keys', () => {
-    expect(DEFAULT_FIND_SECRETS).toEqual({ kinds: SECRET_KINDS, allow: DOCUMENTED_EXAMPLE_KEYS });
+    expect(DEFAULT_FIND_SECRETS).toEqual({ kinds: SECRET_KINDS, allow: DOCUMENTED_EXAMPLE_KEYS, preset: true });
   });
 });
 

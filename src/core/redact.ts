@@ -17,6 +17,7 @@
  * Pure: no I/O. The only state is scratch (regex `lastIndex`, a count table), reset per call.
  */
 import { scanSecretlint } from './secretlint-scan.js';
+import { AZURE_DEVOPS_LEGACY, LABELLED_RULES, SHAPE_RULES, VENDOR_KINDS, type LabelledRule, type ShapeRule } from './redact-rules.js';
 
 /**
  * Every kind a finding can have; also the `<kind>` in `[REDACTED:<kind>]`.
@@ -24,7 +25,7 @@ import { scanSecretlint } from './secretlint-scan.js';
  * @example
  * SECRET_KINDS.includes('github-token') // true
  */
-export const SECRET_KINDS = [
+const BASE_KINDS = [
   'private-key',
   'aws-access-key',
   'aws-secret-key',
@@ -56,16 +57,20 @@ export const SECRET_KINDS = [
   'url-password',
   'env-assignment',
   'high-entropy',
+  /** A password, secret or token in an XML element or a `<add key="Password" value="…"/>`. */
+  'xml-secret',
   /** Found by a rule of secretlint's preset that Cortex has no name of its own for. */
   'secret',
 ] as const;
 /**
- * One of `SECRET_KINDS`.
+ * One of `SECRET_KINDS`: a kind of the core rules, or the id of a vendor rule
+ * (redact-rules.ts), e.g. `'doppler-token'`.
  *
  * @example
  * const kind: SecretKind = 'private-key';
  */
-export type SecretKind = (typeof SECRET_KINDS)[number];
+export type SecretKind = (typeof BASE_KINDS)[number] | (string & {});
+export const SECRET_KINDS: readonly SecretKind[] = [...new Set<SecretKind>([...BASE_KINDS, ...VENDOR_KINDS])];
 
 /**
  * One secret: `text.slice(start, end)` is what gets replaced (for assignments and URLs,
@@ -93,6 +98,12 @@ export interface FindSecretsOptions {
   kinds?: readonly SecretKind[];
   /** Exact matched values that are known not to be secrets (a gitleaks-style allowlist). */
   allow?: readonly string[];
+  /**
+   * Also run secretlint's preset (default true). Cortex's own rules cover every family of
+   * the preset; the preset is a second opinion that costs its module load (~10–20 ms) once
+   * per process: hot read paths that inject text (the prompt hooks) skip it.
+   */
+  preset?: boolean;
 }
 
 /**
@@ -125,6 +136,7 @@ export const DOCUMENTED_EXAMPLE_KEYS: readonly string[] = [
 export const DEFAULT_FIND_SECRETS: Required<FindSecretsOptions> = {
   kinds: SECRET_KINDS,
   allow: DOCUMENTED_EXAMPLE_KEYS,
+  preset: true,
 };
 
 /**
@@ -149,8 +161,8 @@ interface Candidate {
   end: number;
 }
 
-/** Where two rules claim exactly the same span, the more specific name wins. */
-const PRIORITY: Record<SecretKind, number> = {
+/** Where two rules claim exactly the same span, the more specific name wins (vendor rules: 3). */
+const PRIORITY: Record<string, number> = {
   'private-key': 4,
   'aws-access-key': 3,
   'github-token': 3,
@@ -179,6 +191,7 @@ const PRIORITY: Record<SecretKind, number> = {
   jwt: 3,
   'aws-secret-key': 2,
   'cli-password': 2,
+  'xml-secret': 2,
   secret: 2,
   'url-password': 1,
   'high-entropy': 1,
@@ -236,16 +249,24 @@ interface TokenRule {
 // never start or end inside a longer run (a hash, a slug, base64url). A `-` that is part of
 // PEM armour (`-----`) is a boundary, though: a key block may be glued to a token, and
 // once the block is redacted the token would otherwise appear on a second pass.
-const BEFORE = String.raw`(?<!\w)(?<!(?<!----)-)`;
+// A char after a backslash is an escape (`\n` in JSON: a line break in the text it
+// escapes), so it is no neighbour: a secret at the start of a body line in a JSON export.
+const BEFORE = String.raw`(?<!(?<!\\)\w)(?<!(?<!----)-)`;
 const AFTER = String.raw`(?!\w)(?!-(?!----))`;
 // Purely alphanumeric shapes also refuse `+`, `/` (and `=` after), which surround an
 // alphanumeric stretch inside standard base64.
-const BEFORE_B64 = String.raw`(?<![\w+/])(?<!(?<!----)-)`;
+const BEFORE_B64 = String.raw`(?<!(?<!\\)[\w+/])(?<!(?<!----)-)`;
 const AFTER_B64 = String.raw`(?![\w+/=])(?!-(?!----))`;
 const token = (body: string, before = BEFORE, after = AFTER): RegExp => new RegExp(before + body + after, 'g');
 
 const TOKEN_RULES: readonly TokenRule[] = [
-  { kind: 'aws-access-key', pattern: token('(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}', BEFORE_B64, AFTER_B64), bodyFrom: 4 },
+  // A `/` may precede a key id (`s3://bucket/AKIA….csv`): sixteen upper-case chars in a
+  // row are too rare in base64 for a blob to pass as a key. (gitleaks:aws-access-token)
+  {
+    kind: 'aws-access-key',
+    pattern: token('(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}', String.raw`(?<!(?<!\\)[A-Za-z0-9+])(?<!(?<!----)-)`, String.raw`(?![A-Za-z0-9+=])(?!-(?!----))`),
+    bodyFrom: 4,
+  },
   { kind: 'github-token', pattern: token(String.raw`(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_\w{50,})`), bodyFrom: 4 },
   {
     kind: 'gitlab-token',
@@ -255,7 +276,7 @@ const TOKEN_RULES: readonly TokenRule[] = [
   },
   {
     kind: 'slack-token',
-    pattern: token('xox[abposr]-[A-Za-z0-9-]{10,}'),
+    pattern: token('xox[abposre]-[A-Za-z0-9-]{10,}'),
     bodyFrom: 5,
     check: (body) => /[0-9]/.test(body),
   },
@@ -312,6 +333,141 @@ function findTokens(text: string, kinds: ReadonlySet<SecretKind>, out: Candidate
       if (shannonEntropy(body) < TOKEN_MIN_ENTROPY) continue;
       if (rule.check && !rule.check(body)) continue;
       out.push({ kind: rule.kind, start: m.index, end: m.index + m[0].length });
+    }
+  }
+}
+
+interface CompiledShape {
+  rule: ShapeRule;
+  keywords: readonly string[];
+  pattern: RegExp;
+}
+interface CompiledLabelled {
+  rule: LabelledRule;
+  pattern: RegExp;
+}
+
+let compiledShapes: CompiledShape[] | undefined;
+let compiledLabelled: CompiledLabelled[] | undefined;
+
+const escapeRegex = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** gitleaks' assignment operators between a key and its value. */
+const ASSIGN = String.raw`(?:=|>|:{1,3}=|\|\||:|=>|\?=|,)`;
+/** Where a labelled value ends: a quote, a blank, a separator, a JSON escape, the end. */
+const VALUE_END = String.raw`(?=[\x60'"\s;,)}\]<&]|\\[nrt]|$)`;
+
+function shapes(): CompiledShape[] {
+  compiledShapes ??= SHAPE_RULES.map((rule) => {
+    const [before, after] =
+      rule.boundary === 'none' ? ['', ''] : rule.boundary === 'b64' ? [BEFORE_B64, AFTER_B64] : [BEFORE, AFTER];
+    return {
+      rule,
+      keywords: typeof rule.keyword === 'string' ? [rule.keyword] : rule.keyword,
+      pattern: new RegExp(before + rule.body + after, rule.ignoreCase === true ? 'gi' : 'g'),
+    };
+  });
+  return compiledShapes;
+}
+
+function labelled(): CompiledLabelled[] {
+  compiledLabelled ??= LABELLED_RULES.map((rule) => ({
+    rule,
+    // The vendor's name, at most 20 more name chars, quotes, the operator, quotes or
+    // blanks, then the value (group 1) and its end. Linear: every run is bounded.
+    pattern: new RegExp(
+      String.raw`(?:${rule.names.map(escapeRegex).join('|')})[ \t\w.-]{0,20}[\s'"]{0,3}${ASSIGN}[\x60'"\s=]{0,5}(${rule.value})${VALUE_END}`,
+      'gid',
+    ),
+  }));
+  return compiledLabelled;
+}
+
+/** Keywords too short or too common to be worth looking for: their rules always run. */
+const ALWAYS = (k: string): boolean => k.length < 3;
+let keywordPattern: RegExp | undefined;
+
+/** The rules' keywords that occur in `text` (lower-cased), in one pass. */
+function presentKeywords(text: string): Set<string> {
+  if (keywordPattern === undefined) {
+    // Grouped by first char (`a(?:ge-secret-key-1|irtable|…)|b(?:…)`): V8 then tries one
+    // group per position instead of every keyword.
+    const groups = new Map<string, string[]>();
+    for (const k of new Set([...SHAPE_RULES.flatMap((r) => (typeof r.keyword === 'string' ? [r.keyword] : r.keyword)), ...LABELLED_RULES.flatMap((r) => r.names)])) {
+      if (ALWAYS(k)) continue;
+      const rest = groups.get(k[0]!) ?? [];
+      rest.push(k.slice(1));
+      groups.set(k[0]!, rest);
+    }
+    keywordPattern = new RegExp(
+      [...groups].map(([c, rest]) => `${escapeRegex(c)}(?:${rest.sort((a, b) => b.length - a.length).map(escapeRegex).join('|')})`).join('|'),
+      'gi',
+    );
+  }
+  const found = new Set<string>();
+  keywordPattern.lastIndex = 0;
+  for (let m = keywordPattern.exec(text); m !== null; m = keywordPattern.exec(text)) found.add(m[0].toLowerCase());
+  return found;
+}
+
+/** Vendor rules (redact-rules.ts), each run only when its keyword is in the text. */
+function findVendorTokens(text: string, wanted: ReadonlySet<SecretKind>, out: Candidate[]): void {
+  const present = presentKeywords(text);
+  const has = (k: string): boolean => ALWAYS(k) || present.has(k);
+  for (const { rule, keywords, pattern } of shapes()) {
+    if (!wanted.has(rule.id) || !keywords.some(has)) continue;
+    pattern.lastIndex = 0;
+    for (let m = pattern.exec(text); m !== null; m = pattern.exec(text)) {
+      if (m[0].length === 0) {
+        pattern.lastIndex++;
+        continue;
+      }
+      if (rule.left && !rule.left.test(text.slice(Math.max(0, m.index - (rule.extendLeft ?? 0) - 8), m.index))) continue;
+      const value = text.slice(m.index - (rule.extendLeft ?? 0), m.index + m[0].length);
+      if (rule.entropy !== undefined && shannonEntropy(value) < rule.entropy) continue;
+      if (rule.check && !rule.check(value)) continue;
+      if (isPlaceholder(value)) continue;
+      out.push({ kind: rule.id, start: m.index - (rule.extendLeft ?? 0), end: m.index + m[0].length });
+    }
+  }
+  for (const { rule, pattern } of labelled()) {
+    if (!wanted.has(rule.id) || !rule.names.some(has)) continue;
+    pattern.lastIndex = 0;
+    for (let m = pattern.exec(text); m !== null; m = pattern.exec(text)) {
+      const span = m.indices?.[1];
+      const value = m[1];
+      if (span === undefined || value === undefined) continue;
+      if (shannonEntropy(value) < (rule.entropy ?? 2) || isPlaceholder(value) || /^[a-z]+$/i.test(value)) continue;
+      out.push({ kind: rule.id, start: span[0], end: span[1] });
+      pattern.lastIndex = span[1];
+    }
+  }
+}
+
+/** Azure DevOps PATs of the older format, unlabelled: random enough, with a digit. */
+function isAzureDevopsPat(run: string): boolean {
+  // Words run together have no digits; 52 random base32 chars have about ten.
+  return AZURE_DEVOPS_LEGACY.test(run) && (run.match(/[2-7]/g)?.length ?? 0) >= 4 && shannonEntropy(run) >= 4.2;
+}
+
+/**
+ * Secrets in XML: `<password>…</password>` (any element whose name holds a secret word)
+ * and `<add key="Password" value="…"/>` (NuGet, .NET appSettings; gitleaks:nuget-config-password).
+ */
+const XML_ELEMENT = /<((?:[\w.-]*:)?[\w.-]*(?:passw(?:or)?d|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|credential)[\w.-]*)(?:\s[^<>]{0,200})?>([^<\n]{1,1000})<\/\1\s*>/gi;
+const XML_KEY_VALUE = /<add\s+key\s*=\s*"([^"]{0,100}(?:passw(?:or)?d|secret|token|api[_-]?key|apikey|connectionstring)[^"]{0,100})"\s+value\s*=\s*"([^"\n]{1,1000})"/gi;
+
+function findXmlSecrets(text: string, out: Candidate[]): void {
+  if (!text.includes('<')) return;
+  for (const pattern of [XML_ELEMENT, XML_KEY_VALUE]) {
+    pattern.lastIndex = 0;
+    for (let m = pattern.exec(text); m !== null; m = pattern.exec(text)) {
+      const value = m[2] ?? '';
+      const trimmed = value.trim();
+      if (trimmed.length < 4 || isPlaceholder(trimmed) || /^(?:true|false|null|none)$/i.test(trimmed)) continue;
+      // The value ends where the closing tag (or the closing quote) starts.
+      const start = m.index + (pattern === XML_ELEMENT ? m[0].lastIndexOf('</') : m[0].length - 1) - value.length;
+      const lead = value.length - value.trimStart().length;
+      out.push({ kind: 'xml-secret', start: start + lead, end: start + lead + trimmed.length });
     }
   }
 }
@@ -423,6 +579,8 @@ function findPrivateKeys(text: string, out: Candidate[]): void {
 // empty (`redis://:pw@host`), and a password may hold a `#` (people paste them unencoded).
 const URL_USERINFO = /:\/\/([^\s:/@?#[\]]{0,256}):([^\s@/?]{1,256})@(?=\w|\[[0-9A-Fa-f:])/g;
 
+const URL_TOKEN_USER = /:\/\/([A-Za-z0-9_~.%+-]{16,256})@(?=\w|\[[0-9A-Fa-f:])/g;
+
 function isPlaceholder(value: string): boolean {
   if (value.includes(MARKER_PREFIX)) return true;
   // `${VAR}`, `$VAR`, `$(cmd)`, `%s`, `%(name)s`, `{{ var }}`, `<your-token>`.
@@ -441,6 +599,15 @@ const VALUE_WORDS = /^(?:password|passwd|pass|pwd|secret|token)$/i;
  * the same URL from secretlint defers to that judgement (see `CONTEXT_RULES`).
  */
 function findUrlPasswords(text: string, out: Candidate[], judged: Candidate[]): void {
+  // A token as the whole userinfo (`https://<token>@github.com/…`): random enough to be one.
+  URL_TOKEN_USER.lastIndex = 0;
+  for (let m = URL_TOKEN_USER.exec(text); m !== null; m = URL_TOKEN_USER.exec(text)) {
+    const user = m[1] ?? '';
+    const start = m.index + 3;
+    if (isPlaceholder(user) || shannonEntropy(user) < 3.5) continue;
+    if (!hasMixedCaseAndDigit(user) && !/^[a-f0-9]{32,}$/i.test(user)) continue;
+    out.push({ kind: 'url-password', start, end: start + user.length });
+  }
   URL_USERINFO.lastIndex = 0;
   for (let m = URL_USERINFO.exec(text); m !== null; m = URL_USERINFO.exec(text)) {
     const password = m[2] ?? '';
@@ -514,7 +681,8 @@ function findLabelledValues(text: string, kinds: ReadonlySet<SecretKind>, out: C
 const ENTROPY_RUN = /(?<![A-Za-z0-9+/_\-.%\\])[A-Za-z0-9+/_-]{32,}={0,2}(?![A-Za-z0-9+/=_-]|[.%][A-Za-z0-9])/g;
 const HIGH_ENTROPY_BITS = 4.2;
 const MAX_ENTROPY_RUN = 512;
-const DATA_PREFIX = /(?:sha(?:1|256|384|512)-|base64,)$/i;
+/** Integrity strings, data URIs, go.sum (`h1:`) and `sha256:`-style digests. */
+const DATA_PREFIX = /(?:sha(?:1|256|384|512)[-:]|base64,|\bh1:)$/i;
 const DATA_RUN = /^sha(?:1|256|384|512)-/i;
 const BLOCK_LINE = /^[ \t]*[A-Za-z0-9+/=]{40,}[ \t]*$/;
 /** The last line of a block may be short; it is still only base64. */
@@ -571,20 +739,90 @@ function isMostlyWords(run: string): boolean {
   return covered * 2 >= run.length;
 }
 
-function findHighEntropy(text: string, out: Candidate[]): void {
+const SSH_KEY_TYPE = /(?:ssh-(?:rsa|dss|ed25519|ed448)|ecdsa-sha2-nistp\d+|sk-(?:ssh-ed25519|ecdsa-sha2-nistp256)@openssh\.com)[ \t]+$/;
+
+/** How deep base64 is decoded and scanned again (base64 of base64 of a secret). */
+const MAX_DECODE_DEPTH = 2;
+let decodeDepth = 0;
+
+/** The bytes a base64 (or base64url) run decodes to, as a binary string; undefined when it is not base64. */
+function decodeBase64(run: string): string | undefined {
+  const std = run.replace(/-/g, '+').replace(/_/g, '/').replace(/=+$/, '');
+  if (std.length % 4 === 1 || !/^[A-Za-z0-9+/]+$/.test(std)) return undefined;
+  try {
+    return atob(std + '='.repeat((4 - (std.length % 4)) % 4));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether decoded bytes are text: printable ASCII or UTF-8 (at most 1 in 20 bytes otherwise). */
+function isText(bytes: string): boolean {
+  let odd = 0;
+  for (let i = 0; i < bytes.length; i++) {
+    const c = bytes.charCodeAt(i);
+    if ((c < 32 && c !== 9 && c !== 10 && c !== 13) || c === 127) odd++;
+  }
+  if (odd * 20 > bytes.length) return false;
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(Uint8Array.from(bytes, (ch) => ch.charCodeAt(0)));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Whether a high-entropy run that may be base64 is a secret. Base64 of text (prose, JSON,
+ * a config) is a secret only if the text holds one: it is decoded and scanned again. Base64
+ * of an SSH public key (`AAAA…` wire format naming its algorithm) is public. Anything
+ * else (random bytes, or no base64 at all) is a secret.
+ */
+function isSecretBase64(run: string): boolean {
+  const bytes = decodeBase64(run);
+  if (bytes === undefined) return true;
+  if (/^\0\0\0[\x01-\x40](?:ssh-|ecdsa-|sk-)/.test(bytes)) return false;
+  if (!isText(bytes)) return true;
+  if (decodeDepth >= MAX_DECODE_DEPTH) return true;
+  decodeDepth++;
+  try {
+    const decoded = new TextDecoder().decode(Uint8Array.from(bytes, (ch) => ch.charCodeAt(0)));
+    // One random-looking word (a password, `user:pass`) is a secret as it stands.
+    if (!/\s/.test(decoded) && decoded.length >= 12 && shannonEntropy(decoded) >= 3.3 && !isMostlyWords(decoded)) return true;
+    return findSecrets(decoded, { preset: false }).length > 0;
+  } finally {
+    decodeDepth--;
+  }
+}
+
+function findHighEntropy(text: string, out: Candidate[], wantEntropy = true, wantAzure = true): void {
   ENTROPY_RUN.lastIndex = 0;
   for (let m = ENTROPY_RUN.exec(text); m !== null; m = ENTROPY_RUN.exec(text)) {
     const run = m[0];
-    if (run.length > MAX_ENTROPY_RUN || !hasMixedCaseAndDigit(run)) continue;
+    if (run.length === 52 && wantAzure && isAzureDevopsPat(run) && !isInUrl(text, m.index)) {
+      out.push({ kind: 'azure-devops-pat', start: m.index, end: m.index + run.length });
+      continue;
+    }
+    if (!wantEntropy || run.length > MAX_ENTROPY_RUN || !hasMixedCaseAndDigit(run)) continue;
     if (shannonEntropy(run) < HIGH_ENTROPY_BITS || isPlaceholder(run) || isWordyPath(run) || isMostlyWords(run)) continue;
     const start = m.index;
     const end = start + run.length;
     if (DATA_RUN.test(run) || DATA_PREFIX.test(text.slice(Math.max(0, start - 8), start))) continue;
     if (isInUrl(text, start) || isInDataBlock(text, start, end)) continue;
+    // Publishable keys are meant to be public (Stripe's `pk_live_`, `pk_test_`).
+    if (/^pk_(?:live|test)_/.test(run)) continue;
+    // SSH public keys (`ssh-ed25519 AAAA… comment`) are public.
+    if (SSH_KEY_TYPE.test(text.slice(Math.max(0, start - 48), start))) continue;
+    // Decoding scans the decoded text with the same (global) patterns: this scan resumes after the run.
+    const secret = isSecretBase64(run);
+    ENTROPY_RUN.lastIndex = end;
+    if (!secret) continue;
     out.push({ kind: 'high-entropy', start, end });
   }
 }
 
+const NOT_A_SECRET_NAME =
+  /[-_.](?:header|name|names|file|path|dir|env|var|field|param|length|len|size|ttl|type|url|uri|endpoint|prefix|suffix|format|mode|enabled|version|count|timeout|expiry|expires|expiration|provider|algorithm|algo|kind|location|region|arn|ref|id|label|policy|scope|scopes|method|strategy|store|backend|source|rotation|hint|description)$/i;
 const ENV_KEYWORD = /secret|token|passw(?:or)?d|api[_-]?key|private[_-]?key|access[_-]?key|auth/gi;
 /** `author` is not a credential; `authorization` and `oauth` are. */
 const SECRET_KEY_NAME = /secret|token|passw(?:or)?d|apikey|privatekey|accesskey|auth(?!or(?!iz))/i;
@@ -635,6 +873,8 @@ function isSecretValue(value: string): boolean {
   // Words with a version digit count too: `oauth2_pkce_flow`, `http2-only`.
   if (/^[a-z]+\d?(?:[-_.][a-z]+\d?)+$/.test(value) || /^(?:[A-Z]|[a-z]+[A-Z])[a-z]+(?:[A-Z][a-z]+)*$/.test(value)) return false;
   if (/^[A-Z]+(?:_[A-Z]+)*$/.test(value) || (/^[a-z]+$/.test(value) && value.length < 20)) return false;
+  // Header names and other capitalised words joined by hyphens: `X-Api-Key`, `X-Auth-Token`.
+  if (/^[A-Za-z][a-z]*(?:-[A-Za-z][a-z]*)+$/.test(value)) return false;
   if (/^(?:true|false|null|none|undefined|nil)$/i.test(value)) return false;
   if (/token|secret|passw|api_?key/i.test(value)) return false; // `getToken`, `secretName2`
   return shannonEntropy(value) >= ENV_MIN_ENTROPY;
@@ -667,6 +907,9 @@ function findEnvAssignments(text: string, spans: readonly Candidate[], out: Cand
     // Only `auth…` can be a false keyword (`author`); then the whole name decides.
     const maybeAuthor = m[0].length === 4 && /^or(?!iz)/i.test(text.slice(m.index + 4, m.index + 8));
     if (maybeAuthor && !SECRET_KEY_NAME.test(text.slice(keyStart, keyEnd).replace(/[-_.]/g, ''))) continue;
+    // A name that says its value is about the secret, not the secret: `API_KEY_HEADER`,
+    // `SECRET_NAME`, `TOKEN_URL`, `PASSWORD_FILE`, `AUTH_TYPE` …
+    if (NOT_A_SECRET_NAME.test(text.slice(keyStart, keyEnd))) continue;
 
     let i = keyEnd;
     let quotedKey = false;
@@ -806,7 +1049,7 @@ function blankSpans(text: string, spans: readonly Candidate[]): string {
  * fragment of either survives redaction).
  */
 function mergeCandidates(candidates: Candidate[]): Candidate[] {
-  candidates.sort((a, b) => a.start - b.start || b.end - a.end || PRIORITY[b.kind] - PRIORITY[a.kind]);
+  candidates.sort((a, b) => a.start - b.start || b.end - a.end || (PRIORITY[b.kind] ?? 3) - (PRIORITY[a.kind] ?? 3));
   const merged: Candidate[] = [];
   for (const c of candidates) {
     const last = merged[merged.length - 1];
@@ -827,7 +1070,7 @@ function mergeCandidates(candidates: Candidate[]): Candidate[] {
  * // [{ kind: 'github-token', start: 21, end: 61, line: 1, column: 22 }]
  */
 export function findSecrets(text: string, options: FindSecretsOptions = {}): SecretFinding[] {
-  const { kinds, allow } = { ...DEFAULT_FIND_SECRETS, ...options };
+  const { kinds, allow, preset } = { ...DEFAULT_FIND_SECRETS, ...options };
   const wanted = new Set(kinds);
   const allowed = new Set(allow);
   const keep = (found: Candidate[]): Candidate[] =>
@@ -837,11 +1080,13 @@ export function findSecrets(text: string, options: FindSecretsOptions = {}): Sec
   const judged: Candidate[] = [];
   if (wanted.has('private-key') && text.includes('-----BEGIN')) findPrivateKeys(text, shaped);
   findTokens(text, wanted, shaped);
+  findVendorTokens(text, wanted, shaped);
+  if (wanted.has('xml-secret')) findXmlSecrets(text, shaped);
   if (wanted.has('aws-secret-key')) findAwsSecrets(text, shaped);
   if (wanted.has('url-password') && text.includes('://')) findUrlPasswords(text, shaped, judged);
   if (wanted.has('cli-password')) findCliPasswords(text, shaped);
   findLabelledValues(text, wanted, shaped);
-  shaped.push(...fromSecretlint(text, wanted, [...shaped, ...judged]));
+  if (preset) shaped.push(...fromSecretlint(text, wanted, [...shaped, ...judged]));
   let kept = mergeCandidates(keep(shaped));
   if (wanted.has('env-assignment')) {
     const assigned: Candidate[] = [];
@@ -850,9 +1095,9 @@ export function findSecrets(text: string, options: FindSecretsOptions = {}): Sec
   }
   // Last, so a labelled value keeps its label's kind; the spans found so far are blanked
   // out, so a run next to one is judged as it will be once that one is a marker.
-  if (wanted.has('high-entropy')) {
+  if (wanted.has('high-entropy') || wanted.has('azure-devops-pat')) {
     const unlabelled: Candidate[] = [];
-    findHighEntropy(blankSpans(text, kept), unlabelled);
+    findHighEntropy(blankSpans(text, kept), unlabelled, wanted.has('high-entropy'), wanted.has('azure-devops-pat'));
     kept = mergeCandidates([...kept, ...keep(unlabelled)]);
   }
 

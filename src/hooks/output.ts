@@ -1,36 +1,21 @@
 /**
- * What a hook prints: Claude Code's JSON with `hookSpecificOutput.additionalContext`,
- * kept under the 10,000-character injection limit (longer text would be replaced by a
- * file preview). Node builtins only.
+ * What a hook prints (see output-raw.ts), through the redaction gate: every injection is
+ * redacted whole before it is cut to the limit — a memory typed or pasted by hand was never
+ * gated on its way in.
  */
+import { redactSecrets } from '../core/redact.js';
+import { rawContextOutput } from './output-raw.js';
 
-/** Claude Code replaces injected context longer than this with a preview. */
-export const INJECTION_LIMIT = 10_000;
-/** Margin below the limit for the JSON escaping Claude Code may count. */
-export const MAX_CONTEXT_CHARS = 9_000;
+export { fitContext, INJECTION_LIMIT, MAX_CONTEXT_CHARS } from './output-raw.js';
 
 /**
- * Cuts `text` to at most `max` characters at a line boundary, saying that it did.
+ * The stdout of a context-injecting hook, or '' when there is nothing to add. Cortex's own
+ * rules run, not secretlint's preset (a second opinion whose module load the per-prompt
+ * hooks cannot afford; the rules cover its families).
  *
  * @example
- * fitContext('a\nb\nc', 3) // 'a\n…'
- */
-export function fitContext(text: string, max: number = MAX_CONTEXT_CHARS): string {
-  if (text.length <= max) return text;
-  const marker = '\n…';
-  const cut = text.slice(0, Math.max(0, max - marker.length));
-  const newline = cut.lastIndexOf('\n');
-  return `${newline > 0 ? cut.slice(0, newline) : cut}${marker}`;
-}
-
-/**
- * The stdout of a context-injecting hook, or '' when there is nothing to add.
- *
- * @example
- * contextOutput('SessionStart', 'Project memory …') // '{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"Project memory …"}}\n'
+ * contextOutput('UserPromptSubmit', 'token ' + githubToken) // '{"hookSpecificOutput":{…"additionalContext":"token [REDACTED:github-token]"}}\n'
  */
 export function contextOutput(hookEventName: string, text: string): string {
-  const context = fitContext(text.trim());
-  if (context === '') return '';
-  return `${JSON.stringify({ hookSpecificOutput: { hookEventName, additionalContext: context } })}\n`;
+  return rawContextOutput(hookEventName, redactSecrets(text, { preset: false }).text);
 }

@@ -6,7 +6,7 @@
  */
 import { readCachedSurfaceEntry } from '../cache/surface-cache.js';
 import { writeSessionState } from '../cache/session-state.js';
-import { contextOutput } from './output.js';
+import { rawContextOutput } from './output-raw.js';
 import type { HookContext } from './context.js';
 
 /** A briefing and the ids of the memories it shows (undefined: not known, an old cache entry). */
@@ -37,5 +37,6 @@ export function deliverBriefing(h: HookContext, briefing: Briefing): string {
   }
   // A briefing that shows no memory (a new project) is only a header: not worth the context.
   if (briefing.ids !== undefined && briefing.ids.length === 0) return '';
-  return contextOutput('SessionStart', briefing.text);
+  // Built by surface, which passes the briefing through the redaction gate (api/surface.ts).
+  return rawContextOutput('SessionStart', briefing.text);
 }

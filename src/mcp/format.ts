@@ -4,6 +4,7 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { CortexError, ISSUES_URL, InternalError } from '../errors.js';
+import { redactDeep, redactSecrets } from '../core/redact.js';
 
 /** Longest preview of a memory body in a recall result (the full text is one `memory_get` away). */
 export const PREVIEW_CHARS = 120;
@@ -50,7 +51,9 @@ export function roundScore(score: number): number {
  * textResult('Remembered: a-k3f9qa', { id: 'a-k3f9qa' }) // { content: [{ type: 'text', text: … }], structuredContent: { id: … } }
  */
 export function textResult(text: string, structured?: Record<string, unknown>): CallToolResult {
-  return { content: [{ type: 'text', text }], ...(structured ? { structuredContent: structured } : {}) };
+  // Every answer passes the redaction gate: a hand-written memory was never gated on its way in.
+  const safe = redactSecrets(text).text;
+  return { content: [{ type: 'text', text: safe }], ...(structured ? { structuredContent: redactDeep(structured).value } : {}) };
 }
 
 /** Hints that name a CLI command where an MCP tool does the same job. */
@@ -77,7 +80,8 @@ export function errorResult(err: unknown, log?: (line: string) => void): CallToo
     const stack = (error.cause as Error | undefined)?.stack ?? error.stack;
     log?.(`${error.message}${stack ? `\n${stack}` : ''}`);
   }
-  return { content: [{ type: 'text', text: lines.join('\n') }], isError: true };
+  // An error may quote its input (a summary, a path): gated like every answer.
+  return { content: [{ type: 'text', text: redactSecrets(lines.join('\n')).text }], isError: true };
 }
 
 export interface RecallLine {

@@ -15,6 +15,7 @@ import { handleApi, type ApiResponse } from './routes.js';
 import { allowedHosts, checkRequest, createToken, tokenOf } from './security.js';
 import { SCHEMA_VERSION } from '../term/output.js';
 import { InternalError } from '../errors.js';
+import { redactDeep } from '../core/redact.js';
 
 export interface ServeOptions {
   /** The project's API (the command opens it, so that a missing `.cortex/` fails before listening). */
@@ -166,7 +167,8 @@ function send(res: ServerResponse, status: number, body: Buffer | string, type: 
 }
 
 function sendJson(res: ServerResponse, r: ApiResponse, head = false): void {
-  const text = `${JSON.stringify(r.body)}\n`;
+  // Every answer passes the redaction gate (a hand-written memory was never gated on its way in).
+  const text = `${JSON.stringify(redactDeep(r.body).value)}\n`;
   if (head) {
     res.writeHead(r.status, { ...SECURITY_HEADERS, 'content-type': 'application/json; charset=utf-8', ...r.headers });
     res.end();

@@ -3,6 +3,7 @@
  * side (memory-store.ts) so that commands that only read — recall, list, show, the hooks'
  * briefing — never load the rule sets.
  */
+import { homedir } from 'node:os';
 import type { Memory } from '../core/memory.js';
 import { renderMemory } from '../core/memory-format.js';
 import { redactMemory } from '../core/redact-memory.js';
@@ -27,6 +28,8 @@ export function writeMemory(paths: TierPaths, memory: Memory): { path: string; r
   // parsed: what the rules find in the file as written is replaced in every form.
   const before = readMemoryText(path);
   const known = before === undefined ? [] : findSecrets(before).map((f) => ({ value: before.slice(f.start, f.end), kind: f.kind }));
-  const written = redactMemory(memory, { known }).value;
+  // Home paths are rewritten first: relative to the repository, or from `~`.
+  const root = (paths as TierPaths & { root?: string }).root;
+  const written = redactMemory(memory, { known, home: { root, home: process.env.HOME ?? homedir() } }).value;
   return { path, result: writeIfChanged(path, renderMemory(written)), memory: written };
 }
