@@ -34,6 +34,10 @@ export type SourceKind = (typeof SOURCE_KINDS)[number];
 export const SOURCE_LAYERS = ['structural', 'keyword', 'self-report', 'llm', 'manual'] as const;
 export type SourceLayer = (typeof SOURCE_LAYERS)[number];
 
+/** Who accepted a captured candidate from the review queue (`source.confirmed`). */
+export const SOURCE_CONFIRMERS = ['person', 'assistant'] as const;
+export type SourceConfirmer = (typeof SOURCE_CONFIRMERS)[number];
+
 /** Where a memory came from. Unknown keys are kept in `extra`. */
 export interface MemorySource {
   kind: SourceKind;
@@ -42,6 +46,11 @@ export interface MemorySource {
   branch?: string | undefined;
   commit?: string | undefined;
   files?: string[] | undefined;
+  /**
+   * Who accepted it from the review queue: a person (`cortex review --accept`) or the
+   * assistant (MCP `memory_review`). Absent on automatic captures, which nobody confirmed.
+   */
+  confirmed?: SourceConfirmer | undefined;
   extra?: Record<string, unknown> | undefined;
 }
 
@@ -97,7 +106,7 @@ export const MEMORY_KEY_ORDER = [
   'source',
 ] as const;
 
-export const SOURCE_KEY_ORDER = ['kind', 'layer', 'session', 'branch', 'commit', 'files'] as const;
+export const SOURCE_KEY_ORDER = ['kind', 'layer', 'session', 'branch', 'commit', 'files', 'confirmed'] as const;
 
 /**
  * The `source` keys that hold identifiers: kept as written even where YAML would read a
