@@ -208,7 +208,7 @@ export async function anticipate(ctx: Context, input: AnticipateInput): Promise<
   }
   // The prompt hook's own floor (config `anticipate.minScoreShare`); the word rule comes on top.
   const minScoreShare = ctx.config.anticipate.minScoreShare;
-  const { rows, selected } = explainAnticipated(prompt, candidates, { limit, exclude, summaryOnly, minScoreShare });
+  const { rows, selected } = explainAnticipated(prompt, candidates, { limit, exclude, summaryOnly, minScoreShare, explainAll: input.explain === true });
   let queued: ReviewEntry[] | undefined;
   const entries = (): ReviewEntry[] => (queued ??= queue?.listReviewRedacted(ctx.paths, { kind: 'candidate' }) ?? []);
   const memories = selected.map((m) => ({ ...m, ...withBody(ctx, m, scopeOf.get(m.id) ?? 'project', entries) }));

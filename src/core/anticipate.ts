@@ -40,12 +40,15 @@ export interface AnticipateOptions {
   exclude?: ReadonlySet<string> | readonly string[];
   /** Ids the context shows by their summary line only (the briefing): injected again only with their body. */
   summaryOnly?: ReadonlySet<string> | readonly string[];
+  /** Give a row for every candidate (`--explain`); otherwise the rows stop where the selection does. */
+  explainAll?: boolean;
 }
 
 export const DEFAULT_ANTICIPATE: Required<Omit<AnticipateOptions, 'exclude' | 'summaryOnly'>> = {
   limit: 3,
   maxChars: 1_500,
   minScoreShare: DEFAULT_RELEVANCE.minScoreShare,
+  explainAll: false,
 };
 
 export interface AnticipatedMemory extends AnticipateCandidate {
@@ -138,7 +141,10 @@ export function explainAnticipated(
   const seen = new Set<string>();
   for (const c of ranked) {
     if (seen.has(c.id)) continue;
+    // Past the limit only an explanation needs the rest (the prompt hook stops: it runs before every prompt).
+    if (!opts.explainAll && selected.length >= opts.limit) break;
     seen.add(c.id);
+    if (!opts.explainAll && (exclude.has(c.id) || !above.has(c))) continue;
     const terms = termsOf(c);
     const shared = sharedTerms(plan.terms, terms);
     const related = [...terms].filter((t) => expansions.has(t));

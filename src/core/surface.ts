@@ -393,7 +393,7 @@ export function bodyExcerpt(body: string, summary: string, max: number): string 
     let text = plainParagraph(paragraph);
     if (plainSummary !== '') {
       const at = text.toLowerCase().indexOf(plainSummary.toLowerCase());
-      if (at >= 0) text = `${text.slice(0, at)} ${text.slice(at + plainSummary.length)}`.replace(/^[\s.:;,—-]+/, '').replace(/\s+/g, ' ').trim();
+      if (at >= 0) text = `${text.slice(0, at)} ${text.slice(at + plainSummary.length).replace(/^[\s.:;,—-]+/, '')}`.replace(/^[\s.:;,—-]+/, '').replace(/\s+/g, ' ').trim();
     }
     const words = wordsOf(text);
     if (words.length === 0) continue;
