@@ -175,3 +175,14 @@ describe('layoutAnticipated', () => {
     );
   });
 });
+
+describe('selectAnticipated: unconfirmed candidates', () => {
+  it('needs two of the prompt specific words in the candidate summary, not in its quoted evidence', () => {
+    const base = { type: 'decision' as const, score: 2, unconfirmed: true };
+    const inSummary = { ...base, id: 'candidate-1', summary: 'Chose Vitest over Jest as the test runner' };
+    const inEvidence = { ...base, id: 'candidate-2', summary: 'Let us go with that', preview: 'vitest is faster than jest here' };
+    expect(selectAnticipated('vitest or jest, which one?', [inSummary, inEvidence]).map((m) => m.id)).toEqual(['candidate-1']);
+    // A stored memory with the words in its body is still found.
+    expect(selectAnticipated('vitest or jest, which one?', [{ ...inEvidence, unconfirmed: false }]).map((m) => m.id)).toEqual(['candidate-2']);
+  });
+});

@@ -167,6 +167,10 @@ export function explainAnticipated(
     else if (!above.has(c)) row.reason = `score ${row.share.toFixed(2)} of the best, under the floor ${opts.minScoreShare} (anticipate.minScoreShare)`;
     else if (!(shared.length >= 2 ? strong.length >= 1 : strong.length === 1 && related.length >= 1)) {
       row.reason = `${words}: needs two of the prompt's words (one not a common one) or one and a synonym`;
+    } else if (c.unconfirmed === true && sharedTerms(strong, new Set(analyze(c.summary))).length < 2) {
+      // Nobody confirmed a candidate, and its summary is often a chatty sentence: it must name
+      // two of the prompt's specific words itself, not in its quoted evidence.
+      row.reason = `${words}: an unconfirmed candidate needs two of the prompt's specific words in its summary`;
     } else if (selected.length >= opts.limit) row.reason = `${words}; the limit of ${opts.limit} memories is reached`;
     else {
       row.injected = true;
