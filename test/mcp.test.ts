@@ -118,7 +118,7 @@ describe('cortex mcp: the review queue', () => {
     const accepted = await s.call('memory_review', { action: 'accept', ids: ['1'] });
     const memory = (accepted.structuredContent as { accepted: { n: number; memory: string }[] }).accepted[0]!;
     expect(memory.n).toBe(1);
-    expect(parseMemory(repo.read(`.cortex/memories/${memory.memory}.md`)).memory).toMatchObject({ summary: 'Maybe use Redis for the session cache', confidence: 0.9 });
+    expect(parseMemory(repo.read(`.cortex/memories/${memory.memory}.md`)).memory).toMatchObject({ summary: 'Maybe use Redis for the session cache', confidence: 0.9, source: { confirmed: 'assistant' } });
     // #2 is still #2 after #1 was accepted.
     const rejected = await s.call('memory_review', { action: 'reject', ids: ['#2', items[2]!.short] });
     expect((rejected.structuredContent as { rejected: { n: number }[] }).rejected.map((r) => r.n)).toEqual([2, 3]);

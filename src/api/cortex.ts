@@ -96,8 +96,8 @@ export interface Cortex {
   /** The review queue of low-confidence extraction candidates. */
   review: {
     list(): Promise<{ items: ReviewItem[] }>;
-    /** Numbers (as listed) or ids, or `'all'`. */
-    accept(select: readonly string[] | 'all'): Promise<{ accepted: { item: ReviewItem; result: RememberResult }[]; skipped: ReviewItem[] }>;
+    /** Numbers (as listed) or ids, or `'all'`; `by` is recorded as `source.confirmed` (default `person`). */
+    accept(select: readonly string[] | 'all', by?: 'person' | 'assistant'): Promise<{ accepted: { item: ReviewItem; result: RememberResult }[]; skipped: ReviewItem[] }>;
     reject(select: readonly string[] | 'all'): Promise<{ rejected: ReviewItem[] }>;
   };
 }
@@ -161,7 +161,7 @@ export function openCortex(options: OpenCortexOptions = {}): Cortex {
     anticipate: async (input) => (await import('./anticipate.js')).anticipate(ctx, input),
     review: {
       list: async () => (await import('./review.js')).listReview(ctx),
-      accept: async (select) => (await import('./review.js')).acceptReview(ctx, { select }),
+      accept: async (select, by) => (await import('./review.js')).acceptReview(ctx, { select, ...(by !== undefined ? { by } : {}) }),
       reject: async (select) => (await import('./review.js')).rejectReview(ctx, { select }),
     },
   };

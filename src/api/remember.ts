@@ -389,6 +389,7 @@ async function rememberInTier(
     ...((input.source?.commit ?? head?.commit) !== undefined ? { commit: (input.source?.commit ?? head?.commit)?.slice(0, 12) } : {}),
     ...(input.source?.files && input.source.files.length > 0 ? { files: [...input.source.files] } : {}),
     ...(input.source?.from !== undefined ? { from: input.source.from } : {}),
+    ...(input.source?.confirmed !== undefined ? { confirmed: input.source.confirmed } : {}),
     ...(input.source?.extra !== undefined && Object.keys(input.source.extra).length > 0 ? { extra: { ...input.source.extra } } : {}),
   };
 

@@ -6,6 +6,8 @@
  */
 import { createHash } from 'node:crypto';
 import type { Candidate } from '../core/extract.js';
+import type { SourceConfirmer } from '../core/memory.js';
+import { candidateTagId } from '../core/anticipate.js';
 import { UsageError } from '../errors.js';
 import { candidateToRememberInput, MEMORY_CANDIDATE_KIND, type MemoryCandidateEntry } from './capture.js';
 import type { Context } from '../services/context.js';
@@ -106,7 +108,8 @@ function select(entries: (ReviewEntry & { n: number })[], selectors: readonly st
     // A number first; digits that are no entry's number may still start a short id (`1234ab`).
     if (/^\d+$/.test(s)) entry = entries.find((e) => e.n === Number(s));
     if (entry === undefined && !raw.trim().startsWith('#')) {
-      const exact = entries.find((e) => e.id === raw.trim());
+      // The id an injected candidate carries (`candidate-3f9a2c1d04`) names it too.
+      const exact = entries.find((e) => e.id === raw.trim() || candidateTagId(e.id) === raw.trim().toLowerCase());
       const byShort = s.length >= 4 ? entries.filter((e) => shortReviewId(e.id).startsWith(s) || e.id.split(':').pop()!.startsWith(s)) : [];
       if (!exact && byShort.length > 1) {
         throw new UsageError(`"${raw}" is the start of ${byShort.length} review entries' ids: ${byShort.map((e) => `#${e.n} ${shortReviewId(e.id)}`).join(', ')}.`, {
@@ -134,7 +137,7 @@ function select(entries: (ReviewEntry & { n: number })[], selectors: readonly st
  */
 export async function acceptReview(
   ctx: Context,
-  input: { select: readonly string[] | 'all' },
+  input: { select: readonly string[] | 'all'; /** Who accepts (`source.confirmed`): a person (default) or the assistant (MCP `memory_review`). */ by?: SourceConfirmer },
 ): Promise<{ accepted: { item: ReviewItem; result: RememberResult }[]; skipped: ReviewItem[] }> {
   const entries = reviewable(ctx);
   const chosen = select(entries, input.select);
@@ -151,7 +154,7 @@ export async function acceptReview(
     memories.map((e) => {
       const base = candidateToRememberInput(e.candidate, e.commit);
       const scored = typeof e.candidate.confidence === 'number' && Number.isFinite(e.candidate.confidence) ? e.candidate.confidence : 0;
-      return { ...base, confidence: Math.max(ACCEPTED_CONFIDENCE, Math.min(1, scored)) };
+      return { ...base, source: { ...base.source, confirmed: input.by ?? 'person' }, confidence: Math.max(ACCEPTED_CONFIDENCE, Math.min(1, scored)) };
     }),
   );
   await removeFromQueue(ctx.paths, memories.map((e) => e.id));

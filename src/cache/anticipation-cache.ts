@@ -8,6 +8,10 @@
  * (every Cortex write, every git checkout). An editor saving a file in place does not
  * change it; that edit is seen at the next refresh for any other reason. A missing,
  * corrupt or other-version file is rebuilt silently.
+ *
+ * The project tier's index also holds the review queue's memory candidates (`extra`), kept
+ * by their own stamp (the queue file's and the redaction gate's): a prompt never parses the
+ * queue unless it changed.
  */
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -31,7 +35,18 @@ interface AnticipationFile {
   stamp: string;
   /** File name → [size, mtimeMs, indexed]: indexed is 1 when the memory is in the index. */
   files: Record<string, [number, number, number]>;
+  /** Stamp of the extra docs (the review candidates) in the index; '' when there are none. */
+  extraStamp?: string;
+  /** Ids of the extra docs in the index. */
+  extraIds?: string[];
   index: AnticipationIndex;
+}
+
+/** Docs kept beside the memory files (the review queue's candidates), with the stamp of their source. */
+export interface ExtraDocs {
+  /** Changes whenever the docs may have: `load` is called only then. */
+  stamp: string;
+  load: () => AnticipateCandidate[];
 }
 
 export function anticipationPath(paths: TierPaths): string {
@@ -58,6 +73,7 @@ function hasCandidates(docs: unknown[]): boolean {
     const d = docs[i];
     if (!isPlainObject(d) || !isString(d.id) || !isString(d.type) || !isString(d.summary) || !isNumber(d.score)) return false;
     if (!isOptionalStrings(d.tags) || !isOptionalStrings(d.files) || !isOptionalString(d.topic) || !isOptionalString(d.preview) || !isOptionalString(d.updated)) return false;
+    if (d.unconfirmed !== undefined && typeof d.unconfirmed !== 'boolean') return false;
   }
   return true;
 }
@@ -80,6 +96,7 @@ function loadFile(paths: TierPaths): AnticipationFile | undefined {
     const file = JSON.parse(readFileSync(anticipationPath(paths), 'utf8')) as Partial<AnticipationFile>;
     const index = file.index;
     if (file.version !== ANTICIPATION_INDEX_VERSION || typeof file.stamp !== 'string' || typeof file.files !== 'object' || file.files === null) return undefined;
+    if ((file.extraStamp !== undefined && typeof file.extraStamp !== 'string') || (file.extraIds !== undefined && !isStringArray(file.extraIds))) return undefined;
     if (index?.version !== ANTICIPATION_INDEX_VERSION || !Array.isArray(index.docs) || !Array.isArray(index.terms) || !Array.isArray(index.postings) || !Array.isArray(index.lengths)) return undefined;
     if (index.terms.length !== index.postings.length || index.lengths.length !== 2 * index.docs.length) return undefined;
     // The shape of every element the prompt hook reads: a wrong one means a rebuild, not a
@@ -101,15 +118,19 @@ function loadFile(paths: TierPaths): AnticipationFile | undefined {
  */
 export function openAnticipationIndex(
   paths: TierPaths,
-  options: { base: string; include: (memory: Memory) => boolean; toDoc: (memory: Memory) => AnticipateCandidate; now?: number },
+  options: { base: string; include: (memory: Memory) => boolean; toDoc: (memory: Memory) => AnticipateCandidate; now?: number; extra?: ExtraDocs },
 ): AnticipationIndex {
   const now = options.now ?? Date.now();
   const stamp = directoryStamp(paths.memoriesDir, now);
   const stored = loadFile(paths);
-  if (stored !== undefined && stamp !== undefined && stamp !== '' && stored.stamp === stamp) return stored.index;
+  const extraStamp = options.extra?.stamp ?? '';
+  const extraCurrent = (stored?.extraStamp ?? '') === extraStamp;
+  if (stored !== undefined && stamp !== undefined && stamp !== '' && stored.stamp === stamp && extraCurrent) return stored.index;
 
-  const entries = listMemoryFiles(paths);
-  const files: AnticipationFile['files'] = {};
+  // Only the extra docs changed: the memory files need no listing.
+  const filesCurrent = stored !== undefined && stamp !== undefined && stamp !== '' && stored.stamp === stamp;
+  const entries = filesCurrent ? [] : listMemoryFiles(paths);
+  const files: AnticipationFile['files'] = filesCurrent ? { ...stored.files } : {};
   const add: AnticipateCandidate[] = [];
   const remove: string[] = [];
   const seen = new Set<string>();
@@ -127,10 +148,22 @@ export function openAnticipationIndex(
     else if (known?.[2] === 1) remove.push(entry.id);
     files[name] = [entry.size, entry.mtimeMs, indexed ? 1 : 0];
   }
-  for (const [name, known] of Object.entries(stored?.files ?? {})) {
-    if (!seen.has(name) && known[2] === 1) remove.push(name.slice(0, -3));
+  if (!filesCurrent) {
+    for (const [name, known] of Object.entries(stored?.files ?? {})) {
+      if (!seen.has(name) && known[2] === 1) remove.push(name.slice(0, -3));
+    }
   }
-  const unchanged = stored !== undefined && add.length === 0 && remove.length === 0 && Object.keys(files).length === Object.keys(stored.files).length;
+  // The extra docs: replaced whole when their stamp changed (a memory file never has their ids).
+  let extraIds = stored?.extraIds ?? [];
+  if (!extraCurrent || stored === undefined) {
+    remove.push(...extraIds);
+    const docs = extraStamp === '' ? [] : (options.extra?.load() ?? []);
+    const ids = new Set(add.map((d) => d.id));
+    const fresh = docs.filter((d) => !ids.has(d.id) && files[`${d.id}.md`] === undefined);
+    add.push(...fresh);
+    extraIds = fresh.map((d) => d.id);
+  }
+  const unchanged = stored !== undefined && extraCurrent && add.length === 0 && remove.length === 0 && Object.keys(files).length === Object.keys(stored.files).length;
   const index =
     stored === undefined
       ? buildAnticipationIndex(add.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)))
@@ -139,7 +172,8 @@ export function openAnticipationIndex(
         : updateAnticipationIndex(stored.index, { remove, add });
   if (!unchanged || stored?.stamp !== (stamp ?? '')) {
     try {
-      writeFileAtomic(anticipationPath(paths), JSON.stringify({ version: ANTICIPATION_INDEX_VERSION, stamp: stamp ?? '', files, index } satisfies AnticipationFile));
+      const file: AnticipationFile = { version: ANTICIPATION_INDEX_VERSION, stamp: stamp ?? '', files, ...(extraStamp !== '' ? { extraStamp, extraIds } : {}), index };
+      writeFileAtomic(anticipationPath(paths), JSON.stringify(file));
     } catch {
       // A cache: rebuilt next time.
     }

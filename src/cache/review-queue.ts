@@ -151,6 +151,21 @@ export function listReview(paths: Pick<TierPaths, 'cacheDir'>, options: { kind?:
 }
 
 /**
+ * The queued entries, as `listReview` reads them, passed through the redaction gate this
+ * process runs unless the file says that same gate wrote it: what a hook or `recall` may show
+ * of the queue, even before the queue's next write scans it again (a rule added by an upgrade
+ * applies at once).
+ *
+ * @example
+ * listReviewRedacted(ctx.paths, { kind: 'candidate' })[0]?.candidate.body // '… [REDACTED:github-token] …'
+ */
+export function listReviewRedacted(paths: Pick<TierPaths, 'cacheDir'>, options: { kind?: ReviewKind } = {}): (ReviewEntry & { n: number })[] {
+  const queue = readAll(paths);
+  const all = options.kind === undefined ? queue.entries : queue.entries.filter((e) => e.kind === options.kind);
+  return redactDeep(all, {}, queue.clean?.()).value;
+}
+
+/**
  * The ids of the queued entries of `kind`, reading only the lines that name it (auto-linking
  * asks for the rejected pairs on every `remember`: the whole queue parsed took 13 ms at 1,300
  * entries). The same ids as {@link listReview}'s.

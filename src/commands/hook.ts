@@ -6,7 +6,7 @@
 import { HOOK_EVENTS, isHookEvent } from '../core/hook-events.js';
 import { isDebug } from '../env.js';
 import { UsageError } from '../errors.js';
-import { str, type CommandDef, type IO } from '../term/args.js';
+import { bool, str, type CommandDef, type IO } from '../term/args.js';
 import { HOOK_STDIN_TIMEOUT_MS, readWithin } from '../term/stdin.js';
 
 /** The hook input: '' from a terminal, or after a while from a caller that never closes stdin. */
@@ -55,13 +55,18 @@ const command: CommandDef = {
     '\n' +
     'When the same hook is registered twice (the Cortex plugin and a project\'s .claude/settings.json,\n' +
     'or user and project settings), Claude Code runs both with the same input: the first to start\n' +
-    'does the work, the other exits at once (claims under .memory/deliveries/).',
+    'does the work, the other exits at once (claims under .memory/deliveries/).\n' +
+    '\n' +
+    'user-prompt-submit --explain reads the same input (or just the prompt as plain text) and says\n' +
+    'why each memory the search found was or was not injected, writing nothing (no session state).',
   options: {
+    explain: { type: 'boolean', description: 'user-prompt-submit only: say why each memory was or was not injected, and inject nothing.' },
     worker: { type: 'string', value: '<file>', description: 'Internal: run the detached session-end work described in <file>.' },
   },
   examples: [
     `echo '{"session_id":"s1","source":"startup","cwd":"'$PWD'"}' | cortex hook session-start`,
     `echo '{"session_id":"s1","tool_name":"Read","tool_input":{"file_path":"'$PWD'/src/db.ts"},"cwd":"'$PWD'"}' | cortex hook post-tool-use`,
+    `echo 'which test runner did we settle on?' | cortex hook user-prompt-submit --explain`,
     'tail .memory/cortex.log',
   ],
   exitCodes: ['Always 0, whatever happens, even on a usage error (a hook must not break the session).'],
@@ -72,6 +77,24 @@ const command: CommandDef = {
     // An unknown event still goes to runHook, which records it in .memory/cortex.log.
     if (!isHookEvent(event)) io.err(`cortex hook: unknown hook event "${event}" (nothing done); use one of: ${HOOK_EVENTS.join(', ')}.\n`);
     if (inv.positionals.length > 1) io.err(`cortex hook: ignored extra arguments: ${inv.positionals.slice(1).join(' ')}\n`);
+    if (bool(inv, 'explain')) {
+      if (event !== 'user-prompt-submit') throw new UsageError('--explain works with user-prompt-submit only.', { hint: "echo 'a prompt' | cortex hook user-prompt-submit --explain" });
+      const { explainUserPrompt } = await import('../hooks/user-prompt-submit.js');
+      const out = await explainUserPrompt(await readStdin(io), { env: io.env, cwd: inv.dir ?? process.cwd() });
+      if (inv.json) {
+        const { printJson } = await import('./shared.js');
+        printJson(io, { ...out });
+        return 0;
+      }
+      io.out(`Prompt: ${out.prompt === '' ? '(empty: nothing is searched)' : out.prompt}\n`);
+      if (out.rows.length === 0) io.out('No memory or review candidate shares a word with it.\n');
+      for (const r of out.rows) {
+        const what = `${r.unconfirmed ? 'unconfirmed ' : ''}${r.type}`;
+        io.out(`${r.injected ? 'INJECT' : 'skip  '}  ${r.id}  (${what}, score ${r.score.toFixed(2)}, ${Math.round(r.share * 100)}% of the best)\n        ${r.reason}\n`);
+      }
+      io.out(out.text === '' ? '\nNothing would be injected.\n' : `\nWould inject (${out.text.length} characters):\n${out.text}\n`);
+      return 0;
+    }
     const worker = str(inv, 'worker');
     if (EXTRACTING.has(event) || (worker !== undefined && event === 'session-end')) await compileRegExpsEagerly();
     const { runHook, runSessionEndWorker } = await import('../hooks/run.js');

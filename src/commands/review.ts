@@ -19,7 +19,10 @@ const command: CommandDef = {
     'committed, so nothing below the threshold reaches .cortex/ or decisions.md unless you accept it.\n' +
     'Each entry has a number (#3) and a short id (3f9a2c), given when it was queued: they never change,\n' +
     'so accepting #1 leaves #2 as #2. --accept and --reject take either (or a unique prefix of the\n' +
-    'short id). Accepted candidates become memories with confidence at least 0.9.\n' +
+    'short id, or the candidate-<hex> id the prompt hook shows). Accepted candidates become memories\n' +
+    'with confidence at least 0.9 and source.confirmed: person (memory_review records assistant).\n' +
+    'Until then the prompt hook may inject a candidate a prompt needs, marked (unconfirmed); it stops\n' +
+    'doing so review.expireDays (30) days after the candidate was queued.\n' +
     'The briefing says how many wait; the MCP tool memory_review goes through them mid-session.',
   options: {
     accept: { type: 'string', value: '<n>', multiple: true, description: 'Store these entries as memories.' },

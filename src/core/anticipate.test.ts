@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { buildAnticipationIndex, renderAnticipated, searchAnticipationIndex, selectAnticipated, updateAnticipationIndex, type AnticipateCandidate } from './anticipate.js';
+import { buildAnticipationIndex, layoutAnticipated, renderAnticipated, searchAnticipationIndex, selectAnticipated, updateAnticipationIndex, type AnticipateCandidate, type AnticipatedMemory } from './anticipate.js';
 
 const SQLITE: AnticipateCandidate = { id: 'chose-sqlite-k3f9qa', type: 'decision', summary: 'Chose SQLite over PostgreSQL because zero-config matters', score: 9, updated: '2026-11-21T10:00:00Z' };
 const SDK: AnticipateCandidate = { id: 'sdk-getter-a2b3cc', type: 'gotcha', summary: 'The sync SDK exposes doc.parent as a getter, not a method', score: 4, tags: ['sync'] };
@@ -136,5 +136,53 @@ describe('updateAnticipationIndex', () => {
         },
       ),
     );
+  });
+});
+
+describe('layoutAnticipated', () => {
+  const mem = (id: string, summary: string, body: string, extra: Partial<AnticipatedMemory> = {}): AnticipatedMemory => ({
+    id,
+    type: 'decision',
+    summary,
+    score: 1,
+    shared: [],
+    related: [],
+    body,
+    updated: '2026-11-28T10:00:00Z',
+    ...extra,
+  });
+
+  it('marks a review candidate (unconfirmed) with its [id, date] tag and shows its body under its line', () => {
+    const { text, shown } = layoutAnticipated([mem('candidate-3f9a2c1d04', 'Chose Vitest over Jest', 'Native ESM support.', { unconfirmed: true })]);
+    expect(text).toContain('- decision (unconfirmed): Chose Vitest over Jest [candidate-3f9a2c1d04, 2026-11-28]\n  Native ESM support.');
+    expect(shown).toEqual({ 'candidate-3f9a2c1d04': 'body' });
+  });
+
+  it('leaves out a memory the context shows by summary when its body adds nothing', () => {
+    const { text, shown } = layoutAnticipated([mem('a', 'Chose SQLite', 'Chose SQLite.', { summaryShown: true }), mem('b', 'Use WAL mode', 'Hooks write concurrently.')]);
+    expect(text).not.toContain('[a,');
+    expect(shown).toEqual({ b: 'body' });
+  });
+
+  it('property: never longer than maxChars; every memory shown gets its line', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.string({ maxLength: 300 }), fc.string({ maxLength: 3_000 })), { maxLength: 4 }), fc.integer({ min: 50, max: 3_000 }), (items, maxChars) => {
+        const memories = items.map(([s, b], i) => mem(`m${i}`, s.trim() === '' ? 'x' : s, b));
+        const { text, shown } = layoutAnticipated(memories, { maxChars });
+        expect(text.length).toBeLessThanOrEqual(maxChars);
+        for (const id of Object.keys(shown)) expect(text).toContain(`[${id}, 2026-11-28]`);
+      }),
+    );
+  });
+});
+
+describe('selectAnticipated: unconfirmed candidates', () => {
+  it('needs two of the prompt specific words in the candidate summary, not in its quoted evidence', () => {
+    const base = { type: 'decision' as const, score: 2, unconfirmed: true };
+    const inSummary = { ...base, id: 'candidate-1', summary: 'Chose Vitest over Jest as the test runner' };
+    const inEvidence = { ...base, id: 'candidate-2', summary: 'Let us go with that', preview: 'vitest is faster than jest here' };
+    expect(selectAnticipated('vitest or jest, which one?', [inSummary, inEvidence]).map((m) => m.id)).toEqual(['candidate-1']);
+    // A stored memory with the words in its body is still found.
+    expect(selectAnticipated('vitest or jest, which one?', [{ ...inEvidence, unconfirmed: false }]).map((m) => m.id)).toEqual(['candidate-2']);
   });
 });

@@ -25,6 +25,8 @@ export interface AnticipateCandidate {
   preview?: string | undefined;
   /** ISO-8601. */
   updated?: string | undefined;
+  /** A captured candidate waiting in the review queue, not a stored memory. */
+  unconfirmed?: boolean | undefined;
 }
 
 export interface AnticipateOptions {
@@ -32,16 +34,21 @@ export interface AnticipateOptions {
   limit?: number;
   /** The rendered text stays under this many characters. */
   maxChars?: number;
-  /** Results scoring below this share of the best one are not considered: recall's floor (`aboveFloor`). */
+  /** Results scoring below this share of the best one are not considered (config `anticipate.minScoreShare`). */
   minScoreShare?: number;
-  /** Ids already in the context (briefing, earlier prompts): never repeated. */
+  /** Ids whose body is in the context already (earlier prompts): never repeated. */
   exclude?: ReadonlySet<string> | readonly string[];
+  /** Ids the context shows by their summary line only (the briefing): injected again only with their body. */
+  summaryOnly?: ReadonlySet<string> | readonly string[];
+  /** Give a row for every candidate (`--explain`); otherwise the rows stop where the selection does. */
+  explainAll?: boolean;
 }
 
-export const DEFAULT_ANTICIPATE: Required<Omit<AnticipateOptions, 'exclude'>> = {
+export const DEFAULT_ANTICIPATE: Required<Omit<AnticipateOptions, 'exclude' | 'summaryOnly'>> = {
   limit: 3,
   maxChars: 1_500,
   minScoreShare: DEFAULT_RELEVANCE.minScoreShare,
+  explainAll: false,
 };
 
 export interface AnticipatedMemory extends AnticipateCandidate {
@@ -49,6 +56,25 @@ export interface AnticipatedMemory extends AnticipateCandidate {
   shared: string[];
   /** Synonyms of the prompt's words the memory contains. */
   related: string[];
+  /** The context already shows its summary line (the briefing): what it adds is the body. */
+  summaryShown?: boolean | undefined;
+  /** The whole body, when the caller read it (else the preview is shown). */
+  body?: string | undefined;
+}
+
+/** Why a candidate was or was not injected (`cortex hook user-prompt-submit --explain`). */
+export interface AnticipateExplainRow {
+  id: string;
+  type: MemoryType;
+  summary: string;
+  score: number;
+  /** Score as a share of the best candidate's. */
+  share: number;
+  shared: string[];
+  related: string[];
+  unconfirmed: boolean;
+  injected: boolean;
+  reason: string;
 }
 
 /**
@@ -86,6 +112,81 @@ function sharedTerms(promptTerms: readonly string[], memory: ReadonlySet<string>
 }
 
 /**
+ * Every candidate with the verdict on it, in ranking order: injected (up to `limit`), or
+ * why not — already shown, under the score floor, too few shared words, the limit reached.
+ *
+ * @example
+ * explainAnticipated('add a postgres migration', [{ id: 'db', type: 'decision', summary: 'Chose SQLite over PostgreSQL', score: 3 }])[0]
+ * // { id: 'db', injected: true, reason: 'shares postgr, related sqlite', … }
+ */
+export function explainAnticipated(
+  prompt: string,
+  candidates: readonly AnticipateCandidate[],
+  options: AnticipateOptions = {},
+): { rows: AnticipateExplainRow[]; selected: AnticipatedMemory[] } {
+  const opts = { ...DEFAULT_ANTICIPATE, ...options };
+  const exclude = new Set(options.exclude ?? []);
+  const summaryOnly = new Set(options.summaryOnly ?? []);
+  const plan = planQuery(prompt);
+  const rows: AnticipateExplainRow[] = [];
+  const selected: AnticipatedMemory[] = [];
+  if (candidates.length === 0) return { rows, selected };
+  const expansions = new Set(plan.expansions);
+  const ranked = [...candidates].sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
+  const best = ranked.reduce((m, r) => Math.max(m, r.score), 0);
+  // The floor is relative to the best hit (BM25 scores have no fixed scale); the word rule
+  // below replaces recall's coverage test (a prompt is long and chatty, so coverage of all
+  // its words would say little).
+  const above = new Set(aboveFloor(ranked, { minScoreShare: opts.minScoreShare, minCoverage: 0 }));
+  const seen = new Set<string>();
+  for (const c of ranked) {
+    if (seen.has(c.id)) continue;
+    // Past the limit only an explanation needs the rest (the prompt hook stops: it runs before every prompt).
+    if (!opts.explainAll && selected.length >= opts.limit) break;
+    seen.add(c.id);
+    if (!opts.explainAll && (exclude.has(c.id) || !above.has(c))) continue;
+    const terms = termsOf(c);
+    const shared = sharedTerms(plan.terms, terms);
+    const related = [...terms].filter((t) => expansions.has(t));
+    const strong = shared.filter((t) => !WEAK_TERMS.has(t));
+    const row: AnticipateExplainRow = {
+      id: c.id,
+      type: c.type,
+      summary: c.summary,
+      score: c.score,
+      share: best > 0 ? c.score / best : 0,
+      shared,
+      related,
+      unconfirmed: c.unconfirmed === true,
+      injected: false,
+      reason: '',
+    };
+    rows.push(row);
+    const words = `shares ${shared.length > 0 ? shared.join(', ') : 'no word'}${related.length > 0 ? `, related ${related.join(', ')}` : ''}`;
+    if (exclude.has(c.id)) row.reason = 'already in the context (its body)';
+    else if (!above.has(c)) row.reason = `score ${row.share.toFixed(2)} of the best, under the floor ${opts.minScoreShare} (anticipate.minScoreShare)`;
+    else if (!(shared.length >= 2 ? strong.length >= 1 : strong.length === 1 && related.length >= 1)) {
+      row.reason = `${words}: needs two of the prompt's words (one not a common one) or one and a synonym`;
+    } else if (c.unconfirmed === true && sharedTerms(strong, new Set(analyze(c.summary))).length < 2) {
+      // Nobody confirmed a candidate, and its summary is often a chatty sentence: it must name
+      // two of the prompt's specific words itself, not in its quoted evidence.
+      row.reason = `${words}: an unconfirmed candidate needs two of the prompt's specific words in its summary`;
+    } else if (selected.length >= opts.limit) row.reason = `${words}; the limit of ${opts.limit} memories is reached`;
+    else {
+      row.injected = true;
+      const again = summaryShown(c.id, summaryOnly);
+      row.reason = `${words}${again ? '; the briefing showed its summary, so its body is added' : ''}`;
+      selected.push({ ...c, shared, related, ...(again ? { summaryShown: true } : {}) });
+    }
+  }
+  return { rows, selected };
+}
+
+function summaryShown(id: string, summaryOnly: ReadonlySet<string>): boolean {
+  return summaryOnly.has(id);
+}
+
+/**
  * Picks the memories worth volunteering for a prompt, best first; `[]` when none is.
  *
  * @example
@@ -97,26 +198,7 @@ export function selectAnticipated(
   candidates: readonly AnticipateCandidate[],
   options: AnticipateOptions = {},
 ): AnticipatedMemory[] {
-  const opts = { ...DEFAULT_ANTICIPATE, ...options };
-  const exclude = new Set(options.exclude ?? []);
-  const plan = planQuery(prompt);
-  if (plan.terms.length === 0 || candidates.length === 0) return [];
-  const expansions = new Set(plan.expansions);
-  const out: AnticipatedMemory[] = [];
-  const ranked = [...candidates].sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
-  // One floor with recall's; the word rule below replaces its coverage test (a prompt is
-  // long and chatty, so coverage of all its words would say little).
-  for (const c of aboveFloor(ranked, { minScoreShare: opts.minScoreShare, minCoverage: 0 })) {
-    if (out.length >= opts.limit) break;
-    if (exclude.has(c.id) || out.some((o) => o.id === c.id)) continue;
-    const terms = termsOf(c);
-    const shared = sharedTerms(plan.terms, terms);
-    const related = [...terms].filter((t) => expansions.has(t));
-    const strong = shared.filter((t) => !WEAK_TERMS.has(t));
-    const relevant = shared.length >= 2 ? strong.length >= 1 : strong.length === 1 && related.length >= 1;
-    if (relevant) out.push({ ...c, shared, related });
-  }
-  return out;
+  return explainAnticipated(prompt, candidates, options).selected;
 }
 
 const TYPE_LABELS: Partial<Record<MemoryType, string>> = {
@@ -124,41 +206,107 @@ const TYPE_LABELS: Partial<Record<MemoryType, string>> = {
   code_description: 'code description',
 };
 
+/** The marker of a review candidate's line: captured, not accepted by anyone yet. */
+export const UNCONFIRMED_MARKER = '(unconfirmed)';
+
 function oneLine(text: string, max: number): string {
   const flat = text.replace(/\s+/g, ' ').trim();
+  if (max <= 1) return '';
   return flat.length <= max ? flat : `${flat.slice(0, max - 1).replace(/\s+\S*$/, '')}…`;
 }
 
+/** The body shown under a memory's line: the whole body when read, else the preview; never a repeat of the summary. */
+function detailOf(m: AnticipatedMemory): string {
+  const text = (m.body ?? m.preview ?? '').replace(/\s+/g, ' ').trim();
+  const summary = m.summary.replace(/\s+/g, ' ').trim();
+  if (summary !== '' && text.toLowerCase().startsWith(summary.toLowerCase())) return text.slice(summary.length).replace(/^[\s.:;,—-]+/, '');
+  return text;
+}
+
+/** At least this many characters of body, or none: a few words cut off say nothing. */
+const MIN_DETAIL_CHARS = 40;
+
 /**
  * The context text for the selected memories: facts with their provenance, no
- * instructions. `''` for an empty selection. Always under `maxChars`.
+ * instructions. `''` for an empty selection. Always under `maxChars`. Each memory is a
+ * line (`[id, date]` tag; review candidates marked `(unconfirmed)`) and, indented below,
+ * as much of its body as the budget leaves, shared evenly: a memory the briefing showed by
+ * its summary is injected for its body.
  *
  * @example
  * renderAnticipated([{ id: 'db-k3f9qa', type: 'decision', summary: 'Chose SQLite', score: 1, shared: [], related: [] }])
  * // 'Stored project memories related to this prompt (Cortex):\n- decision: Chose SQLite [db-k3f9qa]'
  */
 export function renderAnticipated(memories: readonly AnticipatedMemory[], options: Pick<AnticipateOptions, 'maxChars'> = {}): string {
+  return layoutAnticipated(memories, options).text;
+}
+
+/**
+ * `renderAnticipated`'s text and what it shows of each memory: `body` when its body (or
+ * all of it that fit) is under its line, `summary` when only the line fit. Memories left
+ * out for the budget are not in `shown`.
+ *
+ * @example
+ * layoutAnticipated([{ id: 'db-k3f9qa', type: 'decision', summary: 'Chose SQLite', score: 1, shared: [], related: [] }]).shown // { 'db-k3f9qa': 'summary' }
+ */
+export function layoutAnticipated(
+  memories: readonly AnticipatedMemory[],
+  options: Pick<AnticipateOptions, 'maxChars'> = {},
+): { text: string; shown: Record<string, 'summary' | 'body'> } {
   const maxChars = options.maxChars ?? DEFAULT_ANTICIPATE.maxChars;
-  if (memories.length === 0) return '';
-  const header = 'Stored project memories related to this prompt (Cortex):';
-  let text = header;
+  const shown: Record<string, 'summary' | 'body'> = {};
+  // A memory whose line the context has already (the briefing) is worth injecting only for its body.
+  memories = memories.filter((m) => !m.summaryShown || detailOf(m) !== '');
+  if (memories.length === 0) return { text: '', shown };
+  const header = memories.some((m) => m.unconfirmed)
+    ? 'Stored project memories related to this prompt (Cortex; "(unconfirmed)": captured, not yet accepted by anyone):'
+    : 'Stored project memories related to this prompt (Cortex):';
+  const lines: string[] = [];
+  let used = header.length;
   for (const m of memories) {
     const date = m.updated ? `, ${m.updated.slice(0, 10)}` : '';
-    const detail = m.preview && m.preview.trim() !== '' ? `\n  ${oneLine(m.preview, 200)}` : '';
-    const label = TYPE_LABELS[m.type] ?? m.type;
+    const label = `${TYPE_LABELS[m.type] ?? m.type}${m.unconfirmed ? ` ${UNCONFIRMED_MARKER}` : ''}`;
     const line = `\n- ${label}: ${oneLine(m.summary, 240)} [${m.id}${date}]`;
-    if (text.length + line.length + detail.length <= maxChars) text += line + detail;
-    else if (text.length + line.length <= maxChars) text += line;
-    else break;
+    if (used + line.length > maxChars) break;
+    lines.push(line);
+    used += line.length;
   }
-  return text === header ? '' : text;
+  if (lines.length === 0) return { text: '', shown };
+  // The characters left, shared evenly by the memories shown; what one does not use goes to the next.
+  let text = header;
+  let left = maxChars - used;
+  lines.forEach((line, i) => {
+    const m = memories[i] as AnticipatedMemory;
+    const share = Math.floor(left / (lines.length - i));
+    const detail = detailOf(m);
+    const room = share - 3; // '\n  '
+    let part = '';
+    if (detail !== '' && room >= Math.min(MIN_DETAIL_CHARS, detail.length)) part = oneLine(detail, room);
+    if (part === '…') part = '';
+    const block = part === '' ? '' : `\n  ${part}`;
+    text += line + block;
+    left -= block.length;
+    shown[m.id] = part === '' && detail !== '' ? 'summary' : 'body';
+  });
+  return { text, shown };
+}
+
+/**
+ * The id a review-queue candidate (`candidate:3f9a2c1d04`) carries where memories carry
+ * theirs (an injection's `[id, date]` tag, a session's state): letters, digits and dashes.
+ *
+ * @example
+ * candidateTagId('candidate:3f9a2c1d04') // 'candidate-3f9a2c1d04'
+ */
+export function candidateTagId(queueId: string): string {
+  return queueId.toLowerCase().replace(/[^a-z0-9-]+/g, '-');
 }
 
 // ---------------------------------------------------------------------------
 // A small inverted index for anticipatory recall
 
 /** Bump when the layout or the analysis changes: older files are rebuilt. */
-export const ANTICIPATION_INDEX_VERSION = 4;
+export const ANTICIPATION_INDEX_VERSION = 5;
 
 /** Preview characters kept per memory (what the floor reads and the context shows). */
 export const ANTICIPATION_PREVIEW_CHARS = 200;

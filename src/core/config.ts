@@ -58,7 +58,17 @@ export interface CortexConfig {
      */
     neighbourWeight: number;
   };
+  /** The prompt hook (UserPromptSubmit): its own floor, so tuning it moves neither recall nor the benchmarks. */
+  anticipate: {
+    /** Memories scoring below this share of the best one for a prompt are not injected (0: off). */
+    minScoreShare: number;
+  };
   extraction: { threshold: number };
+  /** The review queue of captured candidates (`cortex review`). */
+  review: {
+    /** A queued candidate older than this many days is no longer shown or recalled, and leaves the queue at its next write (0: never). */
+    expireDays: number;
+  };
   /**
    * Opt-in model capture (docs/claude-code.md): `off` (default) sends nothing anywhere;
    * `reflect` asks the running assistant to record what it decided; `claude` runs headless
@@ -160,7 +170,9 @@ export const DEFAULT_CONFIG: CortexConfig = {
     targets: ['.claude/cortex-memory.local.md'],
   },
   recall: { limit: 10, minScoreShare: 0.2, minCoverage: 0.2, globalWeight: 0.9, neighbourWeight: 0.1 },
+  anticipate: { minScoreShare: 0.2 },
   extraction: { threshold: 0.7 },
+  review: { expireDays: 30 },
   capture: {
     mode: 'off',
     reflectEveryTurns: 5,
@@ -208,7 +220,9 @@ const RANGES: Record<string, Range> = {
   'recall.minCoverage': [0, 1],
   'recall.globalWeight': [0, 1],
   'recall.neighbourWeight': [0, 1],
+  'anticipate.minScoreShare': [0, 1],
   'extraction.threshold': [0, 1],
+  'review.expireDays': [0, 36_500],
   'capture.reflectEveryTurns': [1, 1_000, 'int'],
   'capture.maxInputChars': [1_000, 2_000_000, 'int'],
   'capture.timeoutMs': [1_000, 3_600_000, 'int'],

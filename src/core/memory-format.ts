@@ -15,6 +15,7 @@ import {
   SOURCE_ID_KEYS,
   SOURCE_KEY_ORDER,
   SOURCE_KINDS,
+  SOURCE_CONFIRMERS,
   SOURCE_LAYERS,
   checkIdSafety,
   normalizeTags,
@@ -357,6 +358,10 @@ function parseSource(raw: unknown, report: (reason: string, hint?: string) => vo
   if (legacyImport) {
     source.from = `${String(r.format)}:${source.files!.join(', ')}`;
     delete source.files;
+  }
+  if (r.confirmed !== undefined && r.confirmed !== null) {
+    if ((SOURCE_CONFIRMERS as readonly unknown[]).includes(r.confirmed)) source.confirmed = r.confirmed as MemorySource['confirmed'];
+    else report(`unknown source.confirmed "${String(r.confirmed)}"`, `Use one of: ${SOURCE_CONFIRMERS.join(', ')} (who accepted it from the review queue).`);
   }
   const extra: Record<string, unknown> = {};
   for (const key of Object.keys(r)) {

@@ -34,6 +34,10 @@ export type SourceKind = (typeof SOURCE_KINDS)[number];
 export const SOURCE_LAYERS = ['structural', 'keyword', 'self-report', 'llm', 'manual'] as const;
 export type SourceLayer = (typeof SOURCE_LAYERS)[number];
 
+/** Who accepted a captured candidate from the review queue (`source.confirmed`). */
+export const SOURCE_CONFIRMERS = ['person', 'assistant'] as const;
+export type SourceConfirmer = (typeof SOURCE_CONFIRMERS)[number];
+
 /** Where a memory came from. Unknown keys are kept in `extra`. */
 export interface MemorySource {
   kind: SourceKind;
@@ -48,6 +52,11 @@ export interface MemorySource {
    * Not a code anchor: only `files` drives staleness.
    */
   from?: string | undefined;
+  /**
+   * Who accepted it from the review queue: a person (`cortex review --accept`) or the
+   * assistant (MCP `memory_review`). Absent on automatic captures, which nobody confirmed.
+   */
+  confirmed?: SourceConfirmer | undefined;
   extra?: Record<string, unknown> | undefined;
 }
 
@@ -103,7 +112,7 @@ export const MEMORY_KEY_ORDER = [
   'source',
 ] as const;
 
-export const SOURCE_KEY_ORDER = ['kind', 'layer', 'session', 'branch', 'commit', 'files', 'from'] as const;
+export const SOURCE_KEY_ORDER = ['kind', 'layer', 'session', 'branch', 'commit', 'files', 'from', 'confirmed'] as const;
 
 /**
  * The `source` keys that hold identifiers: kept as written even where YAML would read a

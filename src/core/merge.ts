@@ -12,6 +12,7 @@
  * | `priority`, `confidence`, `updated` | max |
  * | `created` | min |
  * | `status` | superseded > archived > active |
+ * | `source.confirmed` | person > assistant |
  * | `pinned` | true wins |
  * | `id`, `type`, `summary`, `scope`, `topic`, other `source` keys, unknown keys | conflict |
  *
@@ -132,7 +133,7 @@ export const MEMORY_MERGE_RULES: RecordRules = {
     tags: 'set',
     created: 'min',
     updated: 'max',
-    source: { record: { keyOrder: SOURCE_KEY_ORDER, other: 'conflict', fields: { files: 'set' } } },
+    source: { record: { keyOrder: SOURCE_KEY_ORDER, other: 'conflict', fields: { files: 'set', confirmed: { precedence: ['person', 'assistant'] } } } },
   },
 };
 

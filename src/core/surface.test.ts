@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG, resolveConfig, type CortexConfig } from './config.js';
 import { MEMORY_TYPES, type Memory } from './memory.js';
 import {
+  bodyExcerpt,
   buildSurface as buildWith,
   cleanInline,
   confidenceMarker,
@@ -450,5 +451,17 @@ describe('buildSurface', () => {
         expect(surface.items.filter((i) => i.type === 'plan').length).toBeLessThanOrEqual(1);
       }),
     );
+  });
+});
+
+describe('bodyExcerpt', () => {
+  it('does not repeat the summary: the summary sentence is cut out, a paragraph made of it skipped', () => {
+    expect(bodyExcerpt('**404 on refresh** → needs a `_redirects` file\n\nNetlify serves index.html only at /.', '404 on refresh → needs _redirects file', 160)).toBe(
+      'Netlify serves index.html only at /.',
+    );
+    expect(bodyExcerpt("I'd recommend: Adding api/ to .gitignore (own repo). Then commit the logs.", 'Adding api/ to .gitignore (own repo)', 160)).toBe(
+      "I'd recommend: Then commit the logs.",
+    );
+    expect(bodyExcerpt('Simplest path to live config', 'Plan approved: Simplest path to live config', 160)).toBeUndefined();
   });
 });

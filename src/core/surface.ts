@@ -359,20 +359,50 @@ export function planSteps(body: string): PlanStep[] {
   return steps;
 }
 
-/** First paragraph of a body as one line of text, without block markup or `[[wikilink]]` brackets. */
-function bodyExcerpt(body: string, summary: string, max: number): string | undefined {
-  if (max <= 0) return undefined;
-  const first = body
-    .replace(/^\s+/, '')
-    .split(/\n[ \t]*\n/)[0]
-    ?.split('\n')
+/** A body paragraph as one line of plain text: block markers, emphasis, code ticks and `[[wikilink]]` brackets gone. */
+function plainParagraph(paragraph: string): string {
+  return paragraph
+    .split('\n')
     .map((l) => l.replace(/^\s*(?:#{1,6}\s+|>\s?|[-*+]\s+|\d+[.)]\s+)/, ''))
     .join(' ')
-    .replace(/\[\[([^\]]+)\]\]/g, '$1');
-  if (!first) return undefined;
-  const text = cleanInline(first, max);
-  if (text === '' || text.toLowerCase().startsWith(summary.toLowerCase().replace(/…$/, ''))) return undefined;
-  return text;
+    .replace(/\[\[([^\]]+)\]\]/g, '$1')
+    .replace(/(\*\*|__|`)/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+function wordsOf(text: string): string[] {
+  return text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+}
+
+/**
+ * The excerpt a full-tier decision shows after its summary: the first body paragraph that
+ * says something the summary does not — with the summary's own sentence cut out of it when
+ * it quotes it, and skipped when at least half its words are the summary's (a captured
+ * body often opens with the sentence its summary was made from).
+ *
+ * @example
+ * bodyExcerpt('**404 on refresh** → needs a _redirects file\n\nNetlify serves index.html only at /.', '404 on refresh → needs a _redirects file', 160)
+ * // 'Netlify serves index.html only at /.'
+ */
+export function bodyExcerpt(body: string, summary: string, max: number): string | undefined {
+  if (max <= 0) return undefined;
+  const plainSummary = plainParagraph(summary.replace(/…$/, ''));
+  const summaryWords = new Set(wordsOf(plainSummary));
+  for (const paragraph of body.replace(/^\s+/, '').split(/\n[ \t]*\n/)) {
+    let text = plainParagraph(paragraph);
+    if (plainSummary !== '') {
+      const at = text.toLowerCase().indexOf(plainSummary.toLowerCase());
+      if (at >= 0) text = `${text.slice(0, at)} ${text.slice(at + plainSummary.length).replace(/^[\s.:;,—-]+/, '')}`.replace(/^[\s.:;,—-]+/, '').replace(/\s+/g, ' ').trim();
+    }
+    const words = wordsOf(text);
+    if (words.length === 0) continue;
+    const novel = words.filter((w) => !summaryWords.has(w)).length;
+    if (novel / words.length < 0.5) continue;
+    const out = cleanInline(text, max);
+    return out === '' ? undefined : out;
+  }
+  return undefined;
 }
 
 /** Characters the markdown serializer may add as backslash escapes: counted so estimates stay upper bounds. */

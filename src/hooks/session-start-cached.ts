@@ -32,7 +32,11 @@ export function cachedBriefing(h: HookContext): Briefing | undefined {
 export function deliverBriefing(h: HookContext, briefing: Briefing): string {
   if (h.input.sessionId !== undefined) {
     // A new context (startup, resume, clear, compact): only what the briefing put there is in it now.
-    const failed = writeSessionState(h.cacheDir, { version: 1, session: h.input.sessionId, injected: briefing.ids ?? [] });
+    // The briefing shows a memory by its summary line (an excerpt at most): the prompt hook may
+    // still add its body when a prompt asks about it.
+    const ids = briefing.ids ?? [];
+    const shown = Object.fromEntries(ids.map((id) => [id, 'summary' as const]));
+    const failed = writeSessionState(h.cacheDir, { version: 1, session: h.input.sessionId, injected: ids, shown });
     if (failed) h.log(`session state not written (later prompts may repeat a memory): ${failed.message}`);
   }
   // A briefing that shows no memory (a new project) is only a header: not worth the context.

@@ -17,14 +17,15 @@ export function addReviewTool(server: McpServer, { open, guarded }: ToolDeps): v
         'action "list" (the default) shows them: a number (#3), a short id, type, confidence and summary. ' +
         'Go through them with the user: "accept" stores the ones the user confirms as memories, "reject" drops ' +
         'the ones the user declines. Numbers and short ids never change, so #2 is still #2 after #1 is accepted. ' +
-        'Accept or reject only what the user has agreed to.',
+        'Accept or reject only what the user has agreed to. A candidate the prompt hook injected as "(unconfirmed)" ' +
+        'carries an id such as candidate-3f9a2c1d04, which selects it here too; an accepted one records source.confirmed: assistant.',
       inputSchema: z.strictObject({
         action: z.enum(['list', 'accept', 'reject']).optional().describe('list (default), accept or reject.'),
         ids: z
           .array(z.string().min(1).max(100))
           .max(100)
           .optional()
-          .describe('For accept and reject: entry numbers ("3" or "#3") or short ids from the list.'),
+          .describe('For accept and reject: entry numbers ("3" or "#3"), short ids from the list, or the id an injected "(unconfirmed)" memory carries (candidate-3f9a2c1d04).'),
       }),
       outputSchema: z.object({
         action: z.enum(['list', 'accept', 'reject']),
@@ -52,7 +53,8 @@ export function addReviewTool(server: McpServer, { open, guarded }: ToolDeps): v
       const lines: string[] = [];
       const extra: { accepted?: { n: number; short: string; memory: string }[]; rejected?: { n: number; short: string }[] } = {};
       if (action === 'accept') {
-        const out = await cortex.review.accept(args.ids!);
+        // The assistant accepts through this tool: recorded in the memory as `source.confirmed: assistant`.
+        const out = await cortex.review.accept(args.ids!, 'assistant');
         extra.accepted = out.accepted.map((a) => ({ n: a.item.n, short: a.item.short, memory: a.result.memory.id }));
         for (const a of out.accepted) lines.push(`Accepted #${a.item.n} ${a.item.short} → ${a.result.memory.id} (${a.result.action})`);
       } else if (action === 'reject') {

@@ -2,7 +2,7 @@
  * fast-check generators shared by tests.
  */
 import fc from 'fast-check';
-import { MEMORY_STATUSES, MEMORY_TYPES, SCOPES, SOURCE_KINDS, SOURCE_LAYERS, type Memory } from '../../src/core/memory.js';
+import { MEMORY_STATUSES, MEMORY_TYPES, SCOPES, SOURCE_KINDS, SOURCE_CONFIRMERS, SOURCE_LAYERS, type Memory } from '../../src/core/memory.js';
 import { normalizeBody } from '../../src/core/memory-format.js';
 
 const word = fc.stringMatching(/^[a-z][a-z0-9]{0,9}$/);
@@ -34,6 +34,7 @@ export const arbitraryMemory: fc.Arbitrary<Memory> = fc.record({
       branch: fc.stringMatching(/^[a-z]{1,8}(\/[a-z]{1,8})?$/),
       commit: fc.stringMatching(/^[0-9a-f]{7,12}$/),
       files: fc.array(fc.stringMatching(/^[a-z]{1,8}\/[a-z]{1,8}\.ts$/), { maxLength: 3 }),
+      confirmed: fc.constantFrom(...SOURCE_CONFIRMERS),
     },
     { requiredKeys: ['kind'] },
   ),
