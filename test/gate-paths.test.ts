@@ -47,6 +47,8 @@ const UNGATED: Record<string, string> = {
   'src/term/fd.ts': 'the stdout/stderr writer: what commands print is built by them (errors pass the gate in main.ts)',
   'src/hooks/log.ts': 'the log: every message is redacted in appendLog',
   'src/hooks/output-raw.ts': 'the injection format; output.ts gates every injection but the cached briefing',
+  'src/services/context.ts': "the private tier's one-time move: the person's files moved byte for byte, and a log line of paths and the undo command",
+  'src/services/stage.ts': 'a marker that the previous release\'s intent-to-add entries were staged (fixed text)',
   'src/hooks/session-start-cached.ts': 'the cached briefing, rendered and redacted by api/surface.ts before it was cached',
 };
 

@@ -28,6 +28,10 @@ export function inClear(text: string, secret: string): string[] {
     // Windows of pure repetition or of words are not distinctive (`AAAAAAAA`, `-us12`).
     // PEM armour (`-----BEGIN … PRIVATE KEY-----`) names the format, not the key.
     if (/^(.)\1+$/.test(w) || !/[A-Za-z0-9]{4}/.test(w) || /\s|-----|BEGIN|PRIVATE|KEY-/.test(w)) continue;
+    // A window that is one word at a punctuation boundary (`/discord` of a webhook URL's host,
+    // `Private-` of PuTTY's header) names the vendor or format, like a prefix: file names such
+    // as `discord-webhook` or `private-key` that say what was redacted hold it too.
+    if (/^[^A-Za-z0-9]+[A-Z]?[a-z]+$|^[A-Z]?[a-z]+[^A-Za-z0-9]+$/.test(w)) continue;
     const json = JSON.stringify(w).slice(1, -1);
     if (lower.includes(w.toLowerCase()) || lower.includes(json.toLowerCase())) found.push(w);
   }
