@@ -247,7 +247,7 @@ function isJournal(value: unknown): value is Journal {
 /** Search-tree files older than this that no index points to are deleted on save. */
 const STALE_SEARCH_FILE_MS = 60_000;
 
-const MINISEARCH_OPTIONS = {
+export const MINISEARCH_OPTIONS = {
   fields: FIELDS,
   idField: 'id',
   storeFields: [] as string[],
