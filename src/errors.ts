@@ -2,7 +2,8 @@
  * Error classes shared by every layer. Imports nothing.
  *
  * Callers classify errors by `instanceof` or by `code`, never by message text.
- * Only `cli.ts` turns them into output and exit codes.
+ * Only `main.ts` (the error boundary; `cli.ts` is the executable that runs it) turns them into
+ * output and exit codes.
  */
 
 /** Where bugs (InternalError, exit 70) are reported. */

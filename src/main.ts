@@ -25,7 +25,10 @@ interface Entry {
   load: () => Promise<{ default: CommandDef }>;
 }
 
-/** Commands, in the order `cortex --help` lists them. Each module is imported only when run. */
+/**
+ * Commands, in the order `cortex --help` lists them. Each module is imported only when run, so
+ * `--help` repeats each command's `summary` here; `test/command-summaries.test.ts` keeps the two equal.
+ */
 export const COMMANDS: Record<string, Entry> = {
   init: { summary: 'Set up .cortex/ in this repository (safe to re-run)', load: () => import('./commands/init.js') },
   remember: { summary: 'Store a memory (text, stdin or $EDITOR)', load: () => import('./commands/remember.js') },
@@ -33,7 +36,7 @@ export const COMMANDS: Record<string, Entry> = {
   show: { summary: 'Print one memory in full', load: () => import('./commands/show.js') },
   list: { summary: 'List memories, with filters', load: () => import('./commands/list.js') },
   edit: { summary: 'Edit a memory in $EDITOR or with flags', load: () => import('./commands/edit.js') },
-  forget: { summary: 'Archive (or delete) memories by id; --query to search', load: () => import('./commands/forget.js') },
+  forget: { summary: 'Archive (or delete) memories by id, or by whole words with --query', load: () => import('./commands/forget.js') },
   link: { summary: 'Link two memories with a relation (an edge file)', load: () => import('./commands/link.js') },
   unlink: { summary: 'Remove the edge files between two memories', load: () => import('./commands/unlink.js') },
   traverse: { summary: 'Walk the graph from a memory, level by level', load: () => import('./commands/traverse.js') },
@@ -44,13 +47,13 @@ export const COMMANDS: Record<string, Entry> = {
   'index-code': { summary: 'Parse the source into a symbol table and resolve the memories\' code anchors', load: () => import('./commands/index-code.js') },
   surface: { summary: 'Print the session briefing (what the SessionStart hook injects)', load: () => import('./commands/surface.js') },
   lifecycle: { summary: 'Archive decayed memories, reactivate accessed ones, prune old archives', load: () => import('./commands/lifecycle.js') },
-  project: { summary: 'Regenerate the decisions and plan projections (--check for CI)', load: () => import('./commands/project.js') },
+  project: { summary: 'Regenerate .cortex/decisions.md, plan.md and decisions-archive.md (--check for CI)', load: () => import('./commands/project.js') },
   import: { summary: 'Import memories from Claude Code, CLAUDE.md/AGENTS.md, a memory bank, MCP memory, basic-memory or JSONL', load: () => import('./commands/import.js') },
   export: { summary: 'Export memories as JSONL, Claude Code auto memory, a memory bank, AGENTS.md or MCP memory', load: () => import('./commands/export.js') },
   diff: { summary: 'What a revision range changes in memory (for pull requests)', load: () => import('./commands/diff.js') },
   doctor: { summary: 'Check the git integration, projections and index, with fixes', load: () => import('./commands/doctor.js') },
-  'merge-driver': { summary: 'Git merge driver for .cortex/ files (set up by init)', load: () => import('./commands/merge-driver.js') },
-  'git-hook': { summary: 'Run a git hook event (installed by init)', load: () => import('./commands/git-hook.js') },
+  'merge-driver': { summary: 'Git merge driver for .cortex/ files (configured by cortex init)', load: () => import('./commands/merge-driver.js') },
+  'git-hook': { summary: 'Run a git hook event (installed by cortex init)', load: () => import('./commands/git-hook.js') },
   review: { summary: 'Accept or reject the low-confidence memories extraction queued', load: () => import('./commands/review.js') },
   hook: { summary: 'Run a Claude Code hook (reads the hook JSON on stdin)', load: () => import('./commands/hook.js') },
   mcp: { summary: 'Serve the memory tools to an assistant over MCP (stdio)', load: () => import('./commands/mcp.js') },

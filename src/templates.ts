@@ -15,11 +15,6 @@ export function readTemplate(name: string): string {
   return text;
 }
 
-/** Absolute path of `templates/<name>`. */
-export function templatePath(name: string): string {
-  return new URL(`../templates/${name}`, import.meta.url).pathname;
-}
-
 /** Reads `hooks/<name>`: the git hook scripts `cortex init` installs. */
 export function readHookTemplate(name: string): string {
   const key = `hooks/${name}`;

@@ -60,13 +60,6 @@ export interface AnticipateOutput {
  */
 export const ANTICIPATED_TYPES: readonly MemoryType[] = MEMORY_TYPES.filter((t) => t !== 'plan' && t !== 'progress' && t !== 'code');
 
-/**
- * Global memories weigh this much of project ones of the same relevance: the default of
- * config `recall.globalWeight`, which is what anticipation uses (recall's
- * `GLOBAL_SCORE_FACTOR`, not imported: that module loads the whole keyword index stack).
- */
-export const GLOBAL_ANTICIPATION_FACTOR = 0.9;
-
 /** Only the start of a long prompt (a pasted log) is searched: the cost stays flat. */
 export const MAX_PROMPT_CHARS = 2_000;
 

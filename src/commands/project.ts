@@ -4,7 +4,7 @@ import { openContextOf, printJson, warnDiagnostics } from './shared.js';
 
 const command: CommandDef = {
   name: 'project',
-  summary: 'Regenerate .cortex/decisions.md, plan.md and decisions-archive.md',
+  summary: 'Regenerate .cortex/decisions.md, plan.md and decisions-archive.md (--check for CI)',
   usage: ['project [--check]'],
   description:
     'The projections are generated from .cortex/memories/: the same memories always give the same\n' +

@@ -12,9 +12,6 @@ import type { TranscriptEvent } from './transcript.js';
 export const CAPTURE_MODES = ['off', 'reflect', 'claude', 'endpoint'] as const;
 export type CaptureMode = (typeof CAPTURE_MODES)[number];
 
-/** Version of the prompt and answer schema; recorded in each memory the layer writes. */
-export const MODEL_PROMPT_VERSION = 1;
-
 /** Types a model may propose: knowledge, not plans, progress or code (the schema's enum). */
 export const MODEL_TYPES: readonly MemoryType[] = ['decision', 'rejected', 'gotcha', 'pattern', 'preference', 'architecture', 'context'];
 

@@ -118,7 +118,6 @@ export function tokenize(text: string): string[] {
  * foldDiacritics('naïve café') // 'naive cafe'
  */
 export function foldDiacritics(text: string): string {
-  // eslint-disable-next-line no-control-regex
   if (/^[\u0000-\u007f]*$/.test(text)) return text;
   return text
     .replace(/ё/g, 'е')

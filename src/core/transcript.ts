@@ -407,7 +407,6 @@ function flattenContent(content: unknown): string {
 }
 
 function stripAnsi(text: string): string {
-  // eslint-disable-next-line no-control-regex
   return text.replace(/\u001b\[[0-9;]*m/g, '');
 }
 

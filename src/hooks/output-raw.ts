@@ -7,9 +7,9 @@
  */
 
 /** Claude Code replaces injected context longer than this with a preview. */
-export const INJECTION_LIMIT = 10_000;
+const INJECTION_LIMIT = 10_000;
 /** Margin below the limit for the JSON escaping Claude Code may count. */
-export const MAX_CONTEXT_CHARS = 9_000;
+export const MAX_CONTEXT_CHARS = INJECTION_LIMIT - 1_000;
 
 /**
  * Cuts `text` to at most `max` characters at a line boundary, saying that it did.

@@ -6,7 +6,7 @@
 import { redactSecrets } from '../core/redact.js';
 import { rawContextOutput } from './output-raw.js';
 
-export { fitContext, INJECTION_LIMIT, MAX_CONTEXT_CHARS } from './output-raw.js';
+export { fitContext, MAX_CONTEXT_CHARS } from './output-raw.js';
 
 /**
  * The stdout of a context-injecting hook, or '' when there is nothing to add. Cortex's own

@@ -21,7 +21,6 @@ import { upgradeIntentToAdd } from '../services/stage.js';
 import { ensureLine, type InitStep } from './step.js';
 import type { Context } from '../services/context.js';
 
-export const DRIVER_NAME = 'cortex';
 export const GIT_HOOK_EVENTS = ['pre-commit', 'post-merge', 'post-checkout', 'post-rewrite'] as const;
 export type GitHookEvent = (typeof GIT_HOOK_EVENTS)[number];
 

@@ -59,6 +59,5 @@ export function columns(rows: string[][], widths?: number[]): string[] {
 }
 
 export function visibleLength(s: string): number {
-  // eslint-disable-next-line no-control-regex
   return s.replace(/\u001b\[[0-9;]*m/g, '').length;
 }

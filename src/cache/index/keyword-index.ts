@@ -373,7 +373,7 @@ export function setFreshSweepWindow(ms: number): void {
 /** Search-tree files older than this that no index points to are deleted on save. */
 const STALE_SEARCH_FILE_MS = 60_000;
 
-const MINISEARCH_OPTIONS = {
+export const MINISEARCH_OPTIONS = {
   fields: FIELDS,
   idField: 'id',
   storeFields: [] as string[],

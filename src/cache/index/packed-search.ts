@@ -123,26 +123,29 @@ interface Internals {
   _options: { fields: string[] };
 }
 
-function internalsOf(ms: MiniSearch): Internals | undefined {
+/**
+ * Which private field of MiniSearch this engine reads is missing or has changed shape, or
+ * `undefined` when all are as expected. A MiniSearch upgrade that changes one sends every query
+ * to the slow path (`MiniSearch.search`); `test/minisearch-pin.test.ts` names the field.
+ */
+export function minisearchInternalsProblem(ms: MiniSearch): string | undefined {
   const m = ms as unknown as Partial<Internals>;
   const index = m._index;
-  if (
-    !index ||
-    typeof index.get !== 'function' ||
-    typeof index.atPrefix !== 'function' ||
-    typeof index.fuzzyGet !== 'function' ||
-    !(m._documentIds instanceof Map) ||
-    !(m._fieldLength instanceof Map) ||
-    typeof m._fieldIds !== 'object' ||
-    !Array.isArray(m._avgFieldLength) ||
-    typeof m._documentCount !== 'number' ||
-    typeof m._dirtCount !== 'number' ||
-    typeof m._nextId !== 'number' ||
-    !Array.isArray(m._options?.fields)
-  ) {
-    return undefined;
-  }
-  return m as Internals;
+  const changed = (field: string, expected: string): string => `MiniSearch's private field \`${field}\` is missing or changed (expected ${expected})`;
+  if (!index || typeof index.get !== 'function' || typeof index.atPrefix !== 'function' || typeof index.fuzzyGet !== 'function') return changed('_index', 'an object with get, atPrefix and fuzzyGet');
+  if (!(m._documentIds instanceof Map)) return changed('_documentIds', 'a Map');
+  if (!(m._fieldLength instanceof Map)) return changed('_fieldLength', 'a Map');
+  if (typeof m._fieldIds !== 'object') return changed('_fieldIds', 'an object');
+  if (!Array.isArray(m._avgFieldLength)) return changed('_avgFieldLength', 'an array');
+  if (typeof m._documentCount !== 'number') return changed('_documentCount', 'a number');
+  if (typeof m._dirtCount !== 'number') return changed('_dirtCount', 'a number');
+  if (typeof m._nextId !== 'number') return changed('_nextId', 'a number');
+  if (!Array.isArray(m._options?.fields)) return changed('_options', 'an object with a fields array');
+  return undefined;
+}
+
+function internalsOf(ms: MiniSearch): Internals | undefined {
+  return minisearchInternalsProblem(ms) === undefined ? (ms as unknown as Internals) : undefined;
 }
 
 /** The live-document bits of an index, by its state (an index answering several queries makes them once). */

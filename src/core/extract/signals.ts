@@ -267,11 +267,6 @@ export function knowledgeHeadingType(heading: string): 'gotcha' | 'decision' | '
   return undefined;
 }
 
-/** Sentence starts that only point back ("This means …"), so the sentence needs its predecessor. */
-export function isAnaphoric(sentence: string): boolean {
-  return ANAPHOR.test(sentence.trim().replace(/^[*_\s]+/, ''));
-}
-
 /** Meta talk about the conversation itself. */
 export function isMeta(sentence: string): boolean {
   return META.test(maskInline(sentence).replace(/^[\s*_>#-]+/, '').trim());

@@ -6,7 +6,6 @@
  */
 import type { Edge } from '../edge.js';
 import { isMemoryType, normalizeTag, type Memory } from '../memory.js';
-import { keyOf } from './text.js';
 import { emptySource, type ParsedSource } from './types.js';
 
 /** A tag that carries the source's own entity type when it is not a Cortex type. */
@@ -95,9 +94,4 @@ export function exportMcpMemory(memories: readonly Memory[], edges: readonly Edg
     if (from !== undefined && to !== undefined) lines.push(JSON.stringify({ type: 'relation', from, to, relationType: e.relation }));
   }
   return lines.length === 0 ? '' : `${lines.join('\n')}\n`;
-}
-
-/** A key for an entity name when a record needs one in a path-like form. */
-export function entityKey(name: string): string {
-  return keyOf(name);
 }
