@@ -126,3 +126,18 @@ export function json<T = Record<string, unknown>>(r: RunResult): T {
     throw new Error(`stdout is not JSON (exit ${r.code}):\n${r.stdout}\nstderr:\n${r.stderr}`);
   }
 }
+
+/** `r`, or an error naming `what` with the output when it did not exit 0. */
+export function ok(r: RunResult, what: string): RunResult {
+  if (r.code !== 0) throw new Error(`${what} failed (${r.code}):\n${r.stdout}\n${r.stderr}`);
+  return r;
+}
+
+/** A temporary repository with `cortex init` run and everything committed. */
+export function initRepo(): TempRepo {
+  const repo = tempRepo({ 'README.md': '# test\n' });
+  ok(repo.cortex(['init']), 'init');
+  ok(repo.git(['add', '-A']), 'add');
+  ok(repo.git(['commit', '-q', '-m', 'init']), 'commit');
+  return repo;
+}

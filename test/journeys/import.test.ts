@@ -11,20 +11,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { claudeProjectDirName } from '../../src/core/interop/claude.js';
 import { fixturePath } from '../helpers/fixture-repo.js';
-import { json, tempRepo, type RunResult, type TempRepo } from '../helpers/repo.js';
-
-function ok(r: RunResult, what: string): RunResult {
-  if (r.code !== 0) throw new Error(`${what} failed (${r.code}):\n${r.stdout}\n${r.stderr}`);
-  return r;
-}
-
-function initRepo(): TempRepo {
-  const repo = tempRepo({ 'README.md': '# test\n' });
-  ok(repo.cortex(['init']), 'init');
-  ok(repo.git(['add', '-A']), 'add');
-  ok(repo.git(['commit', '-q', '-m', 'init']), 'commit');
-  return repo;
-}
+import { initRepo, json, ok, tempRepo, type RunResult, type TempRepo } from '../helpers/repo.js';
 
 /** Every memory and edge file under .cortex/ (both tiers), path → text. */
 function snapshot(repo: TempRepo): Map<string, string> {
