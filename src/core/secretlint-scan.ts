@@ -84,7 +84,7 @@ function prepare(): Prepared[] {
   for (const creator of presetRules()) {
     if (creator.meta.type !== 'scanner') continue;
     const rule = creator.meta.id.startsWith(PREFIX) ? creator.meta.id.slice(PREFIX.length) : creator.meta.id;
-    // The preset (13.x) ships its comment filter typed as a scanner: it only ignores.
+    // A preset that ships its comment filter typed as a scanner (13.x): it only ignores.
     if (rule.startsWith('filter-')) continue;
     const sink: Prepared['sink'] = { spans: undefined };
     const context: RuleContext = {

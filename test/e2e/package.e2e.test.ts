@@ -14,7 +14,7 @@ import { gitEnv, REPO_ROOT } from '../helpers/repo.js';
 
 /** bench/README.md, "Package size". */
 export const BUDGET = {
-  tarballBytes: 1_500_000,
+  tarballBytes: 1_700_000,
   unpackedBytes: 5_500_000,
   keywordInstallBytes: 60_000_000,
   keywordInstallPackages: 200,
