@@ -16,6 +16,7 @@ import { assertRealDirectories, directoryProblem, readRegularFile } from '../sto
 import { describeMigration, migrateLegacyLocalTier } from '../store/local-tier.js';
 import { LOG_FILE } from '../cache/layout.js';
 import { lsIndex } from '../git/cli.js';
+import type { StagingQueue } from './stage.js';
 
 export interface OpenCortexOptions {
   /** A directory inside the project (default: the working directory). */
@@ -43,6 +44,12 @@ export interface OpenCortexOptions {
   centrality?: CentralityProvider;
   /** Reality checks added to the missing-file check ("possibly outdated"), by memory id. */
   staleness?: StalenessProvider[];
+  /**
+   * Where write calls put the files they create for the next commit: a queue staged in
+   * bursts (services/stage.ts `queueStaging`, what the MCP server passes). Default: each
+   * write runs its own `git add` before it returns.
+   */
+  staging?: StagingQueue;
 }
 
 /** Centrality by memory id, 0..1 (absent ids count as 0). */
@@ -69,6 +76,8 @@ export interface Context {
   centrality: CentralityProvider | undefined;
   /** Reality checks beyond the missing-file check. */
   staleness: readonly StalenessProvider[];
+  /** Gathers created files for one `git add` per burst; `undefined`: each write stages its own. */
+  staging: StagingQueue | undefined;
 }
 
 /** Larger than any real configuration: the file is refused, not read. */
@@ -178,6 +187,7 @@ export function contextFor(root: string, options: OpenCortexOptions = {}): Conte
     embedder: options.embedder,
     centrality: options.centrality,
     staleness: options.staleness ?? [],
+    staging: options.staging,
   };
 }
 
