@@ -16,7 +16,6 @@ import { assertRealDirectories, directoryProblem, readRegularFile } from '../sto
 import { describeMigration, migrateLegacyLocalTier } from '../store/local-tier.js';
 import { LOG_FILE } from '../cache/layout.js';
 import { lsIndex } from '../git/cli.js';
-import type { StagingQueue } from './stage.js';
 
 export interface OpenCortexOptions {
   /** A directory inside the project (default: the working directory). */
@@ -50,6 +49,21 @@ export interface OpenCortexOptions {
    * write runs its own `git add` before it returns.
    */
   staging?: StagingQueue;
+}
+
+/**
+ * Gathers the project files write calls create and stages them in bursts (services/stage.ts
+ * `queueStaging`, what the MCP server uses): one `git add` per burst, not one per call.
+ */
+export interface StagingQueue {
+  /** Gathers project files a write created (absolute, or relative to `ctx.root`). */
+  add(ctx: Context, files: readonly string[]): void;
+  /** Stages what is gathered now; resolves once git is done (true when every `git add` succeeded). */
+  flush(): Promise<boolean>;
+  /** `flush` without returning to the event loop (an exit handler); waits for a `git add` under way. */
+  flushSync(): boolean;
+  /** Files gathered and not yet handed to git. */
+  readonly pending: number;
 }
 
 /** Centrality by memory id, 0..1 (absent ids count as 0). */

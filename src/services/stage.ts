@@ -29,7 +29,7 @@ import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { addFiles, addFilesAsync, runGit } from '../git/cli.js';
 import { isTempFileName } from '../store/atomic.js';
 import { findGitRoot } from '../store/paths.js';
-import type { Context } from './context.js';
+import type { Context, StagingQueue } from './context.js';
 import type { Scope } from '../core/memory.js';
 
 /** The directories whose files a whole-tree commit takes. */
@@ -237,33 +237,6 @@ export function createdFiles(results: readonly WriteResult[]): string[] {
   );
 }
 
-/**
- * Staging for a long-lived process that writes in bursts (the MCP server): the files its
- * write calls create are gathered and staged with one `git add` per burst instead of one per
- * call. Each `git add` rewrites git's whole index (a list of every memory and edge file), so
- * 1,000 stores staged one by one wrote 665 MB; gathered, a few MB. A call returns without
- * waiting for git.
- *
- * The gathered files are staged {@link DEFAULT_STAGING_DELAYS}`.idleMs` after the last
- * `add` (no write call for that long), and at most `maxDelayMs` after the first file still
- * waiting, however busy the process; `flush` stages them now (the server calls it when its
- * client closes the connection) and `flushSync` from an exit handler. A `git commit -am` run
- * after that (an assistant's next step, seconds later) takes them as `cortex remember`'s
- * do; within the window, the pre-commit hook still takes new memory and edge files into a
- * whole-tree commit. Files gone by then (forgotten meanwhile) are left out; the `git add`
- * runs never overlap (two at once would find the index locked).
- */
-export interface StagingQueue {
-  /** Gathers project files a write created (absolute, or relative to `ctx.root`). */
-  add(ctx: Context, files: readonly string[]): void;
-  /** Stages what is gathered now; resolves once git is done (true when every `git add` succeeded). */
-  flush(): Promise<boolean>;
-  /** `flush` without returning to the event loop (an exit handler); waits for a `git add` under way. */
-  flushSync(): boolean;
-  /** Files gathered and not yet handed to git. */
-  readonly pending: number;
-}
-
 /** When a {@link StagingQueue} stages: after this long without a new file, or this long after the first one waiting. */
 export const DEFAULT_STAGING_DELAYS = { idleMs: 100, maxDelayMs: 1000 };
 
@@ -271,7 +244,17 @@ export const DEFAULT_STAGING_DELAYS = { idleMs: 100, maxDelayMs: 1000 };
 const PATHS_PER_ADD = 500;
 
 /**
- * A {@link StagingQueue}.
+ * A {@link StagingQueue}: the files a long-lived process's writes create (the MCP server),
+ * staged with one `git add` per burst instead of one per call. Each `git add` rewrites git's
+ * whole index (a list of every memory and edge file), so 1,000 stores staged one by one wrote
+ * 665 MB. The gathered files are staged `idleMs` after the last `add` (no write for that
+ * long), and at most `maxDelayMs` after the first file still waiting, however busy the
+ * process; `flush` stages them now (the server calls it when its client closes the
+ * connection) and `flushSync` from an exit handler. A `git commit -am` run after that (an
+ * assistant's next step) takes them as it takes `cortex remember`'s; within the window, the
+ * pre-commit hook still takes new memory and edge files into a whole-tree commit. Files gone
+ * by then (forgotten meanwhile) are left out; the `git add` runs never overlap (two at once
+ * would find the index locked).
  *
  * @example
  * const staging = queueStaging();
