@@ -238,7 +238,7 @@ export function createdFiles(results: readonly WriteResult[]): string[] {
 }
 
 /** When a {@link StagingQueue} stages: after this long without a new file, or this long after the first one waiting. */
-export const DEFAULT_STAGING_DELAYS = { idleMs: 100, maxDelayMs: 1000 };
+export const DEFAULT_STAGING_DELAYS = { idleMs: 100, maxDelayMs: 2000 };
 
 /** Most paths one `git add` is given (its command line stays far below the system's limit). */
 const PATHS_PER_ADD = 500;
