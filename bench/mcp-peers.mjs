@@ -7,6 +7,7 @@
 // (Cortex `memory_remember`, the official server `create_entities`), then ask every distinct
 // question whose evidence lies in the stored turns (Cortex `memory_recall`, limit 5; the
 // official server `search_nodes`). Reports per-call medians (and p90) for store and search, the
+// CPU per call (the server's process tree: /proc/<pid>/stat, children it reaped included), the
 // bytes the server's process tree wrote to disk while storing and while searching
 // (/proc/<pid>/io write_bytes: a reaped child's counts are added to its parent's), the size of
 // the store afterwards (Cortex: `.cortex/` and `.memory/`; a fresh `cortex index --rebuild`
@@ -103,6 +104,16 @@ function writeBytes(pid) {
   }
 }
 
+/** CPU milliseconds `pid` and its reaped children have used (/proc/<pid>/stat utime+stime+cutime+cstime, 100 Hz ticks). */
+function cpuMs(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) * 10;
+  } catch {
+    return NaN;
+  }
+}
+
 /** Waits until `pid` has been idle a moment with no child process (its background `git add` done), at most 30 s. */
 async function settled(pid) {
   const children = () => {
@@ -179,6 +190,7 @@ const SERVERS_RUN = {
     const idToKey = new Map();
     const store = [];
     const w0 = writeBytes(pid);
+    const c0 = cpuMs(pid);
     for (const t of turns) {
       const { ms, result } = await timed(() => s.client.callTool({ name: 'memory_remember', arguments: { summary: t.text.slice(0, 300), body: t.text.length > 300 ? t.text : '', type: 'context' } }));
       if (result.isError) throw new Error(`memory_remember failed: ${textOf(result)}\n${s.stderr()}`);
@@ -189,6 +201,7 @@ const SERVERS_RUN = {
     // counted with the stores it belongs to.
     await settled(pid);
     const w1 = writeBytes(pid);
+    const c1 = cpuMs(pid);
     const search = [];
     let hits = 0;
     for (const q of distinct) {
@@ -199,6 +212,7 @@ const SERVERS_RUN = {
       if (ids.some((k) => k !== undefined && q.evidence.has(k))) hits++;
     }
     const w2 = writeBytes(pid);
+    const c2 = cpuMs(pid);
     await s.client.close();
     const memoryDir = join(repo, '.memory');
     const after = { cortex: duSize(join(repo, '.cortex')), memory: duSize(memoryDir), memoryFiles: countFiles(memoryDir), edges: countFiles(join(repo, '.cortex', 'edges')) };
@@ -208,7 +222,7 @@ const SERVERS_RUN = {
     rmSync(join(fresh, '.memory'), { recursive: true, force: true });
     must(fresh, process.execPath, [CLI, 'index', '--rebuild', '--quiet']);
     after.freshMemory = duSize(join(fresh, '.memory'));
-    return { store, search, hits, written: { store: w1 - w0, search: w2 - w1 }, disk: after.cortex + after.memory, after };
+    return { store, search, hits, written: { store: w1 - w0, search: w2 - w1 }, cpu: { store: c1 - c0, search: c2 - c1 }, disk: after.cortex + after.memory, after };
   },
   async official(prefill) {
     const dir = join(work, 'official');
@@ -219,12 +233,14 @@ const SERVERS_RUN = {
     const pid = s.transport.pid;
     const store = [];
     const w0 = writeBytes(pid);
+    const c0 = cpuMs(pid);
     for (const t of turns) {
       const { ms, result } = await timed(() => s.client.callTool({ name: 'create_entities', arguments: { entities: [{ name: t.key, entityType: 'turn', observations: [t.text] }] } }));
       if (result.isError) throw new Error(`create_entities failed: ${textOf(result)}`);
       store.push(ms);
     }
     const w1 = writeBytes(pid);
+    const c1 = cpuMs(pid);
     const search = [];
     let hits = 0;
     for (const q of distinct) {
@@ -235,8 +251,9 @@ const SERVERS_RUN = {
       if (names.some((k) => q.evidence.has(k))) hits++;
     }
     const w2 = writeBytes(pid);
+    const c2 = cpuMs(pid);
     await s.client.close();
-    return { store, search, hits, written: { store: w1 - w0, search: w2 - w1 }, disk: duSize(dir), after: {} };
+    return { store, search, hits, written: { store: w1 - w0, search: w2 - w1 }, cpu: { store: c1 - c0, search: c2 - c1 }, disk: duSize(dir), after: {} };
   },
 };
 
@@ -258,6 +275,8 @@ try {
       storeP90Ms: p90(r.store),
       searchMedianMs: median(r.search),
       searchP90Ms: p90(r.search),
+      storeCpuPerCallMs: r.cpu.store / turns.length,
+      searchCpuPerCallMs: r.cpu.search / distinct.length,
       storeWrittenBytes: r.written.store,
       storeWrittenPerCall: r.written.store / turns.length,
       searchWrittenBytes: r.written.search,
@@ -267,7 +286,7 @@ try {
     };
     rows.push(row);
     log(
-      `${name.padEnd(8)}${row.cli ? ` ${row.cli}` : ''} store ${row.storeMedianMs.toFixed(2)} ms (p90 ${row.storeP90Ms.toFixed(2)}) · search ${row.searchMedianMs.toFixed(2)} ms (p90 ${row.searchP90Ms.toFixed(2)}) · ` +
+      `${name.padEnd(8)}${row.cli ? ` ${row.cli}` : ''} store ${row.storeMedianMs.toFixed(2)} ms (p90 ${row.storeP90Ms.toFixed(2)}, CPU ${row.storeCpuPerCallMs.toFixed(2)}) · search ${row.searchMedianMs.toFixed(2)} ms (p90 ${row.searchP90Ms.toFixed(2)}, CPU ${row.searchCpuPerCallMs.toFixed(2)}) · ` +
         `written: stores ${MB(row.storeWrittenBytes)} (${(row.storeWrittenPerCall / 1e3).toFixed(1)} kB/call), searches ${MB(row.searchWrittenBytes)} · disk ${MB(row.diskBytes)}` +
         (row.memory !== undefined ? ` (.memory ${MB(row.memory)}, ${row.memoryFiles} files; fresh rebuild ${MB(row.freshMemory)}; ${row.edges} edge files)` : '') +
         ` · hit@5 ${row.hitAt5.toFixed(3)}`,
