@@ -284,6 +284,26 @@ describe('cortex mcp: what it writes reaches a commit', () => {
     expect(repo.git(['commit', '-qam', 'context']).code).toBe(0);
     expect(repo.git(['status', '--porcelain', '--', '.cortex/memories', '.cortex/edges']).stdout).toBe('');
   });
+
+  it('stages what waits when the server is ended by SIGTERM', async () => {
+    const repo = initialised();
+    const s = await connect(repo);
+    const made = (await s.call('memory_remember', { summary: SQLITE, type: 'decision' })).structuredContent as { file: string };
+    const pid = (s.client.transport as StdioClientTransport).pid!;
+    const exited = new Promise<void>((resolve) => {
+      const poll = setInterval(() => {
+        try {
+          process.kill(pid, 0);
+        } catch {
+          clearInterval(poll);
+          resolve();
+        }
+      }, 20);
+    });
+    process.kill(pid, 'SIGTERM');
+    await exited;
+    expect(staged(repo)).toContain(made.file);
+  });
 });
 
 describe('cortex mcp: the graph', () => {
