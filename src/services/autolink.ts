@@ -65,7 +65,6 @@ const lookups = new WeakMap<TierIndex, { stamp: string; lookup: Promise<VectorLo
  * embedded by `cortex index --embed` or a hybrid recall is found. No model is loaded.
  */
 function cachedVectors(ctx: Context, tier: TierIndex): Promise<VectorLookup | undefined> {
-  const settings = embedSettings(ctx);
   const file = vectorsFile(tier.paths);
   let stat;
   try {
@@ -73,6 +72,8 @@ function cachedVectors(ctx: Context, tier: TierIndex): Promise<VectorLookup | un
   } catch {
     return Promise.resolve(undefined);
   }
+  // Resolved only when there are vectors: most stores have none.
+  const settings = embedSettings(ctx);
   if (!settings.enabled) return Promise.resolve(undefined);
   const stamp = `${settings.identity}\n${stat.size}\n${stat.mtimeMs}`;
   const known = lookups.get(tier);
