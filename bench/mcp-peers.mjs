@@ -1,12 +1,13 @@
 #!/usr/bin/env node
 // Cortex's MCP server beside the official MCP memory server (@modelcontextprotocol/server-memory,
 // a devDependency at an exact version), through the same MCP SDK client, on the same LoCoMo turns:
-//   node bench/mcp-peers.mjs [--turns 1000] [--prefill 0] [--servers cortex,official] [--no-git] [--keep] [--json]
+//   node bench/mcp-peers.mjs [--turns 1000] [--prefill 0] [--servers cortex,official] [--cli dist/cli.js …] [--no-git] [--keep] [--json]
 //
 // For each server, in one run: start it over stdio, store `--turns` LoCoMo turns one call each
 // (Cortex `memory_remember`, the official server `create_entities`), then ask every distinct
 // question whose evidence lies in the stored turns (Cortex `memory_recall`, limit 5; the
 // official server `search_nodes`). Reports per-call medians (and p90) for store and search, the
+// CPU per call (the server's process tree: /proc/<pid>/stat, children it reaped included), the
 // bytes the server's process tree wrote to disk while storing and while searching
 // (/proc/<pid>/io write_bytes: a reaped child's counts are added to its parent's), the size of
 // the store afterwards (Cortex: `.cortex/` and `.memory/`; a fresh `cortex index --rebuild`
@@ -15,6 +16,9 @@
 // `--prefill N` first puts N synthetic memories (bench/corpus.mjs) in each store, so the
 // per-call figures are at N + turns memories (Cortex: memory files indexed once; the official
 // server: one entity each in its JSONL file).
+//
+// `--cli PATH` (repeatable) runs the Cortex server of each build given, one after the other in
+// the same run (paired: compare a change with the build before it on the same load).
 //
 // Data: LoCoMo (see bench/locomo/README.md), read in place. Requires `npm run build` first.
 import { spawnSync } from 'node:child_process';
@@ -36,6 +40,7 @@ const { values: args } = parseArgs({
     prefill: { type: 'string', default: '0' },
     servers: { type: 'string', default: 'cortex,official' },
     'node-args': { type: 'string', default: '' },
+    cli: { type: 'string', multiple: true, default: [] },
     // Cortex in a directory that is not a git repository: no `git add` children, so the bytes
     // are Cortex's own (git rewrites its whole index, which lists every memory and edge file).
     'no-git': { type: 'boolean', default: false },
@@ -47,9 +52,12 @@ const TURNS = Number(args.turns);
 const PREFILL = Number(args.prefill);
 const SERVERS = args.servers.split(',').filter(Boolean);
 const NODE_ARGS = args['node-args'].split(' ').filter(Boolean);
-if (!existsSync(CLI)) {
-  console.error(`bench/mcp-peers: no build at ${CLI}: run \`npm run build\` first`);
-  process.exit(1);
+const CLIS = args.cli.length > 0 ? args.cli.map((c) => resolve(c)) : [CLI];
+for (const cli of CLIS) {
+  if (!existsSync(cli)) {
+    console.error(`bench/mcp-peers: no build at ${cli}: run \`npm run build\` first`);
+    process.exit(1);
+  }
 }
 const log = (line) => console.error(line);
 
@@ -94,6 +102,30 @@ function writeBytes(pid) {
   } catch {
     return NaN;
   }
+}
+
+/** CPU milliseconds `pid` and its reaped children have used (/proc/<pid>/stat utime+stime+cutime+cstime, 100 Hz ticks). */
+function cpuMs(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) * 10;
+  } catch {
+    return NaN;
+  }
+}
+
+/** Waits until `pid` has been idle a moment with no child process (its background `git add` done), at most 30 s. */
+async function settled(pid) {
+  const children = () => {
+    try {
+      return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim();
+    } catch {
+      return '';
+    }
+  };
+  const start = Date.now();
+  do await new Promise((r) => setTimeout(r, 300));
+  while (children() !== '' && Date.now() - start < 30_000);
 }
 
 function duSize(path) {
@@ -144,8 +176,9 @@ async function prefillCorpus() {
 }
 
 const SERVERS_RUN = {
-  async cortex(prefill) {
-    const repo = join(work, 'cortex-repo');
+  async cortex(prefill, cli = CLI) {
+    const CLI = cli;
+    const repo = join(work, `cortex-repo-${runs++}`);
     mkdirSync(repo, { recursive: true });
     if (!args['no-git']) must(repo, 'git', ['init', '-q', '-b', 'main']);
     // The corpus first: writeCorpus lays out .cortex/ anew.
@@ -157,13 +190,18 @@ const SERVERS_RUN = {
     const idToKey = new Map();
     const store = [];
     const w0 = writeBytes(pid);
+    const c0 = cpuMs(pid);
     for (const t of turns) {
       const { ms, result } = await timed(() => s.client.callTool({ name: 'memory_remember', arguments: { summary: t.text.slice(0, 300), body: t.text.length > 300 ? t.text : '', type: 'context' } }));
       if (result.isError) throw new Error(`memory_remember failed: ${textOf(result)}\n${s.stderr()}`);
       idToKey.set(result.structuredContent.id, t.key);
       store.push(ms);
     }
+    // The server stages the burst's files with `git add` once the calls stop (100 ms idle):
+    // counted with the stores it belongs to.
+    await settled(pid);
     const w1 = writeBytes(pid);
+    const c1 = cpuMs(pid);
     const search = [];
     let hits = 0;
     for (const q of distinct) {
@@ -174,16 +212,17 @@ const SERVERS_RUN = {
       if (ids.some((k) => k !== undefined && q.evidence.has(k))) hits++;
     }
     const w2 = writeBytes(pid);
+    const c2 = cpuMs(pid);
     await s.client.close();
     const memoryDir = join(repo, '.memory');
     const after = { cortex: duSize(join(repo, '.cortex')), memory: duSize(memoryDir), memoryFiles: countFiles(memoryDir), edges: countFiles(join(repo, '.cortex', 'edges')) };
     // A fresh rebuild of the same store, for scale.
-    const fresh = join(work, 'cortex-fresh');
+    const fresh = `${repo}-fresh`;
     must(repo, 'cp', ['-r', repo, fresh]);
     rmSync(join(fresh, '.memory'), { recursive: true, force: true });
     must(fresh, process.execPath, [CLI, 'index', '--rebuild', '--quiet']);
     after.freshMemory = duSize(join(fresh, '.memory'));
-    return { store, search, hits, written: { store: w1 - w0, search: w2 - w1 }, disk: after.cortex + after.memory, after };
+    return { store, search, hits, written: { store: w1 - w0, search: w2 - w1 }, cpu: { store: c1 - c0, search: c2 - c1 }, disk: after.cortex + after.memory, after };
   },
   async official(prefill) {
     const dir = join(work, 'official');
@@ -194,12 +233,14 @@ const SERVERS_RUN = {
     const pid = s.transport.pid;
     const store = [];
     const w0 = writeBytes(pid);
+    const c0 = cpuMs(pid);
     for (const t of turns) {
       const { ms, result } = await timed(() => s.client.callTool({ name: 'create_entities', arguments: { entities: [{ name: t.key, entityType: 'turn', observations: [t.text] }] } }));
       if (result.isError) throw new Error(`create_entities failed: ${textOf(result)}`);
       store.push(ms);
     }
     const w1 = writeBytes(pid);
+    const c1 = cpuMs(pid);
     const search = [];
     let hits = 0;
     for (const q of distinct) {
@@ -210,27 +251,32 @@ const SERVERS_RUN = {
       if (names.some((k) => q.evidence.has(k))) hits++;
     }
     const w2 = writeBytes(pid);
+    const c2 = cpuMs(pid);
     await s.client.close();
-    return { store, search, hits, written: { store: w1 - w0, search: w2 - w1 }, disk: duSize(dir), after: {} };
+    return { store, search, hits, written: { store: w1 - w0, search: w2 - w1 }, cpu: { store: c1 - c0, search: c2 - c1 }, disk: duSize(dir), after: {} };
   },
 };
 
+let runs = 0;
 const MB = (b) => `${(b / 1e6).toFixed(b < 1e6 ? 3 : 1)} MB`;
 const rows = [];
 try {
   const prefill = await prefillCorpus();
   log(`bench/mcp-peers: ${turns.length} turns stored, ${distinct.length} distinct questions, ${prefill.length} prefilled memories, load ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`);
-  for (const name of SERVERS) {
+  for (const [name, cli] of SERVERS.flatMap((n) => (n === 'cortex' ? CLIS.map((c) => [n, c]) : [[n, undefined]]))) {
     const run = SERVERS_RUN[name];
     if (!run) throw new Error(`unknown server ${name} (cortex, official)`);
-    const r = await run(prefill);
+    const r = await run(prefill, cli);
     const row = {
       server: name,
+      ...(cli !== undefined && CLIS.length > 1 ? { cli } : {}),
       memories: prefill.length + turns.length,
       storeMedianMs: median(r.store),
       storeP90Ms: p90(r.store),
       searchMedianMs: median(r.search),
       searchP90Ms: p90(r.search),
+      storeCpuPerCallMs: r.cpu.store / turns.length,
+      searchCpuPerCallMs: r.cpu.search / distinct.length,
       storeWrittenBytes: r.written.store,
       storeWrittenPerCall: r.written.store / turns.length,
       searchWrittenBytes: r.written.search,
@@ -240,7 +286,7 @@ try {
     };
     rows.push(row);
     log(
-      `${name.padEnd(8)} store ${row.storeMedianMs.toFixed(2)} ms (p90 ${row.storeP90Ms.toFixed(2)}) · search ${row.searchMedianMs.toFixed(2)} ms (p90 ${row.searchP90Ms.toFixed(2)}) · ` +
+      `${name.padEnd(8)}${row.cli ? ` ${row.cli}` : ''} store ${row.storeMedianMs.toFixed(2)} ms (p90 ${row.storeP90Ms.toFixed(2)}, CPU ${row.storeCpuPerCallMs.toFixed(2)}) · search ${row.searchMedianMs.toFixed(2)} ms (p90 ${row.searchP90Ms.toFixed(2)}, CPU ${row.searchCpuPerCallMs.toFixed(2)}) · ` +
         `written: stores ${MB(row.storeWrittenBytes)} (${(row.storeWrittenPerCall / 1e3).toFixed(1)} kB/call), searches ${MB(row.searchWrittenBytes)} · disk ${MB(row.diskBytes)}` +
         (row.memory !== undefined ? ` (.memory ${MB(row.memory)}, ${row.memoryFiles} files; fresh rebuild ${MB(row.freshMemory)}; ${row.edges} edge files)` : '') +
         ` · hit@5 ${row.hitAt5.toFixed(3)}`,

@@ -3,7 +3,7 @@
  * each tier by construction; the expected tier of each is computed from the thresholds and
  * the rarity-weighted overlap, with document frequencies counted over the corpus.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { autoLinkMemory } from '../src/services/autolink.js';
@@ -170,6 +170,30 @@ describe('auto-linking on remember', () => {
     expect(linked.links!.edges.map((e) => e.target)).toEqual(potters.slice(0, DEFAULT_CONFIG.autolink.maxEdges));
     const strengths = linked.links!.edges.map((e) => e.strength);
     expect(strengths).toEqual([...strengths].sort((a, b) => b - a));
+  });
+
+  it('compares a memory changed on disk by its new text, though a long-lived process kept the terms of the old one', async () => {
+    const repo = tempRepo();
+    repo.cortex(['init']);
+    const cortex = openCortex({ dir: repo.dir, env: repo.env });
+    const [oldWords, newWords] = [W.slice(0, 5), W.slice(5)];
+    // Longer than the index's preview: the terms come from the file, then from what was kept.
+    const long = (words: string[], times: number) => `${words.join(' ')} `.repeat(times).trim();
+    const ledger = await cortex.remember({ summary: 'ledger notes', body: long(oldWords, 8), type: 'context', autoLink: false });
+    for (let i = 0; i < 6; i++) await cortex.remember({ summary: other('abcdef'[i]!, 3).join(' '), type: 'context', autoLink: false });
+    const near = (r: Awaited<ReturnType<Cortex['remember']>>) => [...r.links!.edges.map((e) => e.target), ...r.links!.consolidate.flatMap((c) => [c.a, c.b])];
+
+    const first = await cortex.remember({ summary: oldWords.slice(0, 3).join(' '), body: oldWords.slice(3).join(' '), type: 'context' });
+    expect(near(first)).toContain(ledger.memory.id);
+    // Another program rewrites the ledger's body (same summary, other words).
+    const file = join(repo.dir, ledger.file);
+    writeFileSync(file, readFileSync(file, 'utf8').replace(long(oldWords, 8), long(newWords, 9)));
+    await new Promise((r) => setTimeout(r, 50));
+    const second = await cortex.remember({ summary: newWords.slice(0, 3).join(' '), body: newWords.slice(3).join(' '), type: 'context' });
+    expect(near(second)).toContain(ledger.memory.id);
+    const third = await cortex.remember({ summary: `${oldWords.slice(0, 4).join(' ')} again`, body: oldWords[4]!, type: 'context' });
+    expect(near(third)).toContain(first.memory.id);
+    expect(near(third)).not.toContain(ledger.memory.id);
   });
 
   it('uses the cosine from .memory/vectors.bin when it exists, without loading a model', async () => {

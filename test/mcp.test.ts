@@ -259,6 +259,53 @@ describe('cortex mcp: a memory through its life', () => {
   });
 });
 
+describe('cortex mcp: what it writes reaches a commit', () => {
+  /** Paths staged as new files. */
+  const staged = (repo: TempRepo): string[] =>
+    repo.git(['diff', '--cached', '--name-only', '--diff-filter=A']).stdout.split('\n').filter(Boolean);
+
+  it('stages a remembered memory once the burst of calls is over, and on close; git commit -am takes it', async () => {
+    const repo = initialised();
+    expect(repo.git(['add', '-A']).code).toBe(0);
+    expect(repo.git(['commit', '-qm', 'init']).code).toBe(0);
+    const s = await connect(repo);
+    const first = (await s.call('memory_remember', { summary: SQLITE, type: 'decision' })).structuredContent as { file: string };
+    // One git add per burst, run a moment after the last write: polled, not timed.
+    for (let waited = 0; !staged(repo).includes(first.file) && waited < 20_000; waited += 50) await new Promise((r) => setTimeout(r, 50));
+    expect(staged(repo)).toContain(first.file);
+    const committed = repo.git(['commit', '-qam', 'decision']);
+    expect(committed.code, committed.stderr).toBe(0);
+    expect(repo.git(['show', '--name-only', '--format=', 'HEAD']).stdout).toContain(first.file);
+
+    // Closed right after the call: what waited is staged before the server exits.
+    const second = (await s.call('memory_remember', { summary: 'The nightly export runs after the backup', type: 'context' })).structuredContent as { file: string };
+    await s.client.close();
+    expect(staged(repo)).toContain(second.file);
+    expect(repo.git(['commit', '-qam', 'context']).code).toBe(0);
+    expect(repo.git(['status', '--porcelain', '--', '.cortex/memories', '.cortex/edges']).stdout).toBe('');
+  });
+
+  it('stages what waits when the server is ended by SIGTERM', async () => {
+    const repo = initialised();
+    const s = await connect(repo);
+    const made = (await s.call('memory_remember', { summary: SQLITE, type: 'decision' })).structuredContent as { file: string };
+    const pid = (s.client.transport as StdioClientTransport).pid!;
+    const exited = new Promise<void>((resolve) => {
+      const poll = setInterval(() => {
+        try {
+          process.kill(pid, 0);
+        } catch {
+          clearInterval(poll);
+          resolve();
+        }
+      }, 20);
+    });
+    process.kill(pid, 'SIGTERM');
+    await exited;
+    expect(staged(repo)).toContain(made.file);
+  });
+});
+
 describe('cortex mcp: the graph', () => {
   it('links memories, walks the links, and shows them in recall', async () => {
     const repo = initialised();

@@ -5,11 +5,12 @@
  * The commits themselves, through the hook, are in test/journeys/commit.test.ts.
  */
 import { rmSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { openCortex } from '../src/api/cortex.js';
-import { filesToTake, isTakenPath, parseStatus, takeWorkTreeChanges, upgradeIntentToAdd, type StatusEntry } from '../src/services/stage.js';
+import { filesToTake, isTakenPath, parseStatus, queueStaging, takeWorkTreeChanges, upgradeIntentToAdd, type StatusEntry } from '../src/services/stage.js';
 import { tempRepo, type TempRepo } from './helpers/repo.js';
 
 /** `git status --porcelain` lines of the repository, sorted. */
@@ -146,5 +147,61 @@ describe('write commands stage what they create', () => {
     const updated = await cortex.remember({ summary: 'Plan: step 2 of 3', type: 'plan', topic: 'plan/main', autoLink: false });
     expect(updated.action).toBe('updated');
     expect(status(repo)).toContain(`AM ${plan.file}`);
+  });
+});
+
+describe('queueStaging (the MCP server: one git add per burst)', () => {
+  it('stages what the writes created together, once the burst is over, and git commit -am takes it', async () => {
+    const repo = tempRepo({ 'README.md': '# demo\n' });
+    repo.cortex(['init']);
+    repo.git(['add', '.']);
+    repo.git(['commit', '-q', '-m', 'init']);
+    // Delays far longer than the writes: nothing is staged until the burst is over.
+    const staging = queueStaging({ idleMs: 1500, maxDelayMs: 60_000 });
+    const cortex = openCortex({ dir: repo.dir, env: repo.env, staging });
+    const made = [];
+    for (let i = 0; i < 5; i++) made.push(await cortex.remember({ summary: `Chose engine ${i} for the nightly queue`, type: 'decision' }));
+    const files = [...new Set(made.flatMap((m) => [m.file, ...(m.links?.edges.map((e) => e.file) ?? [])]))].sort();
+    expect(staging.pending).toBe(files.length);
+    expect(status(repo).filter((l) => l.startsWith('A '))).toEqual([]);
+    // Staged by the idle timer, without a flush.
+    for (let waited = 0; staging.pending > 0 && waited < 10_000; waited += 50) await sleep(50);
+    expect(staging.pending).toBe(0);
+    expect(await staging.flush()).toBe(true);
+    expect(status(repo).filter((l) => l.startsWith('A '))).toEqual(files.map((f) => `A  ${f}`));
+    const committed = repo.git(['commit', '-qam', 'decisions']);
+    expect(committed.code, committed.stderr).toBe(0);
+    // (The pre-commit hook adds the regenerated projections, .cortex/decisions.md, beside them.)
+    expect(repo.git(['show', '--name-only', '--format=', 'HEAD']).stdout.split('\n').filter((f) => isTakenPath(f)).sort()).toEqual(files);
+  });
+
+  it('stages by the longest delay while writes keep coming, leaves out files gone meanwhile, and flushes on demand (sync too)', async () => {
+    const repo = tempRepo({ 'README.md': '# demo\n' });
+    repo.cortex(['init']);
+    const staging = queueStaging({ idleMs: 60_000, maxDelayMs: 300 });
+    const cortex = openCortex({ dir: repo.dir, env: repo.env, staging });
+    const a = await cortex.remember({ summary: 'The webhook retries three times', type: 'gotcha', autoLink: false });
+    for (let waited = 0; staging.pending > 0 && waited < 10_000; waited += 50) await sleep(50);
+    expect(await staging.flush()).toBe(true);
+    expect(status(repo)).toContain(`A  ${a.file}`);
+
+    // Forgotten before the burst was staged: left out, and the rest is staged.
+    const b = await cortex.remember({ summary: 'The billing job runs at noon', type: 'context', autoLink: false });
+    const c = await cortex.remember({ summary: 'Tokens expire after an hour', type: 'gotcha', autoLink: false });
+    rmSync(join(repo.dir, b.file));
+    expect(staging.flushSync()).toBe(true);
+    expect(staging.pending).toBe(0);
+    expect(status(repo)).toContain(`A  ${c.file}`);
+    expect(status(repo).some((l) => l.includes(b.file))).toBe(false);
+  });
+
+  it('does nothing outside a git repository', async () => {
+    const repo = tempRepo({}, { git: false });
+    repo.cortex(['init']);
+    const staging = queueStaging({ idleMs: 10 });
+    const cortex = openCortex({ dir: repo.dir, env: repo.env, staging });
+    await cortex.remember({ summary: 'No git here', type: 'context', autoLink: false });
+    expect(staging.pending).toBe(0);
+    expect(await staging.flush()).toBe(true);
   });
 });

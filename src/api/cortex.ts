@@ -34,7 +34,7 @@ import type { IndexCodeInput, IndexCodeOutput } from './index-code.js';
 import { rememberAndMark, type RememberInput, type RememberResult } from './remember.js';
 import type { ReviewItem } from './review.js';
 import { recordAccess } from '../services/signals.js';
-import { markForCommit } from '../services/stage.js';
+import { stageCreated } from '../services/stage.js';
 import { status, type StatusOutput } from './status.js';
 import type { SurfaceInput, SurfaceOutput } from './surface.js';
 
@@ -138,7 +138,7 @@ export function openCortex(options: OpenCortexOptions = {}): Cortex {
     status: () => status(ctx),
     link: async (input) => {
       const result = await link(ctx, { ...input, source: resolveMemoryId(ctx, input.source), target: resolveMemoryId(ctx, input.target) });
-      if (result.action === 'created') markForCommit(ctx, [result.file]);
+      if (result.action === 'created') stageCreated(ctx, [result.file]);
       return result;
     },
     unlink: (input) => unlink(ctx, { ...input, source: resolveMemoryId(ctx, input.source), target: resolveMemoryId(ctx, input.target) }),

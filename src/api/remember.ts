@@ -263,14 +263,21 @@ function gateFields(input: RememberInput): { input: RememberInput; kinds: string
 }
 
 /**
- * {@link remember}, with the files it writes marked for the next commit (`git add -N`, see
- * services/stage.ts): the new memory while it is linked, its new edges after. What
+ * {@link remember}, with the files it writes staged for the next commit (`git add`, see
+ * services/stage.ts): the new memory while it is linked, its new edges after; with
+ * `ctx.staging` (the MCP server), handed to that queue instead. What
  * `openCortex().remember` and `cortex remember` run.
  *
  * @example
  * await rememberAndMark(ctx, { text: 'Use WAL mode', type: 'decision' });
  */
 export async function rememberAndMark(ctx: Context, input: RememberInput): Promise<RememberResult> {
+  if (ctx.staging) {
+    // A long-lived process gathers what its writes create and stages it in bursts.
+    const result = await remember(ctx, input);
+    ctx.staging.add(ctx, createdFiles([result]));
+    return result;
+  }
   const marking = startMarking(ctx);
   try {
     const result = await remember(ctx, input, {

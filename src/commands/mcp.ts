@@ -14,7 +14,9 @@ const command: CommandDef = {
     'carries only protocol messages; diagnostics go to stderr. The project is looked up on every call from\n' +
     '--dir (or the directory the server was started in), so `cortex init` may run after the server started.\n' +
     'The server\'s instructions tell the assistant when to recall and when to remember, and memory_recall\n' +
-    'and memory_remember ask Claude Code to keep them loaded (_meta "anthropic/alwaysLoad").\n' +
+    'and memory_remember ask Claude Code to keep them loaded (_meta "anthropic/alwaysLoad"). The files\n' +
+    'memory_remember and memory_link create are staged (`git add`) once per burst of calls: 100 ms after\n' +
+    'the last (at most 2 s after the first), when the client closes the connection, and on exit.\n' +
     '\n' +
     '--print-config prints the `claude mcp add` command line and the .mcp.json entry that register the\n' +
     'server with Claude Code. The entry has "alwaysLoad": true, so Claude Code shows the model every\n' +

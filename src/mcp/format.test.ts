@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { InternalError, MemoryNotFoundError, UsageError } from '../errors.js';
-import { errorResult, formatRecall, formatTraverse, PREVIEW_CHARS, roundScore, shortPreview, textResult } from './format.js';
+import { redactDeep } from '../core/redact.js';
+import { errorResult, formatRecall, formatTraverse, gateStructured, PREVIEW_CHARS, roundScore, shortPreview, textResult } from './format.js';
 
 describe('shortPreview', () => {
   it('keeps short text whole, on one line', () => {
@@ -29,6 +30,27 @@ describe('roundScore', () => {
   it('keeps two decimals', () => {
     expect(roundScore(1.23456)).toBe(1.23);
     expect(roundScore(0.005)).toBe(0.01);
+  });
+});
+
+describe('gateStructured', () => {
+  // Built at run time, so no scanner flags this file: a GitHub token's shape.
+  const token = `ghp_${'x7Kq2mZ9'.repeat(4)}Ab3d`;
+  const word = fc.constantFrom('id', 'summary', 'relates_to', 'a-k3f9qa', 'Chose SQLite', token, `key ${token}`, `TOKEN=${token}`, 'x');
+
+  it('is redactDeep, answer after answer: a clean string is remembered, one with a secret redacted every time (property)', () => {
+    const json = fc.letrec((tie) => ({
+      value: fc.oneof({ depthSize: 'small' }, word, fc.integer(), fc.array(tie('value'), { maxLength: 4 }), fc.dictionary(word, tie('value'), { maxKeys: 4 })),
+    })).value;
+    fc.assert(
+      fc.property(json, (value) => {
+        const expected = redactDeep(value).value;
+        expect(gateStructured(value)).toEqual(expected);
+        expect(gateStructured(value)).toEqual(expected);
+      }),
+      { numRuns: 200 },
+    );
+    expect(JSON.stringify(gateStructured({ [token]: [token, { note: `key ${token}` }] }))).not.toContain(token);
   });
 });
 

@@ -4,7 +4,7 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { CortexError, ISSUES_URL, InternalError } from '../errors.js';
-import { redactDeep, redactSecrets } from '../core/redact.js';
+import { findSecrets, redactDeep, redactSecrets, stringsOf } from '../core/redact.js';
 
 /** Longest preview of a memory body in a recall result (the full text is one `memory_get` away). */
 export const PREVIEW_CHARS = 120;
@@ -53,7 +53,36 @@ export function roundScore(score: number): number {
 export function textResult(text: string, structured?: Record<string, unknown>): CallToolResult {
   // Every answer passes the redaction gate: a hand-written memory was never gated on its way in.
   const safe = redactSecrets(text).text;
-  return { content: [{ type: 'text', text: safe }], ...(structured ? { structuredContent: redactDeep(structured).value } : {}) };
+  return { content: [{ type: 'text', text: safe }], ...(structured ? { structuredContent: gateStructured(structured) } : {}) };
+}
+
+/** Most strings {@link gateStructured} remembers as clean before it starts again. */
+export const CLEAN_STRINGS_LIMIT = 20_000;
+
+/**
+ * Strings the gate found nothing in (with its default options, which never change in a
+ * process): ids, types, relations, field names and summaries come back in answer after
+ * answer of a long-lived server, and the gate's cost is mostly per string (its vendor rules
+ * run on each), so each is scanned once.
+ */
+const cleanStrings = new Set<string>();
+
+/**
+ * `redactDeep(value).value`, with every string scanned at most once per process while it
+ * stays clean: a string the gate finds nothing in is remembered (up to
+ * {@link CLEAN_STRINGS_LIMIT}, then the memory starts again), one with a finding is
+ * redacted every time.
+ *
+ * @example
+ * gateStructured({ id: 'a-k3f9qa', note: 'key AKIA' + 'IOSFODNN7EXAMPLE' }) // { id: 'a-k3f9qa', note: 'key [REDACTED:aws-access-key]' }
+ */
+export function gateStructured<T>(value: T): T {
+  for (const s of stringsOf(value)) {
+    if (cleanStrings.has(s) || findSecrets(s).length > 0) continue;
+    if (cleanStrings.size >= CLEAN_STRINGS_LIMIT) cleanStrings.clear();
+    cleanStrings.add(s);
+  }
+  return redactDeep(value, {}, cleanStrings).value;
 }
 
 /** Hints that name a CLI command where an MCP tool does the same job. */

@@ -14,6 +14,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { CallToolResult, JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { Cortex } from '../api/cortex.js';
+import type { StagingQueue } from '../services/context.js';
 import { errorResult } from './format.js';
 import { addForgetTool } from './forget.js';
 import { addGetTool } from './get.js';
@@ -31,6 +32,11 @@ export interface CortexMcpOptions {
   env?: NodeJS.ProcessEnv;
   /** Where diagnostics go: one call per message (default: stderr). */
   log?: (message: string) => void;
+  /**
+   * Gathers the files write calls create and stages them in bursts (default: a new
+   * `queueStaging()`, flushed when the connection closes): one `git add` per burst, not per call.
+   */
+  staging?: StagingQueue;
 }
 
 export const DEFAULT_CORTEX_MCP = {
@@ -75,6 +81,10 @@ const TOOLS = [addRecallTool, addGetTool, addRememberTool, addForgetTool, addRev
 export function createMcpServer(options: CortexMcpOptions = {}): McpServer {
   const o = { ...DEFAULT_CORTEX_MCP, ...options };
   const server = new McpServer({ name: SERVER_NAME, version: packageVersion() }, { instructions: SERVER_INSTRUCTIONS });
+  // What the write calls create is staged in bursts, and whatever waits when the client goes.
+  const staging = new LazyStaging(options.staging);
+  stagings.set(server, staging);
+  server.server.onclose = () => void staging.flush();
 
   // One Cortex for the server's life, so its index and embedder stay loaded between calls;
   // opened again when .cortex/config.yaml changes. Until a project exists, every call looks.
@@ -91,7 +101,7 @@ export function createMcpServer(options: CortexMcpOptions = {}): McpServer {
   const open = async (): Promise<Cortex> => {
     if (opened && opened.config === configStamp(opened.cortex.context.paths.configFile)) return opened.cortex;
     const { openCortex } = await import('../api/cortex.js');
-    const cortex = openCortex({ ...(o.dir !== undefined ? { dir: o.dir } : {}), env: o.env });
+    const cortex = openCortex({ ...(o.dir !== undefined ? { dir: o.dir } : {}), env: o.env, staging: await staging.get() });
     if (!swept) {
       // Once per server: orphaned index files go now, not at the next write (which may never
       // come), and the indexes held in memory skip stating every file between calls in quick
@@ -123,6 +133,29 @@ export function createMcpServer(options: CortexMcpOptions = {}): McpServer {
 }
 
 /**
+ * The server's staging queue (services/stage.ts `queueStaging`), made by the first call that
+ * opens the project: the module loads with the API, not at start-up.
+ */
+class LazyStaging {
+  constructor(private queue: StagingQueue | undefined) {}
+
+  async get(): Promise<StagingQueue> {
+    return (this.queue ??= (await import('../services/stage.js')).queueStaging());
+  }
+
+  flush(): Promise<boolean> {
+    return this.queue?.flush() ?? Promise.resolve(true);
+  }
+
+  flushSync(): boolean {
+    return this.queue?.flushSync() ?? true;
+  }
+}
+
+/** Each server's staging queue, for `serveStdio`'s exit handlers. */
+const stagings = new WeakMap<McpServer, LazyStaging>();
+
+/**
  * A stdout for the protocol alone. Everything else that would reach fd 1 (a library's
  * `console.log`, a stray `process.stdout.write`) is sent to stderr instead, because a
  * single non-JSON line there breaks the client's connection.
@@ -152,6 +185,13 @@ export async function serveStdio(options: CortexMcpOptions = {}): Promise<void> 
   // A failure outside a tool call is logged; the server keeps serving the next call.
   process.on('unhandledRejection', (err) => o.log(`unhandled rejection: ${(err as Error)?.stack ?? String(err)}`));
   const server = createMcpServer(o);
+  const staging = stagings.get(server)!;
+  // Files still waiting to be staged when the process goes: staged on the way out (an exit
+  // handler may block; a signal would otherwise end the process without one).
+  process.once('exit', () => void staging.flushSync());
+  for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) {
+    process.once(signal, () => process.exit(128 + (signal === 'SIGHUP' ? 1 : signal === 'SIGINT' ? 2 : 15)));
+  }
   // Malformed input lines and transport failures: logged, and the connection stays up.
   server.server.onerror = (err) => o.log(`protocol error: ${err.message}`);
   const transport = new StdioServerTransport(process.stdin, reserveStdout());
@@ -161,6 +201,7 @@ export async function serveStdio(options: CortexMcpOptions = {}): Promise<void> 
   await server.connect(transport);
   trackRequests(transport, () => void server.close());
   await closed;
+  await staging.flush();
 }
 
 /**

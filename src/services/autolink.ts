@@ -65,7 +65,6 @@ const lookups = new WeakMap<TierIndex, { stamp: string; lookup: Promise<VectorLo
  * embedded by `cortex index --embed` or a hybrid recall is found. No model is loaded.
  */
 function cachedVectors(ctx: Context, tier: TierIndex): Promise<VectorLookup | undefined> {
-  const settings = embedSettings(ctx);
   const file = vectorsFile(tier.paths);
   let stat;
   try {
@@ -73,6 +72,8 @@ function cachedVectors(ctx: Context, tier: TierIndex): Promise<VectorLookup | un
   } catch {
     return Promise.resolve(undefined);
   }
+  // Resolved only when there are vectors: most stores have none.
+  const settings = embedSettings(ctx);
   if (!settings.enabled) return Promise.resolve(undefined);
   const stamp = `${settings.identity}\n${stat.size}\n${stat.mtimeMs}`;
   const known = lookups.get(tier);
@@ -96,6 +97,36 @@ function cachedVectors(ctx: Context, tier: TierIndex): Promise<VectorLookup | un
 /** The terms a memory is compared by: its summary and body, analysed as the index analyses them. */
 function termsOf(memory: Pick<Memory, 'summary' | 'body'>): Set<string> {
   return new Set(analyze(`${memory.summary}\n${memory.body}`));
+}
+
+/** How many memories' terms {@link recentTerms} keeps. */
+export const TERMS_KEPT = 8192;
+
+/**
+ * The terms of the memories compared lately, by id, content key and summary (the key stands
+ * for the body: leading blank lines and trailing space aside, which analyse to nothing): in a
+ * long-lived process (the MCP server) the same memories are candidates write after write, and
+ * a body longer than the index's preview would be read from its file each time. Least
+ * recently used first.
+ */
+const recentTerms = new Map<string, Set<string>>();
+
+function termsKey(doc: { id: string; contentKey: string; summary: string }): string {
+  return `${doc.id}\0${doc.contentKey}\0${doc.summary}`;
+}
+
+function keptTerms(key: string): Set<string> | undefined {
+  const terms = recentTerms.get(key);
+  if (terms !== undefined) {
+    recentTerms.delete(key);
+    recentTerms.set(key, terms);
+  }
+  return terms;
+}
+
+function keepTerms(key: string, terms: Set<string>): void {
+  recentTerms.set(key, terms);
+  if (recentTerms.size > TERMS_KEPT) recentTerms.delete(recentTerms.keys().next().value as string);
 }
 
 /**
@@ -123,25 +154,36 @@ export async function autoLinkMemory(ctx: Context, input: { tier: TierIndex; mem
 
   const vectors = o.vectors === null ? undefined : (o.vectors ?? (await cachedVectors(ctx, tier)));
   const mine = termsOf(memory);
+  const myDoc = tier.index.docs.get(memory.id);
+  if (myDoc && myDoc.contentKey === contentKeyOf(memory)) keepTerms(termsKey(myDoc), mine);
   const rarity = { ...tier.index.rarity(), commonShare: ctx.config.autolink.commonShare };
   const myVector = vectors?.get(memory) ?? (await vectors?.embed?.(memory).catch(() => undefined));
   const candidates: AutoLinkCandidate[] = [];
   for (const hit of hits.slice(0, o.candidates)) {
     const doc = tier.index.docs.get(hit.id);
     if (!doc) continue;
-    // The index keeps the body's first 240 characters: the whole body of most memories. A
-    // longer one is read from its file (at most `candidates` small reads, never a scan).
+    const key = termsKey(doc);
+    // Known terms do without the text, unless a vector of it is wanted.
+    let theirs = myVector ? undefined : keptTerms(key);
     let other: Pick<Memory, 'type' | 'summary' | 'body'> = { type: doc.type, summary: doc.summary, body: doc.preview };
-    if (doc.bodyLength > doc.preview.length) {
-      try {
-        other = readMemoryById(tier.paths, doc.id, tier.base).memory ?? other;
-      } catch {
-        // Deleted meanwhile: compare what the index knows.
+    if (theirs === undefined) {
+      // The index keeps the body's first 240 characters: the whole body of most memories. A
+      // longer one is read from its file (at most `candidates` small reads, never a scan).
+      let whole = doc.bodyLength <= doc.preview.length;
+      if (!whole) {
+        try {
+          const read = readMemoryById(tier.paths, doc.id, tier.base).memory;
+          if (read) [other, whole] = [read, read.summary === doc.summary && contentKeyOf(read) === doc.contentKey];
+        } catch {
+          // Deleted meanwhile: compare what the index knows.
+        }
       }
+      theirs = termsOf(other);
+      if (whole) keepTerms(key, theirs);
     }
     const theirVector = myVector ? vectors?.get(other) : undefined;
     const cosine = myVector && theirVector && myVector.length === theirVector.length ? cosineSimilarity(myVector, theirVector) : undefined;
-    candidates.push({ id: doc.id, jaccard: rarityOverlap(mine, termsOf(other), rarity).score, ...(cosine !== undefined ? { cosine } : {}) });
+    candidates.push({ id: doc.id, jaccard: rarityOverlap(mine, theirs, rarity).score, ...(cosine !== undefined ? { cosine } : {}) });
   }
   result.compared = candidates.length;
 
@@ -154,7 +196,6 @@ export async function autoLinkMemory(ctx: Context, input: { tier: TierIndex; mem
   const t = ctx.config.autolink;
   const existingEdges: Array<Pick<Edge, 'source' | 'target' | 'relation'>> = [];
   const exists = (key: Pick<Edge, 'source' | 'target' | 'relation'>) => existsSync(join(tier.paths.edgesDir, edgeFileName(key)));
-  const myDoc = tier.index.docs.get(memory.id);
   let free = 0;
   // In planAutoLinks' order (score, then id), so the pairs it links are the pairs checked here.
   for (const c of [...eligible].sort((a, b) => autoLinkScore(b) - autoLinkScore(a) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))) {

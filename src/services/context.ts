@@ -43,6 +43,27 @@ export interface OpenCortexOptions {
   centrality?: CentralityProvider;
   /** Reality checks added to the missing-file check ("possibly outdated"), by memory id. */
   staleness?: StalenessProvider[];
+  /**
+   * Where write calls put the files they create for the next commit: a queue staged in
+   * bursts (services/stage.ts `queueStaging`, what the MCP server passes). Default: each
+   * write runs its own `git add` before it returns.
+   */
+  staging?: StagingQueue;
+}
+
+/**
+ * Gathers the project files write calls create and stages them in bursts (services/stage.ts
+ * `queueStaging`, what the MCP server uses): one `git add` per burst, not one per call.
+ */
+export interface StagingQueue {
+  /** Gathers project files a write created (absolute, or relative to `ctx.root`). */
+  add(ctx: Context, files: readonly string[]): void;
+  /** Stages what is gathered now; resolves once git is done (true when every `git add` succeeded). */
+  flush(): Promise<boolean>;
+  /** `flush` without returning to the event loop (an exit handler); waits for a `git add` under way. */
+  flushSync(): boolean;
+  /** Files gathered and not yet handed to git. */
+  readonly pending: number;
 }
 
 /** Centrality by memory id, 0..1 (absent ids count as 0). */
@@ -69,6 +90,8 @@ export interface Context {
   centrality: CentralityProvider | undefined;
   /** Reality checks beyond the missing-file check. */
   staleness: readonly StalenessProvider[];
+  /** Gathers created files for one `git add` per burst; `undefined`: each write stages its own. */
+  staging: StagingQueue | undefined;
 }
 
 /** Larger than any real configuration: the file is refused, not read. */
@@ -178,6 +201,7 @@ export function contextFor(root: string, options: OpenCortexOptions = {}): Conte
     embedder: options.embedder,
     centrality: options.centrality,
     staleness: options.staleness ?? [],
+    staging: options.staging,
   };
 }
 

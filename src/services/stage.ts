@@ -29,7 +29,7 @@ import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { addFiles, addFilesAsync, runGit } from '../git/cli.js';
 import { isTempFileName } from '../store/atomic.js';
 import { findGitRoot } from '../store/paths.js';
-import type { Context } from './context.js';
+import type { Context, StagingQueue } from './context.js';
 import type { Scope } from '../core/memory.js';
 
 /** The directories whose files a whole-tree commit takes. */
@@ -235,4 +235,128 @@ export function createdFiles(results: readonly WriteResult[]): string[] {
   return results.flatMap((r) =>
     r.memory.scope !== 'project' ? [] : [...(r.action === 'created' ? [r.file] : []), ...(r.links?.edges.map((e) => e.file) ?? [])],
   );
+}
+
+/** When a {@link StagingQueue} stages: after this long without a new file, or this long after the first one waiting. */
+export const DEFAULT_STAGING_DELAYS = { idleMs: 100, maxDelayMs: 2000 };
+
+/** Most paths one `git add` is given (its command line stays far below the system's limit). */
+const PATHS_PER_ADD = 500;
+
+/**
+ * A {@link StagingQueue}: the files a long-lived process's writes create (the MCP server),
+ * staged with one `git add` per burst instead of one per call. Each `git add` rewrites git's
+ * whole index (a list of every memory and edge file), so 1,000 stores staged one by one wrote
+ * 665 MB. The gathered files are staged `idleMs` after the last `add` (no write for that
+ * long), and at most `maxDelayMs` after the first file still waiting, however busy the
+ * process; `flush` stages them now (the server calls it when its client closes the
+ * connection) and `flushSync` from an exit handler. A `git commit -am` run after that (an
+ * assistant's next step) takes them as it takes `cortex remember`'s; within the window, the
+ * pre-commit hook still takes new memory and edge files into a whole-tree commit. Files gone
+ * by then (forgotten meanwhile) are left out; the `git add` runs never overlap (two at once
+ * would find the index locked).
+ *
+ * @example
+ * const staging = queueStaging();
+ * staging.add(ctx, ['.cortex/memories/chose-sqlite-k3f9qa.md']); // staged ~100 ms later
+ * await staging.flush(); // true
+ */
+export function queueStaging(delays: Partial<typeof DEFAULT_STAGING_DELAYS> = {}): StagingQueue {
+  const { idleMs, maxDelayMs } = { ...DEFAULT_STAGING_DELAYS, ...delays };
+  /** Paths waiting, by git root (relative to it, forward slashes). */
+  const waiting = new Map<string, Set<string>>();
+  const roots = new Map<string, string | false>();
+  let count = 0;
+  let firstAt = 0;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<boolean> = Promise.resolve(true);
+  let busy = 0;
+
+  const take = (): Array<[string, string[]]> => {
+    const batches = [...waiting].map(([root, set]) => [root, [...set].filter((p) => existsSync(join(root, p)))] as [string, string[]]);
+    waiting.clear();
+    count = 0;
+    if (timer !== undefined) clearTimeout(timer);
+    timer = undefined;
+    return batches.filter(([, paths]) => paths.length > 0);
+  };
+  const chunks = (paths: string[]): string[][] => {
+    const out: string[][] = [];
+    for (let i = 0; i < paths.length; i += PATHS_PER_ADD) out.push(paths.slice(i, i + PATHS_PER_ADD));
+    return out;
+  };
+  const flush = (): Promise<boolean> => {
+    const batches = take();
+    if (batches.length === 0) return running;
+    busy++;
+    running = running.then(async (before) => {
+      let ok = before;
+      for (const [cwd, paths] of batches) for (const chunk of chunks(paths)) ok = (await addFilesAsync(chunk, { cwd })) && ok;
+      busy--;
+      return ok;
+    });
+    return running;
+  };
+  const schedule = (): void => {
+    const now = Date.now();
+    if (timer === undefined) firstAt = now;
+    else clearTimeout(timer);
+    timer = setTimeout(() => void flush(), Math.max(0, Math.min(idleMs, firstAt + maxDelayMs - now)));
+    // A process about to exit is not kept alive by it: its exit handler calls flushSync.
+    timer.unref();
+  };
+  return {
+    add(ctx, files) {
+      let root = roots.get(ctx.root);
+      if (root === undefined) {
+        root = findGitRoot(ctx.root) ?? false;
+        roots.set(ctx.root, root);
+        if (root !== false) upgradeOnce(ctx, root);
+      }
+      if (root === false) return;
+      const paths = gitPaths(ctx, root, files);
+      if (paths === undefined || paths.length === 0) return;
+      let set = waiting.get(root);
+      if (!set) waiting.set(root, (set = new Set()));
+      for (const p of paths) {
+        if (set.has(p)) continue;
+        set.add(p);
+        count++;
+      }
+      schedule();
+    },
+    flush,
+    flushSync() {
+      const batches = take();
+      let ok = true;
+      for (const [cwd, paths] of batches) {
+        for (const chunk of chunks(paths)) {
+          // A `git add` started by `flush` may still hold git's index: a few tries.
+          let staged = addFiles(chunk, { cwd });
+          for (let tries = 0; !staged && busy > 0 && tries < 20; tries++) {
+            Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);
+            staged = addFiles(chunk, { cwd });
+          }
+          ok = staged && ok;
+        }
+      }
+      return ok;
+    },
+    get pending() {
+      return count;
+    },
+  };
+}
+
+/**
+ * Stages the project files a write created: through `ctx.staging` when the process gathers
+ * them (the MCP server, see {@link queueStaging}), else now with {@link markForCommit}.
+ *
+ * @example
+ * stageCreated(ctx, ['.cortex/edges/a--relates_to--b.md']);
+ */
+export function stageCreated(ctx: Context, files: readonly string[]): void {
+  if (files.length === 0) return;
+  if (ctx.staging) ctx.staging.add(ctx, files);
+  else markForCommit(ctx, files);
 }
