@@ -1066,9 +1066,10 @@ function fromSecretlint(text: string, wanted: ReadonlySet<SecretKind>, ours: rea
       if (!ours.some((c) => c.start < span.end && span.start < c.end)) out.push({ kind, start: span.start, end: span.end });
       continue;
     }
-    // Placeholders such as `ghp_xxxx…` have the shape but none of the randomness.
+    // Placeholders such as `ghp_xxxx…` have the shape but none of the randomness, and
+    // `xoxb-your-token-here` says what it is, as our own rules' placeholders do.
     const value = text.slice(span.start, span.end);
-    if (shannonEntropy(value) < TOKEN_MIN_ENTROPY || /^(.{1,12}?)(.)\2{15,}$/.test(value)) continue;
+    if (shannonEntropy(value) < TOKEN_MIN_ENTROPY || /^(.{1,12}?)(.)\2{15,}$/.test(value) || isPlaceholder(value)) continue;
     // secretlint's patterns do not all demand a boundary: a token glued to a word is taken
     // with that word, so that redacting it cannot leave a fragment that reads differently.
     let start = span.start;
