@@ -14,7 +14,7 @@ import type { Embedder } from '../embed/embedder.js';
 import { findProjectRoot, globalPaths, localPaths, projectPaths, type ProjectPaths, type TierPaths } from '../store/paths.js';
 import { assertRealDirectories, directoryProblem, readRegularFile } from '../store/safe-read.js';
 import { describeMigration, migrateLegacyLocalTier } from '../store/local-tier.js';
-import { LOG_FILE } from '../cache/layout.js';
+import { CACHE_SUBDIRS, LOG_FILE } from '../cache/layout.js';
 import { lsIndex } from '../git/cli.js';
 
 export interface OpenCortexOptions {
@@ -159,7 +159,7 @@ export function contextFor(root: string, options: OpenCortexOptions = {}): Conte
   const paths = projectPaths(root);
   const local = localPaths(paths.root);
   // The local caches are written by every command: never through a link a branch committed.
-  assertRealDirectories([paths.cacheDir, local.cacheDir], paths.root);
+  assertRealDirectories([paths.cacheDir, ...CACHE_SUBDIRS.map((d) => join(paths.cacheDir, d)), local.cacheDir], paths.root);
   movePrivateTier(paths.root, paths.cacheDir);
   const loaded = loadConfig(paths);
   const configured = captureFromEnv(loaded.config, env, loaded.diagnostics);
