@@ -20,7 +20,8 @@ const command: CommandDef = {
     'Keyword search (BM25 with stemming, prefix and fuzzy matching; summary > tags > body) over the\n' +
     'project memories and the global ones ($CORTEX_HOME). A small thesaurus of coding terms connects\n' +
     'words such as "database" and "SQLite". Only active memories are searched unless --status says\n' +
-    'otherwise. Files that cannot be read are skipped with one warning each on stderr.\n' +
+    'otherwise. Files that cannot be read are skipped with one warning each on stderr. A secret in a\n' +
+    'memory file typed by hand is printed as [REDACTED:<kind>], like everything Cortex prints.\n' +
     '\n' +
     'Once `cortex index --embed` has computed embedding vectors, recall is hybrid by default: the\n' +
     'keyword ranking fused with cosine similarity of local embeddings (reciprocal rank fusion), so a\n' +
