@@ -159,7 +159,11 @@ export function contextFor(root: string, options: OpenCortexOptions = {}): Conte
   const paths = projectPaths(root);
   const local = localPaths(paths.root);
   // The local caches are written by every command: never through a link a branch committed.
-  assertRealDirectories([paths.cacheDir, ...CACHE_SUBDIRS.map((d) => join(paths.cacheDir, d)), local.cacheDir], paths.root);
+  assertRealDirectories([paths.cacheDir, local.cacheDir], paths.root);
+  // The directories inside .memory/ too, when one is a link (a branch can commit one under
+  // the ignored folder). A file in one's place is left to the writers, which fail on it
+  // alone and carry on (the briefing is still given when session state cannot be written).
+  assertRealDirectories(CACHE_SUBDIRS.map((d) => join(paths.cacheDir, d)).filter((d) => lstatSync(d, { throwIfNoEntry: false })?.isSymbolicLink() === true), paths.root);
   movePrivateTier(paths.root, paths.cacheDir);
   const loaded = loadConfig(paths);
   const configured = captureFromEnv(loaded.config, env, loaded.diagnostics);
