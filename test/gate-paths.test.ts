@@ -17,7 +17,6 @@ const GATED = /\b(?:redactSecrets|redactDeep|redactParts|redactMemory|redactEdge
 /** Modules that write without the gate, and why: none of them writes text a person or a transcript supplied. */
 const UNGATED: Record<string, string> = {
   'src/api/merge-driver.ts': 'git merge driver: writes the merge of two memory files git already holds (both sides passed pre-commit)',
-  'src/api/project.ts': 'projections (decisions.md, plan.md) rendered from memory files the store wrote through the gate; pre-commit scans them when staged',
   'src/cache/anticipation-cache.ts': 'index of memory ids and terms for the prompt hook; its injections pass contextOutput',
   'src/cache/code-index.ts': 'code symbols of the repository (its own files)',
   'src/cache/edge-cache.ts': 'parsed edges, from files the store wrote through the gate',

@@ -179,6 +179,23 @@ describe('moving an old .cortex/local/', () => {
     expect(tierFiles(join(repo.dir, '.cortex/local'))).toEqual(moved);
   }, 120_000);
 
+  it('moves it on a SessionStart that would serve the cached briefing', () => {
+    const repo = initRepo();
+    remember(repo, ['Chose SQLite over Postgres', '--type', 'decision']);
+    // A new session each time: the same delivery twice within seconds is handled once.
+    let n = 0;
+    const start = () => repo.cortex(['hook', 'session-start'], { input: JSON.stringify({ session_id: `s${++n}`, source: 'startup', cwd: repo.dir }) });
+    ok(start(), 'first start (builds the briefing cache)');
+    ok(start(), 'second start (served from the cache)');
+    writeOldTier(repo, ['mine-bbbbbb']);
+    const r = ok(start(), 'start with an old tier');
+    expect(r.stdout).not.toContain('Private body');
+    expect(existsSync(join(repo.dir, '.git/cortex/local/memories/mine-bbbbbb.md'))).toBe(true);
+    expect(existsSync(join(repo.dir, '.cortex/local/memories/mine-bbbbbb.md'))).toBe(false);
+    // Moved: the next start is served from the cache again.
+    expect(existsSync(join(repo.dir, '.cortex/local'))).toBe(false);
+  }, 120_000);
+
   it('finishes a move interrupted half way, keeps a file that differs, and never moves tracked files', () => {
     const repo = initRepo();
     writeOldTier(repo, ['done-aaaaaa', 'half-bbbbbb', 'clash-cccccc', 'todo-dddddd']);

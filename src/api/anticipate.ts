@@ -26,6 +26,7 @@ import {
 import { MEMORY_TYPES, type Memory, type MemoryType, type Scope } from '../core/memory.js';
 import { openAnticipationIndex, type ExtraDocs } from '../cache/anticipation-cache.js';
 import { redactionGateStamp } from '../cache/gate-stamp.js';
+import { redactSecrets } from '../core/redact.js';
 import { REVIEW_QUEUE_FILE } from '../cache/layout.js';
 import type { ReviewEntry } from '../cache/review-queue.js';
 import { presentScopes, scopePaths, type Context } from '../services/context.js';
@@ -219,7 +220,9 @@ function withBody(ctx: Context, m: AnticipatedMemory, scope: Scope, queued: () =
       return c === undefined ? {} : { body: c.body };
     }
     const { memory } = readMemoryById(scopePaths(ctx, scope), m.id, tierBase(ctx, scope));
-    return memory === undefined ? {} : { body: memory.body };
+    // Redacted whole before the layout flattens and cuts it (issue 36): a file typed by
+    // hand was never gated, and a cut key block or label is no longer recognisable.
+    return memory === undefined ? {} : { body: redactSecrets(memory.body, { preset: false }).text };
   } catch {
     return {};
   }

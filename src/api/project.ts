@@ -19,6 +19,8 @@ import {
 } from '../core/projection.js';
 import { blobOid } from '../git/oid.js';
 import { ProjectionCache } from '../cache/projection-cache.js';
+import { redactionGateStamp } from '../cache/gate-stamp.js';
+import { redactSecrets } from '../core/redact.js';
 import { readFileIfExists, writeIfChanged } from '../store/atomic.js';
 import { withLock } from '../store/lock.js';
 import { listMemoryFiles, readMemoryText } from '../store/memory-store.js';
@@ -117,6 +119,8 @@ function renderFingerprint(): string {
       }).text,
     )
     .update(JSON.stringify(projectionTemplates()))
+    // Entries are cached redacted: a new gate renders them again.
+    .update(redactionGateStamp())
     .digest('hex')
     .slice(0, 16);
   return fingerprintMemo;
@@ -153,8 +157,12 @@ export function renderFromBlobs(options: RenderFromBlobsOptions): RenderFromBlob
     const r = projectMemoryText({ id: m.id, text, types });
     diagnostics.push(...r.diagnostics);
     if (r.entry === undefined) continue;
-    cache?.setEntry(m.oid, r.entry);
-    if (r.entry !== null) entries.push(r.entry);
+    // A second gate pass: a memory file typed by hand never went through the store's
+    // gate. Entries are cached redacted (keyed by blob id and the gate's stamp, see
+    // renderFingerprint), so each blob is scanned once, not on every render.
+    const entry = r.entry === null ? null : { ...r.entry, text: redactSecrets(r.entry.text).text };
+    cache?.setEntry(m.oid, entry);
+    if (entry !== null) entries.push(entry);
   }
   cache?.save(options.presentFiles ? { presentFiles: options.presentFiles } : {});
   const render = { templates, archiveIds: DEFAULT_ARCHIVE_IDS };

@@ -94,6 +94,16 @@ export const TRASH_DIR = 'trash';
 export const HOOK_PAYLOADS_DIR = 'hooks';
 export const LOG_FILE = 'cortex.log';
 export const LOCKS_DIR = 'locks';
+/** Where the hooks remember deliveries they handled (hooks/dedupe.ts). */
+export const DELIVERIES_DIR = 'deliveries';
+/**
+ * Every directory Cortex keeps inside `.memory/`: each is refused when it is a link or not
+ * a directory (a branch can commit one under the ignored folder), like `.memory` itself.
+ *
+ * @example
+ * CACHE_SUBDIRS.includes('sessions') // true
+ */
+export const CACHE_SUBDIRS: readonly string[] = [SURFACE_CACHE_DIR, TRANSCRIPTS_DIR, SESSIONS_DIR, BRANCHES_DIR, TRASH_DIR, HOOK_PAYLOADS_DIR, LOCKS_DIR, DELIVERIES_DIR];
 
 /**
  * The cross-process locks of a tier, by what they guard:

@@ -1,3 +1,4 @@
+import { redactDeep, redactSecrets } from '../core/redact.js';
 import type { MemoryStatus, MemoryType, Scope } from '../core/memory.js';
 import { RECALL_MODES, recall, type RecallMode, type RecallResult } from '../api/recall/recall.js';
 import { expandStatuses } from '../api/recall/results.js';
@@ -19,7 +20,8 @@ const command: CommandDef = {
     'Keyword search (BM25 with stemming, prefix and fuzzy matching; summary > tags > body) over the\n' +
     'project memories and the global ones ($CORTEX_HOME). A small thesaurus of coding terms connects\n' +
     'words such as "database" and "SQLite". Only active memories are searched unless --status says\n' +
-    'otherwise. Files that cannot be read are skipped with one warning each on stderr.\n' +
+    'otherwise. Files that cannot be read are skipped with one warning each on stderr. A secret in a\n' +
+    'memory file typed by hand is printed as [REDACTED:<kind>], like everything Cortex prints.\n' +
     '\n' +
     'Once `cortex index --embed` has computed embedding vectors, recall is hybrid by default: the\n' +
     'keyword ranking fused with cosine similarity of local embeddings (reciprocal rank fusion), so a\n' +
@@ -89,8 +91,10 @@ const command: CommandDef = {
     });
     warnDiagnostics(io, out.diagnostics);
     if (out.notice) io.err(`notice: ${out.notice}\n`);
+    // The output gate (issue 36): results come from memory files, and one typed by hand
+    // never passed the store's gate. The core rules only, as the prompt hooks run them.
     if (inv.json) {
-      printJson(io, { query: out.query, mode: out.mode, ...(out.notice ? { notice: out.notice } : {}), results: out.results });
+      printJson(io, redactDeep({ query: out.query, mode: out.mode, ...(out.notice ? { notice: out.notice } : {}), results: out.results }, { preset: false }).value);
       return 0;
     }
     if (out.results.length === 0) {
@@ -104,7 +108,7 @@ const command: CommandDef = {
       return 0;
     }
     const where = (r: (typeof out.results)[number]) => (r.ref ? io.paint.dim(` (on ${r.ref.branch}${r.ref.merged ? '' : ', not merged'})`) : '');
-    out.results.forEach((r, i) => io.out(`${formatResultLine(r, io, i)}${where(r)}\n${formatEnrichment(r, io)}`));
+    io.out(redactSecrets(out.results.map((r, i) => `${formatResultLine(r, io, i)}${where(r)}\n${formatEnrichment(r, io)}`).join(''), { preset: false }).text);
     return 0;
   },
 };
@@ -114,7 +118,7 @@ async function recallFileCommand(ctx: Context, file: string, inv: Invocation, io
   const limit = int(inv, 'limit', [1, 1000]);
   const out = recallFile(ctx, { file: fileArgument(inv, io, ctx.root, file), ...(limit !== undefined ? { limit } : {}) });
   if (inv.json) {
-    printJson(io, { path: out.path, ...(out.symbol !== undefined ? { symbol: out.symbol } : {}), results: out.results });
+    printJson(io, redactDeep({ path: out.path, ...(out.symbol !== undefined ? { symbol: out.symbol } : {}), results: out.results }, { preset: false }).value);
     return 0;
   }
   const target = `${out.path}${out.symbol !== undefined ? `#${out.symbol}` : ''}`;
@@ -123,10 +127,11 @@ async function recallFileCommand(ctx: Context, file: string, inv: Invocation, io
     return 0;
   }
   const p = io.paint;
-  out.results.forEach((r, i) => {
+  const lines = out.results.map((r, i) => {
     const outdated = r.outdated !== undefined ? ` ${p.yellow(`[POSSIBLY OUTDATED: ${r.outdated}]`)}` : '';
-    io.out(`${String(i + 1).padStart(2)}. ${p.cyan(r.id)}  ${p.dim(`[${r.type}]`)}  ${r.summary}  ${p.dim(r.entry)}${outdated}\n`);
+    return `${String(i + 1).padStart(2)}. ${p.cyan(r.id)}  ${p.dim(`[${r.type}]`)}  ${r.summary}  ${p.dim(r.entry)}${outdated}\n`;
   });
+  io.out(redactSecrets(lines.join(''), { preset: false }).text);
   return 0;
 }
 

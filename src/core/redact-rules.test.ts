@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { LABELLED_RULES, SHAPE_RULES } from './redact-rules.js';
-import { findSecrets, redactSecrets } from './redact.js';
-import { LOOK_ALIKES, VENDOR_CASES } from '../../test/helpers/secrets-corpus.js';
+import { SECRET_KINDS, findSecrets, redactSecrets } from './redact.js';
+import { FAKES, ISSUE_FAKES, KIND_NEGATIVES, KIND_POSITIVES, LOOK_ALIKES, VENDOR_CASES } from '../../test/helpers/secrets-corpus.js';
 import { inClear } from '../../test/helpers/in-clear.js';
 
 describe('vendor rules', () => {
@@ -35,6 +35,30 @@ describe('vendor rules', () => {
 describe('look-alikes', () => {
   it('are at least 60', () => expect(LOOK_ALIKES.length).toBeGreaterThanOrEqual(60));
   it.each(LOOK_ALIKES)('%s: unchanged', (_, text) => {
+    expect(redactSecrets(text).text).toBe(text);
+  });
+});
+
+describe('core rules', () => {
+  const vendor = new Set([...SHAPE_RULES.map((r) => r.id), ...LABELLED_RULES.map((r) => r.id)]);
+  const core = SECRET_KINDS.filter((k) => !vendor.has(k));
+
+  it('each kind has a fake it catches and a near miss it leaves alone', () => {
+    // The kinds the gate names on the corpus's secrets (not the corpus's labels).
+    const positive = new Set([...FAKES, ...ISSUE_FAKES, ...KIND_POSITIVES].flatMap(([, wrap, secret]) => redactSecrets(wrap(secret)).findings.map((f) => f.kind)));
+    const negative = new Set(KIND_NEGATIVES.map(([kind]) => kind));
+    expect(core.filter((k) => k !== 'secret' && !positive.has(k))).toEqual([]);
+    expect(core.filter((k) => !negative.has(k))).toEqual([]);
+    expect(core.length).toBeGreaterThan(25);
+  });
+
+  it.each(KIND_POSITIVES)('%s: caught, named, nothing left in clear', (_, wrap, secret, kind) => {
+    const r = redactSecrets(wrap(secret));
+    expect(r.findings.map((f) => f.kind)).toContain(kind);
+    expect(inClear(r.text, secret), r.text).toEqual([]);
+  });
+
+  it.each(KIND_NEGATIVES)('%s: its near miss is unchanged', (_, text) => {
     expect(redactSecrets(text).text).toBe(text);
   });
 });

@@ -243,6 +243,11 @@ interface TokenRule {
   /** Part of the match that must look random; the prefix is cut off before the check. */
   bodyFrom: number;
   check?: (body: string) => boolean;
+  /**
+   * Lower-case literals one of which every match contains: the rule runs only when one
+   * occurs in the text (see `presentKeywords`). Absent: the shape has no literal, it always runs.
+   */
+  keywords?: readonly string[];
 }
 
 // Token boundaries. A token must not touch a word char or `-` on either side, so it can
@@ -266,50 +271,55 @@ const TOKEN_RULES: readonly TokenRule[] = [
     kind: 'aws-access-key',
     pattern: token('(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}', String.raw`(?<!(?<!\\)[A-Za-z0-9+])(?<!(?<!----)-)`, String.raw`(?![A-Za-z0-9+=])(?!-(?!----))`),
     bodyFrom: 4,
+    keywords: ['a3t', 'akia', 'asia', 'abia', 'acca'],
   },
-  { kind: 'github-token', pattern: token(String.raw`(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_\w{50,})`), bodyFrom: 4 },
+  { kind: 'github-token', pattern: token(String.raw`(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_\w{50,})`), bodyFrom: 4, keywords: ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_', 'github_pat_'] },
   {
     kind: 'gitlab-token',
     pattern: token(String.raw`glpat-[\w-]{20,}`),
     bodyFrom: 6,
+    keywords: ['glpat-'],
     check: (body) => /[A-Z0-9]/.test(body), // not a kebab-case slug
   },
   {
     kind: 'slack-token',
     pattern: token('xox[abposre]-[A-Za-z0-9-]{10,}'),
     bodyFrom: 5,
+    keywords: ['xoxa-', 'xoxb-', 'xoxp-', 'xoxo-', 'xoxs-', 'xoxr-', 'xoxe-'],
     check: (body) => /[0-9]/.test(body),
   },
   {
     kind: 'slack-webhook',
     pattern: token(String.raw`(?:https?:\/\/)?hooks\.slack\.com\/(?:services|workflows|triggers)\/[\w/+-]{20,}`),
     bodyFrom: 0,
+    keywords: ['hooks.slack.com/'],
   },
-  { kind: 'stripe-key', pattern: token('(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}'), bodyFrom: 8 },
-  { kind: 'anthropic-api-key', pattern: token(String.raw`sk-ant-[\w-]{20,}`), bodyFrom: 7, check: hasMixedCaseAndDigit },
+  { kind: 'stripe-key', pattern: token('(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}'), bodyFrom: 8, keywords: ['sk_live_', 'sk_test_', 'rk_live_', 'rk_test_'] },
+  { kind: 'anthropic-api-key', pattern: token(String.raw`sk-ant-[\w-]{20,}`), bodyFrom: 7, check: hasMixedCaseAndDigit, keywords: ['sk-ant-'] },
   {
     // Kebab-case slugs that happen to start with `sk-` are all lower case: the mixed-case
     // check is what keeps them out.
     kind: 'openai-api-key',
     pattern: token(String.raw`sk-(?!ant-)[\w-]{20,}`),
     bodyFrom: 3,
+    keywords: ['sk-'],
     check: hasMixedCaseAndDigit,
   },
-  { kind: 'google-api-key', pattern: token(String.raw`AIza[\w-]{35}`, BEFORE_B64, AFTER_B64), bodyFrom: 4 },
-  { kind: 'npm-token', pattern: token('npm_[A-Za-z0-9]{36}'), bodyFrom: 4 },
-  { kind: 'jwt', pattern: token(String.raw`eyJ[\w-]{10,}\.ey[\w-]{10,}\.[\w-]{10,}`), bodyFrom: 0 },
+  { kind: 'google-api-key', pattern: token(String.raw`AIza[\w-]{35}`, BEFORE_B64, AFTER_B64), bodyFrom: 4, keywords: ['aiza'] },
+  { kind: 'npm-token', pattern: token('npm_[A-Za-z0-9]{36}'), bodyFrom: 4, keywords: ['npm_'] },
+  { kind: 'jwt', pattern: token(String.raw`eyJ[\w-]{10,}\.ey[\w-]{10,}\.[\w-]{10,}`), bodyFrom: 0, keywords: ['eyj'] },
   // Vendor formats as each vendor documents them (the prefix is the vendor's, the length
   // and alphabet its token's). Most are also in secretlint's preset or gitleaks' rules.
-  { kind: 'stripe-webhook-secret', pattern: token('whsec_[A-Za-z0-9+/=]{24,}', BEFORE, AFTER_B64), bodyFrom: 6 },
-  { kind: 'google-oauth-secret', pattern: token(String.raw`GOCSPX-[\w-]{24,40}`), bodyFrom: 7 },
+  { kind: 'stripe-webhook-secret', pattern: token('whsec_[A-Za-z0-9+/=]{24,}', BEFORE, AFTER_B64), bodyFrom: 6, keywords: ['whsec_'] },
+  { kind: 'google-oauth-secret', pattern: token(String.raw`GOCSPX-[\w-]{24,40}`), bodyFrom: 7, keywords: ['gocspx-'] },
   { kind: 'twilio-api-key', pattern: token('SK[0-9a-f]{32}', BEFORE_B64, AFTER_B64), bodyFrom: 2 },
-  { kind: 'sendgrid-api-key', pattern: token(String.raw`SG\.[\w-]{16,32}\.[\w-]{32,64}`), bodyFrom: 3 },
-  { kind: 'mailgun-api-key', pattern: token('key-[0-9a-zA-Z]{32}'), bodyFrom: 4, check: (body) => /[0-9]/.test(body) },
+  { kind: 'sendgrid-api-key', pattern: token(String.raw`SG\.[\w-]{16,32}\.[\w-]{32,64}`), bodyFrom: 3, keywords: ['sg.'] },
+  { kind: 'mailgun-api-key', pattern: token('key-[0-9a-zA-Z]{32}'), bodyFrom: 4, check: (body) => /[0-9]/.test(body), keywords: ['key-'] },
   { kind: 'mailgun-api-key', pattern: token('[0-9a-f]{32}-[0-9a-f]{8}-[0-9a-f]{8}'), bodyFrom: 0 },
-  { kind: 'huggingface-token', pattern: token('hf_[A-Za-z0-9]{30,40}'), bodyFrom: 3, check: (body) => /[A-Z]/.test(body) && /[a-z]/.test(body) },
-  { kind: 'digitalocean-token', pattern: token('do[opr]_v1_[a-f0-9]{64}'), bodyFrom: 7 },
-  { kind: 'shopify-token', pattern: token('shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}'), bodyFrom: 6 },
-  { kind: 'pypi-token', pattern: token(String.raw`pypi-AgEIcHlwaS5vcmc[\w-]{50,}`), bodyFrom: 5 },
+  { kind: 'huggingface-token', pattern: token('hf_[A-Za-z0-9]{30,40}'), bodyFrom: 3, check: (body) => /[A-Z]/.test(body) && /[a-z]/.test(body), keywords: ['hf_'] },
+  { kind: 'digitalocean-token', pattern: token('do[opr]_v1_[a-f0-9]{64}'), bodyFrom: 7, keywords: ['doo_v1_', 'dop_v1_', 'dor_v1_'] },
+  { kind: 'shopify-token', pattern: token('shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}'), bodyFrom: 6, keywords: ['shpat_', 'shpca_', 'shppa_', 'shpss_'] },
+  { kind: 'pypi-token', pattern: token(String.raw`pypi-AgEIcHlwaS5vcmc[\w-]{50,}`), bodyFrom: 5, keywords: ['pypi-ageichlwas5vcmc'] },
   {
     // Bot tokens: base64 of the numeric user id, a timestamp, an HMAC.
     kind: 'discord-token',
@@ -321,12 +331,13 @@ const TOKEN_RULES: readonly TokenRule[] = [
     kind: 'discord-webhook',
     pattern: token(String.raw`https:\/\/(?:ptb\.|canary\.)?discord(?:app)?\.com\/api\/webhooks\/[0-9]{17,20}\/[\w-]{60,70}`),
     bodyFrom: 0,
+    keywords: ['/api/webhooks/'],
   },
 ];
 
-function findTokens(text: string, kinds: ReadonlySet<SecretKind>, out: Candidate[]): void {
+function findTokens(text: string, kinds: ReadonlySet<SecretKind>, has: (keyword: string) => boolean, out: Candidate[]): void {
   for (const rule of TOKEN_RULES) {
-    if (!kinds.has(rule.kind)) continue;
+    if (!kinds.has(rule.kind) || (rule.keywords !== undefined && !rule.keywords.some(has))) continue;
     rule.pattern.lastIndex = 0;
     for (let m = rule.pattern.exec(text); m !== null; m = rule.pattern.exec(text)) {
       const body = m[0].slice(rule.bodyFrom);
@@ -337,84 +348,120 @@ function findTokens(text: string, kinds: ReadonlySet<SecretKind>, out: Candidate
   }
 }
 
-interface CompiledShape {
-  rule: ShapeRule;
-  keywords: readonly string[];
-  pattern: RegExp;
-}
-interface CompiledLabelled {
-  rule: LabelledRule;
-  pattern: RegExp;
-}
-
-let compiledShapes: CompiledShape[] | undefined;
-let compiledLabelled: CompiledLabelled[] | undefined;
-
 const escapeRegex = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** gitleaks' assignment operators between a key and its value. */
 const ASSIGN = String.raw`(?:=|>|:{1,3}=|\|\||:|=>|\?=|,)`;
 /** Where a labelled value ends: a quote, a blank, a separator, a JSON escape, the end. */
 const VALUE_END = String.raw`(?=[\x60'"\s;,)}\]<&]|\\[nrt]|$)`;
 
-function shapes(): CompiledShape[] {
-  compiledShapes ??= SHAPE_RULES.map((rule) => {
+/*
+ * Each vendor rule's expression is built the first time its keyword occurs, not when the
+ * gate loads: V8 compiles an expression on its first use and again, to machine code, on
+ * its second, so a text that names no vendor costs no compilation at all.
+ */
+const shapeKeywords = (rule: ShapeRule): readonly string[] => (typeof rule.keyword === 'string' ? [rule.keyword] : rule.keyword);
+const shapePatterns: Array<RegExp | undefined> = [];
+const labelledPatterns: Array<RegExp | undefined> = [];
+
+function shapePattern(i: number): RegExp {
+  let pattern = shapePatterns[i];
+  if (pattern === undefined) {
+    const rule = SHAPE_RULES[i]!;
     const [before, after] =
       rule.boundary === 'none' ? ['', ''] : rule.boundary === 'b64' ? [BEFORE_B64, AFTER_B64] : [BEFORE, AFTER];
-    return {
-      rule,
-      keywords: typeof rule.keyword === 'string' ? [rule.keyword] : rule.keyword,
-      pattern: new RegExp(before + rule.body + after, rule.ignoreCase === true ? 'gi' : 'g'),
-    };
-  });
-  return compiledShapes;
+    pattern = shapePatterns[i] = new RegExp(before + rule.body + after, rule.ignoreCase === true ? 'gi' : 'g');
+  }
+  return pattern;
 }
 
-function labelled(): CompiledLabelled[] {
-  compiledLabelled ??= LABELLED_RULES.map((rule) => ({
-    rule,
+function labelledPattern(i: number): RegExp {
+  let pattern = labelledPatterns[i];
+  if (pattern === undefined) {
+    const rule = LABELLED_RULES[i]!;
     // The vendor's name, at most 20 more name chars, quotes, the operator, quotes or
     // blanks, then the value (group 1) and its end. Linear: every run is bounded.
-    pattern: new RegExp(
+    pattern = labelledPatterns[i] = new RegExp(
       String.raw`(?:${rule.names.map(escapeRegex).join('|')})[ \t\w.-]{0,20}[\s'"]{0,3}${ASSIGN}[\x60'"\s=]{0,5}(${rule.value})${VALUE_END}`,
       'gid',
-    ),
-  }));
-  return compiledLabelled;
+    );
+  }
+  return pattern;
 }
 
 /** Keywords too short or too common to be worth looking for: their rules always run. */
 const ALWAYS = (k: string): boolean => k.length < 3;
-let keywordPattern: RegExp | undefined;
 
-/** The rules' keywords that occur in `text` (lower-cased), in one pass. */
-function presentKeywords(text: string): Set<string> {
-  if (keywordPattern === undefined) {
+/**
+ * Every keyword of every rule (token, shape and labelled rules), lower case, longest
+ * first, those `ALWAYS` runs left out.
+ *
+ * @example
+ * RULE_KEYWORDS.includes('glpat-') // true
+ */
+export const RULE_KEYWORDS: readonly string[] = [
+  ...new Set([
+    ...TOKEN_RULES.flatMap((r) => r.keywords ?? []),
+    ...SHAPE_RULES.flatMap(shapeKeywords),
+    ...LABELLED_RULES.flatMap((r) => r.names),
+  ]),
+]
+  .filter((k) => !ALWAYS(k))
+  .sort((a, b) => b.length - a.length || (a < b ? -1 : 1));
+
+/**
+ * Texts up to this long are searched with one `includes` per keyword on the lower-cased
+ * text (≈0.1 ms for a memory, nothing to compile); longer ones with one expression of
+ * all keywords, whose compilation (≈5–30 ms) pays for itself on a long text.
+ */
+const SMALL_TEXT = 16 * 1024;
+let keywordPattern: RegExp | undefined;
+/** For each keyword, the shorter keywords it starts with: found wherever it is. */
+let keywordPrefixes: Map<string, readonly string[]> | undefined;
+
+/**
+ * The rules' keywords that occur in `text`, case-insensitively. Exact for any text: the
+ * long-text expression resumes one char after each hit (so a keyword that starts inside
+ * another is still seen) and adds the shorter keywords a hit starts with.
+ *
+ * @example
+ * presentKeywords('GLPAT-…') // Set { 'glpat-' }
+ */
+export function presentKeywords(text: string): Set<string> {
+  const found = new Set<string>();
+  if (text.length <= SMALL_TEXT) {
+    const lower = text.toLowerCase();
+    for (const k of RULE_KEYWORDS) if (lower.includes(k)) found.add(k);
+    return found;
+  }
+  if (keywordPattern === undefined || keywordPrefixes === undefined) {
     // Grouped by first char (`a(?:ge-secret-key-1|irtable|…)|b(?:…)`): V8 then tries one
-    // group per position instead of every keyword.
+    // group per position instead of every keyword; longest first, so a hit is the longest
+    // keyword that starts there.
     const groups = new Map<string, string[]>();
-    for (const k of new Set([...SHAPE_RULES.flatMap((r) => (typeof r.keyword === 'string' ? [r.keyword] : r.keyword)), ...LABELLED_RULES.flatMap((r) => r.names)])) {
-      if (ALWAYS(k)) continue;
+    for (const k of RULE_KEYWORDS) {
       const rest = groups.get(k[0]!) ?? [];
       rest.push(k.slice(1));
       groups.set(k[0]!, rest);
     }
-    keywordPattern = new RegExp(
-      [...groups].map(([c, rest]) => `${escapeRegex(c)}(?:${rest.sort((a, b) => b.length - a.length).map(escapeRegex).join('|')})`).join('|'),
-      'gi',
-    );
+    keywordPattern = new RegExp([...groups].map(([c, rest]) => `${escapeRegex(c)}(?:${rest.map(escapeRegex).join('|')})`).join('|'), 'gi');
+    keywordPrefixes = new Map(RULE_KEYWORDS.map((k) => [k, RULE_KEYWORDS.filter((p) => p !== k && k.startsWith(p))]));
   }
-  const found = new Set<string>();
   keywordPattern.lastIndex = 0;
-  for (let m = keywordPattern.exec(text); m !== null; m = keywordPattern.exec(text)) found.add(m[0].toLowerCase());
+  for (let m = keywordPattern.exec(text); m !== null; m = keywordPattern.exec(text)) {
+    const k = m[0].toLowerCase();
+    found.add(k);
+    for (const p of keywordPrefixes.get(k) ?? []) found.add(p);
+    keywordPattern.lastIndex = m.index + 1;
+  }
   return found;
 }
 
 /** Vendor rules (redact-rules.ts), each run only when its keyword is in the text. */
-function findVendorTokens(text: string, wanted: ReadonlySet<SecretKind>, out: Candidate[]): void {
-  const present = presentKeywords(text);
-  const has = (k: string): boolean => ALWAYS(k) || present.has(k);
-  for (const { rule, keywords, pattern } of shapes()) {
-    if (!wanted.has(rule.id) || !keywords.some(has)) continue;
+function findVendorTokens(text: string, wanted: ReadonlySet<SecretKind>, has: (keyword: string) => boolean, out: Candidate[]): void {
+  for (let i = 0; i < SHAPE_RULES.length; i++) {
+    const rule = SHAPE_RULES[i]!;
+    if (!wanted.has(rule.id) || !shapeKeywords(rule).some(has)) continue;
+    const pattern = shapePattern(i);
     pattern.lastIndex = 0;
     for (let m = pattern.exec(text); m !== null; m = pattern.exec(text)) {
       if (m[0].length === 0) {
@@ -429,8 +476,10 @@ function findVendorTokens(text: string, wanted: ReadonlySet<SecretKind>, out: Ca
       out.push({ kind: rule.id, start: m.index - (rule.extendLeft ?? 0), end: m.index + m[0].length });
     }
   }
-  for (const { rule, pattern } of labelled()) {
+  for (let i = 0; i < LABELLED_RULES.length; i++) {
+    const rule = LABELLED_RULES[i]!;
     if (!wanted.has(rule.id) || !rule.names.some(has)) continue;
+    const pattern = labelledPattern(i);
     pattern.lastIndex = 0;
     for (let m = pattern.exec(text); m !== null; m = pattern.exec(text)) {
       const span = m.indices?.[1];
@@ -1017,9 +1066,10 @@ function fromSecretlint(text: string, wanted: ReadonlySet<SecretKind>, ours: rea
       if (!ours.some((c) => c.start < span.end && span.start < c.end)) out.push({ kind, start: span.start, end: span.end });
       continue;
     }
-    // Placeholders such as `ghp_xxxx…` have the shape but none of the randomness.
+    // Placeholders such as `ghp_xxxx…` have the shape but none of the randomness, and
+    // `xoxb-your-token-here` says what it is, as our own rules' placeholders do.
     const value = text.slice(span.start, span.end);
-    if (shannonEntropy(value) < TOKEN_MIN_ENTROPY || /^(.{1,12}?)(.)\2{15,}$/.test(value)) continue;
+    if (shannonEntropy(value) < TOKEN_MIN_ENTROPY || /^(.{1,12}?)(.)\2{15,}$/.test(value) || isPlaceholder(value)) continue;
     // secretlint's patterns do not all demand a boundary: a token glued to a word is taken
     // with that word, so that redacting it cannot leave a fragment that reads differently.
     let start = span.start;
@@ -1079,8 +1129,10 @@ export function findSecrets(text: string, options: FindSecretsOptions = {}): Sec
   const shaped: Candidate[] = [];
   const judged: Candidate[] = [];
   if (wanted.has('private-key') && text.includes('-----BEGIN')) findPrivateKeys(text, shaped);
-  findTokens(text, wanted, shaped);
-  findVendorTokens(text, wanted, shaped);
+  const present = presentKeywords(text);
+  const has = (k: string): boolean => ALWAYS(k) || present.has(k);
+  findTokens(text, wanted, has, shaped);
+  findVendorTokens(text, wanted, has, shaped);
   if (wanted.has('xml-secret')) findXmlSecrets(text, shaped);
   if (wanted.has('aws-secret-key')) findAwsSecrets(text, shaped);
   if (wanted.has('url-password') && text.includes('://')) findUrlPasswords(text, shaped, judged);

@@ -103,6 +103,59 @@ function prepare(): Prepared[] {
 }
 
 /**
+ * What each scanner rule of the preset (12.0.0) needs in a text before it can report
+ * anything, read from the rule's own expressions (for a source without a file name, the
+ * only kind the gate hands it): a literal of its pattern, or the pattern's start. A text
+ * with none of them cannot be reported by any rule, so the preset is neither loaded nor
+ * run on it. `gcp` reads only `.json` and `.p12` files and `filter-comments` only
+ * ignores: they need nothing. A rule the preset gains in an upgrade is not here, and the
+ * test that compares this table with the preset's rules fails until it is.
+ *
+ * @example
+ * SECRETLINT_RULE_NEEDS.sendgrid.test('SG.abc') // true
+ */
+export const SECRETLINT_RULE_NEEDS: Readonly<Record<string, RegExp | null>> = {
+  aws: /(?:A3T[A-Z0-9]|AKIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ASIA)[A-Z0-9]{16}|secret_?access_?key|account_?(?:id)?['"]?\s*(?::|=>|=)\s*['"]?[0-9]{4}/i,
+  gcp: null,
+  privatekey: /PRIVATE KEY/,
+  npm: /npm_/,
+  basicauth: /(?:https?|ftps?):\/\/[-a-zA-Z0-9_]{1,256}:[-a-zA-Z0-9_]{1,256}@/,
+  slack: /xox[bpaor]-|xapp-|hooks\.slack\.com\/services\//i,
+  sendgrid: /SG\./,
+  shopify: /shp(?:pa|ca|at|ss)_/,
+  github: /gh[pousr]_|github_pat_/,
+  gitlab: /glpat-/,
+  grafana: /glc_|glsa_/,
+  openai: /T3BlbkFJ/,
+  anthropic: /sk-ant-api0/,
+  groq: /gsk_/,
+  huggingface: /hf_/,
+  linear: /lin_api_/,
+  notion: /ntn_/,
+  '1password': /ops_ey/,
+  'database-connection-string': /(?:mongodb(?:\+srv)?|mysqlx?|postgres(?:ql)?):\/\//i,
+  'hashicorp-vault': /hv[sbr]\./,
+  vercel: /vc[pciark]_/,
+  databricks: /dapi/,
+  docker: /dckr_pat_/,
+  figma: /figd_/,
+  'filter-comments': null,
+};
+
+const NEEDS: readonly RegExp[] = Object.values(SECRETLINT_RULE_NEEDS).filter((r): r is RegExp => r !== null);
+
+/**
+ * Whether any rule of the preset could report something in `text` (see
+ * `SECRETLINT_RULE_NEEDS`). False means `scanSecretlint(text)` is empty for certain.
+ *
+ * @example
+ * secretlintMayMatch('a plain sentence') // false
+ */
+export function secretlintMayMatch(text: string): boolean {
+  return NEEDS.some((need) => need.test(text));
+}
+
+/**
  * Every span the preset's scanner rules report in `text`, in rule order (not sorted, may
  * overlap). A rule that throws, or returns a promise, contributes nothing: no rule of the
  * preset does either for a source without a file name.
@@ -110,7 +163,10 @@ function prepare(): Prepared[] {
  * @example
  * scanSecretlint('key: SG.' + 'x'.repeat(22) + '.' + 'y'.repeat(43)) // [{ rule: 'sendgrid', start: 5, end: 74 }]
  */
-export function scanSecretlint(text: string): SecretlintSpan[] {
+export function scanSecretlint(text: string, options: { prefilter?: boolean } = {}): SecretlintSpan[] {
+  // Most texts name nothing any rule looks for: the preset is then not even loaded.
+  // (`prefilter: false` is for the test that checks the prefilter against the rules.)
+  if (options.prefilter !== false && !secretlintMayMatch(text)) return [];
   prepared ??= prepare();
   const spans: SecretlintSpan[] = [];
   const source = { content: text, hasBOM: false, filePath: undefined, physicalFilePath: undefined, contentType: 'text', ext: '' };

@@ -12,6 +12,7 @@
  * the last few seconds apart, nothing more: a 64-bit one and the length (SHA-256 loaded
  * node:crypto, OpenSSL's configuration and its certificates, ~8 ms of a 100 ms hook).
  */
+import { DELIVERIES_DIR } from '../cache/layout.js';
 import { lineHash } from '../core/fingerprint.js';
 import { closeSync, mkdirSync, openSync, readdirSync, rmSync, statSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
@@ -38,7 +39,7 @@ export function claimDelivery(cacheDir: string, event: string, stdin: string, no
   const text = `${event}\0${stdin}`;
   const [a, b] = lineHash(text);
   const key = `${a.toString(16).padStart(8, '0')}${b.toString(16).padStart(8, '0')}-${text.length.toString(16)}`;
-  const dir = join(cacheDir, 'deliveries');
+  const dir = join(cacheDir, DELIVERIES_DIR);
   const file = join(dir, key);
   try {
     mkdirSync(dir, { recursive: true });

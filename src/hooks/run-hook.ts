@@ -12,6 +12,7 @@ import { CACHE_DIR, CORTEX_DIR, findProjectRoot } from '../store/paths.js';
 import { isHookEvent, type HookEvent } from '../core/hook-events.js';
 import type { HookContext, HookRunOptions } from './context.js';
 import { claimDelivery } from './dedupe.js';
+import { CACHE_SUBDIRS } from '../cache/layout.js';
 import { parseHookInput } from './input.js';
 
 export interface HookRunResult {
@@ -71,9 +72,10 @@ export async function runHookWith(handlers: Handlers, event: string, stdin: stri
     }
     // A `.cortex` or `.memory` that is a link (a branch can commit one) or not a directory:
     // nothing is read or written through it, not even the log.
-    for (const d of [CORTEX_DIR, CACHE_DIR]) {
+    // Its directories too when one is a link; a file in one's place fails only its writer.
+    for (const d of [CORTEX_DIR, CACHE_DIR, ...CACHE_SUBDIRS.map((sub) => join(CACHE_DIR, sub))]) {
       const st = lstatSync(join(root, d), { throwIfNoEntry: false });
-      if (st !== undefined && !st.isDirectory()) {
+      if (st !== undefined && !st.isDirectory() && (d === CORTEX_DIR || d === CACHE_DIR || st.isSymbolicLink())) {
         lines.push(`skipped: ${join(root, d)} is ${st.isSymbolicLink() ? 'a symbolic link' : 'not a directory'}; Cortex reads and writes only real directories`);
         return await done({ stdout: '', log: lines });
       }

@@ -4,6 +4,8 @@
  * recorded for the session, the hook's output). Node built-ins only: the cached
  * SessionStart runs from a bundle of its own (src/start.ts) with just this.
  */
+import { lstatSync } from 'node:fs';
+import { join } from 'node:path';
 import { readCachedSurfaceEntry } from '../cache/surface-cache.js';
 import { writeSessionState } from '../cache/session-state.js';
 import { rawContextOutput } from './output-raw.js';
@@ -22,6 +24,9 @@ export function briefingVariant(h: HookContext): 'full' | 'compact' {
 
 /** The cached briefing for this start, if the surface cache holds a current one. */
 export function cachedBriefing(h: HookContext): Briefing | undefined {
+  // An old private tier still in the work tree (`.cortex/local/`, before it moved to the
+  // git directory): the full path runs, whose context moves it (services/context.ts).
+  if (lstatSync(join(h.root, '.cortex', 'local'), { throwIfNoEntry: false })?.isDirectory() === true) return undefined;
   return readCachedSurfaceEntry({ root: h.root, variant: briefingVariant(h), env: h.env, ...(h.now ? { now: h.now() } : {}) });
 }
 

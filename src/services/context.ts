@@ -14,7 +14,7 @@ import type { Embedder } from '../embed/embedder.js';
 import { findProjectRoot, globalPaths, localPaths, projectPaths, type ProjectPaths, type TierPaths } from '../store/paths.js';
 import { assertRealDirectories, directoryProblem, readRegularFile } from '../store/safe-read.js';
 import { describeMigration, migrateLegacyLocalTier } from '../store/local-tier.js';
-import { LOG_FILE } from '../cache/layout.js';
+import { CACHE_SUBDIRS, LOG_FILE } from '../cache/layout.js';
 import { lsIndex } from '../git/cli.js';
 
 export interface OpenCortexOptions {
@@ -183,6 +183,10 @@ export function contextFor(root: string, options: OpenCortexOptions = {}): Conte
   const local = localPaths(paths.root);
   // The local caches are written by every command: never through a link a branch committed.
   assertRealDirectories([paths.cacheDir, local.cacheDir], paths.root);
+  // The directories inside .memory/ too, when one is a link (a branch can commit one under
+  // the ignored folder). A file in one's place is left to the writers, which fail on it
+  // alone and carry on (the briefing is still given when session state cannot be written).
+  assertRealDirectories(CACHE_SUBDIRS.map((d) => join(paths.cacheDir, d)).filter((d) => lstatSync(d, { throwIfNoEntry: false })?.isSymbolicLink() === true), paths.root);
   movePrivateTier(paths.root, paths.cacheDir);
   const loaded = loadConfig(paths);
   const configured = captureFromEnv(loaded.config, env, loaded.diagnostics);

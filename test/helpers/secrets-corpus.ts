@@ -435,3 +435,52 @@ export const LOOK_ALIKES: Array<[label: string, text: string]> = [
   ['an ISO timestamp list', '2026-12-07T22:45:00Z 2026-12-07T22:46:01.123+01:00'],
 ];
 FAKES.push(...VENDOR_FAKES, ...ISSUE_FAKES);
+
+/**
+ * One near miss per kind of the core rules (redact.ts) and of secretlint's generic
+ * `secret`: the kind's shape with what makes it a secret missing (a placeholder, a wrong
+ * length, a public counterpart, a word where the value goes). The vendor rules have theirs
+ * in `VENDOR_CASES`. Each must come back byte-identical.
+ */
+export const KIND_NEGATIVES: Array<[kind: SecretKind, text: string]> = [
+  ['private-key', 'Generate one with ssh-keygen; the file starts with -----BEGIN OPENSSH ' + 'PRIVATE KEY----- and ends with the END line.'],
+  ['aws-access-key', 'the key id looks like AKIA followed by sixteen upper-case letters and digits'],
+  ['aws-secret-key', 'aws_secret_access_key = ${AWS_SECRET_ACCESS_KEY}'],
+  ['github-token', 'export GITHUB_TOKEN=ghp_' + 'x'.repeat(36)],
+  ['gitlab-token', 'GITLAB_TOKEN=glpat-' + 'x'.repeat(20)],
+  ['slack-token', 'tokens start with xoxb-' + 'your-token-here'],
+  ['slack-webhook', 'post to https://hooks.slack.com/services/' + '…'],
+  ['stripe-key', 'the publishable key pk_live_' + rnd(ALNUM, 24) + ' goes in the page'],
+  ['stripe-webhook-secret', 'STRIPE_WEBHOOK_SECRET=whsec_' + '...'],
+  ['anthropic-api-key', 'set ANTHROPIC_API_KEY to your sk-ant-' + 'api-key-from-the-console'],
+  ['openai-api-key', 'the branch sk-' + 'refactor-the-retry-policy-module was merged'],
+  ['google-api-key', 'the key starts with AIza' + ' and is 39 chars long'],
+  ['google-oauth-secret', 'client secrets start with GOCSPX-' + '<secret>'],
+  ['azure-storage-key', 'DefaultEndpointsProtocol=https;AccountName=dev;AccountKey=' + '${STORAGE_KEY}'],
+  ['azure-sas-signature', 'append ?sv=2022-11-02&sig=' + '<signature> to the blob URL'],
+  ['twilio-api-key', 'Twilio API key SIDs are SK' + ' followed by 32 hex chars'],
+  ['sendgrid-api-key', 'SendGrid keys look like SG.' + 'xxxx.yyyy'],
+  ['mailgun-api-key', 'use key-' + 'based auth for mailgun'],
+  ['huggingface-token', 'HF_TOKEN=hf_' + 'x'.repeat(34)],
+  ['digitalocean-token', 'a dop_v1_' + ' token, 64 hex chars'],
+  ['shopify-token', 'an shpat_' + ' token from the admin'],
+  ['pypi-token', 'upload with a pypi-' + 'token named in ~/.pypirc'],
+  ['discord-token', 'the bot token has three dot-separated parts'],
+  ['discord-webhook', 'https://discord.com/api/webhooks/' + '<id>/<token>'],
+  ['npm-token', 'npm_' + 'config_registry is read from .npmrc'],
+  ['docker-auth', '{"auths": {"ghcr.io": {"auth": ""}}}'],
+  ['jwt', 'a JWT has a header eyJ' + '… a payload and a signature'],
+  ['cli-password', 'mysql -u root -p  (it prompts for the password)'],
+  ['url-password', 'postgres://app:${DB_PASSWORD}@db:5432/app'],
+  ['env-assignment', 'API_KEY_HEADER=X-Api-Key'],
+  ['high-entropy', 'integrity sha512-' + 'z4PhNX7vuL3xVChQ1m2AB9Yg5AULVxXcg/SpIdNs6c5H0NE8XYXysP+DGNKHfuwvY7kxvUdBeoGlODJ6+SfaPg=='],
+  ['xml-secret', '<password>${DB_PASSWORD}</password>'],
+  ['secret', 'the sample config uses postgres://localhost/app with no credentials'],
+];
+
+/** Fakes of the core kinds that only context names (the main table's fakes are found under a more specific name). */
+export const KIND_POSITIVES: Fake[] = [
+  ['password in a URL', (s) => `postgres://app:${s}@db:5432/app`, mixed(ALNUM, 18), 'url-password'],
+  ['an assignment to a secret name', (s) => `API_TOKEN=${s}`, mixed(ALNUM, 24), 'env-assignment'],
+  ['a password element in XML', (s) => `<connection><password>${s}</password></connection>`, mixed(ALNUM, 16), 'xml-secret'],
+];
