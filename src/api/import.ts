@@ -6,7 +6,7 @@
  * Idempotent: each record's topic is `import/<format>/<key>`, so importing again updates
  * what changed and leaves the rest byte for byte.
  */
-import { lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { lstatSync, mkdirSync, readFileSync, readdirSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { homedir } from 'node:os';
 import { ParseError, UsageError } from '../errors.js';
@@ -32,7 +32,7 @@ import { readRegularFile } from '../store/safe-read.js';
 import { scopePaths, type Context } from '../services/context.js';
 import { openTierIndex, saveQuietly, type TierIndex } from '../services/indexes.js';
 import { rememberMany, type RememberInput } from './remember.js';
-import { keepForUndo } from '../services/undo.js';
+import { keepForUndo, trashDirFor } from '../services/undo.js';
 
 export interface ImportInput {
   /** A file or directory; for `claude`, default Claude Code's memory directory of this repository. */
@@ -355,9 +355,11 @@ export async function importMemories(ctx: Context, input: ImportInput): Promise<
   const createdPaths: string[] = [];
   // Edge files the import created (shown paths): its undo removes them with the memories.
   const createdEdges: string[] = [];
+  // Each tier's edge files as they were (name → text): the undo removes the ones the import
+  // created and puts back the ones it changed (a strength, a note, an auto-link's update).
   const edgeTiers = (['project', 'local', 'global'] as const).map((scope) => {
     const paths = scopePaths(ctx, scope);
-    return { paths, before: new Set(dryRun ? [] : listEdgeNames(paths)) };
+    return { scope, paths, before: dryRun ? new Map<string, string>() : edgeTexts(paths.edgesDir, listEdgeNames(paths)) };
   });
 
   if (format === 'jsonl') await importJsonl(ctx, parsed, input, out, { keyToId, undoFiles, createdPaths, createdEdges, threshold, path, dir: probe.dir });
@@ -454,7 +456,50 @@ export async function importMemories(ctx: Context, input: ImportInput): Promise<
   if (!dryRun) for (const t of edgeTiers) for (const n of listEdgeNames(t.paths)) if (!t.before.has(n)) createdEdges.push(shownPath(ctx, join(t.paths.edgesDir, n)));
   const created = [...new Set([...createdPaths.map((p) => shownPath(ctx, p)), ...createdEdges])];
   if (created.length > 0) out.undo.unshift(`rm ${created.map((p) => shellQuote(p)).join(' ')}`);
+  if (!dryRun) out.undo.push(...restoreChangedEdges(ctx, edgeTiers));
   return out;
+}
+
+/** The text of each named edge file in `dir` (unreadable ones are left out). */
+function edgeTexts(dir: string, names: string[]): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const n of names) {
+    try {
+      out.set(n, readFileSync(join(dir, n), 'utf8'));
+    } catch {
+      // Gone or unreadable: nothing to restore from.
+    }
+  }
+  return out;
+}
+
+/**
+ * Edge files that existed before the import and read differently now: their old text goes
+ * to `.memory/trash/<time>-import-edges/`, and `cp` lines put it back (one for every file
+ * under the project root, one per file outside it, e.g. the global tier).
+ */
+function restoreChangedEdges(ctx: Context, tiers: { paths: { edgesDir: string }; before: Map<string, string> }[]): string[] {
+  const changed: { path: string; text: string }[] = [];
+  for (const t of tiers) {
+    const now = edgeTexts(t.paths.edgesDir, [...t.before.keys()]);
+    for (const [name, text] of t.before) if (now.get(name) !== text) changed.push({ path: join(t.paths.edgesDir, name), text });
+  }
+  if (changed.length === 0) return [];
+  const dir = trashDirFor(ctx, 'import-edges');
+  const lines: string[] = [];
+  let inRoot = false;
+  for (const c of changed) {
+    const rel = relative(ctx.root, c.path);
+    const inside = rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
+    // Copies of files under the root mirror their path under tree/; others are put back one by one.
+    const copy = inside ? join(dir, 'tree', rel) : join(dir, 'outside', `${lines.length}-${basename(c.path)}`);
+    mkdirSync(dirname(copy), { recursive: true });
+    writeFileSync(copy, c.text);
+    if (inside) inRoot = true;
+    else lines.push(`cp ${shellQuote(shownPath(ctx, copy))} ${shellQuote(c.path)}`);
+  }
+  if (inRoot) lines.unshift(`cp -R ${shellQuote(shownPath(ctx, join(dir, 'tree')))}/. .`);
+  return lines;
 }
 
 function shellQuote(s: string): string {
