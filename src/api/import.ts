@@ -27,7 +27,7 @@ import { listEdgeNames } from '../store/edge-store.js';
 import { readMemoryById } from '../store/memory-store.js';
 import { writeMemory } from '../store/memory-write.js';
 import { memoryPath } from '../store/memory-path.js';
-import { findGitRoot } from '../store/paths.js';
+import { findGitRoot, gitCommonDir } from '../store/paths.js';
 import { readRegularFile } from '../store/safe-read.js';
 import { scopePaths, type Context } from '../services/context.js';
 import { openTierIndex, saveQuietly, type TierIndex } from '../services/indexes.js';
@@ -79,15 +79,39 @@ const MAX_SOURCE_BYTES = 8 * 1024 * 1024;
 const MAX_SOURCE_FILES = 5000;
 
 /**
- * Claude Code's auto-memory directory for a repository: `$CLAUDE_CONFIG_DIR` (default
- * `~/.claude`) `/projects/<root with non-alphanumerics as ->/memory`.
+ * Claude Code's auto-memory directory for a repository, found as Claude Code finds it: the
+ * `autoMemoryDirectory` setting when one is set (local settings, `.claude/settings.local.json`,
+ * then user settings, `$CLAUDE_CONFIG_DIR/settings.json`; an absolute or `~/` path; project
+ * settings are not read, as Claude Code does not), else `$CLAUDE_CONFIG_DIR` (default
+ * `~/.claude`) `/projects/<canonical root with non-alphanumerics as ->/memory`, where the
+ * canonical root is the main work tree's, so every linked `git worktree` shares it.
  *
  * @example
  * claudeMemoryDir('/home/me/repo', {}) // '/home/me/.claude/projects/-home-me-repo/memory'
  */
 export function claudeMemoryDir(root: string, env: NodeJS.ProcessEnv): string {
-  const base = env.CLAUDE_CONFIG_DIR && env.CLAUDE_CONFIG_DIR.trim() !== '' ? resolve(env.CLAUDE_CONFIG_DIR) : join(env.HOME && env.HOME !== '' ? env.HOME : homedir(), '.claude');
-  return join(base, 'projects', claudeProjectDirName(root), 'memory');
+  const home = env.HOME && env.HOME !== '' ? env.HOME : homedir();
+  const base = env.CLAUDE_CONFIG_DIR && env.CLAUDE_CONFIG_DIR.trim() !== '' ? resolve(env.CLAUDE_CONFIG_DIR) : join(home, '.claude');
+  for (const settings of [join(root, '.claude', 'settings.local.json'), join(base, 'settings.json')]) {
+    const dir = autoMemoryDirectory(settings, home);
+    if (dir !== undefined) return dir;
+  }
+  const common = gitCommonDir(root);
+  const canonical = common !== undefined && basename(common) === '.git' ? dirname(common) : root;
+  return join(base, 'projects', claudeProjectDirName(canonical), 'memory');
+}
+
+/** The `autoMemoryDirectory` of a Claude Code settings file, when it sets a usable one. */
+function autoMemoryDirectory(file: string, home: string): string | undefined {
+  let value: unknown;
+  try {
+    value = (JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>)?.autoMemoryDirectory;
+  } catch {
+    return undefined;
+  }
+  if (typeof value !== 'string' || value.trim() === '') return undefined;
+  if (value.startsWith('~/')) return join(home, value.slice(2));
+  return isAbsolute(value) ? value : undefined;
 }
 
 function shownPath(ctx: Context, path: string): string {
