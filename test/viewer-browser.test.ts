@@ -424,6 +424,9 @@ describe.skipIf(!CHROMIUM && !REQUIRED)('the viewer in headless Chromium', () =>
     await page.goto(`${s.origin}#/status`);
     await page.waitForSelector('cx-status table');
     expect(await page.$eval('cx-status', (e) => e.textContent)).toMatch(/Doctor/);
+    // Whether semantic recall is on, as `cortex status` says it (nothing is embedded here).
+    expect(await page.$eval('#semantic', (e) => e.textContent)).toMatch(/^Semantic recall: off, keyword only \(0 of 6 memories embedded with .+\)no memory is embedded yet: run cortex index --embed$/);
+    await shot(page, 'status');
   }, 90_000);
 
   it('without the token the page says how to get one, and the API refuses it', async () => {

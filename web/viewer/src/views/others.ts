@@ -216,7 +216,11 @@ export class StatusView extends View {
   heading = 'Status';
   protected async load(): Promise<void> {
     const [s, d] = await Promise.all([
-      api<{ root: string; tiers: { scope: string; total: number; byType: Record<string, number>; byStatus: Record<string, number> }[] }>('/status'),
+      api<{
+        root: string;
+        tiers: { scope: string; total: number; byType: Record<string, number>; byStatus: Record<string, number> }[];
+        semantic?: { on: boolean; enabled: boolean; model: string; embedded: number; embeddable: number; why?: string };
+      }>('/status'),
       api<{ ok: boolean; checks: { id: string; severity: string; message: string; fix?: string }[] }>('/doctor'),
     ]);
     this.replaceChildren(
@@ -226,6 +230,17 @@ export class StatusView extends View {
         ['tier', 'memories', 'by type', 'by status'],
         s.tiers.map((t) => [t.scope, String(t.total), Object.entries(t.byType ?? {}).map(([k, v]) => `${k} ${v}`).join(', '), Object.entries(t.byStatus ?? {}).map(([k, v]) => `${k} ${v}`).join(', ')]),
       ),
+      s.semantic
+        ? h(
+            'p',
+            { id: 'semantic' },
+            h('strong', {}, 'Semantic recall: '),
+            s.semantic.on ? 'on' : 'off, keyword only',
+            s.semantic.enabled ? ` (${s.semantic.embedded} of ${s.semantic.embeddable} memories embedded with ${s.semantic.model})` : ' (embeddings turned off)',
+            s.semantic.why ? h('br') : null,
+            s.semantic.why ? h('span', { class: 'muted' }, s.semantic.why.replace(/`/g, '')) : null,
+          )
+        : '',
       h('h3', {}, `Doctor: ${d.ok ? 'healthy' : 'problems found'}`),
       table(['check', 'result', 'message', 'fix'], d.checks.map((c) => [c.id, h('span', { class: `sev sev-${c.severity}` }, c.severity), c.message, c.fix ? h('code', {}, c.fix) : '—'])),
     );
