@@ -143,7 +143,7 @@ describe.skipIf(!CHROMIUM && !REQUIRED)('the viewer in headless Chromium', () =>
       const cy = (el as unknown as { cy: { nodes(): { map<T>(f: (n: { id(): string; renderedBoundingBox(): { w: number } }) => T): T[] }; edges(): { map<T>(f: (e: { data(k: string): string }) => T): T[] } } }).cy;
       return {
         nodes: cy.nodes().map((n) => ({ id: n.id(), width: n.renderedBoundingBox().w })),
-        edges: cy.edges().map((e) => `${e.data('source')} ${e.data('label')} ${e.data('target')}`),
+        edges: cy.edges().map((e) => `${e.data('source')} ${e.data('relation')} ${e.data('target')}`),
       };
     });
     expect(graph.nodes.map((n) => n.id).sort()).toEqual([ids.orm, ids.sqlite, ids.wal].sort());
@@ -162,6 +162,171 @@ describe.skipIf(!CHROMIUM && !REQUIRED)('the viewer in headless Chromium', () =>
     expect(await page.$eval('#graph-count', (e) => e.textContent)).toBe('3 memories, 2 edges');
     await shot(page, 'graph');
   });
+
+  it('"show weaker matches" lists the matches under the relevance floor after the others, marked as weaker', async () => {
+    const { page, s, ids } = await project();
+    await page.goto(`${s.origin}#/search?q=${encodeURIComponent('sqlite laptop')}`);
+    await page.waitForSelector('#results li');
+    const strong = await page.$$eval('#results li h3 a', (as) => as.map((a) => a.getAttribute('href')));
+    expect(strong).toEqual([`#/memory/${ids.sqlite}`]);
+    const toggle = await page.$eval('#weaker-toggle', (a) => a.textContent ?? '');
+    const hidden = Number(/show (\d+) weaker/.exec(toggle)?.[1]);
+    expect(hidden).toBeGreaterThan(0);
+    await click(page, '#weaker-toggle');
+    await page.waitForSelector('#results li.weaker');
+    const rows = await page.$$eval('#results li', (lis) => lis.map((li) => ({ href: li.querySelector('h3 a')?.getAttribute('href'), weaker: li.classList.contains('weaker'), tag: li.querySelector('.weak-tag')?.textContent ?? null })));
+    // The strong match first and unmarked; then exactly the matches the floor had left out, each marked.
+    expect(rows[0]).toEqual({ href: `#/memory/${ids.sqlite}`, weaker: false, tag: null });
+    expect(rows.slice(1)).toHaveLength(hidden);
+    expect(rows.slice(1).every((r) => r.weaker && r.tag === 'weaker match')).toBe(true);
+    expect(new Set(rows.map((r) => r.href)).size).toBe(rows.length);
+    expect(page.url()).toMatch(/weaker=1/);
+    await shot(page, 'search-weaker');
+    await click(page, '#weaker-toggle');
+    await page.waitForFunction(() => document.querySelectorAll('#results li').length === 1);
+  }, 90_000);
+
+  it('a link with the token opens the view it names (memory, graph, diff); back and forward move between views', async () => {
+    const { repo, s, ids } = await project();
+    repo.git(['checkout', '-qb', 'feature']);
+    remember(repo, 'Sessions expire after 30 minutes of inactivity', '--type', 'decision', '--tags', 'auth');
+    repo.git(['add', '-A']);
+    repo.git(['commit', '-qm', 'Session expiry']);
+    /** A new tab (no token kept from another one) opened on `hash` with the token added. */
+    const open = async (hash: string): Promise<Page> => {
+      const page = await browser.newPage();
+      onTestFinished(() => page.close());
+      await page.setViewport({ width: 1280, height: 860 });
+      await page.goto(`${s.origin}${hash}?token=${s.token}`);
+      return page;
+    };
+    const memory = await open(`#/memory/${ids.wal}`);
+    await memory.waitForSelector('#source');
+    expect(await memory.$eval('main h2', (e) => e.textContent)).toContain('Write-ahead logging must stay on');
+    // The token leaves the address bar; the view stays in it.
+    expect(memory.url()).toBe(`${s.origin}#/memory/${ids.wal}`);
+
+    const graph = await open('#/graph');
+    await graph.waitForSelector('#cy canvas');
+    expect(graph.url()).toBe(`${s.origin}#/graph`);
+
+    const diff = await open('#/diff/main...feature');
+    await diff.waitForSelector('cx-diff table');
+    expect(await diff.$eval('#range', (e) => (e as HTMLInputElement).value)).toBe('main...feature');
+    expect(await diff.$eval('cx-diff', (e) => e.textContent)).toContain('Sessions expire after 30 minutes of inactivity');
+    // The form links to the comparison it shows.
+    await diff.$eval('#range', (e) => ((e as HTMLInputElement).value = 'main...HEAD'));
+    await click(diff, 'cx-diff form button');
+    await diff.waitForFunction(() => location.hash === '#/diff/main...HEAD');
+
+    // Back and forward: memory → graph (nav link) → another memory (table link), then back twice, forward once.
+    // Back to the first tab (a tab in the background gets no animation frames to wait on).
+    await memory.bringToFront();
+    await click(memory, '#nav a[href="#/graph"]');
+    await memory.waitForSelector('#cy canvas');
+    await click(memory, `.edge-table a[href="#/memory/${ids.orm}"]`);
+    await memory.waitForFunction((id) => document.querySelector('main h2')?.textContent?.includes('Rejected an ORM') && location.hash === `#/memory/${id}`, {}, ids.orm);
+    await memory.goBack();
+    await memory.waitForSelector('#cy canvas');
+    await memory.goBack();
+    await memory.waitForFunction(() => document.querySelector('main h2')?.textContent?.includes('Write-ahead logging'));
+    await memory.goForward();
+    await memory.waitForSelector('#cy canvas');
+    expect(memory.url()).toBe(`${s.origin}#/graph`);
+  }, 120_000);
+
+  it('the graph of 50 linked memories draws no label over another label or node; an edge names its relation when pointed at', async () => {
+    const repo = tempRepo({});
+    expect(repo.cortex(['init']).code).toBe(0);
+    const cortex = openCortex({ dir: repo.dir, env: repo.env });
+    // Summaries of the lengths people write, from 3 to 12 words.
+    const words = ['cache', 'retry', 'queue', 'schema', 'index', 'worker', 'token', 'session', 'export', 'parser', 'router', 'config', 'logger', 'backup', 'billing', 'search'];
+    const made: string[] = [];
+    for (let i = 0; i < 50; i++) {
+      const n = 3 + (i * 7) % 10;
+      const summary = `${words[i % 16]} ${Array.from({ length: n - 1 }, (_, k) => words[(i * 3 + k * 5) % 16]).join(' ')} rule ${i}`;
+      made.push((await cortex.remember({ summary, type: (['decision', 'gotcha', 'pattern', 'architecture'] as const)[i % 4], tags: [] })).memory.id);
+    }
+    const relations = ['relates_to', 'refines', 'derived_from', 'exemplifies'];
+    let edges = 0;
+    for (let i = 1; i < 50; i++) {
+      // A tree (each to an earlier one), plus a cross link every fifth memory.
+      await cortex.link({ source: made[i]!, relation: relations[i % 4]!, target: made[Math.floor((i - 1) / 3)]! });
+      edges++;
+      if (i % 5 === 0) {
+        await cortex.link({ source: made[i]!, relation: 'relates_to', target: made[(i * 7) % i]! });
+        edges++;
+      }
+    }
+    // Remembering links similar memories too (suggested edges): count what is there.
+    edges = cortex.graph().graph.edges.length;
+    const s = await startServer({ cortex: openCortex({ dir: repo.dir, env: repo.env }), debounceMs: 50, log: () => {} });
+    onTestFinished(() => s.close());
+    const page = await browser.newPage();
+    onTestFinished(() => page.close());
+    await page.setViewport({ width: 1280, height: 860 });
+    await page.goto(`${s.origin}#/graph?token=${s.token}`);
+    await page.waitForFunction(() => (document.querySelector('cx-graph') as unknown as { cy?: { nodes(): { length: number } } })?.cy?.nodes().length === 50);
+    expect(await page.$eval('#graph-count', (e) => e.textContent)).toBe(`50 memories, ${edges} edges`);
+    type B = { x1: number; y1: number; x2: number; y2: number };
+    const drawn = await page.$eval('cx-graph', (el) => {
+      type Bb = { x1: number; y1: number; x2: number; y2: number; w: number; h: number };
+      type N = { id(): string; data(k: string): string; boundingBox(o: Record<string, boolean>): Bb };
+      const cy = (el as unknown as { cy: { zoom(): number; nodes(): { map<T>(f: (n: N) => T): T[] } } }).cy;
+      return {
+        fontPx: cy.zoom() * Math.min(...cy.nodes().map((n) => parseFloat((n as unknown as { style(k: string): string }).style('font-size')))),
+        nodes: cy.nodes().map((n) => ({
+          id: n.id(),
+          label: n.data('label'),
+          text: n.boundingBox({ includeNodes: false, includeEdges: false, includeLabels: true, includeOverlays: false }),
+          body: n.boundingBox({ includeNodes: true, includeEdges: false, includeLabels: false, includeOverlays: false }),
+        })),
+      };
+    });
+    const meets = (a: B, b: B): boolean => a.x1 < b.x2 && b.x1 < a.x2 && a.y1 < b.y2 && b.y1 < a.y2;
+    const clashes: string[] = [];
+    for (const a of drawn.nodes) {
+      expect(a.text.x2 - a.text.x1, `label of ${a.id} measured`).toBeGreaterThan(0);
+      for (const b of drawn.nodes) {
+        if (a === b) continue;
+        if (a.id < b.id && meets(a.text, b.text)) clashes.push(`label "${a.label}" over label "${b.label}"`);
+        if (meets(a.text, b.body)) clashes.push(`label "${a.label}" over the node of "${b.label}"`);
+      }
+    }
+    expect(clashes).toEqual([]);
+    // Readable as drawn: labels are not shrunk below 10 px to fit everything in.
+    expect(drawn.fontPx).toBeGreaterThanOrEqual(10);
+    await shot(page, 'graph-50');
+
+    // Pointing at an edge shows its relation (no edge label is drawn at rest).
+    const target = await page.$eval('cx-graph', (el) => {
+      type E = { id(): string; data(k: string): string; style(k: string): string; renderedMidpoint(): { x: number; y: number } };
+      const cy = (el as unknown as { cy: { edges(): { toArray(): E[] }; nodes(): { toArray(): { renderedBoundingBox(o: Record<string, boolean>): { x1: number; x2: number; y1: number; y2: number } }[] } } }).cy;
+      const boxes = cy.nodes().toArray().map((n) => n.renderedBoundingBox({ includeLabels: true, includeOverlays: false }));
+      const r = el.querySelector('#cy')!.getBoundingClientRect();
+      // An edge whose middle is in sight and clear of every node and label.
+      const free = cy.edges().toArray().find((e) => {
+        const m = e.renderedMidpoint();
+        const inSight = m.x > 20 && m.y > 20 && m.x < r.width - 20 && m.y < r.height - 20;
+        return inSight && !boxes.some((b) => m.x > b.x1 - 6 && m.x < b.x2 + 6 && m.y > b.y1 - 6 && m.y < b.y2 + 6);
+      })!;
+      return { id: free.id(), relation: free.data('label'), atRest: free.style('label'), x: r.left + free.renderedMidpoint().x, y: r.top + free.renderedMidpoint().y };
+    });
+    expect(target.atRest).toBe('');
+    await page.mouse.move(target.x - 30, target.y - 30);
+    await page.mouse.move(target.x, target.y, { steps: 5 });
+    await page.waitForFunction(
+      (id) => (document.querySelector('cx-graph') as unknown as { cy: { getElementById(i: string): { style(k: string): string } } }).cy.getElementById(id).style('label') !== '',
+      {},
+      target.id,
+    );
+    const shown = await page.$eval('cx-graph', (el, id) => (el as unknown as { cy: { getElementById(i: string): { style(k: string): string } } }).cy.getElementById(id).style('label'), target.id);
+    expect(shown).toBe(target.relation);
+    expect(['relates to', 'refines', 'derived from', 'exemplifies']).toContain(shown);
+    await shot(page, 'graph-hover');
+    // The same edges, with the memories' summaries, in the table beside the drawing.
+    expect(await page.$$eval('.edge-table tbody tr', (rows) => rows.length)).toBe(edges);
+  }, 120_000);
 
   it('accepting a review item writes the memory file; rejecting one removes it', async () => {
     const { page, repo, s } = await project();
@@ -221,8 +386,12 @@ describe.skipIf(!CHROMIUM && !REQUIRED)('the viewer in headless Chromium', () =>
 
   it('shows the briefing with its explain table, the lifecycle plan, the branch diff and status', async () => {
     const { page, repo, s, ids } = await project();
+    const anchored = remember(repo, 'The db module exports the connection string', '--type', 'architecture', '--files', 'src/db.ts');
+    repo.git(['add', '-A']);
+    repo.git(['commit', '-qm', 'Anchor the db module']);
     repo.git(['checkout', '-qb', 'feature']);
     remember(repo, 'Sessions expire after 30 minutes of inactivity', '--type', 'decision', '--tags', 'auth');
+    repo.write('src/db.ts', 'export const db = "sqlite:app.db";\n');
     repo.git(['add', '-A']);
     repo.git(['commit', '-qm', 'Session expiry']);
     await page.goto(`${s.origin}#/briefing`);
@@ -232,18 +401,33 @@ describe.skipIf(!CHROMIUM && !REQUIRED)('the viewer in headless Chromium', () =>
     await shot(page, 'briefing');
     await page.goto(`${s.origin}#/lifecycle`);
     await page.waitForSelector('cx-lifecycle table');
-    expect(await page.$eval('cx-lifecycle', (e) => e.textContent)).toContain(ids.wal);
+    // What a person reads: summaries and dates as people write them; no ids, no ISO
+    // timestamps, no markdown backticks shown as text.
+    const lifecycle = await page.$eval('cx-lifecycle', (e) => e.textContent ?? '');
+    expect(lifecycle).toContain('Write-ahead logging must stay on so hooks can read while the CLI writes');
+    expect(lifecycle).toMatch(/today/);
+    for (const id of Object.values(ids)) expect(lifecycle).not.toContain(id);
+    expect(lifecycle).not.toMatch(/\d{4}-\d{2}-\d{2}/);
+    expect(lifecycle).not.toContain('`');
+    expect(await page.$eval('cx-lifecycle code', (e) => e.textContent)).toBe('cortex lifecycle');
     await shot(page, 'lifecycle');
-    await page.goto(`${s.origin}#/diff?range=main...feature`);
+    await page.goto(`${s.origin}#/diff/main...feature`);
     await page.waitForSelector('cx-diff table');
     const diff = await page.$eval('cx-diff', (e) => e.textContent ?? '');
     expect(diff).toContain('Sessions expire after 30 minutes of inactivity');
     expect(diff).toContain('added');
+    // The code the branch changes that a memory is anchored to, as `cortex diff` lists it.
+    const code = await page.$$eval('cx-diff .code-touches > li', (lis) => lis.map((li) => li.textContent?.replace(/\s+/g, ' ').trim()));
+    expect(code).toEqual(['This range changes src/db.ts, which 1 memory describes:The db module exports the connection string']);
+    expect(await page.$eval(`cx-diff .code-touches a`, (a) => a.getAttribute('href'))).toBe(`#/memory/${anchored}`);
     await shot(page, 'diff');
     await page.goto(`${s.origin}#/status`);
     await page.waitForSelector('cx-status table');
     expect(await page.$eval('cx-status', (e) => e.textContent)).toMatch(/Doctor/);
-  });
+    // Whether semantic recall is on, as `cortex status` says it (nothing is embedded here).
+    expect(await page.$eval('#semantic', (e) => e.textContent)).toMatch(/^Semantic recall: off, keyword only \(0 of 6 memories embedded with .+\)no memory is embedded yet: run cortex index --embed$/);
+    await shot(page, 'status');
+  }, 90_000);
 
   it('without the token the page says how to get one, and the API refuses it', async () => {
     const { s } = await project();

@@ -6,7 +6,7 @@
  * Idempotent: each record's topic is `import/<format>/<key>`, so importing again updates
  * what changed and leaves the rest byte for byte.
  */
-import { lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { lstatSync, mkdirSync, readFileSync, readdirSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { homedir } from 'node:os';
 import { ParseError, UsageError } from '../errors.js';
@@ -27,12 +27,12 @@ import { listEdgeNames } from '../store/edge-store.js';
 import { readMemoryById } from '../store/memory-store.js';
 import { writeMemory } from '../store/memory-write.js';
 import { memoryPath } from '../store/memory-path.js';
-import { findGitRoot } from '../store/paths.js';
+import { findGitRoot, gitCommonDir } from '../store/paths.js';
 import { readRegularFile } from '../store/safe-read.js';
 import { scopePaths, type Context } from '../services/context.js';
 import { openTierIndex, saveQuietly, type TierIndex } from '../services/indexes.js';
 import { rememberMany, type RememberInput } from './remember.js';
-import { keepForUndo } from '../services/undo.js';
+import { keepForUndo, trashDirFor } from '../services/undo.js';
 
 export interface ImportInput {
   /** A file or directory; for `claude`, default Claude Code's memory directory of this repository. */
@@ -79,15 +79,39 @@ const MAX_SOURCE_BYTES = 8 * 1024 * 1024;
 const MAX_SOURCE_FILES = 5000;
 
 /**
- * Claude Code's auto-memory directory for a repository: `$CLAUDE_CONFIG_DIR` (default
- * `~/.claude`) `/projects/<root with non-alphanumerics as ->/memory`.
+ * Claude Code's auto-memory directory for a repository, found as Claude Code finds it: the
+ * `autoMemoryDirectory` setting when one is set (local settings, `.claude/settings.local.json`,
+ * then user settings, `$CLAUDE_CONFIG_DIR/settings.json`; an absolute or `~/` path; project
+ * settings are not read, as Claude Code does not), else `$CLAUDE_CONFIG_DIR` (default
+ * `~/.claude`) `/projects/<canonical root with non-alphanumerics as ->/memory`, where the
+ * canonical root is the main work tree's, so every linked `git worktree` shares it.
  *
  * @example
  * claudeMemoryDir('/home/me/repo', {}) // '/home/me/.claude/projects/-home-me-repo/memory'
  */
 export function claudeMemoryDir(root: string, env: NodeJS.ProcessEnv): string {
-  const base = env.CLAUDE_CONFIG_DIR && env.CLAUDE_CONFIG_DIR.trim() !== '' ? resolve(env.CLAUDE_CONFIG_DIR) : join(env.HOME && env.HOME !== '' ? env.HOME : homedir(), '.claude');
-  return join(base, 'projects', claudeProjectDirName(root), 'memory');
+  const home = env.HOME && env.HOME !== '' ? env.HOME : homedir();
+  const base = env.CLAUDE_CONFIG_DIR && env.CLAUDE_CONFIG_DIR.trim() !== '' ? resolve(env.CLAUDE_CONFIG_DIR) : join(home, '.claude');
+  for (const settings of [join(root, '.claude', 'settings.local.json'), join(base, 'settings.json')]) {
+    const dir = autoMemoryDirectory(settings, home);
+    if (dir !== undefined) return dir;
+  }
+  const common = gitCommonDir(root);
+  const canonical = common !== undefined && basename(common) === '.git' ? dirname(common) : root;
+  return join(base, 'projects', claudeProjectDirName(canonical), 'memory');
+}
+
+/** The `autoMemoryDirectory` of a Claude Code settings file, when it sets a usable one. */
+function autoMemoryDirectory(file: string, home: string): string | undefined {
+  let value: unknown;
+  try {
+    value = (JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>)?.autoMemoryDirectory;
+  } catch {
+    return undefined;
+  }
+  if (typeof value !== 'string' || value.trim() === '') return undefined;
+  if (value.startsWith('~/')) return join(home, value.slice(2));
+  return isAbsolute(value) ? value : undefined;
 }
 
 function shownPath(ctx: Context, path: string): string {
@@ -355,9 +379,11 @@ export async function importMemories(ctx: Context, input: ImportInput): Promise<
   const createdPaths: string[] = [];
   // Edge files the import created (shown paths): its undo removes them with the memories.
   const createdEdges: string[] = [];
+  // Each tier's edge files as they were (name → text): the undo removes the ones the import
+  // created and puts back the ones it changed (a strength, a note, an auto-link's update).
   const edgeTiers = (['project', 'local', 'global'] as const).map((scope) => {
     const paths = scopePaths(ctx, scope);
-    return { paths, before: new Set(dryRun ? [] : listEdgeNames(paths)) };
+    return { scope, paths, before: dryRun ? new Map<string, string>() : edgeTexts(paths.edgesDir, listEdgeNames(paths)) };
   });
 
   if (format === 'jsonl') await importJsonl(ctx, parsed, input, out, { keyToId, undoFiles, createdPaths, createdEdges, threshold, path, dir: probe.dir });
@@ -454,7 +480,50 @@ export async function importMemories(ctx: Context, input: ImportInput): Promise<
   if (!dryRun) for (const t of edgeTiers) for (const n of listEdgeNames(t.paths)) if (!t.before.has(n)) createdEdges.push(shownPath(ctx, join(t.paths.edgesDir, n)));
   const created = [...new Set([...createdPaths.map((p) => shownPath(ctx, p)), ...createdEdges])];
   if (created.length > 0) out.undo.unshift(`rm ${created.map((p) => shellQuote(p)).join(' ')}`);
+  if (!dryRun) out.undo.push(...restoreChangedEdges(ctx, edgeTiers));
   return out;
+}
+
+/** The text of each named edge file in `dir` (unreadable ones are left out). */
+function edgeTexts(dir: string, names: string[]): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const n of names) {
+    try {
+      out.set(n, readFileSync(join(dir, n), 'utf8'));
+    } catch {
+      // Gone or unreadable: nothing to restore from.
+    }
+  }
+  return out;
+}
+
+/**
+ * Edge files that existed before the import and read differently now: their old text goes
+ * to `.memory/trash/<time>-import-edges/`, and `cp` lines put it back (one for every file
+ * under the project root, one per file outside it, e.g. the global tier).
+ */
+function restoreChangedEdges(ctx: Context, tiers: { paths: { edgesDir: string }; before: Map<string, string> }[]): string[] {
+  const changed: { path: string; text: string }[] = [];
+  for (const t of tiers) {
+    const now = edgeTexts(t.paths.edgesDir, [...t.before.keys()]);
+    for (const [name, text] of t.before) if (now.get(name) !== text) changed.push({ path: join(t.paths.edgesDir, name), text });
+  }
+  if (changed.length === 0) return [];
+  const dir = trashDirFor(ctx, 'import-edges');
+  const lines: string[] = [];
+  let inRoot = false;
+  for (const c of changed) {
+    const rel = relative(ctx.root, c.path);
+    const inside = rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
+    // Copies of files under the root mirror their path under tree/; others are put back one by one.
+    const copy = inside ? join(dir, 'tree', rel) : join(dir, 'outside', `${lines.length}-${basename(c.path)}`);
+    mkdirSync(dirname(copy), { recursive: true });
+    writeFileSync(copy, c.text);
+    if (inside) inRoot = true;
+    else lines.push(`cp ${shellQuote(shownPath(ctx, copy))} ${shellQuote(c.path)}`);
+  }
+  if (inRoot) lines.unshift(`cp -R ${shellQuote(shownPath(ctx, join(dir, 'tree')))}/. .`);
+  return lines;
 }
 
 function shellQuote(s: string): string {

@@ -18,7 +18,10 @@ const command: CommandDef = {
     'printed URL carries (after #, so it is never sent in a Referer or kept in server logs); requests\n' +
     'naming another Host (DNS rebinding) or coming from another Origin are refused, and request bodies\n' +
     'are limited to 1 MiB. --host binds elsewhere, with a warning: anyone who can reach that address\n' +
-    'and learns the token can read and change the memories. See docs/viewer.md.',
+    'and learns the token can read and change the memories.\n' +
+    '\n' +
+    'Every view has its own link (#/memory/<id>, #/graph, #/diff/main...feature, #/search?q=…); put one\n' +
+    'before the token to open it: http://127.0.0.1:<port>/#/memory/<id>?token=…. See docs/viewer.md.',
   options: {
     port: { type: 'string', value: '<n>', description: 'Port to listen on (default: a free one).' },
     host: { type: 'string', value: '<addr>', description: 'Address to bind (default 127.0.0.1); another one prints a warning.' },

@@ -6,12 +6,17 @@ const command: CommandDef = {
   name: 'status',
   summary: 'Counts by type and status, and index health',
   usage: ['status'],
+  description:
+    'Per tier: how many memories of each type and status, and whether the search index is healthy.\n' +
+    'Then whether semantic recall is on: the embedding model configured, how many memories have a\n' +
+    'vector for it, and when it is off (or memories lack vectors) why, with the command that fixes it\n' +
+    '(`cortex index --embed`). It reads only the cache headers: the model is not loaded.',
   options: {},
   async run(inv, io) {
     const cortex = await open(inv, io);
     const out = cortex.status();
     if (inv.json) {
-      printJson(io, { root: out.root, tiers: out.tiers, diagnostics: out.diagnostics });
+      printJson(io, { root: out.root, tiers: out.tiers, semantic: out.semantic, diagnostics: out.diagnostics });
       return 0;
     }
     const p = io.paint;
@@ -25,6 +30,10 @@ const command: CommandDef = {
       const health = t.index.brokenFiles > 0 ? p.yellow(`${t.index.brokenFiles} file(s) could not be indexed (run \`cortex lint\`)`) : p.green('healthy');
       io.out(`  index:     ${health}, ${(t.index.bytes / 1024).toFixed(0)} KiB${t.index.rebuilt ? ', rebuilt now' : ''}\n`);
     }
+    const sem = out.semantic;
+    const vectors = `${sem.embedded} of ${sem.embeddable} ${sem.embeddable === 1 ? 'memory' : 'memories'} embedded with ${sem.model}`;
+    io.out(`\n${p.bold('Semantic recall')}: ${sem.on ? p.green('on') : p.yellow('off, keyword only')} (${sem.enabled ? vectors : 'embeddings turned off'})\n`);
+    if (sem.why) io.out(`  ${sem.why}\n`);
     const config = out.diagnostics.filter((d) => d.ruleId.startsWith('config'));
     for (const d of config) io.err(`${formatSkipWarning(d)}\n`);
     return 0;

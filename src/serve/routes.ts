@@ -46,7 +46,7 @@ export const ROUTES: readonly Route[] = [
   { method: 'GET', pattern: /^\/status$/, handler: (c) => ({ ...c.status() }) },
   { method: 'GET', pattern: /^\/memories$/, handler: (c, r) => ({ ...c.list(listInput(r.query)) }) },
   { method: 'POST', pattern: /^\/memories$/, status: 201, handler: async (c, r) => ({ ...(await c.remember(rememberInput(r.body))) }) },
-  { method: 'GET', pattern: /^\/search$/, handler: async (c, r) => ({ ...(await c.recall(searchInput(r.query))) }) },
+  { method: 'GET', pattern: /^\/search$/, handler: async (c, r) => search(c, r.query) },
   {
     method: 'GET',
     pattern: new RegExp(`^/memories/${ID}$`),
@@ -98,9 +98,19 @@ export const ROUTES: readonly Route[] = [
       // Always a dry run: the viewer shows what the lifecycle would do; `cortex lifecycle` does it.
       const plan = await c.lifecycle({ dryRun: true });
       const surface = await c.surface({ cache: false, explainAll: true });
+      // Each row with what a person reads (summary, last update), not only the id.
+      const docs = docsById(c);
       const fading = surface.explain
         .filter((row) => row.status === 'active')
-        .map((row) => ({ id: row.id, type: row.type, decayed: row.parts.decayed, rank: row.rank, included: row.included }))
+        .map((row) => ({
+          id: row.id,
+          type: row.type,
+          summary: docs.get(row.id)?.summary ?? row.id,
+          updated: docs.get(row.id)?.updated,
+          decayed: row.parts.decayed,
+          rank: row.rank,
+          included: row.included,
+        }))
         .sort((a, b) => a.decayed - b.decayed || a.id.localeCompare(b.id));
       return { ...plan, fading };
     },
@@ -312,6 +322,26 @@ function searchInput(q: URLSearchParams): Parameters<Cortex['recall']>[0] {
   // Keyword search: the viewer must not wait for the embedding model; and browsing is not
   // using, so results are not counted as accessed (that would change what decays).
   return { query, ...filters(q), mode: 'keyword', recordAccess: false, ...(limit !== undefined ? { limit } : {}) };
+}
+
+/**
+ * Search as `cortex recall` does; with `weaker=1` also the matches the relevance floor left
+ * out (`recall --no-floor`), listed apart as `weaker` so the page can mark them.
+ */
+async function search(cortex: Cortex, q: URLSearchParams): Promise<Record<string, unknown>> {
+  const input = searchInput(q);
+  const out = await cortex.recall(input);
+  if (q.get('weaker') !== '1' || (out.belowFloor ?? 0) === 0) return { ...out, weaker: [] };
+  const all = await cortex.recall({ ...input, relevance: { minScoreShare: 0, minCoverage: 0 } });
+  const shown = new Set(out.results.map((r) => r.id));
+  return { ...out, weaker: all.results.filter((r) => !shown.has(r.id)) };
+}
+
+/** Every indexed memory of every tier by id (the first tier that has it). */
+function docsById(cortex: Cortex): Map<string, { summary: string; updated: string }> {
+  const out = new Map<string, { summary: string; updated: string }>();
+  for (const t of cortex.graph().tiers) for (const [id, d] of t.index.docs) if (!out.has(id)) out.set(id, { summary: d.summary, updated: d.updated });
+  return out;
 }
 
 function traverseInput(id: string, q: URLSearchParams): Parameters<Cortex['traverse']>[0] {

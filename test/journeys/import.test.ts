@@ -35,7 +35,8 @@ function flagged(repo: TempRepo): string[] {
 }
 
 interface ImportJson {
-  created: Array<{ id: string }>;
+  source: string;
+  created: Array<{ id: string; summary: string }>;
   updated: unknown[];
   unchanged: unknown[];
   skipped: Array<{ reason: string; line?: number }>;
@@ -75,6 +76,32 @@ describe('journey: import from where memories live', () => {
     cpSync(memoryDir, join(repo.home, 'moved'), { recursive: true });
     rmSync(memoryDir, { recursive: true });
     expect(flagged(repo)).toEqual([]);
+  });
+
+  it('--from claude in a linked git worktree reads the main checkout\'s auto memory, as Claude Code does; autoMemoryDirectory in the user settings wins', () => {
+    const repo = initRepo();
+    const config = join(repo.home, 'claude-config');
+    // Claude Code keeps one auto memory per repository, under the main work tree's path.
+    const memoryDir = join(config, 'projects', claudeProjectDirName(repo.dir), 'memory');
+    mkdirSync(memoryDir, { recursive: true });
+    cpSync(fixturePath('interop', 'claude', 'memory'), memoryDir, { recursive: true });
+    const env = { CLAUDE_CONFIG_DIR: config };
+    const wt = join(repo.home, 'wt-feature');
+    ok(repo.git(['worktree', 'add', '-q', '-b', 'feature', wt]), 'git worktree add');
+    const inWorktree = (args: string[], extra: NodeJS.ProcessEnv = {}) => repo.cortex(args, { env: { ...env, ...extra }, cwd: wt });
+    const dry = json<ImportJson>(ok(inWorktree(['import', '--from', 'claude', '--dry-run', '--json']), 'dry run in the worktree'));
+    expect(dry.created.length).toBeGreaterThan(0);
+    expect(dry.source).toContain(claudeProjectDirName(repo.dir));
+    expect(dry.source).not.toContain(claudeProjectDirName(wt));
+
+    // A person who moved Claude Code's auto memory elsewhere (user settings): read from there.
+    const moved = join(repo.home, 'synced-memory');
+    mkdirSync(moved, { recursive: true });
+    writeFileSync(join(moved, 'MEMORY.md'), '# Memory\n\n- Deploys go out from the release branch every Tuesday\n');
+    writeFileSync(join(config, 'settings.json'), JSON.stringify({ autoMemoryDirectory: '~/synced-memory' }));
+    const fromSetting = json<ImportJson>(ok(inWorktree(['import', '--from', 'claude', '--dry-run', '--json']), 'dry run with autoMemoryDirectory'));
+    expect(fromSetting.source).toContain('synced-memory');
+    expect(fromSetting.created.map((c) => c.summary)).toEqual(['Deploys go out from the release branch every Tuesday']);
   });
 
   it('every format imports from a file outside the repository (the help\'s own example ~/.mcp/memory.jsonl included)', () => {

@@ -3,7 +3,8 @@
  * with a pull, and both change the same memory on their own branches; the merge keeps both
  * versions (conflict markers, nothing dropped) and, once resolved, the commit has projections
  * regenerated from the merged memories. A teammate without Cortex (no merge driver) merges
- * too, and the next `cortex project` (or `cortex init`) repairs the projections.
+ * too, and the next `cortex project` (or `cortex init`) repairs the projections — or, with no
+ * command typed, the next Claude session of someone with Cortex who pulls the merge.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -101,6 +102,49 @@ describe('journey: a second developer', { timeout: 400_000 }, () => {
     expect(decisions).toContain('Chose Postgres advisory locks');
     expect(decisions).toContain('Chose UTC timestamps everywhere');
     expect(decisions.match(/Chose Postgres advisory locks/g)).toHaveLength(1);
+  });
+
+  it('a teammate without Cortex merges and pushes; the next Claude session of someone with Cortex (its hooks, no cortex command typed) repairs the projections', async () => {
+    const alice = journeyRepo();
+    const remote = join(alice.home, 'origin.git');
+    ok(alice.git(['init', '-q', '--bare', remote]));
+    ok(alice.git(['remote', 'add', 'origin', remote]));
+    ok(alice.git(['push', '-q', '-u', 'origin', 'main']));
+    ok(alice.git(['checkout', '-q', '-b', 'alice']));
+    ok(alice.cortex(['remember', 'Chose Postgres advisory locks for the job queue', '--type', 'decision', '--no-link']));
+    ok(alice.git(['commit', '-qam', 'queue decision']));
+    ok(alice.git(['push', '-q', '-u', 'origin', 'alice']));
+    ok(alice.git(['checkout', '-q', 'main']));
+    ok(alice.cortex(['remember', 'Chose UTC timestamps everywhere in the API', '--type', 'decision', '--no-link']));
+    ok(alice.git(['commit', '-qam', 'time decision']));
+    ok(alice.git(['push', '-q', 'origin', 'main']));
+
+    // Carol has no Cortex: she merges with git alone, keeps her side of the projection, pushes.
+    const carolDir = join(alice.home, 'carol');
+    ok(alice.git(['clone', '-q', remote, carolDir]));
+    const carolGit = (args: string[]) => alice.git(['-C', carolDir, ...args]);
+    if (carolGit(['merge', '--no-edit', 'origin/alice']).code !== 0) {
+      ok(carolGit(['checkout', '--ours', '.cortex/decisions.md']));
+      ok(carolGit(['add', '.cortex/decisions.md']));
+      ok(carolGit(['commit', '-q', '--no-edit']));
+    }
+    ok(carolGit(['push', '-q', 'origin', 'main']));
+    const pushed = ok(carolGit(['show', 'HEAD:.cortex/decisions.md'])).stdout;
+    expect(pushed.includes('Chose Postgres advisory locks') && pushed.includes('Chose UTC timestamps')).toBe(false);
+
+    // Alice pulls it and simply works: her next session's briefing has both decisions, and
+    // the session's end regenerates the projection, so her next commit carries it repaired.
+    ok(alice.git(['pull', '-q', '--no-rebase', 'origin', 'main']));
+    const brief = briefing(alice, 'after-pull');
+    expect(brief).toContain('Chose Postgres advisory locks');
+    expect(brief).toContain('Chose UTC timestamps everywhere');
+    await claudeSession(alice, 'after-pull', [{ type: 'decision', text: 'Job retries back off exponentially, capped at ten minutes.' }]);
+    const decisions = readFileSync(join(alice.dir, '.cortex/decisions.md'), 'utf8');
+    for (const d of ['Chose Postgres advisory locks', 'Chose UTC timestamps everywhere', 'Job retries back off exponentially']) expect(decisions).toContain(d);
+    expect(decisions.match(/Chose Postgres advisory locks/g)).toHaveLength(1);
+    ok(alice.cortex(['project', '--check']));
+    ok(alice.git(['commit', '-qam', 'after the pull']));
+    expect(ok(alice.git(['show', 'HEAD:.cortex/decisions.md'])).stdout).toContain('Chose Postgres advisory locks');
   });
 
   it('in a git worktree: a session captures there, its .memory/ and session state are its own, and git commit -am takes the memory', async () => {

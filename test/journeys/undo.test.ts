@@ -117,6 +117,27 @@ describe('journey: every printed undo runs as printed and restores memories and 
     lintClean(repo);
   });
 
+  it('import that rewrites an existing edge (a new strength) undoes to the edge as it was', () => {
+    const repo = initRepo();
+    const id = (r: RunResult) => JSON.parse(r.stdout).memory.id as string;
+    const a = id(ok(repo.cortex(['remember', 'Staging is refreshed from production every Monday', '--type', 'context', '--json']), 'remember'));
+    const b = id(ok(repo.cortex(['remember', 'Integration tests hit a real database', '--type', 'preference', '--json']), 'remember'));
+    ok(repo.cortex(['link', a, 'relates_to', b]), 'link');
+    // The project's own export, edited outside the repository: the edge is now stronger.
+    const exported = ok(repo.cortex(['export']), 'export').stdout;
+    expect(exported).toContain('"strength":0.5');
+    const file = join(repo.home, 'memories.jsonl');
+    writeFileSync(file, exported.replace('"strength":0.5', '"strength":0.9'));
+    const before = memoryFiles(repo);
+    const r = ok(repo.cortex(['import', file]), 'import');
+    expect(r.stdout).toContain('edges: 1 written');
+    const edge = [...memoryFiles(repo).entries()].find(([k]) => k.includes('/edges/'))!;
+    expect(edge[1]).toContain('strength: 0.9');
+    runUndo(repo, undoCommands(r));
+    expect(memoryFiles(repo)).toEqual(before);
+    lintClean(repo);
+  });
+
   it('remember --topic (an update and its auto-created edge) undoes to the state before it', () => {
     const repo = initRepo();
     ok(repo.cortex(['remember', 'Staging is refreshed from production every Monday', '--type', 'context', '--topic', 'deploy/schedule']), 'remember');

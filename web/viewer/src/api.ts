@@ -22,14 +22,33 @@ export class ApiError extends Error {
 
 const KEY = 'cortex-token';
 
-/** Reads the token from `#token=…` once (then from sessionStorage) and returns the route part of the hash. */
+/**
+ * Reads the token from the fragment once (then from sessionStorage) and leaves the view it
+ * names in the address bar: `#token=…` opens the search, `#/memory/<id>?token=…`,
+ * `#/graph?token=…` or `#/diff/<range>?token=…` open that view.
+ */
 export function takeToken(): string | undefined {
-  const m = /(?:^#|&)token=([A-Za-z0-9_-]+)/.exec(location.hash);
-  if (m) {
-    sessionStorage.setItem(KEY, m[1]!);
-    history.replaceState(null, '', `${location.pathname}${location.search}#/search`);
+  const { token, route } = splitToken(location.hash);
+  if (token) {
+    sessionStorage.setItem(KEY, token);
+    history.replaceState(null, '', `${location.pathname}${location.search}${route}`);
   }
   return sessionStorage.getItem(KEY) ?? undefined;
+}
+
+/**
+ * A fragment without its `token=` parameter: the token, and the route left (`#/search` when
+ * none is left).
+ *
+ * @example
+ * splitToken('#/memory/chose-sqlite-k3f9qa?token=abc') // { token: 'abc', route: '#/memory/chose-sqlite-k3f9qa' }
+ */
+export function splitToken(hash: string): { token?: string; route: string } {
+  const m = /([#?&])token=([A-Za-z0-9_-]+)&?/.exec(hash);
+  if (!m) return { route: hash };
+  let rest = hash.slice(0, m.index) + (m[1] === '#' ? '#' : m[1]!) + hash.slice(m.index + m[0].length);
+  rest = rest.replace(/[?&]$/, '').replace(/^#\/?$/, '');
+  return { token: m[2]!, route: rest === '' || rest === '#' ? '#/search' : rest };
 }
 
 function headers(extra: Record<string, string> = {}): Record<string, string> {

@@ -70,3 +70,30 @@ export function errorBox(err: unknown): HTMLElement {
     diags.length > 0 ? h('ul', {}, diags.map((d) => h('li', {}, d.line ? `line ${d.line}: ` : '', d.reason, d.hint ? ` — ${d.hint}` : ''))) : null,
   );
 }
+
+const DAY = 86_400_000;
+
+/**
+ * A date as a person reads it: "today", "yesterday", "3 days ago" within two weeks, else
+ * "5 Dec 2026"; the exact time is in the element's `datetime` and tooltip.
+ *
+ * @example
+ * humanDate('2026-11-21T10:00:00Z', new Date('2026-11-24T09:00:00Z')).textContent // '3 days ago'
+ */
+export function humanDate(iso: string | undefined, now = new Date()): HTMLElement {
+  const t = iso ? Date.parse(iso) : NaN;
+  if (Number.isNaN(t)) return h('span', { class: 'muted' }, '—');
+  const when = new Date(t);
+  const days = Math.floor((Date.UTC(now.getFullYear(), now.getMonth(), now.getDate()) - Date.UTC(when.getFullYear(), when.getMonth(), when.getDate())) / DAY);
+  const text =
+    days === 0 ? 'today' : days === 1 ? 'yesterday' : days > 1 && days < 14 ? `${days} days ago` : when.toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric' });
+  return h('time', { datetime: when.toISOString(), title: when.toLocaleString('en-GB', { dateStyle: 'long', timeStyle: 'short' }) }, text);
+}
+
+/** ISO dates (2026-11-01) inside a sentence, written as people write them (1 Nov 2026). */
+export function humanizeDates(text: string): string {
+  return text.replace(/\b(\d{4})-(\d{2})-(\d{2})(?:T[\d:.]+Z?)?\b/g, (m, y: string, mo: string, d: string) => {
+    const t = Date.UTC(Number(y), Number(mo) - 1, Number(d));
+    return Number.isNaN(t) ? m : new Date(t).toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+  });
+}

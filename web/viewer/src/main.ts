@@ -1,7 +1,8 @@
 /**
- * The viewer's entry: a hash router (`#/search?q=…`, `#/memory/<id>`, `#/graph`, …) that
- * mounts one view element in <main>, the header's search box, and live refresh when files
- * change on disk.
+ * The viewer's entry: a hash router (`#/search?q=…`, `#/memory/<id>`, `#/graph`,
+ * `#/diff/<range>`, …) that mounts one view element in <main>, the header's search box, and
+ * live refresh when files change on disk. Every view is its own history entry, so a link
+ * opens it and back/forward move between them.
  */
 import './style.css';
 import { api, takeToken, watchChanges } from './api.js';
@@ -70,7 +71,9 @@ async function refreshReviewCount(): Promise<void> {
 
 async function start(): Promise<void> {
   if (!takeToken()) {
-    main.replaceChildren(h('div', { class: 'error', role: 'alert' }, h('p', {}, 'This page needs the token of the running server: open the URL `cortex serve` printed (it ends in #token=…).')));
+    main.replaceChildren(
+      h('div', { class: 'error', role: 'alert' }, h('p', {}, 'This page needs the token of the running server: open the URL ', h('code', {}, 'cortex serve'), ' printed (it ends in #token=…).')),
+    );
     return;
   }
   try {

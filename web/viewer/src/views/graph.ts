@@ -1,6 +1,7 @@
 import cytoscape, { type Core } from 'cytoscape';
+import { separate, type Box } from '../separate.js';
 import { api } from '../api.js';
-import { fmt, h, memoryLink, table } from '../dom.js';
+import { h, memoryLink, table } from '../dom.js';
 import { View } from './view.js';
 
 interface GraphNode {
@@ -33,6 +34,12 @@ const COLORS: Record<string, string> = {
   code: '#333333',
 };
 
+/** The smallest zoom a graph opens at: 12 px labels drawn at 10 px or more. */
+const MIN_ZOOM = 0.85;
+
+/** Node labels wrap at this width (model pixels). */
+const LABEL_WIDTH = 120;
+
 /** Most nodes drawn at once; beyond it, the most central ones (the rest are in the table). */
 const MAX_NODES = 600;
 
@@ -46,13 +53,14 @@ export class GraphView extends View {
     const shown = [...g.nodes].sort((a, b) => b.centrality - a.centrality || a.id.localeCompare(b.id)).slice(0, MAX_NODES);
     const ids = new Set(shown.map((n) => n.id));
     const edges = g.edges.filter((e) => ids.has(e.source) && ids.has(e.target));
-    const canvas = h('div', { id: 'cy', class: 'graph', role: 'img', 'aria-label': `Memory graph: ${shown.length} memories and ${edges.length} edges. The table below lists the same edges.` });
+    const canvas = h('div', { id: 'cy', class: 'graph', role: 'img', 'aria-label': `Memory graph: ${shown.length} memories and ${edges.length} edges. The table beside it lists the same edges.` });
     const pick = h(
       'select',
       { id: 'focus-node', onchange: (e: Event) => this.focusNode((e.target as HTMLSelectElement).value) },
       h('option', { value: '' }, '— choose —'),
       shown.map((n) => h('option', { value: n.id }, n.summary)),
     );
+    const title = new Map(shown.map((n) => [n.id, n.summary]));
     this.replaceChildren(
       h('h2', {}, 'Graph'),
       h(
@@ -65,24 +73,29 @@ export class GraphView extends View {
         ' ',
         pick,
       ),
-      canvas,
-      h('p', { class: 'legend' }, Object.keys(COLORS).map((t) => h('span', { class: 'swatch-item' }, h('span', { class: `swatch swatch-${t}` }), t))),
+      h('p', { class: 'muted' }, 'Point at an edge, or at a memory for all of its edges, to read the relation; every edge is also in the table.'),
       h(
-        'details',
-        {},
-        h('summary', {}, 'Edges as a table'),
-        table(
-          ['source', 'relation', 'target', 'strength', 'status'],
-          edges.slice(0, 2000).map((e) => [memoryLink(e.source), e.relation, memoryLink(e.target), fmt(e.strength), e.status]),
+        'div',
+        { class: 'graph-layout' },
+        canvas,
+        h(
+          'section',
+          { class: 'edge-table', 'aria-labelledby': 'h-edge-table' },
+          h('h3', { id: 'h-edge-table' }, 'Edges'),
+          table(
+            ['from', 'relation', 'to'],
+            edges.slice(0, 2000).map((e) => [memoryLink(e.source, title.get(e.source)), h('span', { class: e.status === 'suggested' ? 'muted' : '' }, e.relation.replace(/_/g, ' '), e.status === 'suggested' ? ' (suggested)' : ''), memoryLink(e.target, title.get(e.target))]),
+          ),
         ),
       ),
+      h('p', { class: 'legend' }, Object.keys(COLORS).map((t) => h('span', { class: 'swatch-item' }, h('span', { class: `swatch swatch-${t}` }), t))),
     );
     this.cy?.destroy();
     const cy = cytoscape({
       container: canvas,
       elements: [
-        ...shown.map((n) => ({ data: { id: n.id, label: n.summary.length > 40 ? `${n.summary.slice(0, 39)}…` : n.summary, color: COLORS[n.type] ?? '#444', size: 18 + 30 * n.centrality } })),
-        ...edges.map((e, i) => ({ data: { id: `e${i}`, source: e.source, target: e.target, label: e.relation, dashed: e.status === 'suggested' ? 'dashed' : 'solid' } })),
+        ...shown.map((n) => ({ data: { id: n.id, label: n.summary.length > 60 ? `${n.summary.slice(0, 59)}…` : n.summary, color: COLORS[n.type] ?? '#444', size: 14 + 22 * n.centrality } })),
+        ...edges.map((e, i) => ({ data: { id: `e${i}`, source: e.source, target: e.target, relation: e.relation, label: e.relation.replace(/_/g, ' '), dashed: e.status === 'suggested' ? 'dashed' : 'solid' } })),
       ],
       style: [
         {
@@ -92,13 +105,15 @@ export class GraphView extends View {
             label: 'data(label)',
             width: 'data(size)',
             height: 'data(size)',
-            'font-size': 10,
+            'font-size': 12,
             color: '#111',
+            'text-wrap': 'wrap',
+            'text-max-width': `${LABEL_WIDTH}px`,
             'text-background-color': '#fff',
-            'text-background-opacity': 0.85,
-            'text-background-padding': '2px',
+            'text-background-opacity': 0.9,
+            'text-background-padding': '1px',
             'text-valign': 'bottom',
-            'text-margin-y': 4,
+            'text-margin-y': 3,
           },
         },
         { selector: 'node:selected', style: { 'border-width': 4, 'border-color': '#000' } },
@@ -106,22 +121,48 @@ export class GraphView extends View {
           selector: 'edge',
           style: {
             width: 1.5,
-            'line-color': '#777',
-            'target-arrow-color': '#777',
+            'line-color': '#888',
+            'target-arrow-color': '#888',
             'target-arrow-shape': 'triangle',
             'curve-style': 'bezier',
             'line-style': 'data(dashed)' as 'solid',
-            label: 'data(label)',
-            'font-size': 8,
-            color: '#333',
-            'text-rotation': 'autorotate',
+            // No label at rest: on a drawing of many edges they cover each other and the nodes.
+            label: '',
+            'font-size': 11,
+            color: '#000',
+            'text-background-color': '#fff7d6',
+            'text-background-opacity': 1,
+            'text-background-padding': '2px',
+            'text-rotation': 'none',
           },
         },
+        {
+          selector: 'edge.hover',
+          // Drawn above the nodes and their labels while pointed at, so the relation is never hidden.
+          style: { label: 'data(label)', 'font-size': 13, width: 3, 'line-color': '#0b57a4', 'target-arrow-color': '#0b57a4', 'z-compound-depth': 'top', 'z-index-compare': 'manual', 'z-index': 999 },
+        },
       ],
-      layout: shown.length <= 200 ? { name: 'cose', animate: false, randomize: false, nodeRepulsion: () => 8000 } : { name: 'concentric', concentric: (n) => n.degree(false), levelWidth: () => 2, animate: false },
+      layout: { name: 'preset' },
       wheelSensitivity: 0.3,
     });
+    cy.layout(
+      shown.length <= 200
+        ? { name: 'cose', animate: false, randomize: false, nodeDimensionsIncludeLabels: true, nodeRepulsion: () => 6000, idealEdgeLength: () => 50, gravity: 2, componentSpacing: 40 }
+        : { name: 'concentric', concentric: (n) => n.degree(false), levelWidth: () => 2, animate: false },
+    ).run();
+    separateLabels(cy);
+    cy.fit(undefined, 20);
+    // Never shrink labels past reading: a large graph opens at a readable zoom around its
+    // most central memory, and the rest is a drag (or the Focus list) away.
+    if (cy.zoom() < MIN_ZOOM) {
+      cy.zoom(MIN_ZOOM);
+      cy.center(cy.getElementById(shown[0]!.id));
+    }
     cy.on('tap', 'node', (e) => (location.hash = `#/memory/${encodeURIComponent(e.target.id())}`));
+    cy.on('mouseover', 'edge', (e) => e.target.addClass('hover'));
+    cy.on('mouseout', 'edge', (e) => e.target.removeClass('hover'));
+    cy.on('mouseover', 'node', (e) => e.target.connectedEdges().addClass('hover'));
+    cy.on('mouseout', 'node', (e) => e.target.connectedEdges().removeClass('hover'));
     this.cy = cy;
   }
 
@@ -129,7 +170,10 @@ export class GraphView extends View {
     if (!this.cy || !id) return;
     const node = this.cy.getElementById(id);
     this.cy.elements().unselect();
+    this.cy.edges().removeClass('hover');
     node.select();
+    // Keyboard users get what pointing gives: the relations of the chosen memory's edges.
+    node.connectedEdges().addClass('hover');
     this.cy.animate({ center: { eles: node }, zoom: 1.5 }, { duration: 200 });
     const open = this.querySelector('#open-node') ?? h('a', { id: 'open-node' });
     (open as HTMLAnchorElement).href = `#/memory/${encodeURIComponent(id)}`;
@@ -143,3 +187,23 @@ export class GraphView extends View {
   }
 }
 customElements.define('cx-graph', GraphView);
+
+/**
+ * Moves nodes apart until no node with its label overlaps another (force layouts only
+ * approximate this, and labels are wider than nodes): each node's box with its label, as
+ * Cytoscape measures it, is separated by `separate`, and the nodes follow their boxes.
+ */
+function separateLabels(cy: Core): void {
+  const nodes = cy.nodes().toArray();
+  const boxes: Box[] = nodes.map((n) => {
+    const b = n.boundingBox({ includeLabels: true, includeOverlays: false, includeEdges: false });
+    return { x1: b.x1, y1: b.y1, x2: b.x2, y2: b.y2 };
+  });
+  const moved = separate(boxes, { gap: 6 });
+  cy.batch(() => {
+    nodes.forEach((n, i) => {
+      const p = n.position();
+      n.position({ x: p.x + moved[i]!.dx, y: p.y + moved[i]!.dy });
+    });
+  });
+}

@@ -1,5 +1,5 @@
 import { api } from '../api.js';
-import { errorBox, fmt, h, memoryLink, table } from '../dom.js';
+import { errorBox, fmt, h, humanDate, memoryLink, table } from '../dom.js';
 import { renderMarkdown } from '../markdown.js';
 import { View } from './view.js';
 
@@ -53,7 +53,7 @@ export class MemoryView extends View {
     const body = h('div', { class: 'markdown' });
     body.innerHTML = renderMarkdown(m.body ?? '');
     const src = m.source ?? {};
-    const fm: [string, string][] = [
+    const fm: [string, string | HTMLElement][] = [
       ['id', m.id],
       ['type', m.type],
       ['status', m.status],
@@ -63,8 +63,8 @@ export class MemoryView extends View {
       ['pinned', m.pinned ? 'yes' : 'no'],
       ['tags', (m.tags ?? []).join(', ') || '—'],
       ['topic', m.topic ?? '—'],
-      ['created', m.created],
-      ['updated', m.updated],
+      ['created', humanDate(m.created)],
+      ['updated', humanDate(m.updated)],
     ];
     const edgeRows = [...edges.out.map((e) => ({ e, dir: 'out' as const })), ...edges.in.map((e) => ({ e, dir: 'in' as const }))];
     const editor = h('textarea', {
@@ -122,7 +122,7 @@ export class MemoryView extends View {
             'section',
             { 'aria-labelledby': 'h-usage' },
             h('h3', { id: 'h-usage' }, 'Usage (this clone)'),
-            h('p', {}, hist.usage ? `Recalled ${hist.usage.accessCount ?? 0} times, last ${hist.usage.lastAccess ?? '—'}` : 'Never recalled here.'),
+            h('p', {}, hist.usage ? [`Recalled ${hist.usage.accessCount ?? 0} times, last `, humanDate(hist.usage.lastAccess)] : 'Never recalled here.'),
           ),
         ),
       ),
@@ -143,7 +143,7 @@ export class MemoryView extends View {
         h('h3', { id: 'h-history' }, 'History (git log)'),
         hist.commits.length === 0
           ? h('p', { class: 'muted' }, 'Not committed yet.')
-          : h('ol', { class: 'history' }, hist.commits.map((c) => h('li', {}, h('code', {}, c.commit.slice(0, 8)), ` ${c.date.slice(0, 10)} ${c.author}: ${c.subject}`))),
+          : h('ol', { class: 'history' }, hist.commits.map((c) => h('li', {}, h('code', {}, c.commit.slice(0, 8)), ' ', humanDate(c.date), ` ${c.author}: ${c.subject}`))),
       ),
       h(
         'section',
