@@ -90,7 +90,7 @@ describe('the index journal', () => {
     // every id up (the journal as written before the short ids were kept).
     const withIds = KeywordIndex.load(paths);
     withIds.refresh(paths, { base: dir });
-    const answers = (index: KeywordIndex) => ['sprockets', 'widgets', 'memory number 4', 'number 5'].map((q) => index.query(q, { limit: 50 }).map((h) => [h.id, h.score]));
+    const answers = (index: Pick<KeywordIndex, 'query'>) => ['sprockets', 'widgets', 'memory number 4', 'number 5'].map((q) => index.query(q, { limit: 50 }).map((h) => [h.id, h.score]));
     const expected = answers(withIds);
     const path = join(paths.cacheDir, 'index.v8');
     for (const journal of journals) delete journal.saved;
@@ -150,7 +150,7 @@ describe('the index journal', () => {
     }
     expect(discarded).toBeGreaterThanOrEqual(COMPACT_MIN);
     const ctx = contextFor(dir, { env: { CORTEX_HOME: join(dir, 'no-global') } });
-    const answers = (index: KeywordIndex) => ({ all: index.query('widgets', { limit: 1000 }).map((h) => h.id).sort(), last: index.query(`edit ${i - 1}`, { limit: 1 })[0]?.id });
+    const answers = (index: Pick<KeywordIndex, 'query'>) => ({ all: index.query('widgets', { limit: 1000 }).map((h) => h.id).sort(), last: index.query(`edit ${i - 1}`, { limit: 1 })[0]?.id });
     const before = answers(openTierIndex(ctx, 'project').index);
     expect(compactIndexes(ctx)).toEqual([{ scope: 'project', discarded }]);
     const after = KeywordIndex.load(paths);

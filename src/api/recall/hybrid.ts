@@ -5,7 +5,7 @@
  */
 import { reciprocalRankFusion, topKByCosine, type ScoredId } from '../../core/fusion.js';
 import { EmbedUnavailableError, isEmbeddable, queryEmbeddingText, type Embedder } from '../../embed/embedder.js';
-import type { IndexedDoc, SearchOptions } from '../../cache/index/keyword-index.js';
+import type { IndexedDoc, SearchOptions } from '../../cache/index/search-index.js';
 import { embedMissing } from '../../cache/vectors.js';
 import type { Context } from '../../services/context.js';
 import { degradedNotice, embedItemsFor, loadEmbedder, loadTierVectors, missingDocs, projectName, saveTierVectors, type TierVectors } from '../../services/embed.js';
