@@ -24,7 +24,7 @@ import ts from 'typescript';
 export const LIMITS = { fileLines: 800, functionLines: 150 };
 
 /** Path prefixes (relative to the repository) of the search code issue 38 splits. */
-export const SEARCH_CODE = ['src/cache/index/', 'src/api/recall/', 'src/core/relevance.ts', 'src/core/fusion.ts'];
+export const SEARCH_CODE = ['src/cache/index/', 'src/api/recall/', 'src/core/recall-rank.ts', 'src/core/fusion.ts'];
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 

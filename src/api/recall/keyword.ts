@@ -5,7 +5,7 @@
  */
 import { DEFAULT_NEIGHBOURS, neighbourBonus, rankWithNeighbours } from '../../core/neighbours.js';
 import { expansionsOf, planQuery } from '../../core/query.js';
-import { idf } from '../../core/relevance.js';
+import { idf } from '../../core/recall-rank.js';
 import { EXPANSION_WEIGHT, type SearchOptions } from '../../cache/index/search-index.js';
 import type { TierIndex } from '../../services/indexes.js';
 import { GLOBAL_SCORE_FACTOR, toResult, type RecallResult } from './results.js';

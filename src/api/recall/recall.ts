@@ -10,7 +10,7 @@ import { hasVectors } from '../../services/embed-settings.js';
 import { allDiagnostics, openIndexes, verifyShown } from '../../services/indexes.js';
 import { recordAccess } from '../../services/signals.js';
 import { keywordResults } from './keyword.js';
-import { aboveFloor } from '../../core/relevance.js';
+import { aboveFloor } from '../../core/recall-rank.js';
 import { RECALL_MODES, relevanceOf, searchOptionsOf, type RecallInput, type RecallOutput } from './results.js';
 
 export {

@@ -7,7 +7,7 @@ import { UsageError } from '../../errors.js';
 import type { Diagnostic, MemoryStatus, MemoryType, Scope } from '../../core/memory.js';
 import { MEMORY_STATUSES, MEMORY_TYPES, isMemoryStatus, isMemoryType, normalizeTag } from '../../core/memory.js';
 import type { IndexedDoc, SearchOptions } from '../../cache/index/search-index.js';
-import type { RelevanceOptions } from '../../core/relevance.js';
+import type { RelevanceOptions } from '../../core/recall-rank.js';
 import type { Context } from '../../services/context.js';
 import type { CodeLink, RelatedMemory } from '../../services/enrich.js';
 
