@@ -15,7 +15,6 @@ import { RECALL_MODES, relevanceOf, searchOptionsOf, type RecallInput, type Reca
 
 export {
   DEFAULT_EMBED_ON_RECALL,
-  GLOBAL_SCORE_FACTOR,
   RECALL_MODES,
   parseSince,
   relevanceOf,
@@ -27,7 +26,7 @@ export {
   type RecallResult,
   type RefInfo,
 } from './results.js';
-export { COVERAGE_MIN_DOCS, keywordResults } from './keyword.js';
+export { keywordResults } from './keyword.js';
 
 /**
  * Recall over both tiers: keyword, semantic or hybrid (see {@link RecallMode}).

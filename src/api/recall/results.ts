@@ -122,13 +122,6 @@ export interface RecallOutput {
 }
 
 /**
- * Global memories rank just below project memories of the same relevance: their score is
- * multiplied by this (config `recall.globalWeight`). The scores it scales are on one scale
- * (see `keywordResults`), so this is the whole project preference.
- */
-export const GLOBAL_SCORE_FACTOR = 0.9;
-
-/**
  * Parses `7d`, `12h`, `2w` or an ISO date into an ISO date, relative to `now`.
  *
  * @example

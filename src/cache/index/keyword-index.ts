@@ -19,7 +19,8 @@ import MiniSearch from 'minisearch';
 import { MEMORY_TYPES, type Diagnostic, type Memory, type MemoryStatus, type MemoryType, type Scope } from '../../core/memory.js';
 import { openDocs, writeDocs } from './docs-file.js';
 import { DocTable, isDocJournal, type DocFacets, type DocJournal, type IndexedDoc, type NewRecords, type RecordSource } from './doc-table.js';
-import { feedbackTerms, planQuery } from '../../core/query.js';
+import { feedbackTerms } from '../../core/query.js';
+import { DEFAULT_BM25, DEFAULT_FIELD_BOOSTS, DEFAULT_RECALL_FEEDBACK as FEEDBACK, DEFAULT_TYPE_HINT_BOOST, MAX_FUZZY_EDITS, feedbackTailScale, planRecall, type RecallPlan } from '../../core/recall-rank.js';
 import { processTerm, tokenize } from '../../core/text.js';
 import { detachString } from '../../core/detach-string.js';
 import { FilePreparer, packPrepared, unpackPrepared, type PackedFile } from './parallel-prepare.js';
@@ -50,43 +51,9 @@ export const INDEX_FORMAT_VERSION = 13;
 
 export type { DocFacets, IndexedDoc };
 
-/**
- * Search-time field weights. `text` is the whole memory (summary and body, the summary once),
- * so BM25 normalises length over the memory rather than per field; `summary` adds a bonus on
- * top, which makes a summary word count 1.5 × a body word. Weighting the summary field alone
- * (3 × a body word, as before) let a memory whose text all fits in its summary outrank longer
- * memories saying the same thing (LoCoMo R@5 51.7 → 59.0, bench/locomo/README.md).
- */
-export const FIELD_BOOSTS = { text: 1, summary: 0.5, tags: 1.4, topic: 1.5, files: 1, type: 0.5 } as const satisfies Record<(typeof INDEXED_FIELDS)[number], number>;
+/** The ranking's field weights (core/recall-rank.ts), one for each field the tree indexes. */
+const FIELD_BOOSTS: Readonly<Record<(typeof INDEXED_FIELDS)[number], number>> = DEFAULT_FIELD_BOOSTS;
 const FIELDS: string[] = [...INDEXED_FIELDS];
-
-/**
- * BM25+ parameters (MiniSearch's defaults are k 1.2, b 0.7, d 0.5). Memories are short and
- * vary in length for no reason that matters to relevance (a one-line note or the same fact
- * with its context), so length is normalised less: b 0.4 (LoCoMo R@50 86.2 → 86.6).
- */
-export const BM25 = { k: 1.2, b: 0.4, d: 0.5 } as const;
-
-/** Weight of a thesaurus expansion relative to a word of the query itself. */
-export const EXPANSION_WEIGHT = 0.3;
-/**
- * Weight of the time words added to a "when" question ("yesterday", "last week", "March").
- * Small: they only break ties between memories that match the question's own words
- * (LoCoMo R@1 36.5 → 37.5, temporal questions).
- */
-export const TIME_WEIGHT = 0.1;
-
-/** Score multiplier for memories of a type the question hints at. */
-export const TYPE_HINT_BOOST = 1.25;
-
-/**
- * Pseudo-relevance feedback: the `terms` most characteristic words of the first `docs`
- * results are added to the query (the strongest at `weight`), and that second ranking
- * replaces the list below the first `keep` results, which stay as the query ranked them.
- * Feedback finds what answers the question in other words (LoCoMo R@50 80.5 → 86.8), while
- * the head — what a person reads first — is never reordered by it.
- */
-export const FEEDBACK = { docs: 5, terms: 10, weight: 0.3, keep: 3 } as const;
 
 /** A memory as the search tree indexes it. */
 type SearchDoc = ReturnType<typeof searchDocOf>;
@@ -683,8 +650,6 @@ export { contentKeyOf, fullText } from './prepare-file.js';
 /**
  * One tier's keyword index, loaded from `.memory/index.v8` (or built fresh).
  */
-/** Longest query term matched fuzzily. */
-export const MAX_FUZZY_TERM = 64;
 
 export class KeywordIndex {
   /** The file table, loaded on first use (a sweep or a write): see {@link files}. */
@@ -1686,7 +1651,7 @@ export class KeywordIndex {
    * expansions at a lower weight, and a boost for the types the question hints at.
    * Then pseudo-relevance feedback widens the rest of the list (see `FEEDBACK`).
    */
-  query(text: string, options: SearchOptions = {}): SearchHit[] {
+  query(text: string | RecallPlan, options: SearchOptions = {}): SearchHit[] {
     // The passes' columns are views into kernel memories, given back once the hits are made.
     const held: { release?(): void }[] = [];
     try {
@@ -1708,26 +1673,16 @@ export class KeywordIndex {
   }
 
   /** {@link query}, holding in `held` what is to be given back when the hits are made. */
-  private rank(text: string, options: SearchOptions, held: { release?(): void }[]): SearchHit[] {
+  private rank(query: string | RecallPlan, options: SearchOptions, held: { release?(): void }[]): SearchHit[] {
     const opts = { ...DEFAULT_SEARCH, ...options };
-    const plan = planQuery(text, { expand: opts.expand });
+    // Planned by the caller once for every tier, or here.
+    const plan = typeof query === 'string' ? planRecall(query, { expand: opts.expand, exact: opts.exact }) : query;
     if (plan.terms.length === 0) return [];
     const expansions = new Set(plan.expansions);
-    const timeTerms = new Set(plan.timeTerms);
-    // Terms the question did not say: lower-weighted and matched exactly.
-    const guessed = new Set([...plan.expansions, ...plan.timeTerms]);
     const hinted = new Set(plan.typeHints);
     const needsRecord = KeywordIndex.needsRecord(opts);
-    const all = [...plan.terms, ...plan.expansions, ...plan.timeTerms];
-    const specs: TermSpec[] = all.map((term) => ({
-      term,
-      // Terms the question did not say are matched exactly.
-      prefix: !opts.exact && term.length >= 4 && !guessed.has(term),
-      // No word is longer than MAX_FUZZY_TERM; a pasted blob is matched exactly (MiniSearch's
-      // fuzzy matrix grows with the square of the term: 100,000 characters would be 10 GB).
-      fuzzy: !opts.exact && term.length >= 6 && term.length <= MAX_FUZZY_TERM && !guessed.has(term) ? 0.2 : false,
-      boost: timeTerms.has(term) ? TIME_WEIGHT : guessed.has(term) ? EXPANSION_WEIGHT : 1,
-    }));
+    const all = plan.specs.map((s) => s.term);
+    const specs = plan.specs;
     // Filters are applied as the ranked lists are read (they do not change the order of
     // what passes), so a question matching thousands of memories checks only the head.
     const passes = (id: string, doc?: number) => this.passes(id, opts, needsRecord, doc);
@@ -1737,7 +1692,7 @@ export class KeywordIndex {
         ? undefined
         : (id: string) => {
             const type = this.docs.typeOf(id);
-            return type !== undefined && hinted.has(type) ? TYPE_HINT_BOOST : 1;
+            return type !== undefined && hinted.has(type) ? DEFAULT_TYPE_HINT_BOOST : 1;
           };
     // The same by document number, from the postings of the `type` field (no id is looked up
     // per matched memory: a question with a type hint matches tens of thousands).
@@ -1809,7 +1764,7 @@ export class KeywordIndex {
       const id = (firstAt[doc] !== -1 ? first : more).id(doc);
       if (!passes(id, doc)) continue;
       // Scaled against the best result that passes the filters, as if only those were ranked.
-      scale ??= final[x]! > 0 ? (floor * 0.999) / final[x]! : 0;
+      scale ??= feedbackTailScale(floor, final[x]!);
       if (seen.has(id)) continue;
       const at = firstAt[doc]!;
       out.push({ id, score: final[x]! * scale, terms: at !== -1 ? first.terms(at) : [], queryTerms: at !== -1 ? first.queryTerms(at) : [] });
@@ -1829,13 +1784,13 @@ export class KeywordIndex {
     boostMask?: { docs: Uint8Array; factor: number },
     arena?: KernelArena,
   ): PackedResults {
-    const packed = searchPacked(this.search, specs, { boost: FIELD_BOOSTS, bm25: BM25, maxFuzzy: 2, boostDocument, boostMask, uncounted, arena });
+    const packed = searchPacked(this.search, specs, { boost: FIELD_BOOSTS, bm25: DEFAULT_BM25, maxFuzzy: MAX_FUZZY_EDITS, boostDocument, boostMask, uncounted, arena });
     if (packed) return packed;
     return packResults(
       this.search.search({ combineWith: 'OR', queries: specs.map((s) => ({ queries: [s.term], prefix: s.prefix, fuzzy: s.fuzzy, boostTerm: () => s.boost })) } as never, {
         boost: FIELD_BOOSTS,
-        bm25: BM25,
-        maxFuzzy: 2,
+        bm25: DEFAULT_BM25,
+        maxFuzzy: MAX_FUZZY_EDITS,
         tokenize: (t: string) => [t],
         processTerm: (t: string) => t,
         ...(boostDocument ? { boostDocument: (id: unknown) => boostDocument(id as string) } : {}),
@@ -1845,7 +1800,7 @@ export class KeywordIndex {
   }
 
   /**
-   * {@link TYPE_HINT_BOOST} for the memories of the `hinted` types, by document number: the
+   * {@link DEFAULT_TYPE_HINT_BOOST} for the memories of the `hinted` types, by document number: the
    * documents with the analysed type name in the search tree's `type` field, which holds the
    * memory's type. Only when the analysis tells the types apart (each hinted type has a term
    * that no other type's name gives); `undefined` otherwise, and the caller looks up each
@@ -1862,7 +1817,7 @@ export class KeywordIndex {
       const own = termsOf(type).find((term) => MEMORY_TYPES.every((other) => hinted.has(other) || !termsOf(other).includes(term)));
       if (own === undefined || documentsWithTerm(this.search, own, 'type', boosted) === undefined) return undefined;
     }
-    return { docs: boosted, factor: TYPE_HINT_BOOST };
+    return { docs: boosted, factor: DEFAULT_TYPE_HINT_BOOST };
   }
 
   /** What feedback reads of a memory: its summary and the start of its body, the summary once. */

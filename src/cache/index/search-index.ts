@@ -10,6 +10,7 @@
  * index.query('which database', { limit: 5 }); // [{ id, score, terms, queryTerms }]
  */
 import type { Memory, Scope } from '../../core/memory.js';
+import type { RecallPlan } from '../../core/recall-rank.js';
 import type { MemoryFileEntry, MemoryFileScan } from '../../store/memory-store.js';
 import type { TierPaths } from '../../store/paths.js';
 import type { DocFacets, DocTable, IndexedDoc } from './doc-table.js';
@@ -18,7 +19,7 @@ import type { LinkExtractor } from './prepare-file.js';
 
 export type { DocFacets, IndexedDoc, LinkExtractor, RefreshReport, SearchHit, SearchOptions };
 export { contentKeyOf } from './prepare-file.js';
-export { EXPANSION_WEIGHT, FRESH_SWEEP_MS, setFreshSweepWindow } from './keyword-index.js';
+export { FRESH_SWEEP_MS, setFreshSweepWindow } from './keyword-index.js';
 
 /**
  * The memories indexed, by id, read on demand: their records, facets, `[[links]]` and the
@@ -50,8 +51,11 @@ export interface SearchIndex {
   readonly discarded: number;
   /** True when the cache could not be used and this index was built from the files. */
   readonly rebuilt: boolean;
-  /** Ranked memories for a query, best first. */
-  query(text: string, options?: SearchOptions): SearchHit[];
+  /**
+   * Ranked memories for a query, best first, ranked as core/recall-rank.ts says; a query
+   * planned there once (`planRecall`) is searched as planned in every tier.
+   */
+  query(query: string | RecallPlan, options?: SearchOptions): SearchHit[];
   /** Memories passing the filters, without a query. */
   filter(options?: SearchOptions): IndexedDoc[];
   /** The memory with this content key, if any (duplicate detection). */
