@@ -11,7 +11,8 @@ import type { Memory } from '../src/core/memory.js';
 import { contextFor } from '../src/services/context.js';
 import { COMPACT_MIN, compactIndexes, openTierIndex } from '../src/services/indexes.js';
 import type { FileTable } from '../src/cache/index/file-table.js';
-import { JOURNAL_LIMIT, KeywordIndex, packIndexBytes, unpackIndexParts } from '../src/cache/index/keyword-index.js';
+import { JOURNAL_LIMIT, KeywordIndex } from '../src/cache/index/keyword-index.js';
+import { packIndexBytes, unpackIndexParts } from '../src/cache/index/index-file.js';
 import { projectPaths, type ProjectPaths } from '../src/store/paths.js';
 
 function memory(id: string, summary: string): Memory {
