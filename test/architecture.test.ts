@@ -167,6 +167,16 @@ describe('the layers of src/', () => {
     expect(upward.map(show)).toEqual([]);
   });
 
+  it('reaches the search engine through its seam only: above cache/, nothing imports src/cache/index/ but search-index.ts', () => {
+    // The engine's files (packed postings, score kernel, MiniSearch state) are its own to split
+    // and change; services, use cases and entry points see the SearchIndex interface
+    // (docs/design.md, "The search seam"). Within cache/, the graph cache shares the score kernel.
+    const above = (i: Import) => (LAYERS[layerKey(i.from)] ?? -Infinity) > LAYERS.cache!;
+    const past = imports.filter((i) => i.local && above(i) && i.to.startsWith('cache/index/') && i.to !== 'cache/index/search-index.ts');
+    expect(past.length + imports.filter((i) => i.local && above(i) && i.to === 'cache/index/search-index.ts').length, 'the check sees the imports of the search code').toBeGreaterThan(10);
+    expect(past.map(show)).toEqual([]);
+  });
+
   it('keeps the core pure: no I/O built-in, no I/O package, nothing of ours outside core/ but errors.ts', () => {
     const core = imports.filter((i) => i.from.startsWith('core/'));
     const bad = core.filter((i) =>

@@ -11,7 +11,8 @@ import type { Memory } from '../src/core/memory.js';
 import { contextFor } from '../src/services/context.js';
 import { COMPACT_MIN, compactIndexes, openTierIndex } from '../src/services/indexes.js';
 import type { FileTable } from '../src/cache/index/file-table.js';
-import { JOURNAL_LIMIT, KeywordIndex, packIndexBytes, unpackIndexParts } from '../src/cache/index/keyword-index.js';
+import { JOURNAL_LIMIT, KeywordIndex } from '../src/cache/index/keyword-index.js';
+import { packIndexBytes, unpackIndexParts } from '../src/cache/index/index-file.js';
 import { projectPaths, type ProjectPaths } from '../src/store/paths.js';
 
 function memory(id: string, summary: string): Memory {
@@ -90,7 +91,7 @@ describe('the index journal', () => {
     // every id up (the journal as written before the short ids were kept).
     const withIds = KeywordIndex.load(paths);
     withIds.refresh(paths, { base: dir });
-    const answers = (index: KeywordIndex) => ['sprockets', 'widgets', 'memory number 4', 'number 5'].map((q) => index.query(q, { limit: 50 }).map((h) => [h.id, h.score]));
+    const answers = (index: Pick<KeywordIndex, 'query'>) => ['sprockets', 'widgets', 'memory number 4', 'number 5'].map((q) => index.query(q, { limit: 50 }).map((h) => [h.id, h.score]));
     const expected = answers(withIds);
     const path = join(paths.cacheDir, 'index.v8');
     for (const journal of journals) delete journal.saved;
@@ -150,7 +151,7 @@ describe('the index journal', () => {
     }
     expect(discarded).toBeGreaterThanOrEqual(COMPACT_MIN);
     const ctx = contextFor(dir, { env: { CORTEX_HOME: join(dir, 'no-global') } });
-    const answers = (index: KeywordIndex) => ({ all: index.query('widgets', { limit: 1000 }).map((h) => h.id).sort(), last: index.query(`edit ${i - 1}`, { limit: 1 })[0]?.id });
+    const answers = (index: Pick<KeywordIndex, 'query'>) => ({ all: index.query('widgets', { limit: 1000 }).map((h) => h.id).sort(), last: index.query(`edit ${i - 1}`, { limit: 1 })[0]?.id });
     const before = answers(openTierIndex(ctx, 'project').index);
     expect(compactIndexes(ctx)).toEqual([{ scope: 'project', discarded }]);
     const after = KeywordIndex.load(paths);

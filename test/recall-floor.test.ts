@@ -6,7 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { aboveFloor } from '../src/core/relevance.js';
+import { aboveFloor } from '../src/core/recall-rank.js';
 import { memoryFile } from './helpers/models.js';
 import { CLI, tempRepo } from './helpers/repo.js';
 

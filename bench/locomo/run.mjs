@@ -80,7 +80,7 @@ let aboveFloor;
 try {
   lib = await import(pathToFileURL(join(REPO_ROOT, 'dist/index.js')).href);
   ({ splitText } = await import(pathToFileURL(join(REPO_ROOT, 'dist/api/remember.js')).href));
-  ({ aboveFloor } = await import(pathToFileURL(join(REPO_ROOT, 'dist/core/relevance.js')).href));
+  ({ aboveFloor } = await import(pathToFileURL(join(REPO_ROOT, 'dist/core/recall-rank.js')).href));
 } catch (err) {
   die(`Cannot load the built library (dist/): ${err.message}\nRun \`npm run build\` first (npm run bench:locomo does).`);
 }

@@ -20,7 +20,7 @@ import { parseBasicMemory } from '../core/interop/basic-memory.js';
 import { parseMcpMemory, type JsonlLineError } from '../core/interop/mcp-memory.js';
 import { parseJsonl } from '../core/interop/jsonl.js';
 import { INTEROP_FORMATS, type ImportRecord, type ImportSkip, type InteropFormat, type ParsedSource, type SourceFile } from '../core/interop/types.js';
-import { contentKeyOf } from '../cache/index/keyword-index.js';
+import { contentKeyOf } from '../cache/index/search-index.js';
 import { lockPath } from '../cache/layout.js';
 import { withLock } from '../store/lock.js';
 import { listEdgeNames } from '../store/edge-store.js';

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { MemoryNotFoundError, UsageError } from '../errors.js';
 import { RELATIONS, buildEdge, edgeFileName, type Edge, type Relation } from '../core/edge.js';
 import { formatDate, type Scope } from '../core/memory.js';
-import type { IndexedDoc } from '../cache/index/keyword-index.js';
+import type { IndexedDoc } from '../cache/index/search-index.js';
 import { readEdge } from '../store/edge-store.js';
 import { displayPath } from '../store/memory-store.js';
 import { type TierPaths } from '../store/paths.js';

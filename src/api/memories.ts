@@ -23,7 +23,7 @@ import { redactSecrets } from '../core/redact.js';
 import { edgeFileName, parseEdgeFileName, type EdgeKey } from '../core/edge.js';
 import { redactMemory, redactTags } from '../core/redact-memory.js';
 import { nearestIds } from '../core/suggest.js';
-import type { IndexedDoc } from '../cache/index/keyword-index.js';
+import type { IndexedDoc } from '../cache/index/search-index.js';
 import { withLock } from '../store/lock.js';
 import { listEdgeNames } from '../store/edge-store.js';
 import { deleteMemory, displayPath, readAllMemories, readMemoryById } from '../store/memory-store.js';

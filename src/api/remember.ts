@@ -23,7 +23,7 @@ import { redactDeep, redactParts, redactSecrets } from '../core/redact.js';
 import { redactTags } from '../core/redact-memory.js';
 import { rewriteHomePaths, type HomePaths } from '../core/redact-home.js';
 import { toRepoPath } from '../core/repo-path.js';
-import { contentKeyOf } from '../cache/index/keyword-index.js';
+import { contentKeyOf } from '../cache/index/search-index.js';
 import { readHead } from '../git/head.js';
 import { withLock } from '../store/lock.js';
 import { MAX_MEMORY_FILE_BYTES, displayPath, readMemoryById } from '../store/memory-store.js';

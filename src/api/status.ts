@@ -3,7 +3,7 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import type { Diagnostic, MemoryStatus, MemoryType, Scope } from '../core/memory.js';
-import { KeywordIndex } from '../cache/index/keyword-index.js';
+import { searchIndexPath } from '../cache/index/search-index.js';
 import type { Context } from '../services/context.js';
 import { openIndexes } from '../services/indexes.js';
 import { embedSettings, vectorsFile } from '../services/embed-settings.js';
@@ -70,7 +70,7 @@ export function status(ctx: Context): StatusOutput {
       byType[doc.type] = (byType[doc.type] ?? 0) + 1;
       byStatus[doc.status] = (byStatus[doc.status] ?? 0) + 1;
     }
-    const file = KeywordIndex.indexPath(tier.paths);
+    const file = searchIndexPath(tier.paths);
     const exists = existsSync(file);
     const broken = new Set(tier.report.diagnostics.filter((d) => d.severity === 'error').map((d) => d.file));
     return {

@@ -4,12 +4,12 @@
  * rewrote the file table on reads, or by an interrupted run). Writes sweep as they save; this
  * is for a server that may only ever read.
  */
-import { FRESH_SWEEP_MS, KeywordIndex, setFreshSweepWindow } from '../cache/index/keyword-index.js';
+import { FRESH_SWEEP_MS, setFreshSweepWindow, sweepStaleIndexFiles } from '../cache/index/search-index.js';
 import { presentScopes, scopePaths, type Context } from '../services/context.js';
 
 /**
  * Sweeps every present tier's stale index files (bounded per tier; see
- * `KeywordIndex.sweepStale`). Returns how many files were deleted; never throws.
+ * `sweepStaleIndexFiles`). Returns how many files were deleted; never throws.
  *
  * @example
  * sweepStaleCaches(cortex.context) // 712 after a server of an older version ran a while
@@ -17,7 +17,7 @@ import { presentScopes, scopePaths, type Context } from '../services/context.js'
 export function sweepStaleCaches(ctx: Context): number {
   let removed = 0;
   try {
-    for (const scope of presentScopes(ctx)) removed += KeywordIndex.sweepStale(scopePaths(ctx, scope)).length;
+    for (const scope of presentScopes(ctx)) removed += sweepStaleIndexFiles(scopePaths(ctx, scope)).length;
   } catch {
     // Housekeeping only.
   }

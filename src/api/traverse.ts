@@ -4,7 +4,7 @@
 import { MemoryNotFoundError, UsageError } from '../errors.js';
 import { traverse, type TraverseDirection, type TraverseVia } from '../core/graph.js';
 import { type Diagnostic, type MemoryStatus, type MemoryType, type Scope } from '../core/memory.js';
-import type { IndexedDoc } from '../cache/index/keyword-index.js';
+import type { IndexedDoc } from '../cache/index/search-index.js';
 import { assertSafeId } from '../store/memory-path.js';
 import type { Context } from '../services/context.js';
 import { findDoc, openGraph, relationOf } from '../services/graph.js';

@@ -9,7 +9,7 @@
  */
 import type { MemoryType } from './memory.js';
 import { planQuery } from './query.js';
-import { DEFAULT_RELEVANCE, aboveFloor } from './relevance.js';
+import { DEFAULT_RELEVANCE, aboveFloor } from './recall-rank.js';
 import { analyze } from './text.js';
 
 export interface AnticipateCandidate {

@@ -4,6 +4,7 @@
  * transcript asynchronously and the final turn may not be in it yet. Prints nothing.
  */
 import type { CaptureInput, CaptureOutput } from '../api/capture.js';
+import type { Context } from '../services/context.js';
 import { contextOptions, type HookContext } from './context.js';
 
 /** Time budgets (ms): the rest is read on the next run, from the checkpoint. */
@@ -20,8 +21,12 @@ export async function runCapture(
   h: Pick<HookContext, 'root' | 'env' | 'now' | 'log'>,
   input: CaptureInput,
 ): Promise<CaptureOutput | undefined> {
-  const [{ openContext }, { captureTranscript }] = await Promise.all([import('../services/context.js'), import('../api/capture.js')]);
-  const ctx = openContext(contextOptions(h));
+  const { openContext } = await import('../services/context.js');
+  return captureIn(h, openContext(contextOptions(h)), input);
+}
+
+async function captureIn(h: Pick<HookContext, 'log'>, ctx: Context, input: CaptureInput): Promise<CaptureOutput> {
+  const { captureTranscript } = await import('../api/capture.js');
   const out = await captureTranscript(ctx, input);
   if (out.status === 'locked') {
     h.log('skipped: another extraction run holds .memory/locks/extract.lock');
@@ -57,7 +62,9 @@ function sessionOf(h: HookContext): string | undefined {
 export async function stop(h: HookContext): Promise<string> {
   const sessionId = sessionOf(h);
   if (sessionId === undefined) return '';
-  const out = await runCapture(h, {
+  const [{ openContext }, { reflectAfterCapture }] = await Promise.all([import('../services/context.js'), import('../api/reflect.js')]);
+  const ctx = openContext(contextOptions(h));
+  const out = await captureIn(h, ctx, {
     sessionId,
     transcriptPath: h.input.transcriptPath,
     lastAssistantMessage: h.input.lastAssistantMessage,
@@ -66,35 +73,12 @@ export async function stop(h: HookContext): Promise<string> {
     // The edges wait for the session-end worker (or PreCompact): Stop returns sooner.
     link: 'later',
   });
-  if (out === undefined || out.status === 'locked') return '';
-  return reflect(h, sessionId, out);
-}
-
-/**
- * `capture.mode: reflect`: Claude Code's blocking Stop answer asks the running assistant,
- * once, to record the durable items of this stretch as `[MEMORY: type]` lines — only when
- * extraction holds candidates that are not memories, work was done since the last time,
- * at most once per `capture.reflectEveryTurns` prompts, and never while a Stop hook
- * already continues the turn. Costs the session one short turn.
- */
-async function reflect(h: HookContext, sessionId: string, out: CaptureOutput): Promise<string> {
-  const { openContext } = await import('../services/context.js');
-  const ctx = openContext(contextOptions(h));
-  if (ctx.config.capture.mode !== 'reflect') return '';
-  const [{ readReflection, writeReflection }, { reflectionReason, shouldReflect }] = await Promise.all([import('../cache/reflection.js'), import('../core/model-capture.js')]);
-  const last = readReflection(h.cacheDir, sessionId);
-  const ask = shouldReflect({
-    stopHookActive: h.input.stopHookActive === true,
-    candidates: out.unrecorded.length,
-    prompts: out.progress.prompts,
-    work: out.progress.work,
-    last,
-    everyTurns: ctx.config.capture.reflectEveryTurns,
-  });
+  if (out.status === 'locked') return '';
+  // capture.mode reflect (api/reflect.ts): Claude Code's blocking Stop answer asks the assistant to record what extraction left.
+  const { ask } = reflectAfterCapture(ctx, { sessionId, stopHookActive: h.input.stopHookActive === true, capture: out });
   if (!ask) return '';
-  writeReflection(h.cacheDir, sessionId, { prompts: out.progress.prompts, work: out.progress.work, at: ctx.now().toISOString() });
-  h.log(`reflect: asked the assistant to record ${out.unrecorded.length} candidate(s)`);
-  return JSON.stringify({ decision: 'block', reason: reflectionReason(out.unrecorded) });
+  h.log(`reflect: asked the assistant to record ${ask.candidates} candidate(s)`);
+  return JSON.stringify({ decision: 'block', reason: ask.reason });
 }
 
 export async function preCompact(h: HookContext): Promise<string> {

@@ -17,7 +17,7 @@ import { formatDate, type Memory } from '../core/memory.js';
 import { rarityOverlap } from '../core/similarity.js';
 import { analyze } from '../core/text.js';
 import { embeddingText } from '../embed/embedder.js';
-import { contentKeyOf } from '../cache/index/keyword-index.js';
+import { contentKeyOf } from '../cache/index/search-index.js';
 import { writeEdge } from '../store/edge-write.js';
 import { displayPath, readMemoryById } from '../store/memory-store.js';
 import type { Context } from './context.js';

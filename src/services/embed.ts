@@ -13,7 +13,7 @@ import { basename, join } from 'node:path';
 import type { Diagnostic, Memory, Scope } from '../core/memory.js';
 import { EmbedUnavailableError, embeddingText, isEmbeddable, type Embedder } from '../embed/embedder.js';
 import { normalizeBody } from '../core/memory-format.js';
-import { contentKeyOf, type IndexedDoc } from '../cache/index/keyword-index.js';
+import { contentKeyOf, type IndexedDoc } from '../cache/index/search-index.js';
 import { embedMissing, loadVectorCache, saveVectorCache, VectorCache, type EmbedItem, type EmbedMissingResult } from '../cache/vectors.js';
 import { readMemoryFile, readMemoryText } from '../store/memory-store.js';
 import { readRegularFile } from '../store/safe-read.js';

@@ -10,7 +10,7 @@ import { combineFingerprints, emptyFingerprint, fingerprintText } from '../core/
 import { type Graph } from '../core/graph.js';
 import { type Diagnostic } from '../core/memory.js';
 import type { EdgeCache } from '../cache/edge-cache.js';
-import type { IndexedDoc } from '../cache/index/keyword-index.js';
+import type { IndexedDoc } from '../cache/index/search-index.js';
 import { deleteEdge } from '../store/edge-store.js';
 import { writeEdge } from '../store/edge-write.js';
 import { withLock } from '../store/lock.js';

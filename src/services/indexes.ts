@@ -7,7 +7,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { isDerivedCache } from '../cache/layout.js';
 import type { Diagnostic, Scope } from '../core/memory.js';
 import { extractWikilinks } from '../core/wikilinks.js';
-import { KeywordIndex, type LinkExtractor, type RefreshReport } from '../cache/index/keyword-index.js';
+import { openSearchIndex, type LinkExtractor, type RefreshReport, type SearchIndex } from '../cache/index/search-index.js';
 import type { TierPaths } from '../store/paths.js';
 import { presentScopes, scopePaths, type Context } from './context.js';
 
@@ -16,7 +16,7 @@ export interface TierIndex {
   paths: TierPaths;
   /** Base for the paths shown to people. */
   base: string;
-  index: KeywordIndex;
+  index: SearchIndex;
   report: RefreshReport;
 }
 
@@ -36,18 +36,18 @@ export function tierBase(ctx: Context, scope: Scope): string {
  * call instead of parsing the whole cache file again; the refresh against the files keeps
  * it exact when another process changed memories meanwhile.
  */
-const loaded = new WeakMap<Context, Map<Scope, KeywordIndex>>();
+const loaded = new WeakMap<Context, Map<Scope, SearchIndex>>();
 
 /**
  * Loads and refreshes one tier's index; saves it when something changed. `sweep` states
- * every memory file whatever the size of the tier (see `KeywordIndex.refresh`).
+ * every memory file whatever the size of the tier (see `SearchIndex.refresh`).
  */
 export function openTierIndex(ctx: Context, scope: Scope, options: { save?: boolean; rebuild?: boolean; sweep?: boolean; sweepBelow?: number } = {}): TierIndex {
   const paths = scopePaths(ctx, scope);
   const base = tierBase(ctx, scope);
   let byScope = loaded.get(ctx);
   if (!byScope) loaded.set(ctx, (byScope = new Map()));
-  const index = options.rebuild ? KeywordIndex.empty() : (byScope.get(scope) ?? KeywordIndex.load(paths));
+  const index = options.rebuild ? openSearchIndex(paths, { empty: true }) : (byScope.get(scope) ?? openSearchIndex(paths));
   byScope.set(scope, index);
   const report = index.refresh(paths, { base, links: LINK_EXTRACTOR, ...(options.sweep ? { sweep: true } : {}), ...(options.sweepBelow !== undefined ? { sweepBelow: options.sweepBelow } : {}) });
   if (options.save !== false) saveQuietly(index, paths);
@@ -64,7 +64,7 @@ export function openIndexes(ctx: Context, options: { save?: boolean; rebuild?: b
  * The cache is an optimisation: failing to save it (read-only checkout, full disk)
  * must never fail the command.
  */
-export function saveQuietly(index: KeywordIndex, paths: TierPaths): void {
+export function saveQuietly(index: SearchIndex, paths: TierPaths): void {
   try {
     index.save(paths);
   } catch {
@@ -78,7 +78,7 @@ export const COMPACT_MIN = 200;
 
 /**
  * Rebuilds the index of each tier whose search tree carries too many discarded documents
- * (see `KeywordIndex.discarded`): what `cortex index --rebuild` does, only when worth it.
+ * (see `SearchIndex.discarded`): what `cortex index --rebuild` does, only when worth it.
  * Run by the session-end worker, off the interactive path. Returns the tiers rebuilt.
  *
  * @example
@@ -124,7 +124,7 @@ export function refreshNamedFiles(ctx: Context, files: readonly string[]): { tie
 }
 
 /**
- * Checks the files of the memories about to be shown (see `KeywordIndex.verify`); returns
+ * Checks the files of the memories about to be shown (see `SearchIndex.verify`); returns
  * true, after saving, when one had changed since it was indexed: the caller asks again.
  */
 export function verifyShown(tiers: readonly TierIndex[], shown: readonly { id: string; scope: Scope }[]): boolean {

@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import git from 'isomorphic-git';
 import { commonGitDirOf } from '../git/head.js';
 import { computeStaleness } from '../cache/staleness.js';
-import { KeywordIndex } from '../cache/index/keyword-index.js';
+import { openSearchIndex, searchIndexPath, type SearchIndex } from '../cache/index/search-index.js';
 import { findGitRoot } from '../store/paths.js';
 import type { Context } from '../services/context.js';
 import { inspectGitSetup } from './git-setup.js';
@@ -92,10 +92,10 @@ async function gitChecks(ctx: Context, root: string): Promise<DoctorCheck[]> {
   return checks;
 }
 
-function indexCheck(ctx: Context): DoctorCheck & { index: KeywordIndex } {
-  const file = KeywordIndex.indexPath(ctx.paths);
+function indexCheck(ctx: Context): DoctorCheck & { index: SearchIndex } {
+  const file = searchIndexPath(ctx.paths);
   const existed = existsSync(file);
-  const index = KeywordIndex.load(ctx.paths);
+  const index = openSearchIndex(ctx.paths);
   const report = index.refresh(ctx.paths, { base: ctx.root });
   const broken = new Set(report.diagnostics.filter((d) => d.severity === 'error').map((d) => d.file));
   if (broken.size > 0) {

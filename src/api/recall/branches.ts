@@ -15,17 +15,17 @@ import { GitError, UsageError } from '../../errors.js';
 import { readHead } from '../../git/head.js';
 import { blobOid } from '../../git/oid.js';
 import { gitReader, isAncestor, listBranches, readBlobText, readCortexTree, resolveCommit, type CortexTree, type GitReader } from '../../git/repo.js';
-import { KeywordIndex } from '../../cache/index/keyword-index.js';
+import { openSearchIndex, type SearchIndex } from '../../cache/index/search-index.js';
 import { CORTEX_DIR, findGitRoot, tierPaths } from '../../store/paths.js';
 import type { Context } from '../../services/context.js';
 import { searchOptionsOf, toResult, type RecallInput, type RecallOutput, type RecallResult, type RefInfo } from './results.js';
 import { BRANCHES_DIR } from '../../cache/layout.js';
 
-async function branchIndex(ctx: Context, r: GitReader, tree: CortexTree, root: string): Promise<KeywordIndex> {
+async function branchIndex(ctx: Context, r: GitReader, tree: CortexTree, root: string): Promise<SearchIndex> {
   const paths = tierPaths(ctx.paths.cortexDir, join(ctx.paths.cacheDir, BRANCHES_DIR, tree.memoriesTree ?? 'empty'));
-  const cached = KeywordIndex.load(paths);
+  const cached = openSearchIndex(paths);
   if (!cached.rebuilt || tree.memories.size === 0) return cached;
-  const index = KeywordIndex.empty();
+  const index = openSearchIndex(paths, { empty: true });
   for (const [id, oid] of tree.memories) {
     const path = join(root, CORTEX_DIR, 'memories', `${id}.md`);
     let text: string | undefined;

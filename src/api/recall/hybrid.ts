@@ -5,14 +5,15 @@
  */
 import { reciprocalRankFusion, topKByCosine, type ScoredId } from '../../core/fusion.js';
 import { EmbedUnavailableError, isEmbeddable, queryEmbeddingText, type Embedder } from '../../embed/embedder.js';
-import type { IndexedDoc, SearchOptions } from '../../cache/index/keyword-index.js';
+import type { IndexedDoc, SearchOptions } from '../../cache/index/search-index.js';
 import { embedMissing } from '../../cache/vectors.js';
 import type { Context } from '../../services/context.js';
 import { degradedNotice, embedItemsFor, loadEmbedder, loadTierVectors, missingDocs, projectName, saveTierVectors, type TierVectors } from '../../services/embed.js';
 import { embedSettings } from '../../services/embed-settings.js';
 import { allDiagnostics, openIndexes, type TierIndex } from '../../services/indexes.js';
 import { keywordResults } from './keyword.js';
-import { DEFAULT_EMBED_ON_RECALL, GLOBAL_SCORE_FACTOR, relevanceOf, toResult, type RecallInput, type RecallOutput, type RecallResult } from './results.js';
+import { DEFAULT_GLOBAL_WEIGHT } from '../../core/recall-rank.js';
+import { DEFAULT_EMBED_ON_RECALL, relevanceOf, toResult, type RecallInput, type RecallOutput, type RecallResult } from './results.js';
 
 /**
  * Length of each ranking that is fused: deep enough that a memory ranked low by one
@@ -132,7 +133,7 @@ function semanticRanking(
       byKey.set(doc.id, { tier: tv.tier, doc });
       entries.push({ id: doc.id, vector });
     }
-    const factor = tv.tier.scope === 'global' ? (options.globalWeight ?? GLOBAL_SCORE_FACTOR) : 1;
+    const factor = tv.tier.scope === 'global' ? (options.globalWeight ?? DEFAULT_GLOBAL_WEIGHT) : 1;
     for (const { id, score: similarity } of topKByCosine(queryVector, entries, settings.depth)) {
       if (similarity < settings.minSimilarity) break;
       const candidate = byKey.get(id) as Candidate;

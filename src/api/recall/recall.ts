@@ -10,12 +10,11 @@ import { hasVectors } from '../../services/embed-settings.js';
 import { allDiagnostics, openIndexes, verifyShown } from '../../services/indexes.js';
 import { recordAccess } from '../../services/signals.js';
 import { keywordResults } from './keyword.js';
-import { aboveFloor } from '../../core/relevance.js';
+import { aboveFloor } from '../../core/recall-rank.js';
 import { RECALL_MODES, relevanceOf, searchOptionsOf, type RecallInput, type RecallOutput } from './results.js';
 
 export {
   DEFAULT_EMBED_ON_RECALL,
-  GLOBAL_SCORE_FACTOR,
   RECALL_MODES,
   parseSince,
   relevanceOf,
@@ -27,7 +26,7 @@ export {
   type RecallResult,
   type RefInfo,
 } from './results.js';
-export { COVERAGE_MIN_DOCS, keywordResults } from './keyword.js';
+export { keywordResults } from './keyword.js';
 
 /**
  * Recall over both tiers: keyword, semantic or hybrid (see {@link RecallMode}).

@@ -6,8 +6,8 @@
 import { UsageError } from '../../errors.js';
 import type { Diagnostic, MemoryStatus, MemoryType, Scope } from '../../core/memory.js';
 import { MEMORY_STATUSES, MEMORY_TYPES, isMemoryStatus, isMemoryType, normalizeTag } from '../../core/memory.js';
-import type { IndexedDoc, SearchOptions } from '../../cache/index/keyword-index.js';
-import type { RelevanceOptions } from '../../core/relevance.js';
+import type { IndexedDoc, SearchOptions } from '../../cache/index/search-index.js';
+import type { RelevanceOptions } from '../../core/recall-rank.js';
 import type { Context } from '../../services/context.js';
 import type { CodeLink, RelatedMemory } from '../../services/enrich.js';
 
@@ -120,13 +120,6 @@ export interface RecallOutput {
   /** Results the relevance floor left out (see `RecallInput.relevance`). */
   belowFloor?: number;
 }
-
-/**
- * Global memories rank just below project memories of the same relevance: their score is
- * multiplied by this (config `recall.globalWeight`). The scores it scales are on one scale
- * (see `keywordResults`), so this is the whole project preference.
- */
-export const GLOBAL_SCORE_FACTOR = 0.9;
 
 /**
  * Parses `7d`, `12h`, `2w` or an ISO date into an ISO date, relative to `now`.

@@ -19,17 +19,20 @@ import MiniSearch from 'minisearch';
 import { MEMORY_TYPES, type Diagnostic, type Memory, type MemoryStatus, type MemoryType, type Scope } from '../../core/memory.js';
 import { openDocs, writeDocs } from './docs-file.js';
 import { DocTable, isDocJournal, type DocFacets, type DocJournal, type IndexedDoc, type NewRecords, type RecordSource } from './doc-table.js';
-import { feedbackTerms, planQuery } from '../../core/query.js';
+import { feedbackTerms } from '../../core/query.js';
+import { DEFAULT_BM25, DEFAULT_FIELD_BOOSTS, DEFAULT_RECALL_FEEDBACK as FEEDBACK, DEFAULT_TYPE_HINT_BOOST, MAX_FUZZY_EDITS, feedbackTailScale, planRecall, type RecallPlan } from '../../core/recall-rank.js';
 import { processTerm, tokenize } from '../../core/text.js';
 import { detachString } from '../../core/detach-string.js';
 import { FilePreparer, packPrepared, unpackPrepared, type PackedFile } from './parallel-prepare.js';
 import { ANALYZER, INDEXED_FIELDS, NO_LINKS, indexedDocOf, prepareFile, searchDocOf, sha1, type LinkExtractor, type PreparedFile } from './prepare-file.js';
 import { AtomicFileWriter, isTempFileName, removeStaleTempFiles, writeFileAtomic } from '../../store/atomic.js';
-import { instantiateKernel, KernelArena, KernelLayout, NO_IMPORTS } from './score-kernel.js';
+import { KernelArena } from './score-kernel.js';
 import { DocNumbering, documentsWithTerm, packResults, ranksBefore, searchPacked, type PackedResults, type TermSpec } from './packed-search.js';
+import { coordinate, mergeFeedback } from './ranking-passes.js';
 import { LazyRanking } from './lazy-ranking.js';
+import { FRAMES_MIN_BYTES, baseOf, isJournal, journalPart, packFrame, packIndexFile, unpackIndexFile, unpackIndexFileWithFrames, type IndexFile, type IndexFrame, type Journal } from './index-file.js';
 import { PackedBuilder } from './packed-build.js';
-import { addAnalyzed, analyzeDocument, isAnalyzedDoc, knowSavedShortIds, loadSearchState, openSearchState, savedShortIdOf, saveSearchState, termDocCount, type AnalyzedDoc } from './search-state.js';
+import { addAnalyzed, analyzeDocument, knowSavedShortIds, loadSearchState, openSearchState, savedShortIdOf, saveSearchState, termDocCount, type AnalyzedDoc } from './search-state.js';
 import { displayPath, readMemoryFile, scanEntry, scanMemoryFiles, type MemoryFileEntry, type MemoryFileScan } from '../../store/memory-store.js';
 import { FileTable, type FileEntry } from './file-table.js';
 import { dirStamp, isDirStamp, sameStamp, type DirStamp } from '../dir-stamp.js';
@@ -50,84 +53,12 @@ export const INDEX_FORMAT_VERSION = 13;
 
 export type { DocFacets, IndexedDoc };
 
-/**
- * Search-time field weights. `text` is the whole memory (summary and body, the summary once),
- * so BM25 normalises length over the memory rather than per field; `summary` adds a bonus on
- * top, which makes a summary word count 1.5 × a body word. Weighting the summary field alone
- * (3 × a body word, as before) let a memory whose text all fits in its summary outrank longer
- * memories saying the same thing (LoCoMo R@5 51.7 → 59.0, bench/locomo/README.md).
- */
-export const FIELD_BOOSTS = { text: 1, summary: 0.5, tags: 1.4, topic: 1.5, files: 1, type: 0.5 } as const satisfies Record<(typeof INDEXED_FIELDS)[number], number>;
+/** The ranking's field weights (core/recall-rank.ts), one for each field the tree indexes. */
+const FIELD_BOOSTS: Readonly<Record<(typeof INDEXED_FIELDS)[number], number>> = DEFAULT_FIELD_BOOSTS;
 const FIELDS: string[] = [...INDEXED_FIELDS];
-
-/**
- * BM25+ parameters (MiniSearch's defaults are k 1.2, b 0.7, d 0.5). Memories are short and
- * vary in length for no reason that matters to relevance (a one-line note or the same fact
- * with its context), so length is normalised less: b 0.4 (LoCoMo R@50 86.2 → 86.6).
- */
-export const BM25 = { k: 1.2, b: 0.4, d: 0.5 } as const;
-
-/** Weight of a thesaurus expansion relative to a word of the query itself. */
-export const EXPANSION_WEIGHT = 0.3;
-/**
- * Weight of the time words added to a "when" question ("yesterday", "last week", "March").
- * Small: they only break ties between memories that match the question's own words
- * (LoCoMo R@1 36.5 → 37.5, temporal questions).
- */
-export const TIME_WEIGHT = 0.1;
-
-/** Score multiplier for memories of a type the question hints at. */
-export const TYPE_HINT_BOOST = 1.25;
-
-/**
- * Pseudo-relevance feedback: the `terms` most characteristic words of the first `docs`
- * results are added to the query (the strongest at `weight`), and that second ranking
- * replaces the list below the first `keep` results, which stay as the query ranked them.
- * Feedback finds what answers the question in other words (LoCoMo R@50 80.5 → 86.8), while
- * the head — what a person reads first — is never reordered by it.
- */
-export const FEEDBACK = { docs: 5, terms: 10, weight: 0.3, keep: 3 } as const;
 
 /** A memory as the search tree indexes it. */
 type SearchDoc = ReturnType<typeof searchDocOf>;
-
-/**
- * Changes to the search tree since its file was written: memories to take out of it and
- * memories to add. Applied when the tree is loaded; folded into a new file past
- * {@link JOURNAL_LIMIT} changes.
- */
-interface Journal {
-  removed: string[];
-  /** Analysed as the tree analyses them: a replay adds them without analysing them again. */
-  added: AnalyzedDoc[];
-  /**
-   * The short ids the tree's file gives the `removed` ids, as far as the save knew them (-1:
-   * none), so a replay looks none up (a binary search that cuts a dozen ids out of the file).
-   */
-  saved?: [string, number][];
-}
-
-interface IndexFile {
-  version: number;
-  optionsHash: string;
-  /** Name of the file in `.memory/` that holds the file table (see file-table.ts), read only by a sweep or a write. */
-  filesFile: string;
-  /** Changes to the file table since `filesFile` was written: an entry, or null for a file gone. */
-  fileJournal: [string, FileEntry | null][];
-  /** The memories directory's change stamp when the file table last matched it (see dir-stamp.ts); null: sweep next time. */
-  stamp: DirStamp | null;
-  /** The problems of broken files found by the last sweep (reported again without one). */
-  diagnostics: Diagnostic[];
-  /** Name of the file in `.memory/` that holds the doc table's columns (see doc-table.ts). */
-  docsFile: string;
-  /** Changes to the doc table since `docsFile` was written. */
-  docJournal: DocJournal;
-  /** Name of the file in `.memory/` that holds the search tree (see search-state.ts). */
-  searchFile: string;
-  /** Name of the file in `.memory/` that holds the records (see doc-table.ts), read record by record. */
-  recordsFile: string;
-  journal: Journal;
-}
 
 /**
  * Changes to the search tree kept in the index's journal before the tree is written anew.
@@ -187,128 +118,8 @@ const WORKER_AHEAD = 4;
  */
 const PREPARED_AHEAD = 2;
 
-/**
- * What one save appended to `index.v8` after its header, instead of writing the header anew:
- * the changes since the previous save (the entries of the three journals that changed, as
- * they are now), the stamp and the diagnostics. Applied in order after the header when the
- * index is loaded, and only onto the files it was taken against (`base`: another process may
- * have written a new header meanwhile, which then wins).
- */
-interface IndexFrame {
-  base: string;
-  files: [string, FileEntry | null][];
-  docs: DocJournal;
-  search: Journal;
-  stamp: DirStamp | null;
-  diagnostics: Diagnostic[];
-}
-
-/** The files a header points to, as one string: what a frame must have been taken against. */
-function baseOf(h: Pick<IndexFile, 'filesFile' | 'docsFile' | 'searchFile' | 'recordsFile'>): string {
-  return `${h.filesFile} ${h.docsFile} ${h.searchFile} ${h.recordsFile}`;
-}
-
-function isIndexFrame(value: unknown): value is IndexFrame {
-  const f = value as IndexFrame;
-  return (
-    typeof f === 'object' &&
-    f !== null &&
-    typeof f.base === 'string' &&
-    Array.isArray(f.files) &&
-    isDocJournal(f.docs) &&
-    isJournal(f.search) &&
-    (f.stamp === null || isDirStamp(f.stamp)) &&
-    Array.isArray(f.diagnostics)
-  );
-}
-
-/**
- * Appended frames past which a save writes the header anew (with every change folded in):
- * at least this many bytes, and at least the header's own size, so that what the frames
- * cost to write stays proportional to the changes (the header is written again only after
- * as many bytes of changes as it holds), and what they cost to read stays small.
- */
-export const FRAMES_MIN_BYTES = 64 * 1024;
-
-/** The first bytes of `index.v8`: then the header's length (u32 LE) and the header, then appended frames (see {@link IndexFrame}). */
-const INDEX_MAGIC = Buffer.from('CXI\u0002', 'latin1');
-
-/** `index.v8`: a V8-serialized header (the records are in their own file). */
-function packIndexFile(header: IndexFile): Buffer {
-  const head = serialize(header);
-  const length = Buffer.alloc(4);
-  length.writeUInt32LE(head.length);
-  return Buffer.concat([INDEX_MAGIC, length, head]);
-}
-
 function sameIdentity(a: { ino: number; size: number } | undefined, b: { ino: number; size: number } | undefined): boolean {
   return a !== undefined && b !== undefined && a.ino === b.ino && a.size === b.size;
-}
-
-/** The entries of a search journal for the ids in `ids`. */
-function journalPart(journal: Journal, ids: ReadonlySet<string>): Journal {
-  return {
-    removed: journal.removed.filter((id) => ids.has(id)),
-    added: journal.added.filter((doc) => ids.has(doc.id)),
-    saved: (journal.saved ?? []).filter(([id]) => ids.has(id)),
-  };
-}
-
-/** One frame as appended: its length (u32 LE), then the frame V8-serialized. */
-function packFrame(frame: IndexFrame): Buffer {
-  const body = serialize(frame);
-  const length = Buffer.alloc(4);
-  length.writeUInt32LE(body.length);
-  return Buffer.concat([length, body]);
-}
-
-/** The index file's header; throws when the bytes are not one (the caller rebuilds). */
-export function unpackIndexFile(bytes: Buffer): IndexFile {
-  return unpackIndexFileWithFrames(bytes).header;
-}
-
-/**
- * An index file's header and the frames after it that apply to it, as a load reads them
- * (tests take them apart and put them back with {@link packIndexBytes}).
- */
-export function unpackIndexParts(bytes: Buffer): { header: IndexFile; frames: IndexFrame[] } {
-  const { header, frames } = unpackIndexFileWithFrames(bytes);
-  return { header, frames };
-}
-
-/** An index file of this header and these frames. */
-export function packIndexBytes(header: IndexFile, frames: readonly IndexFrame[]): Buffer {
-  return Buffer.concat([packIndexFile(header), ...frames.map(packFrame)]);
-}
-
-/**
- * The header and the frames appended after it that apply to it. A frame cut short (a save
- * interrupted mid-append) or that does not parse ends the list: what it held is found again
- * by the next sweep, as the files' stats no longer match.
- */
-function unpackIndexFileWithFrames(bytes: Buffer): { header: IndexFile; headerBytes: number; frames: IndexFrame[]; frameBytes: number } {
-  if (bytes.length < 8 || !bytes.subarray(0, 4).equals(INDEX_MAGIC)) throw new TypeError('not an index file');
-  const length = bytes.readUInt32LE(4);
-  if (8 + length > bytes.length) throw new TypeError('truncated index file');
-  const header = deserialize(bytes.subarray(8, 8 + length)) as IndexFile;
-  if (typeof header !== 'object' || header === null) throw new TypeError('not an index file');
-  const frames: IndexFrame[] = [];
-  const base = baseOf(header);
-  let at = 8 + length;
-  while (at + 4 <= bytes.length) {
-    const size = bytes.readUInt32LE(at);
-    if (at + 4 + size > bytes.length) break;
-    let frame: unknown;
-    try {
-      frame = deserialize(bytes.subarray(at + 4, at + 4 + size));
-    } catch {
-      break;
-    }
-    if (!isIndexFrame(frame)) break;
-    at += 4 + size;
-    if (frame.base === base) frames.push(frame);
-  }
-  return { header, headerBytes: 8 + length, frames, frameBytes: at - 8 - length };
 }
 
 /**
@@ -333,19 +144,6 @@ class FileRecords implements RecordSource {
     if (bytes.length !== end - start) throw new RangeError('the records file is shorter than the index says');
     return bytes;
   }
-}
-
-function isJournal(value: unknown): value is Journal {
-  const j = value as Journal;
-  return (
-    typeof j === 'object' &&
-    j !== null &&
-    Array.isArray(j.removed) &&
-    j.removed.every((id) => typeof id === 'string') &&
-    Array.isArray(j.added) &&
-    j.added.every(isAnalyzedDoc) &&
-    (j.saved === undefined || (Array.isArray(j.saved) && j.saved.every((e) => Array.isArray(e) && typeof e[0] === 'string' && Number.isInteger(e[1]))))
-  );
 }
 
 /**
@@ -447,29 +245,6 @@ export const DEFAULT_SEARCH: Required<Omit<SearchOptions, 'types' | 'tags' | 'sc
 
 
 /**
- * MiniSearch multiplies a result's score by the number of query terms it matched. A thesaurus
- * expansion is a guess, not something the question said: counting it as a full term let a
- * memory that matched "db" and "postgres" by expansion outrank the one that matched the
- * question's own words (golden hit@1 82.7 → 94.2%). Only the query's terms count here, and
- * the time words of a "when" question: a memory that says when is what such a question wants.
- *
- * Returns each result's counted query words, its final score, and the results best first
- * (ties in MiniSearch's order), ranked as far as they are read.
- */
-function coordinate(results: PackedResults, expansions: ReadonlySet<string>, arena?: KernelArena): { counts: Int32Array; scores: Float64Array; order: LazyRanking } {
-  // In the query's kernel memory when the search is there (a loop over tens of thousands of
-  // results that, as JavaScript, ran interpreted), else here.
-  let { counts, scores } = results.coordinated?.(expansions) ?? {};
-  if (counts === undefined || scores === undefined) {
-    counts = results.queryTermCounts(expansions);
-    scores = new Float64Array(results.length);
-    for (let i = 0; i < results.length; i++) scores[i] = results.raw[i]! * Math.max(1, counts[i]!);
-  }
-  const order = new LazyRanking(results.length, scores, (a, b) => ranksBefore(results, a, b), arena);
-  return { counts, scores, order };
-}
-
-/**
  * The term data of a search tree by term, for addAnalyzed (valid for as long as the tree
  * lives: nothing here ever vacuums or removes, the only ways a term's data leaves a tree).
  */
@@ -479,95 +254,6 @@ function termCacheOf(ms: MiniSearch): NonNullable<Parameters<typeof addAnalyzed>
   let cache = termCaches.get(ms);
   if (!cache) termCaches.set(ms, (cache = new Map()));
   return cache;
-}
-
-/**
- * The second ranking's documents: the first pass's results in their order, then those only
- * feedback found, in its order, with the final score of each (`final[x]` is `docs[x]`'s) and
- * where each document is in either pass (-1: not there). Computed by score-kernel.wat (a loop
- * over every result of both passes runs once per process: as JavaScript it ran interpreted).
- */
-export function mergeFeedback(first: PackedResults, firstCounts: Int32Array, more: PackedResults, arena?: KernelArena): { docs: Int32Array; final: Float64Array; firstAt: Int32Array; moreAt: Int32Array; release?(): void } {
-  const n = Math.max(first.documents, more.documents);
-  const moreCounts = more.queryTermCounts();
-  // In the query's arena when both passes' columns are there (they are then read in place).
-  const shared = arena !== undefined && [first.docs, first.raw, more.docs, more.raw].every((view) => arena.holds(view));
-  // There, the sums by document each pass no longer reads hold the merge's: the positions
-  // in either pass (4 + 4 bytes a document) over the first's, the sums over the second's
-  // (memory already faulted in, rather than 2 MB more at 100,000 memories).
-  const spare = shared && first.spare !== undefined && more.spare !== undefined && first.spare !== more.spare && first.documents === n && more.documents === n ? { first: first.spare, more: more.spare } : undefined;
-  // The kernel's memory: each pass's columns (in the arena, read where they are; else copied
-  // in), then the merge's own.
-  const layoutOf = (take: (bytes: number) => number, inArena: boolean) => {
-    const place = (view: Int32Array | Float64Array) => (inArena && arena!.holds(view) ? view.byteOffset : take(view.byteLength));
-    const over = inArena ? spare : undefined;
-    return {
-      firstRaw: place(first.raw),
-      moreRaw: place(more.raw),
-      firstDocs: place(first.docs),
-      firstCounts: place(firstCounts),
-      moreDocs: place(more.docs),
-      moreCounts: place(moreCounts),
-      score: over?.more ?? take(8 * n),
-      final: take(8 * (first.length + more.length)),
-      count: take(4 * n),
-      firstAt: over?.first ?? take(4 * n),
-      moreAt: over ? over.first + 4 * n : take(4 * n),
-      docs: take(4 * (first.length + more.length)),
-    };
-  };
-  // No room left in the arena: a memory of its own, everything copied in.
-  const base = shared ? arena.take(KernelLayout.bytes((take) => layoutOf(take, true))) : undefined;
-  const inArena = base !== undefined;
-  const instance = inArena ? arena!.kernel : instantiateKernel(8 + KernelLayout.bytes((take) => layoutOf(take, false)), NO_IMPORTS);
-  if (instance === undefined) return mergeFeedbackSlowly(first, firstCounts, more, moreCounts);
-  const layout = new KernelLayout(base ?? 8);
-  const at = layoutOf((bytes) => layout.take(bytes), inArena);
-  const { kernel, memory } = instance;
-  const buffer = memory.buffer;
-  const copies: [Int32Array | Float64Array, number][] = [[first.raw, at.firstRaw], [more.raw, at.moreRaw], [first.docs, at.firstDocs], [firstCounts, at.firstCounts], [more.docs, at.moreDocs], [moreCounts, at.moreCounts]];
-  for (const [view, offset] of copies) if (view.byteOffset !== offset || view.buffer !== buffer) new Uint8Array(buffer, offset, view.byteLength).set(new Uint8Array(view.buffer, view.byteOffset, view.byteLength));
-  const i32 = new Int32Array(buffer);
-  i32.fill(-1, at.firstAt >>> 2, (at.firstAt >>> 2) + n);
-  i32.fill(-1, at.moreAt >>> 2, (at.moreAt >>> 2) + n);
-  // The sums start at zero (written over, they are not).
-  if (inArena && spare !== undefined) new Float64Array(buffer, at.score, n).fill(0);
-  const length = kernel.mergeFeedback(first.length, at.firstDocs, at.firstRaw, at.firstCounts, more.length, at.moreDocs, at.moreRaw, at.moreCounts, at.score, at.count, at.firstAt, at.moreAt, at.docs, at.final);
-  return {
-    docs: new Int32Array(buffer, at.docs, length),
-    final: new Float64Array(buffer, at.final, length),
-    firstAt: new Int32Array(buffer, at.firstAt, n),
-    moreAt: new Int32Array(buffer, at.moreAt, n),
-    // The arena is given back with the query; a memory of its own, with these columns.
-    ...(inArena ? {} : { release: instance.release }),
-  };
-}
-
-/** {@link mergeFeedback} where WebAssembly cannot run (the packed results are MiniSearch's then). */
-export function mergeFeedbackSlowly(first: PackedResults, firstCounts: Int32Array, more: PackedResults, moreCounts: Int32Array): { docs: Int32Array; final: Float64Array; firstAt: Int32Array; moreAt: Int32Array } {
-  const n = Math.max(first.documents, more.documents);
-  const score = new Float64Array(n);
-  const count = new Int32Array(n);
-  const firstAt = new Int32Array(n).fill(-1);
-  const moreAt = new Int32Array(n).fill(-1);
-  const docs: number[] = [];
-  for (let i = 0; i < first.length; i++) {
-    const doc = first.docs[i]!;
-    score[doc] = first.raw[i]!;
-    count[doc] = firstCounts[i]!;
-    firstAt[doc] = i;
-    docs.push(doc);
-  }
-  for (let i = 0; i < more.length; i++) {
-    const doc = more.docs[i]!;
-    if (firstAt[doc] === -1) docs.push(doc);
-    moreAt[doc] = i;
-    score[doc]! += more.raw[i]!;
-    count[doc]! += moreCounts[i]!;
-  }
-  const final = new Float64Array(docs.length);
-  for (let x = 0; x < docs.length; x++) final[x] = score[docs[x]!]! * Math.max(1, count[docs[x]!]!);
-  return { docs: Int32Array.from(docs), final, firstAt, moreAt };
 }
 
 /**
@@ -683,8 +369,6 @@ export { contentKeyOf, fullText } from './prepare-file.js';
 /**
  * One tier's keyword index, loaded from `.memory/index.v8` (or built fresh).
  */
-/** Longest query term matched fuzzily. */
-export const MAX_FUZZY_TERM = 64;
 
 export class KeywordIndex {
   /** The file table, loaded on first use (a sweep or a write): see {@link files}. */
@@ -1686,7 +1370,7 @@ export class KeywordIndex {
    * expansions at a lower weight, and a boost for the types the question hints at.
    * Then pseudo-relevance feedback widens the rest of the list (see `FEEDBACK`).
    */
-  query(text: string, options: SearchOptions = {}): SearchHit[] {
+  query(text: string | RecallPlan, options: SearchOptions = {}): SearchHit[] {
     // The passes' columns are views into kernel memories, given back once the hits are made.
     const held: { release?(): void }[] = [];
     try {
@@ -1708,26 +1392,16 @@ export class KeywordIndex {
   }
 
   /** {@link query}, holding in `held` what is to be given back when the hits are made. */
-  private rank(text: string, options: SearchOptions, held: { release?(): void }[]): SearchHit[] {
+  private rank(query: string | RecallPlan, options: SearchOptions, held: { release?(): void }[]): SearchHit[] {
     const opts = { ...DEFAULT_SEARCH, ...options };
-    const plan = planQuery(text, { expand: opts.expand });
+    // Planned by the caller once for every tier, or here.
+    const plan = typeof query === 'string' ? planRecall(query, { expand: opts.expand, exact: opts.exact }) : query;
     if (plan.terms.length === 0) return [];
     const expansions = new Set(plan.expansions);
-    const timeTerms = new Set(plan.timeTerms);
-    // Terms the question did not say: lower-weighted and matched exactly.
-    const guessed = new Set([...plan.expansions, ...plan.timeTerms]);
     const hinted = new Set(plan.typeHints);
     const needsRecord = KeywordIndex.needsRecord(opts);
-    const all = [...plan.terms, ...plan.expansions, ...plan.timeTerms];
-    const specs: TermSpec[] = all.map((term) => ({
-      term,
-      // Terms the question did not say are matched exactly.
-      prefix: !opts.exact && term.length >= 4 && !guessed.has(term),
-      // No word is longer than MAX_FUZZY_TERM; a pasted blob is matched exactly (MiniSearch's
-      // fuzzy matrix grows with the square of the term: 100,000 characters would be 10 GB).
-      fuzzy: !opts.exact && term.length >= 6 && term.length <= MAX_FUZZY_TERM && !guessed.has(term) ? 0.2 : false,
-      boost: timeTerms.has(term) ? TIME_WEIGHT : guessed.has(term) ? EXPANSION_WEIGHT : 1,
-    }));
+    const all = plan.specs.map((s) => s.term);
+    const specs = plan.specs;
     // Filters are applied as the ranked lists are read (they do not change the order of
     // what passes), so a question matching thousands of memories checks only the head.
     const passes = (id: string, doc?: number) => this.passes(id, opts, needsRecord, doc);
@@ -1737,7 +1411,7 @@ export class KeywordIndex {
         ? undefined
         : (id: string) => {
             const type = this.docs.typeOf(id);
-            return type !== undefined && hinted.has(type) ? TYPE_HINT_BOOST : 1;
+            return type !== undefined && hinted.has(type) ? DEFAULT_TYPE_HINT_BOOST : 1;
           };
     // The same by document number, from the postings of the `type` field (no id is looked up
     // per matched memory: a question with a type hint matches tens of thousands).
@@ -1809,7 +1483,7 @@ export class KeywordIndex {
       const id = (firstAt[doc] !== -1 ? first : more).id(doc);
       if (!passes(id, doc)) continue;
       // Scaled against the best result that passes the filters, as if only those were ranked.
-      scale ??= final[x]! > 0 ? (floor * 0.999) / final[x]! : 0;
+      scale ??= feedbackTailScale(floor, final[x]!);
       if (seen.has(id)) continue;
       const at = firstAt[doc]!;
       out.push({ id, score: final[x]! * scale, terms: at !== -1 ? first.terms(at) : [], queryTerms: at !== -1 ? first.queryTerms(at) : [] });
@@ -1829,13 +1503,13 @@ export class KeywordIndex {
     boostMask?: { docs: Uint8Array; factor: number },
     arena?: KernelArena,
   ): PackedResults {
-    const packed = searchPacked(this.search, specs, { boost: FIELD_BOOSTS, bm25: BM25, maxFuzzy: 2, boostDocument, boostMask, uncounted, arena });
+    const packed = searchPacked(this.search, specs, { boost: FIELD_BOOSTS, bm25: DEFAULT_BM25, maxFuzzy: MAX_FUZZY_EDITS, boostDocument, boostMask, uncounted, arena });
     if (packed) return packed;
     return packResults(
       this.search.search({ combineWith: 'OR', queries: specs.map((s) => ({ queries: [s.term], prefix: s.prefix, fuzzy: s.fuzzy, boostTerm: () => s.boost })) } as never, {
         boost: FIELD_BOOSTS,
-        bm25: BM25,
-        maxFuzzy: 2,
+        bm25: DEFAULT_BM25,
+        maxFuzzy: MAX_FUZZY_EDITS,
         tokenize: (t: string) => [t],
         processTerm: (t: string) => t,
         ...(boostDocument ? { boostDocument: (id: unknown) => boostDocument(id as string) } : {}),
@@ -1845,7 +1519,7 @@ export class KeywordIndex {
   }
 
   /**
-   * {@link TYPE_HINT_BOOST} for the memories of the `hinted` types, by document number: the
+   * {@link DEFAULT_TYPE_HINT_BOOST} for the memories of the `hinted` types, by document number: the
    * documents with the analysed type name in the search tree's `type` field, which holds the
    * memory's type. Only when the analysis tells the types apart (each hinted type has a term
    * that no other type's name gives); `undefined` otherwise, and the caller looks up each
@@ -1862,7 +1536,7 @@ export class KeywordIndex {
       const own = termsOf(type).find((term) => MEMORY_TYPES.every((other) => hinted.has(other) || !termsOf(other).includes(term)));
       if (own === undefined || documentsWithTerm(this.search, own, 'type', boosted) === undefined) return undefined;
     }
-    return { docs: boosted, factor: TYPE_HINT_BOOST };
+    return { docs: boosted, factor: DEFAULT_TYPE_HINT_BOOST };
   }
 
   /** What feedback reads of a memory: its summary and the start of its body, the summary once. */

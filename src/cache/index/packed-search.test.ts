@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { DocNumbering, packResults, ranksBefore, searchPacked, type PackedResults, type TermSpec } from './packed-search.js';
 import { LazyRanking } from './lazy-ranking.js';
 import { KernelArena } from './score-kernel.js';
-import { mergeFeedback, mergeFeedbackSlowly } from './keyword-index.js';
+import { mergeFeedback, mergeFeedbackSlowly } from './ranking-passes.js';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

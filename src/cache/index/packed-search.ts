@@ -24,15 +24,10 @@ import type MiniSearch from 'minisearch';
 import type { SearchResult } from 'minisearch';
 import { copyOut, instantiateKernel, KernelLayout, type Kernel, type KernelArena } from './score-kernel.js';
 import { LazyDocIds, LazyFieldLengths, LazyTermData, packMap } from './search-state.js';
+import type { TermSpec } from '../../core/recall-rank.js';
 
 /** One query term, as MiniSearch's `termToQuerySpec` would make it. */
-export interface TermSpec {
-  term: string;
-  prefix: boolean;
-  /** Edit distance as a fraction of the term's length (< 1) or absolute (≥ 1); false for none. */
-  fuzzy: number | false;
-  boost: number;
-}
+export type { TermSpec };
 
 export interface PackedSearchOptions {
   /** Boost per field; every indexed field is scored, a missing or zero boost counts as 1 (as MiniSearch does). */
