@@ -132,6 +132,8 @@ export function explainAnticipated(
   const selected: AnticipatedMemory[] = [];
   if (candidates.length === 0) return { rows, selected };
   const expansions = new Set(plan.expansions);
+  // The prompt's words with their analysed terms: "TypeScript" is one word (type, script, typescript).
+  const promptWords = wordTerms(prompt);
   const ranked = [...candidates].sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
   const best = ranked.reduce((m, r) => Math.max(m, r.score), 0);
   // The floor is relative to the best hit (BM25 scores have no fixed scale); the word rule
@@ -148,7 +150,8 @@ export function explainAnticipated(
     const terms = termsOf(c);
     const shared = sharedTerms(plan.terms, terms);
     const related = [...terms].filter((t) => expansions.has(t));
-    const strong = shared.filter((t) => !WEAK_TERMS.has(t));
+    const strong = shared.filter(isSpecific);
+    const strongWords = wordsOf(promptWords, strong);
     const row: AnticipateExplainRow = {
       id: c.id,
       type: c.type,
@@ -165,9 +168,9 @@ export function explainAnticipated(
     const words = `shares ${shared.length > 0 ? shared.join(', ') : 'no word'}${related.length > 0 ? `, related ${related.join(', ')}` : ''}`;
     if (exclude.has(c.id)) row.reason = 'already in the context (its body)';
     else if (!above.has(c)) row.reason = `score ${row.share.toFixed(2)} of the best, under the floor ${opts.minScoreShare} (anticipate.minScoreShare)`;
-    else if (!(shared.length >= 2 ? strong.length >= 1 : strong.length === 1 && related.length >= 1)) {
-      row.reason = `${words}: needs two of the prompt's words (one not a common one) or one and a synonym`;
-    } else if (c.unconfirmed === true && sharedTerms(strong, new Set(analyze(c.summary))).length < 2) {
+    else if (!(strongWords >= 2 || (strongWords === 1 && related.length >= 1))) {
+      row.reason = `${words}: needs two of the prompt's specific words (a word split in parts, such as TypeScript, counts once; common words and numbers do not count), or one and a synonym`;
+    } else if (c.unconfirmed === true && wordsOf(promptWords, sharedTerms(strong, new Set(analyze(c.summary)))) < 2) {
       // Nobody confirmed a candidate, and its summary is often a chatty sentence: it must name
       // two of the prompt's specific words itself, not in its quoted evidence.
       row.reason = `${words}: an unconfirmed candidate needs two of the prompt's specific words in its summary`;
@@ -180,6 +183,32 @@ export function explainAnticipated(
     }
   }
   return { rows, selected };
+}
+
+/** A word that can make a memory relevant: not a common coding word, not a number or a letter. */
+function isSpecific(term: string): boolean {
+  return term.length >= 2 && !/^\d+$/.test(term) && !WEAK_TERMS.has(term);
+}
+
+/** Each distinct word of a text (split at anything not a letter or digit) with the terms `analyze` makes of it. */
+function wordTerms(text: string): Set<string>[] {
+  const seen = new Set<string>();
+  const out: Set<string>[] = [];
+  for (const w of text.toLowerCase().split(/[^\p{L}\p{N}]+/u)) {
+    if (w === '' || seen.has(w)) continue;
+    seen.add(w);
+    const terms = new Set(analyze(w));
+    if (terms.size > 0) out.push(terms);
+  }
+  return out;
+}
+
+/** How many of the words hold one of `terms` (a word whose parts match twice counts once). */
+function wordsOf(words: readonly Set<string>[], terms: readonly string[]): number {
+  if (terms.length === 0) return 0;
+  let n = 0;
+  for (const w of words) if (terms.some((t) => w.has(t))) n++;
+  return n;
 }
 
 function summaryShown(id: string, summaryOnly: ReadonlySet<string>): boolean {
