@@ -34,7 +34,8 @@ describe('selectAnticipated', () => {
     expect(selectAnticipated('add the orders', [db])).toEqual([]);
     expect(selectAnticipated('which rows does the orders table keep?', [db]).map((m) => m.id)).toEqual([db.id]);
     // Words of a path or a dotted name count one by one.
-    expect(selectAnticipated('is it in db/orders_rows.sql?', [db]).map((m) => m.id)).toEqual([db.id]);
+    const sorted: AnticipateCandidate = { id: 'orders-sorted-j1k2l3', type: 'decision', summary: 'The orders service keeps its rows sorted by date', score: 5 };
+    expect(selectAnticipated('is it in db/orders_rows.txt?', [sorted]).map((m) => m.id)).toEqual([sorted.id]);
   });
 
   it('never repeats an excluded id, and honours the limit', () => {
