@@ -109,6 +109,17 @@ describe('recall: review candidates', () => {
     expect(out.results.filter((r) => r.unconfirmed)).toHaveLength(1);
   });
 
+  it('never moves above a result the prompt hook does not rank (a progress note keeps its place)', async () => {
+    const repo = await cortexRepo();
+    await rememberMany(ctxOf(repo), [{ type: 'progress', summary: 'Session: compared vitest and jest as the test runner, settled on one', body: 'Edited vitest.config.ts.' }]);
+    const id = await queue(repo, ...RUNNER);
+    const query = 'which test runner did we settle on, vitest or jest?';
+    const without = await recall(ctxOf(repo), { query, candidates: false });
+    expect(without.results.map((r) => r.type)).toEqual(['progress']);
+    const withCandidates = await recall(ctxOf(repo), { query });
+    expect(withCandidates.results.map((r) => r.id)).toEqual([without.results[0]?.id, id]);
+  });
+
   it('stops returning a candidate review.expireDays after it was queued', async () => {
     const repo = await cortexRepo();
     await queue(repo, ...RUNNER, '2026-10-01T10:00:00Z');

@@ -10,8 +10,8 @@
  *
  * Where it ranks: the prompt hook's index (`.memory/anticipation.json`) holds the project's
  * memories and the candidates on one scale; a candidate goes just above the first recall
- * result that scores lower there (or is not found there at all), and the list is cut back
- * to the limit. Only the project tier has a review queue; without one this costs a `stat`.
+ * result that scores lower there (a result that index does not rank keeps its place), and
+ * the list is cut back to the limit. Only the project tier has a review queue; without one this costs a `stat`.
  */
 import type { Context } from '../../services/context.js';
 import { normalizeTag } from '../../core/memory.js';
@@ -70,7 +70,9 @@ export async function withReviewCandidates(ctx: Context, input: RecallInput, out
   const merged: RecallResult[] = [];
   const waiting = pool.filter((c) => chosen.has(c.id));
   for (const r of out.results) {
-    const at = position.get(r.id) ?? Number.POSITIVE_INFINITY;
+    // A result the prompt hook's index does not rank (a plan, a progress note, a global
+    // memory, one past its depth) keeps its place: recall's own ranking is the better judge.
+    const at = position.get(r.id) ?? Number.NEGATIVE_INFINITY;
     while (waiting.length > 0 && (position.get((waiting[0] as AnticipateCandidate).id) as number) < at) merged.push(toCandidateResult(waiting.shift() as AnticipateCandidate, bodies));
     merged.push(r);
   }
