@@ -402,7 +402,7 @@ async function longLived() {
       } catch {
         row.recallProblem = r.stderr.trim().split('\n').pop();
       }
-      const shown = results.map((res) => byId.get(res.id) ?? (typeof res.file === 'string' && existsSync(isAbsolute(res.file) ? res.file : join(repo, res.file)) ? parseMemory(readFileSync(isAbsolute(res.file) ? res.file : join(repo, res.file), 'utf8'), res.file) : { id: String(res.id), summary: String(res.summary ?? ''), body: String(res.preview ?? '') }));
+      const shown = results.map((res) => byId.get(res.id) ?? (typeof res.file === 'string' && res.file !== '' && existsSync(isAbsolute(res.file) ? res.file : join(repo, res.file)) ? parseMemory(readFileSync(isAbsolute(res.file) ? res.file : join(repo, res.file), 'utf8'), res.file) : { id: String(res.id), summary: String(res.summary ?? ''), body: String(res.preview ?? '') }));
       row.recall3 = shown.some((m) => matches(it, textOf(m)));
     }
     // ---- unrelated prompts: the prompt hook alone, a fresh session each

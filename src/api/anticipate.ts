@@ -84,7 +84,7 @@ function toDoc(m: Memory): AnticipateCandidate {
 const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
 
 /** The queued memory candidate of a review entry, read defensively (capture owns its shape). */
-function candidateOf(e: ReviewEntry): { summary: string; type: MemoryType; body: string; tags: string[]; topic?: string; files?: string[] } | undefined {
+export function candidateOf(e: ReviewEntry): { summary: string; type: MemoryType; body: string; tags: string[]; topic?: string; files?: string[] } | undefined {
   const c = e.candidate as Record<string, unknown> | undefined;
   if (e.kind !== 'candidate' || typeof c !== 'object' || c === null) return undefined;
   if (typeof c.summary !== 'string' || c.summary.trim() === '' || typeof c.type !== 'string') return undefined;
@@ -131,7 +131,7 @@ export function candidateDocs(entries: readonly ReviewEntry[]): AnticipateCandid
  * The stamp of a tier's review queue as the prompt hook reads it: the file's identity and
  * the redaction gate's, so new rules re-redact the candidates at once. '' without a queue.
  */
-function reviewStamp(cacheDir: string): string {
+export function reviewStamp(cacheDir: string): string {
   const st = statSync(join(cacheDir, REVIEW_QUEUE_FILE), { bigint: true, throwIfNoEntry: false });
   return st === undefined || !st.isFile() ? '' : `${st.mtimeNs}:${st.size}:${st.ino}|${redactionGateStamp()}`;
 }

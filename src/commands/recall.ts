@@ -37,6 +37,12 @@ const command: CommandDef = {
     'A match captured next to other matches in its session (up to two memories before or after)\n' +
     'ranks higher, by recall.neighbourWeight (0.1) of their score; 0 turns that off.\n' +
     '\n' +
+    'A captured candidate waiting in the review queue (.memory/review.jsonl) comes among the\n' +
+    'results when it passes the prompt hook\'s rule (two of the query\'s specific words in its own\n' +
+    'summary): marked (unconfirmed), id candidate-<hex>, its body as the preview, no file\n' +
+    '("unconfirmed": true, "file": "" in --json). It is never written to .cortex/ until accepted\n' +
+    '(`cortex review --accept candidate-<hex>`); --type, --tag and --since apply to it.\n' +
+    '\n' +
     'With --file, no query: the memories anchored to that file (their files: list names it), or to\n' +
     'a symbol in it with path#symbol (anchors to the whole file included), symbol anchors first —\n' +
     'what the PostToolUse hook injects when the assistant reads or edits the file. A memory whose\n' +

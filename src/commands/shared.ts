@@ -42,10 +42,10 @@ export function printJson(io: IO, data: Record<string, unknown>): void {
 }
 
 /** One line per memory: id, type, summary (and status when not active). */
-export function formatResultLine(r: Pick<RecallResult, 'id' | 'type' | 'summary' | 'status' | 'scope'>, io: IO, index?: number): string {
+export function formatResultLine(r: Pick<RecallResult, 'id' | 'type' | 'summary' | 'status' | 'scope'> & { unconfirmed?: true | undefined }, io: IO, index?: number): string {
   const p = io.paint;
   const num = index === undefined ? '' : `${String(index + 1).padStart(2)}. `;
-  const extra = [r.status !== 'active' ? r.status : '', r.scope === 'global' ? 'global' : r.scope === 'local' ? 'private' : ''].filter(Boolean).join(', ');
+  const extra = [r.unconfirmed ? 'unconfirmed' : '', r.status !== 'active' ? r.status : '', r.scope === 'global' ? 'global' : r.scope === 'local' ? 'private' : ''].filter(Boolean).join(', ');
   return `${num}${p.cyan(r.id)}  ${p.dim(`[${r.type}]`)}  ${r.summary}${extra ? p.dim(` (${extra})`) : ''}`;
 }
 

@@ -20,6 +20,24 @@ describe('selectAnticipated', () => {
     }
   });
 
+  it('counts a word split in parts once, and never a number', () => {
+    const ts: AnticipateCandidate = { id: 'ts-setup-a1b2c3', type: 'context', summary: 'The project is written in TypeScript with strict types', score: 5 };
+    // "TypeScript" analyses to typescript, type and script: one word of the prompt, not three.
+    expect(selectAnticipated('implement debounce in TypeScript', [ts])).toEqual([]);
+    expect(selectAnticipated('are strict types on in our TypeScript config?', [ts]).map((m) => m.id)).toEqual([ts.id]);
+    const exit: AnticipateCandidate = { id: 'exit-code-d4e5f6', type: 'gotcha', summary: 'The linter now exits with code 3 instead of 1', score: 5 };
+    expect(selectAnticipated('why does 0.1 + 0.2 not equal 0.3?', [exit])).toEqual([]);
+  });
+
+  it('needs two specific words, not one and a common word', () => {
+    const db: AnticipateCandidate = { id: 'orders-db-g7h8i9', type: 'decision', summary: 'The orders service keeps its rows in PostgreSQL', score: 5 };
+    expect(selectAnticipated('add the orders', [db])).toEqual([]);
+    expect(selectAnticipated('which rows does the orders table keep?', [db]).map((m) => m.id)).toEqual([db.id]);
+    // Words of a path or a dotted name count one by one.
+    const sorted: AnticipateCandidate = { id: 'orders-sorted-j1k2l3', type: 'decision', summary: 'The orders service keeps its rows sorted by date', score: 5 };
+    expect(selectAnticipated('is it in db/orders_rows.txt?', [sorted]).map((m) => m.id)).toEqual([sorted.id]);
+  });
+
   it('never repeats an excluded id, and honours the limit', () => {
     const many = Array.from({ length: 10 }, (_, i) => ({ ...SQLITE, id: `sqlite-${i}`, score: 10 - i }));
     expect(selectAnticipated('postgres or sqlite database', many, { limit: 2 }).map((m) => m.id)).toEqual(['sqlite-0', 'sqlite-1']);

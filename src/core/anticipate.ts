@@ -132,6 +132,8 @@ export function explainAnticipated(
   const selected: AnticipatedMemory[] = [];
   if (candidates.length === 0) return { rows, selected };
   const expansions = new Set(plan.expansions);
+  // The prompt's words with their analysed terms: "TypeScript" is one word (type, script, typescript).
+  const promptWords = wordTerms(prompt);
   const ranked = [...candidates].sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
   const best = ranked.reduce((m, r) => Math.max(m, r.score), 0);
   // The floor is relative to the best hit (BM25 scores have no fixed scale); the word rule
@@ -148,7 +150,8 @@ export function explainAnticipated(
     const terms = termsOf(c);
     const shared = sharedTerms(plan.terms, terms);
     const related = [...terms].filter((t) => expansions.has(t));
-    const strong = shared.filter((t) => !WEAK_TERMS.has(t));
+    const strong = shared.filter(isSpecific);
+    const strongWords = wordsOf(promptWords, strong);
     const row: AnticipateExplainRow = {
       id: c.id,
       type: c.type,
@@ -165,9 +168,9 @@ export function explainAnticipated(
     const words = `shares ${shared.length > 0 ? shared.join(', ') : 'no word'}${related.length > 0 ? `, related ${related.join(', ')}` : ''}`;
     if (exclude.has(c.id)) row.reason = 'already in the context (its body)';
     else if (!above.has(c)) row.reason = `score ${row.share.toFixed(2)} of the best, under the floor ${opts.minScoreShare} (anticipate.minScoreShare)`;
-    else if (!(shared.length >= 2 ? strong.length >= 1 : strong.length === 1 && related.length >= 1)) {
-      row.reason = `${words}: needs two of the prompt's words (one not a common one) or one and a synonym`;
-    } else if (c.unconfirmed === true && sharedTerms(strong, new Set(analyze(c.summary))).length < 2) {
+    else if (!(strongWords >= 2 || (strongWords === 1 && related.length >= 1))) {
+      row.reason = `${words}: needs two of the prompt's specific words (a word split in parts, such as TypeScript, counts once; common words and numbers do not count), or one and a synonym`;
+    } else if (c.unconfirmed === true && wordsOf(promptWords, sharedTerms(strong, new Set(analyze(c.summary)))) < 2) {
       // Nobody confirmed a candidate, and its summary is often a chatty sentence: it must name
       // two of the prompt's specific words itself, not in its quoted evidence.
       row.reason = `${words}: an unconfirmed candidate needs two of the prompt's specific words in its summary`;
@@ -180,6 +183,32 @@ export function explainAnticipated(
     }
   }
   return { rows, selected };
+}
+
+/** A word that can make a memory relevant: not a common coding word, not a number or a letter. */
+function isSpecific(term: string): boolean {
+  return term.length >= 2 && !/^\d+$/.test(term) && !WEAK_TERMS.has(term);
+}
+
+/** Each distinct word of a text (split at anything not a letter or digit) with the terms `analyze` makes of it. */
+function wordTerms(text: string): Set<string>[] {
+  const seen = new Set<string>();
+  const out: Set<string>[] = [];
+  for (const w of text.toLowerCase().split(/[^\p{L}\p{N}]+/u)) {
+    if (w === '' || seen.has(w)) continue;
+    seen.add(w);
+    const terms = new Set(analyze(w));
+    if (terms.size > 0) out.push(terms);
+  }
+  return out;
+}
+
+/** How many of the words hold one of `terms` (a word whose parts match twice counts once). */
+function wordsOf(words: readonly Set<string>[], terms: readonly string[]): number {
+  if (terms.length === 0) return 0;
+  let n = 0;
+  for (const w of words) if (terms.some((t) => w.has(t))) n++;
+  return n;
 }
 
 function summaryShown(id: string, summaryOnly: ReadonlySet<string>): boolean {
@@ -387,26 +416,85 @@ export function updateAnticipationIndex(
   index: AnticipationIndex,
   change: { remove?: Iterable<string>; add?: readonly AnticipateCandidate[] },
 ): AnticipationIndex {
-  const add = change.add ?? [];
   const drop = new Set(change.remove ?? []);
-  for (const d of add) drop.add(d.id);
-  // Invert the postings once: doc → its terms per field, so kept docs need no re-analysis.
-  const head: string[][] = index.docs.map(() => []);
-  const body: string[][] = index.docs.map(() => []);
-  index.terms.forEach((term, t) => {
-    const list = index.postings[t] ?? [];
-    for (let j = 0; j < list.length; j += 2) {
-      const doc = list[j] as number;
-      (list[j + 1] === 1 ? head : body)[doc]?.push(term);
+  // The last doc of an id wins, as in a build from a list with that doc last.
+  const latest = new Map<string, AnticipateCandidate>();
+  for (const d of change.add ?? []) {
+    drop.add(d.id);
+    latest.set(d.id, d);
+  }
+  const fresh = [...latest.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  // Kept docs (already in id order) merged with the new ones: old doc number → new (-1: gone).
+  const n = index.docs.length;
+  const renumber = new Int32Array(n).fill(-1);
+  const docs: AnticipateCandidate[] = [];
+  const lengths: number[] = [];
+  const added: { at: number; head: string[]; body: string[] }[] = [];
+  let f = 0;
+  const push = (doc: AnticipateCandidate): void => {
+    const { head, body } = docTerms(doc);
+    const preview = doc.preview === undefined ? undefined : doc.preview.slice(0, ANTICIPATION_PREVIEW_CHARS);
+    added.push({ at: docs.length, head, body });
+    docs.push({ ...doc, score: 0, ...(preview !== undefined ? { preview } : {}) });
+    lengths.push(head.length, body.length);
+  };
+  for (let i = 0; i < n; i++) {
+    const doc = index.docs[i] as AnticipateCandidate;
+    if (drop.has(doc.id)) continue;
+    while (f < fresh.length && (fresh[f] as AnticipateCandidate).id < doc.id) push(fresh[f++] as AnticipateCandidate);
+    renumber[i] = docs.length;
+    docs.push(doc);
+    lengths.push(index.lengths[2 * i] ?? 0, index.lengths[2 * i + 1] ?? 0);
+  }
+  while (f < fresh.length) push(fresh[f++] as AnticipateCandidate);
+  // The new docs' postings per term, in doc order (head before body: a term is in one field only).
+  const extra = new Map<string, number[]>();
+  for (const { at, head, body } of added) {
+    for (const [terms, field] of [[head, 1], [body, 0]] as const) {
+      for (const t of terms) {
+        let list = extra.get(t);
+        if (list === undefined) extra.set(t, (list = []));
+        list.push(at, field);
+      }
     }
+  }
+  const mergeInto = (kept: number[], more: readonly number[] | undefined): number[] => {
+    if (more === undefined) return kept;
+    const out: number[] = [];
+    let a = 0;
+    let b = 0;
+    while (a < kept.length || b < more.length) {
+      if (b >= more.length || (a < kept.length && (kept[a] as number) < (more[b] as number))) out.push(kept[a] as number, kept[a + 1] as number), (a += 2);
+      else out.push(more[b] as number, more[b + 1] as number), (b += 2);
+    }
+    return out;
+  };
+  const terms: string[] = [];
+  const postings: number[][] = [];
+  const keep = (term: string, list: number[]): void => {
+    if (list.length === 0) return;
+    terms.push(term);
+    postings.push(list);
+  };
+  const newTerms = [...extra.keys()].filter((t) => {
+    const at = lowerBound(index.terms, t);
+    return index.terms[at] !== t;
   });
-  const entries: { doc: AnticipateCandidate; head: readonly string[]; body: readonly string[] }[] = [];
-  index.docs.forEach((doc, i) => {
-    if (!drop.has(doc.id)) entries.push({ doc, head: head[i] ?? [], body: body[i] ?? [] });
-  });
-  for (const doc of add) entries.push({ doc, ...docTerms(doc) });
-  entries.sort((a, b) => (a.doc.id < b.doc.id ? -1 : a.doc.id > b.doc.id ? 1 : 0));
-  return assemble(entries);
+  newTerms.sort();
+  let k = 0;
+  for (let t = 0; t < index.terms.length; t++) {
+    const term = index.terms[t] as string;
+    while (k < newTerms.length && (newTerms[k] as string) < term) keep(newTerms[k] as string, extra.get(newTerms[k++] as string) as number[]);
+    const list = index.postings[t] ?? [];
+    const kept: number[] = [];
+    for (let j = 0; j < list.length; j += 2) {
+      const to = renumber[list[j] as number] as number;
+      if (to >= 0) kept.push(to, list[j + 1] as number);
+    }
+    keep(term, mergeInto(kept, extra.get(term)));
+  }
+  while (k < newTerms.length) keep(newTerms[k] as string, extra.get(newTerms[k++] as string) as number[]);
+  return { version: ANTICIPATION_INDEX_VERSION, docs, terms, postings, lengths };
 }
 
 function lowerBound(sorted: readonly string[], key: string): number {

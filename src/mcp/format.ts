@@ -128,6 +128,8 @@ export interface RecallLine {
   code?: { id: string; summary: string }[] | undefined;
   /** File recall: the anchor, and why its code may have changed. */
   anchor?: string | undefined;
+  /** A captured review candidate (`candidate-<hex>`), not accepted by anyone yet. */
+  unconfirmed?: boolean | undefined;
   outdated?: string | undefined;
 }
 
@@ -147,6 +149,7 @@ export function formatRecall(query: string, results: readonly RecallLine[], noti
   else lines.push(`${results.length} ${results.length === 1 ? 'memory' : 'memories'} for "${query}":`);
   results.forEach((r, i) => {
     const extra = [
+      r.unconfirmed ? 'unconfirmed' : '',
       r.status !== 'active' ? r.status : '',
       r.scope === 'global' ? 'global' : r.scope === 'local' ? 'private' : '',
       r.ref ? `on ${r.ref.branch}${r.ref.merged ? '' : ', not merged'}` : '',

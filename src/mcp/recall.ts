@@ -54,7 +54,8 @@ export function addRecallTool(server: McpServer, { open, guarded }: ToolDeps): v
         'when starting on an unfamiliar part of the code, and before remembering something (to update rather ' +
         'than duplicate). Returns ids, types, one-line summaries and a short preview, best first; memory_get ' +
         'gives the full text of one. With `file` instead of a query: the memories anchored to that file or ' +
-        'symbol (`src/db.ts` or `src/db.ts#acquire`), e.g. before changing it.',
+        'symbol (`src/db.ts` or `src/db.ts#acquire`), e.g. before changing it. A result marked unconfirmed ' +
+        '(id candidate-…) was captured but not accepted yet (memory_review accepts it).',
       inputSchema: z.strictObject({
         query: z.string().min(1).max(1000).optional().describe('What to look for, in plain words: a question, a topic, an error message. Required unless `file` is given.'),
         file: z
@@ -161,6 +162,7 @@ export function addRecallTool(server: McpServer, { open, guarded }: ToolDeps): v
           ...(r.ref ? { ref: { branch: r.ref.branch, merged: r.ref.merged } } : {}),
           ...(related.length > 0 ? { related } : {}),
           ...(r.code && r.code.length > 0 ? { code: r.code.map((c) => ({ id: c.id, summary: c.summary })) } : {}),
+          ...(r.unconfirmed ? { unconfirmed: true } : {}),
         };
       });
       const lines = results.map((r) => ({ ...r, preview: r.preview ?? '', status: r.status ?? 'active', scope: r.scope ?? 'project' }));

@@ -10,6 +10,7 @@ import { hasVectors } from '../../services/embed-settings.js';
 import { allDiagnostics, openIndexes, verifyShown } from '../../services/indexes.js';
 import { recordAccess } from '../../services/signals.js';
 import { keywordResults } from './keyword.js';
+import { withReviewCandidates } from './candidates.js';
 import { aboveFloor } from '../../core/recall-rank.js';
 import { RECALL_MODES, relevanceOf, searchOptionsOf, type RecallInput, type RecallOutput } from './results.js';
 
@@ -66,5 +67,6 @@ export async function recall(ctx: Context, input: RecallInput): Promise<RecallOu
   // Graph neighbours and linked code, over the indexes already open.
   if (input.enrich !== false) out = { ...out, results: enrichResults(ctx, out.results, { tiers }) };
   if (input.recordAccess !== false) recordAccess(ctx, out.results);
-  return out;
+  // Review candidates the query needs, marked unconfirmed (candidates.ts): never recorded, enriched or written.
+  return withReviewCandidates(ctx, input, out);
 }

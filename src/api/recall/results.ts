@@ -76,6 +76,11 @@ export interface RecallInput {
    * config); `{ minScoreShare: 0, minCoverage: 0 }` returns the whole ranking up to `limit`.
    */
   relevance?: RelevanceOptions;
+  /**
+   * Let a review candidate the query needs come among the results, marked `unconfirmed`
+   * (default true; see candidates.ts).
+   */
+  candidates?: boolean;
 }
 
 export interface RecallResult {
@@ -90,7 +95,7 @@ export interface RecallResult {
   confidence: number;
   updated: string;
   branch?: string | undefined;
-  /** Path of the memory file. */
+  /** Path of the memory file; '' for an unconfirmed review candidate (it has none). */
   file: string;
   /** The first characters of the body. */
   preview: string;
@@ -106,6 +111,11 @@ export interface RecallResult {
   related?: RelatedMemory[];
   /** The code this memory describes (over `source_of`), when enriched. */
   code?: CodeLink[];
+  /**
+   * A captured candidate from the review queue (id `candidate-<hex>`), not a stored memory:
+   * nobody accepted it yet. Its preview is its whole body; its score is on the prompt hook's scale.
+   */
+  unconfirmed?: true;
 }
 
 export interface RecallOutput {
