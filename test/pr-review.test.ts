@@ -18,6 +18,7 @@ interface Recorded { method: string; url: string; auth: string | undefined; body
 let server: Server;
 let apiUrl = '';
 const comments: Comment[] = [];
+const notes: Comment[] = [{ id: 1, body: 'a reviewer note' }];
 const requests: Recorded[] = [];
 let nextId = 1000;
 
@@ -39,7 +40,7 @@ beforeAll(async () => {
       res.writeHead(status, { 'content-type': 'application/json', ...headers });
       res.end(JSON.stringify(value));
     };
-    if (req.headers.authorization !== 'Bearer test-token') return send(401, { message: 'Bad credentials' });
+    if (!url.pathname.startsWith('/api/v4/') && req.headers.authorization !== 'Bearer test-token') return send(401, { message: 'Bad credentials' });
     let m = /^\/repos\/acme\/api\/issues\/7\/comments$/.exec(url.pathname);
     if (m && req.method === 'GET') {
       const per = Number(url.searchParams.get('per_page') ?? 30);
@@ -52,6 +53,22 @@ beforeAll(async () => {
       const c = { id: nextId++, body: body!.body };
       comments.push(c);
       return send(201, c);
+    }
+    if (url.pathname.startsWith('/api/v4/')) {
+      if (req.headers['private-token'] !== 'gl-token') return send(401, { message: '401 Unauthorized' });
+      const g = /^\/api\/v4\/projects\/42\/merge_requests\/3\/notes(?:\/(\d+))?$/.exec(url.pathname);
+      if (g && !g[1] && req.method === 'GET') return send(200, notes);
+      if (g && !g[1] && req.method === 'POST') {
+        const n = { id: nextId++, body: body!.body };
+        notes.push(n);
+        return send(201, n);
+      }
+      const n = g?.[1] ? notes.find((x) => x.id === Number(g[1])) : undefined;
+      if (n && req.method === 'PUT') {
+        n.body = body!.body;
+        return send(200, n);
+      }
+      return send(404, { message: '404 Not found' });
     }
     m = /^\/repos\/acme\/api\/issues\/comments\/(\d+)$/.exec(url.pathname);
     if (m && req.method === 'PATCH') {
@@ -121,7 +138,7 @@ describe('scripts/pr-review.mjs against a fake GitHub API', () => {
 
     const first = await runReview(repo, clone, base, head);
     expect(first.code, first.stderr).toBe(0);
-    const created = requests.filter((r) => r.method === 'POST');
+    const created = requests.filter((r) => r.method === 'POST' && r.url.startsWith('/repos/'));
     expect(created).toHaveLength(1);
     const body = created[0]!.body!.body;
     expect(body.startsWith('<!-- cortex-memory-review -->')).toBe(true);
@@ -155,5 +172,26 @@ describe('scripts/pr-review.mjs against a fake GitHub API', () => {
     expect(patches[0]!.body!.body).toMatch(/❌ secrets\n {2}- `\.cortex\/memories\/deploy-key\.md:\d+`/);
     expect(patches[0]!.body!.body).not.toContain('AKIAIOSFODNN7EXAMPLF');
     expect(second.output).toContain('failed=true');
+  }, 240_000);
+
+  it('posts one merge-request note through the GitLab API and updates it on the next run', async () => {
+    const repo = initRepo();
+    const base = repo.git(['rev-parse', 'HEAD']).stdout.trim();
+    repo.write('.cortex/memories/use-pgbouncer.md', memory('use-pgbouncer', 'Use PgBouncer in transaction mode'));
+    const head = commitAll(repo, 'feature');
+    const run = () =>
+      new Promise<{ code: number; stderr: string }>((resolve) => {
+        const env: NodeJS.ProcessEnv = { ...repo.env, GITLAB_CI: 'true', CI_API_V4_URL: `${apiUrl}/api/v4`, CI_PROJECT_ID: '42', CI_MERGE_REQUEST_IID: '3', CI_MERGE_REQUEST_DIFF_BASE_SHA: base, CI_COMMIT_SHA: head, CORTEX_GITLAB_TOKEN: 'gl-token', CORTEX_CLI: join(REPO_ROOT, 'dist', 'cli.js') };
+        for (const k of Object.keys(env)) if (k.startsWith('GITHUB_')) delete env[k];
+        execFile(process.execPath, [join(REPO_ROOT, 'scripts', 'pr-review.mjs')], { cwd: repo.dir, env, timeout: 120_000 }, (err, _out, stderr) => resolve({ code: err ? 1 : 0, stderr }));
+      });
+    const first = await run();
+    expect(first.code, first.stderr).toBe(0);
+    const second = await run();
+    expect(second.code, second.stderr).toBe(0);
+    const gl = requests.filter((r) => r.url.startsWith('/api/v4/'));
+    expect(gl.map((r) => r.method)).toEqual(['GET', 'POST', 'GET', 'PUT']);
+    expect(notes.filter((n) => n.body.startsWith('<!-- cortex-memory-review -->'))).toHaveLength(1);
+    expect(notes[1]!.body).toContain('`use-pgbouncer`');
   }, 240_000);
 });
