@@ -11,7 +11,8 @@ import { parseEdgeFileName, type Edge } from '../core/edge.js';
 import type { Memory } from '../core/memory.js';
 import { parseMemory } from '../core/memory-format.js';
 import { diffEdge, diffMemory, sortChanges, type CodeTouch, type DiffFlag, type EdgeChange, type MemoryChange, type MemoryDiff } from '../core/memory-diff.js';
-import { findSecrets } from '../core/redact.js';
+import { shorten, type ChangeProvenance, type FieldEdit, type ReviewMemoryChange } from '../core/pr-comment.js';
+import { findSecrets, redactSecrets } from '../core/redact.js';
 import { splitRevisionRange } from '../core/revision.js';
 import { extractWikilinks } from '../core/wikilinks.js';
 import { GitError, MissingDependencyError, UsageError } from '../errors.js';
@@ -27,6 +28,8 @@ export interface DiffInput {
 }
 
 export interface DiffOutput extends MemoryDiff {
+  /** Each memory change also says who captured it and, for edits, a short before → after. */
+  memories: ReviewMemoryChange[];
   range: string;
   /** Commit the changes are measured from (the merge base). */
   base: string;
@@ -65,7 +68,7 @@ export async function diffRange(ctx: Context, input: DiffInput): Promise<DiffOut
   const base = bases[0] ?? fromOid;
   const [before, after] = await Promise.all([readCortexTree(r, base), readCortexTree(r, head)]);
 
-  const memories: MemoryChange[] = [];
+  const memories: ReviewMemoryChange[] = [];
   const edges: EdgeChange[] = [];
   const flags: DiffFlag[] = [];
   const changedMemories = new Set<string>();
@@ -90,7 +93,7 @@ export async function diffRange(ctx: Context, input: DiffInput): Promise<DiffOut
     const change = diffMemory(b.value, a.value);
     if (!change) continue;
     const shown = (a.value ?? b.value)!;
-    memories.push({ id, type: shown.type, summary: shown.summary, change: change.change, fields: change.fields, file });
+    memories.push({ id, type: shown.type, summary: shown.summary, change: change.change, fields: change.fields, file, provenance: provenanceOf(shown), ...(b.value && a.value && change.fields.length > 0 ? { edits: fieldEdits(b.value, a.value, change.fields) } : {}) });
     changedMemories.add(id);
     if (a.value) {
       secretCheck(file, a.text);
@@ -134,6 +137,36 @@ export async function diffRange(ctx: Context, input: DiffInput): Promise<DiffOut
 
   const code = input.code === false ? [] : await anchoredCode({ root: ctx.root, gitRoot: root, base, head, memoryBlobs: after.memories });
   return { range: input.range, base, head, ...sortChanges({ memories, edges, flags }), code };
+}
+
+function provenanceOf(m: Memory): ChangeProvenance {
+  const s = m.source;
+  return { kind: s.kind, ...(s.session ? { session: s.session } : {}), ...(s.branch ? { branch: s.branch } : {}), confidence: m.confidence, ...(s.confirmed ? { confirmed: s.confirmed } : {}) };
+}
+
+function fieldValue(m: Memory, field: string): unknown {
+  let v: unknown = m;
+  for (const part of field.split('.')) v = v !== null && typeof v === 'object' ? (v as Record<string, unknown>)[part] : undefined;
+  return v;
+}
+
+function valueText(v: unknown): string {
+  if (v === undefined || v === null) return '';
+  if (typeof v === 'string') return v;
+  if (Array.isArray(v)) return v.map(String).join(', ');
+  return typeof v === 'object' ? JSON.stringify(v) : String(v);
+}
+
+/** A short before → after of each changed field, redacted (the text goes into a public comment). */
+function fieldEdits(before: Memory, after: Memory, fields: string[]): FieldEdit[] {
+  return fields.map((field) => {
+    let [b, a] = [redactSecrets(valueText(fieldValue(before, field))).text.replace(/\s+/g, ' '), redactSecrets(valueText(fieldValue(after, field))).text.replace(/\s+/g, ' ')];
+    // Long text: start a little before the first difference, so the short form shows it.
+    let p = 0;
+    while (p < b.length && p < a.length && b[p] === a[p]) p++;
+    if (p > 30) [b, a] = [`…${b.slice(p - 20)}`, `…${a.slice(p - 20)}`];
+    return { field, before: shorten(b, 60), after: shorten(a, 60) };
+  });
 }
 
 async function staleReferences(r: GitReader, head: string, after: CortexTree, memory: Memory, file: string, flags: DiffFlag[]): Promise<void> {
