@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { extractMemories, type Candidate } from '../extract.js';
+import { joinStatements, restatement } from './conversation.js';
 import type { TranscriptEvent } from '../transcript.js';
 import { answeredQuestion, answerStatement, baseOf, capQuotation, firstPerson, impersonal, MAX_QUOTATION, objection, personStatement, reasonIn, standsAlone, thirdPerson } from './statement.js';
 
@@ -13,6 +14,10 @@ const interrupt = (): TranscriptEvent => ({ ...base(), kind: 'meta', subtype: 'i
 const edit = (id: string, path: string): TranscriptEvent[] => [
   { ...base(), kind: 'tool-use', id, name: 'Edit', input: { file_path: path, old_string: 'a', new_string: 'b' } } as TranscriptEvent,
   { ...base(), kind: 'tool-result', toolUseId: id, content: 'ok', isError: false } as TranscriptEvent,
+];
+const bash = (id: string, command: string, output: string, isError: boolean): TranscriptEvent[] => [
+  { ...base(), kind: 'tool-use', id, name: 'Bash', input: { command } } as TranscriptEvent,
+  { ...base(), kind: 'tool-result', toolUseId: id, content: output, isError } as TranscriptEvent,
 ];
 const judge = (events: TranscriptEvent[]) => extractMemories(events, { sessionId: 's1', now: '2026-03-01T12:00:00Z', final: true });
 const knowledge = (r: { memories: Candidate[]; review: Candidate[] }) => [...r.memories, ...r.review].filter((c) => c.layer === 'keyword');
@@ -175,6 +180,73 @@ describe('statements from conversation', () => {
           expect(capQuotation(body)).toContain('— the person');
         }),
       );
+    });
+  });
+
+  describe('a finding stated whole in its summary', () => {
+    it("carries what the assistant's acknowledgement says the person's rule means", () => {
+      seq = 0;
+      const r = judge([prompt('tidy up the api client'), ...edit('e1', '/repo/src/client/gen.ts'), interrupt(), prompt('why are you editing the generated client!'), say("You're right! The client is generated from `api.yaml` by `make gen`, so changes belong in the spec."), prompt('ok')]);
+      const rule = knowledge(r).find((c) => c.summary.startsWith('Do not edit the generated client'));
+      expect(rule?.summary).toContain('api.yaml');
+      expect(rule?.summary.length).toBeLessThanOrEqual(200);
+    });
+
+    it('leaves the summary alone when the acknowledgement only apologises or announces a step', () => {
+      expect(restatement(["You're absolutely right!", "I'll stop editing it."], 'Do not edit generated code (the user objected)')).toBeUndefined();
+      expect(restatement(['Makes sense — you want everything in one place.'], 'The user wants one workspace')).toBeUndefined();
+      expect(restatement(['Good catch.', 'The generated files come from the `.templ` sources.'], 'Do not edit generated code')).toBe('The generated files come from the .templ sources.');
+    });
+
+    it("joins a person's rule and the sentence it rests on", () => {
+      seq = 0;
+      const r = judge([prompt('We use `fly deploy` for every release. Never push images to the registry by hand.'), say('Noted.'), prompt('thanks')]);
+      const both = knowledge(r).find((c) => c.summary.includes('fly deploy'));
+      expect(both?.summary).toMatch(/push images/i);
+      expect(both?.summary).not.toMatch(/\b(?:I|we)\b/);
+      seq = 0;
+      const rule = knowledge(judge([prompt('I am the only user of this tool. Always keep the setup simple and local.'), say('Noted.'), prompt('thanks')]));
+      expect(rule.map((c) => c.summary)).toEqual(['The user is the only user of this tool; always keep the setup simple and local.']);
+    });
+
+    it('joins two wordings of one finding when the second names something new and both fit', () => {
+      expect(joinStatements('`server.ts` binds localhost, so the container port is unreachable.', 'Fix: bind `0.0.0.0` through `HOST`')).toBe('`server.ts` binds localhost, so the container port is unreachable; fix: bind `0.0.0.0` through `HOST`');
+      expect(joinStatements('`server.ts` binds localhost in the container', 'server.ts binds localhost')).toBeUndefined();
+      expect(joinStatements('a'.repeat(150), 'The `HOST` variable is read once at start-up by `config.ts`')).toBeUndefined();
+      fc.assert(
+        fc.property(fc.string({ maxLength: 220 }), fc.string({ maxLength: 220 }), (a, b) => {
+          const j = joinStatements(a, b);
+          if (j !== undefined) expect(j.length).toBeLessThanOrEqual(200);
+        }),
+      );
+    });
+
+    it('queues an introducer with three or more list items for review rather than storing it', () => {
+      seq = 0;
+      const list = (n: number) => `**Architecture decisions:**\n${['Keep `src/atoms` as is', 'No `graphql` layer', 'Skip the `zod` wrapper', 'CLI first via `commander`'].slice(0, n).map((t) => `- ${t}`).join('\n')}`;
+      const three = knowledge(judge([prompt('what did we settle?'), say(list(3)), prompt('ok')])).find((c) => c.summary.startsWith('Architecture decisions:'));
+      const two = knowledge(judge([prompt('what did we settle?'), say(list(2)), prompt('ok')])).find((c) => c.summary.startsWith('Architecture decisions:'));
+      expect(three?.signals).toContain('enumeration-0.15');
+      expect(two?.signals ?? []).not.toContain('enumeration-0.15');
+      if (three !== undefined && two !== undefined) expect(three.confidence).toBeLessThan(two.confidence);
+    });
+
+    it('states a failing command and the variant that then passed, with nothing edited in between', () => {
+      seq = 0;
+      const r = judge([prompt('install it'), ...bash('b1', 'sudo make install', 'sudo: a terminal is required to read the password', true), ...bash('b2', 'make install PREFIX=$HOME/.local', 'installed', false), prompt('thanks')]);
+      const way = knowledge(r).find((c) => c.type === 'gotcha' && c.summary.includes('works instead'));
+      expect(way?.summary).toBe('`sudo make install` fails here (sudo: a terminal is required to read the password); `make install PREFIX=$HOME/.local` works instead');
+      expect(r.memories).toContainEqual(expect.objectContaining({ summary: way?.summary }));
+    });
+
+    it('reads a pass after an edit as a fix, and a look around or another job as no workaround', () => {
+      const ways = (events: TranscriptEvent[]) => knowledge(judge(events)).filter((c) => c.summary.includes('works instead'));
+      seq = 0;
+      expect(ways([prompt('install it'), ...bash('b1', 'make install', 'make: *** No rule to make target', true), ...edit('e1', '/repo/Makefile'), ...bash('b2', 'make install DESTDIR=/tmp/x', 'ok', false), prompt('thanks')])).toEqual([]);
+      seq = 0;
+      expect(ways([prompt('install it'), ...bash('b1', 'make install', 'make: *** No rule to make target', true), ...bash('b2', 'ls -la', 'Makefile', false), prompt('thanks')])).toEqual([]);
+      seq = 0;
+      expect(ways([prompt('check it'), ...bash('b1', 'nix flake check', 'error: attribute missing', true), ...bash('b2', 'nix eval .#foo', '42', false), prompt('thanks')])).toEqual([]);
     });
   });
 
