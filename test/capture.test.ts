@@ -136,6 +136,27 @@ describe('captureTranscript', () => {
     expect(file).toContain('layer: keyword');
   });
 
+  it('takes a queued statement out of review when a later run stores it as a memory (pieces = whole)', async () => {
+    const lines = (repo: { dir: string }) => {
+      const line = (n: number, content: string) => `${JSON.stringify({ type: 'user', uuid: `u${n}`, sessionId: 's3', cwd: repo.dir, timestamp: '2026-03-02T11:00:00.000Z', message: { role: 'user', content } })}\n`;
+      return [line(1, 'yes'), line(2, "yes, I'd like to review them first"), line(3, '[Request interrupted by user]'), line(4, '[Request interrupted by user]'), line(5, "yes, I'd like to review them first")].join('');
+    };
+    const queued = (ctx: { paths: Parameters<typeof listReview>[0] }) => listReview(ctx.paths, { kind: 'candidate' }).map((e) => (e as { candidate?: { summary?: string } }).candidate?.summary);
+    const pieces = await setup();
+    writeFileSync(pieces.transcript, lines(pieces.repo));
+    await captureTranscript(pieces.ctx, { sessionId: 's3', transcriptPath: pieces.transcript });
+    expect(queued(pieces.ctx)).toEqual(['The user wants to review them first']);
+    const end = await captureTranscript(pieces.ctx, { sessionId: 's3', transcriptPath: pieces.transcript, final: true });
+    expect(end.memories.filter((m) => m.layer === 'keyword').map((m) => m.summary)).toEqual(['The user wants to review them first']);
+    expect(queued(pieces.ctx)).toEqual([]);
+
+    const whole = await setup();
+    writeFileSync(whole.transcript, lines(whole.repo));
+    await captureTranscript(whole.ctx, { sessionId: 's3', transcriptPath: whole.transcript, final: true });
+    expect(queued(whole.ctx)).toEqual([]);
+    expect(pieces.memories()).toEqual(whole.memories());
+  });
+
   it("keeps one plan per session: a new session's todo list does not replace another's", async () => {
     const { ctx, transcript, repo } = await setup();
     const todoLine = (session: string, uuid: string, content: string) =>

@@ -37,6 +37,7 @@ import {
   reactionTo,
   resolveDrafts,
   symptomOf,
+  workaroundDraft,
   type ConversationContext,
 } from './extract/conversation.js';
 import { cleanSummary, clip, oneLine, proseUnits, relativePath, sentences, shorten } from './extract/prose.js';
@@ -273,6 +274,7 @@ function closeExchange(state: ExtractState, prompt: string | undefined, conv: Co
     state.exchange = { ...emptyExchange(ex.n), finalText: ex.finalText, finalKey: ex.finalKey, spoke: ex.spoke };
     return out;
   }
+  state.lastFailed = undefined;
   const next = emptyExchange(ex.n + 1);
   const asked = ex.finalText !== undefined && (asksPerson(ex.finalText) || optionsIn(ex.finalText).length > 1);
   next.prompt = { text: clip(prompt, LIMITS.promptText), at, correction: ex.interrupted, answer: asked };
@@ -451,6 +453,7 @@ function onToolResult(state: ExtractState, event: ToolResultEvent, conv: Convers
     if (!list.includes(pending.file)) list.push(pending.file);
     if (EDIT_TOOLS.has(pending.name) && !pending.sidechain) {
       if (!ex.edited.includes(pending.file)) ex.edited = [...ex.edited, pending.file].slice(-20);
+      state.lastFailed = undefined; // a command passing after an edit is a fix, not another way
       for (const f of state.failures) if (!f.edits.includes(pending.file)) f.edits = [...f.edits, pending.file].slice(-10);
       if (pending.draft !== undefined) addDraft(ex, pending.draft);
     }
@@ -472,6 +475,13 @@ function onToolResult(state: ExtractState, event: ToolResultEvent, conv: Convers
 
 /** Tracks failing commands; one that passes again resolves the failure its drafts explained. */
 function onCommandResult(state: ExtractState, command: string, event: ToolResultEvent, _conv: ConversationContext): void {
+  const before = state.lastFailed;
+  const shown = shortCommand(command);
+  state.lastFailed = event.isError ? { command: shown, symptom: symptomOf(event.content), at: event.timestamp } : undefined;
+  if (!event.isError && before !== undefined) {
+    const draft = workaroundDraft(before, shown, { key: `w${event.offset}`, at: event.timestamp });
+    if (draft !== undefined) addDraft(state.exchange, draft);
+  }
   const program = programKey(command);
   if (program === '') return;
   const ex = state.exchange;

@@ -29,7 +29,7 @@ import {
   type TextFeatures,
 } from './signals.js';
 import type { Candidate, Draft, Exchange, ExtractState, Speaker } from './types.js';
-import { cleanInline, cleanSummary, clip, contentWords, filesIn, maskInline, oneLine, proseUnits, sentences, shorten, tagsOf, type Unit } from './prose.js';
+import { cleanInline, cleanSummary, clip, MAX_CANDIDATE_SUMMARY as MAX_SUMMARY, contentWords, filesIn, maskInline, oneLine, proseUnits, sentences, shorten, tagsOf, type Unit } from './prose.js';
 import { answeredQuestion, answerStatement, capQuotation, impersonal, objection, personStatement, standsAlone, subjectOf, type Statement } from './statement.js';
 
 export interface ConversationContext {
@@ -161,6 +161,7 @@ export function personDraft(prompt: string, ctx: PersonContext): Draft | undefin
   const text = personText(prompt);
   if (text.split(/\s+/).length < 3) return undefined;
   let best: { sentence: string; f: TextFeatures; content: number } | undefined;
+  const scored: { sentence: string; content: number }[] = [];
   const all = sentences(oneLine(text.replace(/\n+/g, '. ')));
   for (const sentence of all) {
     const f = textFeatures(sentence);
@@ -186,6 +187,7 @@ export function personDraft(prompt: string, ctx: PersonContext): Draft | undefin
       (f.question ? -2 : 0) +
       (f.task && !f.normative && !answerChoice ? -0.5 : 0);
     if (content <= 0) continue;
+    scored.push({ sentence, content });
     if (best === undefined || content > best.content) best = { sentence, f, content };
   }
   if (best === undefined && !(ctx.correction && all.length > 0)) return undefined;
@@ -222,6 +224,19 @@ export function personDraft(prompt: string, ctx: PersonContext): Draft | undefin
   if (f.hedges > 0) d.signals.push({ name: 'hedge', weight: -0.1 * Math.min(3, f.hedges) });
   if (f.specific > 0) add(d, f.specific > 1 ? 'specific2' : 'specific1');
   const statement = personSummary(chosen.sentence, text, ctx);
+  // "I'm the only user. Stay simple but do the job": a rule and what it rests on come in two
+  // sentences; the summary carries the next strongest one too when both fit.
+  const other = scored.filter((x) => x.sentence !== chosen.sentence && !(ctx.answer && ctx.question !== undefined)).sort((a, b) => b.content - a.content)[0];
+  if (other !== undefined && statement.clean) {
+    const more = personStatement(other.sentence, text, undefined);
+    const first = all.indexOf(other.sentence) < all.indexOf(chosen.sentence);
+    const [a, b] = first ? [more.summary, statement.summary] : [statement.summary, more.summary];
+    const joined = `${a.replace(/[.!;:,\s]+$/, '')}; ${/^[A-Z][a-z]+\b/.test(b) ? (b[0] ?? '').toLowerCase() + b.slice(1) : b}`;
+    if (more.clean && joined.length <= MAX_SUMMARY && !statement.summary.includes(more.summary)) {
+      statement.summary = joined;
+      statement.reason ||= more.reason;
+    }
+  }
   if (!statement.clean) add(d, 'unclear');
   if (statement.reason) add(d, 'reason');
   d.summary = statement.summary;
@@ -266,13 +281,56 @@ function personType(f: TextFeatures): MemoryType {
 /** The assistant's first words after a person's statement accept it: that restates the rule. */
 export function acknowledge(ex: Exchange, text: string): void {
   if (!isAcknowledgement(text)) return;
-  const said = sentences(oneLine(cleanInline(text))).slice(0, 3).join(' ');
+  const list = sentences(oneLine(cleanInline(text))).slice(0, 3);
+  const said = list.join(' ');
   for (const d of ex.drafts) {
     if (d.kind !== 'person') continue;
     add(d, 'acknowledged');
     d.body = clip(`${d.body}\n\nThe assistant answered: "${shorten(said, 400)}"`, LIMITS.body);
     d.words = [...new Set([...d.words, ...words(said)])].slice(0, LIMITS.emittedWords * 2);
+    // The person says it in their words ("don't touch that"); the assistant's answer often
+    // says what it means for the project ("the .templ files are the source"): keep both.
+    const meant = restatement(list, d.summary);
+    if (meant !== undefined) d.summary = `${d.summary.replace(/[.!;:,\s]+$/, '')}; ${/^[A-Z][a-z]+\b/.test(meant) ? meant[0]?.toLowerCase() + meant.slice(1) : meant}`;
   }
+}
+
+/**
+ * The sentence of the assistant's acknowledgement that adds what the person's statement
+ * means in the project's terms: not an apology, a step it is about to take or a question,
+ * naming something the statement does not (a specific name, or three new content words),
+ * made impersonal — or none when nothing fits within the summary length.
+ *
+ * @example
+ * restatement(["You're right!", "The generated files come from the .templ sources."], 'Do not edit generated code')
+ * // 'The generated files come from the .templ sources.'
+ */
+export function restatement(said: readonly string[], summary: string): string | undefined {
+  const known = new Set(words(summary));
+  const knownIdents = new Set(specificTokens(summary));
+  let best: { text: string; score: number } | undefined;
+  for (const raw of said) {
+    // "Makes sense — Git submodules are the cleanest way": the part after the acknowledgement.
+    const sentence = raw.replace(/^(?:[^—:–-]{0,40}?\b(?:right|sense|point|catch|call|got it|understood|noted|sorry|apologi[sz]e)\b[^—:–-]{0,20}?\s*[—:–-]\s+)/i, '').trim();
+    if (isAcknowledgement(sentence) && sentence.split(/\s+/).length < 6) continue;
+    if (/\?\s*$/.test(sentence) || /^(?:I|I'm|I'll|I've|I'd|let me|let's|now|first|next)\b/i.test(sentence)) continue;
+    // Echoing the person's wish back ("you want X") adds nothing to it.
+    if (/^(?:so,? )?you(?:'re| are)?\s+(?:want|need|'d like|would like|mean|asked|wish)/i.test(sentence)) continue;
+    if (sentence.split(/\s+/).length < 4) continue;
+    const fresh = words(sentence).filter((w) => !known.has(w)).length;
+    const named = specificTokens(sentence).filter((t) => !knownIdents.has(t)).length;
+    if (named === 0 && fresh < 3) continue;
+    const score = named * 3 + fresh;
+    if (best === undefined || score > best.score) best = { text: sentence, score };
+  }
+  if (best === undefined) return undefined;
+  const text = impersonal(best.text, 'assistant').replace(/^you\b/i, 'the user');
+  if (firstPersonLeft(text) || summary.length + text.length + 2 > MAX_SUMMARY) return undefined;
+  return text;
+}
+
+function firstPersonLeft(text: string): boolean {
+  return /\b(?:I|I'm|I'll|I've|me|my)\b/.test(text);
 }
 
 // ---------------------------------------------------------------------------
@@ -432,6 +490,9 @@ function listDrafts(units: Unit[], ctx: ProseContext): Draft[] {
       at: ctx.at,
     };
     if (headingType !== undefined) add(d, 'knowledgeLabel');
+    // Three or more phrases are several things; a list of names (the files of one fact) is not.
+    const phrases = items.filter((u) => maskInline(u.text).split(/\s+/).filter((w) => /^[a-z]{2,}/i.test(w)).length >= 3).length;
+    if (items.length >= 3 && phrases > items.length / 2) add(d, 'enumeration');
     if (f.diagnosis) add(d, 'diagnosis');
     if (f.constraint || f.normative) add(d, 'constraint');
     add(d, specific.length >= 2 ? 'specific2' : specific.length === 1 ? 'specific1' : 'generic');
@@ -897,6 +958,59 @@ export function blockedDraft(action: string, message: string, ctx: { key: string
   return d;
 }
 
+/** Words of a command that say what it runs, without runners, flags, paths and values. */
+function commandWords(command: string): string[] {
+  const first = (command.trim().split('\n')[0] ?? '').replace(/^(?:cd\s+\S+\s*(?:&&|;)\s*)+/, '');
+  const head = first.split(/\s*(?:&&|\|\||;|\||2>&1|>)\s*/)[0] ?? first;
+  return head
+    .split(/[\s:]+/)
+    .map((t) => t.toLowerCase())
+    .filter((t) => /^[a-z][a-z0-9_-]{2,}$/.test(t) && !COMMAND_RUNNERS.has(t));
+}
+
+const COMMAND_RUNNERS = new Set(['npm', 'npx', 'run', 'yarn', 'pnpm', 'bun', 'bunx', 'sudo', 'env', 'bash', 'zsh', 'exec', 'time', 'nohup', 'python', 'python3', 'node', 'uv', 'poetry', 'pipx']);
+/** Commands that only look (list, print, search, show state): never a way of doing the work. */
+const INSPECTS = /^(?:ls|cat|head|tail|grep|rg|find|which|type|echo|pwd|wc|stat|file|less|tree|git\s+(?:status|log|diff|show|branch))\b/;
+
+/**
+ * A command that failed, followed at once — no file edited in between — by a different
+ * command for the same job that passed: the second is how that job is done here ("`sudo
+ * make install` fails (a terminal is required); `make install PREFIX=~/.local` works
+ * instead"). The failure's own output proves the first half, the pass the second.
+ */
+export function workaroundDraft(failed: { command: string; symptom: string }, worked: string, ctx: { key: string; at: string | undefined }): Draft | undefined {
+  if (failed.command === worked || programKey(failed.command) === programKey(worked)) return undefined;
+  const head = worked.trim().replace(/^(?:cd\s+\S+\s*(?:&&|;)\s*)+/, '');
+  if (INSPECTS.test(head)) return undefined;
+  const before = commandWords(failed.command);
+  const after = new Set(commandWords(worked));
+  // The same job: two of its words shared, or the passing command a shorter form of the
+  // failing one (`npm run test` for `npm run test:unit`) — one shared tool name is not enough.
+  const shared = before.filter((w) => after.has(w)).length;
+  if (shared < 2 && !(after.size > 0 && [...after].every((w) => before.includes(w)))) return undefined;
+  const symptom = failed.symptom.trim();
+  if (symptom.split(/\s+/).length < 2) return undefined;
+  const summary = `\`${shorten(failed.command, 70)}\` fails here (${shorten(oneLine(symptom), 70)}); \`${shorten(worked, 70)}\` works instead`;
+  const d: Draft = {
+    key: ctx.key,
+    type: 'gotcha',
+    summary,
+    body: `Ran \`${shorten(failed.command, 200)}\`: ${shorten(oneLine(symptom), 200)}\nThen \`${shorten(worked, 200)}\` passed, with no file changed in between.\n\n— seen in the session's commands${when(ctx.at)}.`,
+    speaker: 'assistant',
+    kind: 'failure',
+    base: BASE.failure,
+    signals: [signal('resolved')],
+    files: [],
+    tags: [],
+    words: words(`${failed.command} ${worked}`),
+    idents: identsOf(`${failed.command} ${worked}`),
+    at: ctx.at,
+  };
+  const specific = specificTokens(summary).length;
+  add(d, specific >= 2 ? 'specific2' : specific === 1 ? 'specific1' : 'generic');
+  return d;
+}
+
 /** The part of a command that identifies what was run: the same key passing resolves it. */
 export function programKey(command: string): string {
   let c = (command.trim().split('\n')[0] ?? '').trim();
@@ -958,8 +1072,11 @@ export function judgeExchange(state: ExtractState, ex: Exchange, reaction: React
         twin.c = score(twin.d);
       }
       twin.d.files = [...new Set([...twin.d.files, ...x.d.files])].slice(0, 10);
-      // The collapsed memory keeps what the other wording added (often the fix to a cause).
-      if (!twin.d.body.includes(x.d.summary)) twin.d.body = clip(`${twin.d.body}\nAlso: ${x.d.summary}`, LIMITS.body);
+      // The collapsed memory keeps what the other wording added (often the fix to a cause):
+      // in its summary when both fit and the other names something this one does not.
+      const joined = joinStatements(twin.d.summary, x.d.summary);
+      if (joined !== undefined) twin.d.summary = joined;
+      else if (!twin.d.body.includes(x.d.summary)) twin.d.body = clip(`${twin.d.body}\nAlso: ${x.d.summary}`, LIMITS.body);
       continue;
     }
     kept.push(x);
@@ -996,6 +1113,21 @@ export function judgeExchange(state: ExtractState, ex: Exchange, reaction: React
     remember(state, d, c, memory);
   }
   return out;
+}
+
+/**
+ * Two statements of one finding as one summary ("X fails because Y; fixed by Z"), or none
+ * when they do not both fit or the second names nothing the first does not.
+ */
+export function joinStatements(first: string, second: string): string | undefined {
+  const known = new Set(specificTokens(first));
+  const knownWords = new Set(words(first));
+  const named = specificTokens(second).filter((t) => !known.has(t)).length;
+  const fresh = words(second).filter((w) => !knownWords.has(w)).length;
+  if (named === 0 && fresh < 3) return undefined;
+  const tail = second.replace(/^[-*\s]+/, '');
+  const joined = `${first.replace(/[.!;:,\s…]+$/, '')}; ${/^[A-Z][a-z]+\b/.test(tail) ? (tail[0] ?? '').toLowerCase() + tail.slice(1) : tail}`;
+  return joined.length <= MAX_SUMMARY && !first.endsWith('…') && !second.endsWith('…') ? joined : undefined;
 }
 
 function remember(state: ExtractState, d: Draft, c: number, memory: boolean): void {

@@ -55,6 +55,7 @@ export const SIGNAL_WEIGHTS = {
   operational: -0.2, // about the session's commits, pushes and merges
   instructions: -0.15, // a list of steps for the person to follow now
   location: -0.1, // anchored to a line number: describes the file as it is today
+  enumeration: -0.15, // an introducer and three or more list items: several things at once, for a person to sort
   unclear: -0.15, // the rules could not make it a standalone statement (fragment, first person, unresolved pronoun)
   reason: 0.1, // a person's statement that gives its reason (because, so that, since …)
 } as const;

@@ -227,7 +227,7 @@ export function standsAlone(summary: string): boolean {
   // A list item that starts with a verb in the third person or -ing ("Skips the prompt when …"):
   // its subject is the heading. A plural noun ("Prompts should …") has a finite verb after it.
   const first = t.split(/\s/)[0] ?? '';
-  if (/^[A-Z][a-z]+(?:s|ing)$/.test(first) && !/ss$/.test(first) && !/\b(?:is|are|was|were|should|must|can|cannot|will|would|has|have|does|do|did|may|might)\b/i.test(t)) return false;
+  if (/^[A-Z][a-z]+(?:s|ing)$/.test(first) && !/ss$/.test(first) && !/^(?:always|sometimes|perhaps|besides|unless|thus|nevertheless|nonetheless|otherwise)$/i.test(first) && !/\b(?:is|are|was|were|should|must|can|cannot|will|would|has|have|does|do|did|may|might)\b/i.test(t)) return false;
   return true;
 }
 

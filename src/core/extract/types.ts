@@ -168,4 +168,6 @@ export interface ExtractState {
   injected?: string | undefined;
   /** Hash of the latest main-thread message read. */
   lastText?: string | undefined;
+  /** The main thread's last command, when it failed and no file was edited since. */
+  lastFailed?: { command: string; symptom: string; at?: string | undefined } | undefined;
 }
