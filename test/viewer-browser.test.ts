@@ -298,8 +298,9 @@ describe.skipIf(!CHROMIUM && !REQUIRED)('the viewer in headless Chromium', () =>
     expect(drawn.fontPx).toBeGreaterThanOrEqual(10);
     await shot(page, 'graph-50');
 
-    // Pointing at an edge shows its relation (no edge label is drawn at rest).
-    const target = await page.$eval('cx-graph', (el) => {
+    // Pointing at an edge shows its relation (no edge label is drawn at rest). On a loaded
+    // machine the drawing may still settle after it was measured: measure and point again.
+    const pointAtFreeEdge = () => page.$eval('cx-graph', (el) => {
       type E = { id(): string; data(k: string): string; style(k: string): string; renderedMidpoint(): { x: number; y: number } };
       const cy = (el as unknown as { cy: { edges(): { toArray(): E[] }; nodes(): { toArray(): { renderedBoundingBox(o: Record<string, boolean>): { x1: number; x2: number; y1: number; y2: number } }[] } } }).cy;
       const boxes = cy.nodes().toArray().map((n) => n.renderedBoundingBox({ includeLabels: true, includeOverlays: false }));
@@ -312,14 +313,21 @@ describe.skipIf(!CHROMIUM && !REQUIRED)('the viewer in headless Chromium', () =>
       })!;
       return { id: free.id(), relation: free.data('label'), atRest: free.style('label'), x: r.left + free.renderedMidpoint().x, y: r.top + free.renderedMidpoint().y };
     });
+    let target = await pointAtFreeEdge();
     expect(target.atRest).toBe('');
-    await page.mouse.move(target.x - 30, target.y - 30);
-    await page.mouse.move(target.x, target.y, { steps: 5 });
-    await page.waitForFunction(
-      (id) => (document.querySelector('cx-graph') as unknown as { cy: { getElementById(i: string): { style(k: string): string } } }).cy.getElementById(id).style('label') !== '',
-      {},
-      target.id,
-    );
+    for (let attempt = 1; ; attempt++) {
+      await page.mouse.move(target.x - 30, target.y - 30);
+      await page.mouse.move(target.x, target.y, { steps: 5 });
+      const labelled = await page
+        .waitForFunction(
+          (id) => (document.querySelector('cx-graph') as unknown as { cy: { getElementById(i: string): { style(k: string): string } } }).cy.getElementById(id).style('label') !== '',
+          { timeout: 5_000 },
+          target.id,
+        )
+        .then(() => true, () => false);
+      if (labelled || attempt === 5) break;
+      target = await pointAtFreeEdge();
+    }
     const shown = await page.$eval('cx-graph', (el, id) => (el as unknown as { cy: { getElementById(i: string): { style(k: string): string } } }).cy.getElementById(id).style('label'), target.id);
     expect(shown).toBe(target.relation);
     expect(['relates to', 'refines', 'derived from', 'exemplifies']).toContain(shown);

@@ -193,18 +193,3 @@ export function updateSignals(
   );
 }
 
-/** The size of the tier's usage log in bytes (0 when there is none). */
-export function usageLogSize(paths: Pick<TierPaths, 'cacheDir'>): number {
-  let fd: number;
-  try {
-    fd = openSync(usageLogPath(paths), 'r');
-  } catch {
-    return 0;
-  }
-  try {
-    return fstatSync(fd).size;
-  } finally {
-    closeSync(fd);
-  }
-}
-

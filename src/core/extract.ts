@@ -20,26 +20,21 @@ import type { ToolResultEvent, ToolUseEvent, TranscriptEvent } from './transcrip
 import {
   acknowledge,
   addDraft,
-  addedLines,
   answerDrafts,
   asksPerson,
-  blockedDraft,
-  documentDraft,
   emptyExchange,
   judgeExchange,
   LIMITS,
   optionsIn,
   personDraft,
   planDraft,
-  programKey,
   proposalDrafts,
   proseDrafts,
   reactionTo,
   resolveDrafts,
-  symptomOf,
-  workaroundDraft,
   type ConversationContext,
 } from './extract/conversation.js';
+import { addedLines, blockedDraft, documentDraft, programKey, symptomOf, workaroundDraft } from './extract/tool-drafts.js';
 import { cleanSummary, clip, oneLine, proseUnits, relativePath, sentences, shorten } from './extract/prose.js';
 import { rememberRequests, selfReports, userPreference } from './extract/self-report.js';
 import { commitOf, parseTodos, shortCommand, structuralCandidates } from './extract/structural.js';
