@@ -19,7 +19,7 @@ import { parseMemory } from '../src/core/memory-format.js';
 import { runHook } from '../src/hooks/run.js';
 import { openContext } from '../src/services/context.js';
 import { init } from '../src/setup/init.js';
-import { tempRepo, type TempRepo } from './helpers/repo.js';
+import { cortexTree, tempRepo, type TempRepo } from './helpers/repo.js';
 
 const NOW = '2026-12-01T10:00:00Z';
 
@@ -43,19 +43,6 @@ async function queueCandidate(repo: TempRepo, c: Candidate, created = '2026-11-2
   return id;
 }
 
-/** Every file under .cortex/, with its bytes. */
-function cortexTree(repo: TempRepo): Record<string, string> {
-  const out: Record<string, string> = {};
-  const walk = (dir: string): void => {
-    for (const e of readdirSync(join(repo.dir, dir), { withFileTypes: true })) {
-      const rel = `${dir}/${e.name}`;
-      if (e.isDirectory()) walk(rel);
-      else out[rel] = readFileSync(join(repo.dir, rel), 'utf8');
-    }
-  };
-  walk('.cortex');
-  return out;
-}
 
 function context(stdout: string): string {
   if (stdout === '') return '';

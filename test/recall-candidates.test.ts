@@ -5,7 +5,7 @@
  * prompt hook's rule (two of the query's specific words in the candidate's own summary);
  * the call's filters; `candidates: false`; expiry.
  */
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { candidateReviewId, MEMORY_CANDIDATE_KIND } from '../src/api/capture.js';
@@ -16,7 +16,7 @@ import { candidateTagId } from '../src/core/anticipate.js';
 import type { Candidate } from '../src/core/extract.js';
 import { openContext } from '../src/services/context.js';
 import { init } from '../src/setup/init.js';
-import { json, tempRepo, type TempRepo } from './helpers/repo.js';
+import { cortexTree, json, tempRepo, type TempRepo } from './helpers/repo.js';
 
 const NOW = '2026-12-01T10:00:00Z';
 
@@ -39,18 +39,6 @@ async function queue(repo: TempRepo, summary: string, body: string, created = '2
   return candidateTagId(id);
 }
 
-function cortexTree(repo: TempRepo): Record<string, string> {
-  const out: Record<string, string> = {};
-  const walk = (dir: string): void => {
-    for (const e of readdirSync(join(repo.dir, dir), { withFileTypes: true })) {
-      const rel = `${dir}/${e.name}`;
-      if (e.isDirectory()) walk(rel);
-      else out[rel] = readFileSync(join(repo.dir, rel), 'utf8');
-    }
-  };
-  walk('.cortex');
-  return out;
-}
 
 const RUNNER = ['Chose Vitest over Jest as the test runner', 'The person said: "let us settle on vitest, jest is too slow with ESM". Reason: native ESM support.'] as const;
 

@@ -141,3 +141,17 @@ export function initRepo(): TempRepo {
   ok(repo.git(['commit', '-q', '-m', 'init']), 'commit');
   return repo;
 }
+
+/** Every file under the repository's .cortex/, with its text (to show a command wrote nothing there). */
+export function cortexTree(repo: TempRepo): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (dir: string): void => {
+    for (const e of readdirSync(join(repo.dir, dir), { withFileTypes: true })) {
+      const rel = `${dir}/${e.name}`;
+      if (e.isDirectory()) walk(rel);
+      else out[rel] = readFileSync(join(repo.dir, rel), 'utf8');
+    }
+  };
+  walk('.cortex');
+  return out;
+}

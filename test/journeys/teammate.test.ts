@@ -66,24 +66,8 @@ describe('journey: a second developer', { timeout: 400_000 }, () => {
   });
 
   it('a teammate without Cortex merges two branches that both added decisions; the next cortex project repairs the projections', () => {
-    const alice = journeyRepo();
-    const remote = join(alice.home, 'origin.git');
-    ok(alice.git(['init', '-q', '--bare', remote]));
-    ok(alice.git(['remote', 'add', 'origin', remote]));
-    ok(alice.git(['push', '-q', '-u', 'origin', 'main']));
-    ok(alice.git(['checkout', '-q', '-b', 'alice']));
-    ok(alice.cortex(['remember', 'Chose Postgres advisory locks for the job queue', '--type', 'decision', '--no-link']));
-    ok(alice.git(['commit', '-qam', 'queue decision']));
-    ok(alice.git(['push', '-q', '-u', 'origin', 'alice']));
-    ok(alice.git(['checkout', '-q', 'main']));
-    ok(alice.cortex(['remember', 'Chose UTC timestamps everywhere in the API', '--type', 'decision', '--no-link']));
-    ok(alice.git(['commit', '-qam', 'time decision']));
-    ok(alice.git(['push', '-q', 'origin', 'main']));
-
     // Carol has no Cortex: no `cortex init`, so no merge driver and no hooks in her clone.
-    const carolDir = join(alice.home, 'carol');
-    ok(alice.git(['clone', '-q', remote, carolDir]));
-    const carolGit = (args: string[]) => alice.git(['-C', carolDir, ...args]);
+    const { alice, carolDir, carolGit } = twoDecisionsAndACloneWithoutCortex();
     const merge = carolGit(['merge', '--no-edit', 'origin/alice']);
     if (merge.code !== 0) {
       // git's text merge of the projection: she keeps one side to get on with it.
@@ -105,24 +89,8 @@ describe('journey: a second developer', { timeout: 400_000 }, () => {
   });
 
   it('a teammate without Cortex merges and pushes; the next Claude session of someone with Cortex (its hooks, no cortex command typed) repairs the projections', async () => {
-    const alice = journeyRepo();
-    const remote = join(alice.home, 'origin.git');
-    ok(alice.git(['init', '-q', '--bare', remote]));
-    ok(alice.git(['remote', 'add', 'origin', remote]));
-    ok(alice.git(['push', '-q', '-u', 'origin', 'main']));
-    ok(alice.git(['checkout', '-q', '-b', 'alice']));
-    ok(alice.cortex(['remember', 'Chose Postgres advisory locks for the job queue', '--type', 'decision', '--no-link']));
-    ok(alice.git(['commit', '-qam', 'queue decision']));
-    ok(alice.git(['push', '-q', '-u', 'origin', 'alice']));
-    ok(alice.git(['checkout', '-q', 'main']));
-    ok(alice.cortex(['remember', 'Chose UTC timestamps everywhere in the API', '--type', 'decision', '--no-link']));
-    ok(alice.git(['commit', '-qam', 'time decision']));
-    ok(alice.git(['push', '-q', 'origin', 'main']));
-
     // Carol has no Cortex: she merges with git alone, keeps her side of the projection, pushes.
-    const carolDir = join(alice.home, 'carol');
-    ok(alice.git(['clone', '-q', remote, carolDir]));
-    const carolGit = (args: string[]) => alice.git(['-C', carolDir, ...args]);
+    const { alice, carolGit } = twoDecisionsAndACloneWithoutCortex();
     if (carolGit(['merge', '--no-edit', 'origin/alice']).code !== 0) {
       ok(carolGit(['checkout', '--ours', '.cortex/decisions.md']));
       ok(carolGit(['add', '.cortex/decisions.md']));
@@ -165,3 +133,27 @@ describe('journey: a second developer', { timeout: 400_000 }, () => {
     expect(briefing(repo, 'main-2')).toContain('Feature flags live in the config service');
   });
 });
+
+/**
+ * Alice publishes a decision on branch `alice` and another on `main` (both pushed to a bare
+ * origin); Carol clones it without Cortex (no init, no merge driver, no hooks).
+ */
+function twoDecisionsAndACloneWithoutCortex() {
+  const alice = journeyRepo();
+  const remote = join(alice.home, 'origin.git');
+  ok(alice.git(['init', '-q', '--bare', remote]));
+  ok(alice.git(['remote', 'add', 'origin', remote]));
+  ok(alice.git(['push', '-q', '-u', 'origin', 'main']));
+  ok(alice.git(['checkout', '-q', '-b', 'alice']));
+  ok(alice.cortex(['remember', 'Chose Postgres advisory locks for the job queue', '--type', 'decision', '--no-link']));
+  ok(alice.git(['commit', '-qam', 'queue decision']));
+  ok(alice.git(['push', '-q', '-u', 'origin', 'alice']));
+  ok(alice.git(['checkout', '-q', 'main']));
+  ok(alice.cortex(['remember', 'Chose UTC timestamps everywhere in the API', '--type', 'decision', '--no-link']));
+  ok(alice.git(['commit', '-qam', 'time decision']));
+  ok(alice.git(['push', '-q', 'origin', 'main']));
+  const carolDir = join(alice.home, 'carol');
+  ok(alice.git(['clone', '-q', remote, carolDir]));
+  const carolGit = (args: string[]) => alice.git(['-C', carolDir, ...args]);
+  return { alice, carolDir, carolGit };
+}
