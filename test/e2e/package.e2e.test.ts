@@ -15,7 +15,7 @@ import { gitEnv, REPO_ROOT } from '../helpers/repo.js';
 /** bench/README.md, "Package size". */
 export const BUDGET = {
   tarballBytes: 1_700_000,
-  unpackedBytes: 5_500_000,
+  unpackedBytes: 5_800_000,
   keywordInstallBytes: 60_000_000,
   keywordInstallPackages: 200,
 };
