@@ -18,20 +18,10 @@ import type { Candidate } from '../src/core/extract.js';
 import { parseMemory } from '../src/core/memory-format.js';
 import { runHook } from '../src/hooks/run.js';
 import { openContext } from '../src/services/context.js';
-import { init } from '../src/setup/init.js';
-import { cortexTree, tempRepo, type TempRepo } from './helpers/repo.js';
+import { cortexRepo } from './helpers/cortex-repo.js';
+import { cortexTree, type TempRepo } from './helpers/repo.js';
 
 const NOW = '2026-12-01T10:00:00Z';
-
-async function cortexRepo(): Promise<TempRepo> {
-  const repo = tempRepo({ 'README.md': '# test\n' });
-  repo.git(['add', '.']);
-  repo.git(['commit', '-q', '-m', 'init']);
-  await init({ dir: repo.dir, env: repo.env });
-  repo.git(['add', '-A']);
-  repo.git(['commit', '-q', '-m', 'cortex init']);
-  return repo;
-}
 
 function candidate(summary: string, body: string): Candidate {
   return { type: 'decision', summary, body, confidence: 0.5, tags: [], layer: 'keyword', session: 'abc12345', branch: 'main' };

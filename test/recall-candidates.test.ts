@@ -15,20 +15,10 @@ import { appendReview } from '../src/cache/review-queue.js';
 import { candidateTagId } from '../src/core/anticipate.js';
 import type { Candidate } from '../src/core/extract.js';
 import { openContext } from '../src/services/context.js';
-import { init } from '../src/setup/init.js';
-import { cortexTree, json, tempRepo, type TempRepo } from './helpers/repo.js';
+import { cortexRepo } from './helpers/cortex-repo.js';
+import { cortexTree, json, type TempRepo } from './helpers/repo.js';
 
 const NOW = '2026-12-01T10:00:00Z';
-
-async function cortexRepo(): Promise<TempRepo> {
-  const repo = tempRepo({ 'README.md': '# test\n' });
-  repo.git(['add', '.']);
-  repo.git(['commit', '-q', '-m', 'init']);
-  await init({ dir: repo.dir, env: repo.env });
-  repo.git(['add', '-A']);
-  repo.git(['commit', '-q', '-m', 'cortex init']);
-  return repo;
-}
 
 const ctxOf = (repo: TempRepo) => openContext({ dir: repo.dir, env: { ...repo.env, CORTEX_NOW: NOW } });
 
