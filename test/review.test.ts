@@ -3,7 +3,7 @@
  * the line in the briefing, and nothing below the threshold in decisions.md. The MCP tool
  * is tested with the real SDK client in mcp.test.ts.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openCortex } from '../src/api/cortex.js';
@@ -74,13 +74,29 @@ describe('nothing below the extraction threshold enters decisions.md', () => {
     // The two smallest real sessions, when the shared set is present.
     ...['01-openshrooly-v2.1.90.jsonl', '21-skogansible-migration-v2.1.195.jsonl'].map((f) => join(SHARED, 'transcripts', f)).filter((p) => existsSync(p)),
   ];
+  /**
+   * A session whose answer is an outline (an introducer and three listed phrases): capture
+   * reads it as a decision but below the threshold (signal `enumeration`), so the queue side of
+   * the check has something in it even without the shared transcripts.
+   */
+  const outlineSession = (dir: string): string => {
+    const at = (s: number) => `2026-03-02T09:00:${String(s).padStart(2, '0')}.000Z`;
+    const meta = { isSidechain: false, userType: 'external', cwd: '/home/dev/app', sessionId: 'outline-1', version: '2.0.42', gitBranch: 'main' };
+    const user = (uuid: string, parent: string | null, text: string, s: number) => ({ ...meta, parentUuid: parent, type: 'user', message: { role: 'user', content: text }, uuid, timestamp: at(s) });
+    const assistant = (uuid: string, parent: string, text: string, s: number) => ({ ...meta, parentUuid: parent, type: 'assistant', message: { id: `msg_${uuid}`, type: 'message', role: 'assistant', content: [{ type: 'text', text }] }, uuid, timestamp: at(s) });
+    const outline = '**Architecture decisions:**\n- Keep `src/atoms` as is\n- No `graphql` layer\n- Skip the `zod` wrapper';
+    const lines = [user('u1', null, 'what did we settle for the architecture?', 1), assistant('a1', 'u1', outline, 2), user('u2', 'a1', 'ok', 3), assistant('a2', 'u2', 'Good.', 4)];
+    const file = join(dir, 'outline.jsonl');
+    writeFileSync(file, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+    return file;
+  };
 
   it('captured decisions in decisions.md are at or above the threshold; the rest wait in the queue until accepted', async () => {
     const repo = tempRepo();
     expect(repo.cortex(['init']).code).toBe(0);
     const cortex = openCortex({ dir: repo.dir, env: repo.env });
     const threshold = cortex.context.config.extraction.threshold;
-    for (const [i, transcript] of transcripts.entries()) await cortex.capture({ sessionId: `session-${i}`, transcriptPath: transcript });
+    for (const [i, transcript] of [...transcripts, outlineSession(repo.dir)].entries()) await cortex.capture({ sessionId: `session-${i}`, transcriptPath: transcript });
     const { project } = await import('../src/api/project.js');
     await project(cortex.context);
     const listed = parseProjectionIds(repo.read('.cortex/decisions.md'));
